@@ -1,0 +1,19 @@
+//===- DwcDialect.h - the dwc dialect ---------------------------*- C++ -*-===//
+//
+// Declares the dwc dialect class and its enums/attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_DIALECT_DWC_IR_DWCDIALECT_H
+#define DWC_DIALECT_DWC_IR_DWCDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "dwc/Dialect/Dwc/IR/DwcOpsDialect.h.inc"
+#include "dwc/Dialect/Dwc/IR/DwcEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dwc/Dialect/Dwc/IR/DwcAttrs.h.inc"
+
+#endif // DWC_DIALECT_DWC_IR_DWCDIALECT_H

@@ -1,0 +1,34 @@
+//===- DwcOps.h - dwc operations --------------------------------*- C++ -*-===//
+//
+// Declares the dwc operations and the shape helpers shared by their
+// verifiers, builders and lowerings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_DIALECT_DWC_IR_DWCOPS_H
+#define DWC_DIALECT_DWC_IR_DWCOPS_H
+
+#include "dwc/Dialect/Dwc/IR/DwcDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace dwc {
+
+/// Output extent of a convolution along one spatial dimension:
+/// floor((in + padBefore + padAfter - dilation*(window-1) - 1) / stride) + 1.
+/// Returns a value < 1 when the (dilated) window does not fit.
+int64_t convOutputSize(int64_t in, int64_t window, int64_t stride,
+                       int64_t dilation, int64_t padBefore, int64_t padAfter);
+
+} // namespace dwc
+} // namespace mlir
+
+#define GET_OP_CLASSES
+#include "dwc/Dialect/Dwc/IR/DwcOps.h.inc"
+
+#endif // DWC_DIALECT_DWC_IR_DWCOPS_H

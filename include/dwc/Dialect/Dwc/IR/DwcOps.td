@@ -1,0 +1,324 @@
+//===- DwcOps.td - dwc operation definitions --------------*- tablegen -*-===//
+//
+// The operations of the dwc dialect. Semantics are given precisely in each
+// description; the CPU reference lowering (dwc-to-linalg) implements them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_OPS
+#define DWC_OPS
+
+include "dwc/Dialect/Dwc/IR/DwcDialect.td"
+include "dwc/Dialect/Dwc/IR/DwcAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+def Dwc_Float : AnyTypeOf<[F32, F16, BF16]>;
+def Dwc_Tensor : StaticShapeTensorOf<[F32, F16, BF16]>;
+def Dwc_MemRef : StaticShapeMemRefOf<[F32, F16, BF16]>;
+// Operands are tensors before bufferization and memrefs after it.
+def Dwc_Shaped : AnyTypeOf<[Dwc_Tensor, Dwc_MemRef],
+    "statically shaped tensor or memref of f32, f16 or bf16">;
+
+class Dwc_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Dwc_Dialect, mnemonic, !listconcat(traits, [
+        DestinationStyleOpInterface,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>])> {
+  let hasVerifier = 1;
+  code dpsMethods = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Depthwise convolution
+//===----------------------------------------------------------------------===//
+
+def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
+  let summary = "2-D depthwise convolution, forward";
+  let description = [{
+    Depthwise (one filter per channel) 2-D cross-correlation of an NHWC input
+    with an `FH x FW x C` filter, plus an optional per-channel bias:
+
+    ```
+    Y[n, oh, ow, c] = bias[c] + sum_{fh, fw}
+        Xpad[n, oh*sh + fh*dh, ow*sw + fw*dw, c] * W[fh, fw, c]
+    ```
+
+    where `Xpad` is the input zero-padded by `padding = [pt, pb, pl, pr]`.
+    Sums are taken in the accumulation type `acc` (default `f32`) and
+    rounded once to the element type. The output has
+    `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1` (likewise `OW`).
+    Non-square filters (e.g. 51x5) are legal.
+
+    Example:
+
+    ```mlir
+    %y = dwc.depthwise_conv2d ins(%x, %w : tensor<1x56x56x96xf32>, tensor<7x7x96xf32>)
+           bias(%b : tensor<96xf32>) outs(%init : tensor<1x56x56x96xf32>)
+           strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<1x56x56x96xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$filter,
+                       Optional<Dwc_Shaped>:$bias, Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+  }];
+  let builders = [
+    // Infers the output shape, creates the destination with tensor.empty.
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::Value":$filter,
+                   "::mlir::Value":$bias, "::llvm::ArrayRef<int64_t>":$strides,
+                   "::llvm::ArrayRef<int64_t>":$dilations,
+                   "::llvm::ArrayRef<int64_t>":$padding)>
+  ];
+  let extraClassDeclaration = dpsMethods # [{
+    /// The accumulation type (f32 when not given).
+    ::mlir::Type getAccType();
+    /// The result type implied by the operand types and attributes.
+    static ::mlir::RankedTensorType inferResultType(
+        ::mlir::RankedTensorType input, ::mlir::RankedTensorType filter,
+        ::llvm::ArrayRef<int64_t> strides, ::llvm::ArrayRef<int64_t> dilations,
+        ::llvm::ArrayRef<int64_t> padding);
+  }];
+}
+
+def Dwc_DepthwiseConv2DBackwardDataOp
+    : Dwc_Op<"depthwise_conv2d_backward_data"> {
+  let summary = "2-D depthwise convolution, gradient with respect to the input";
+  let description = [{
+    Given the output gradient `dY` (`N x OH x OW x C`) and the filter
+    (`FH x FW x C`) of a forward `dwc.depthwise_conv2d` with the same
+    strides, dilations and padding, computes the input gradient `dX`, whose
+    type (given by `outs`) carries `IH` and `IW`:
+
+    ```
+    dX[n, ih, iw, c] = sum over (oh, ow, fh, fw) with
+        oh*sh + fh*dh - pt == ih and ow*sw + fw*dw - pl == iw of
+        dY[n, oh, ow, c] * W[fh, fw, c]
+    ```
+
+    `OH` and `OW` must be what the forward formula gives for `IH`, `IW`.
+
+    Example:
+
+    ```mlir
+    %dx = dwc.depthwise_conv2d_backward_data
+            ins(%dy, %w : tensor<2x16x16x32xf32>, tensor<3x3x32xf32>)
+            outs(%init : tensor<2x16x16x32xf32>)
+            strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x16x16x32xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_Shaped:$output_grad, Dwc_Shaped:$filter,
+                       Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $output_grad `,` $filter `:` type($output_grad) `,` type($filter) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    ::mlir::Type getAccType();
+  }];
+}
+
+def Dwc_DepthwiseConv2DBackwardFilterOp
+    : Dwc_Op<"depthwise_conv2d_backward_filter"> {
+  let summary = "2-D depthwise convolution, gradient with respect to the filter";
+  let description = [{
+    Given the forward input `X` (`N x IH x IW x C`) and the output gradient
+    `dY` (`N x OH x OW x C`), computes the filter gradient (`FH x FW x C`):
+
+    ```
+    dW[fh, fw, c] = sum_{n, oh, ow} Xpad[n, oh*sh + fh*dh, ow*sw + fw*dw, c]
+                                    * dY[n, oh, ow, c]
+    ```
+
+    The sum is taken in `f32`. `dW` has the element type of `X` or `f32`.
+
+    Example:
+
+    ```mlir
+    %dw = dwc.depthwise_conv2d_backward_filter
+            ins(%x, %dy : tensor<2x16x16x32xf16>, tensor<2x16x16x32xf16>)
+            outs(%init : tensor<3x3x32xf32>)
+            strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x32xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$output_grad,
+                       Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $output_grad `:` type($input) `,` type($output_grad) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods;
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+def Dwc_Pool2DOp : Dwc_Op<"pool2d"> {
+  let summary = "2-D max or average pooling over NHWC";
+  let description = [{
+    Window reduction over `window = [KH, KW]` at `strides = [sh, sw]` with
+    `padding = [pt, pb, pl, pr]`. Output height:
+
+    ```
+    OH = floor((IH + pt + pb - KH) / sh) + 1            (ceil_mode = false)
+    OH = ceil ((IH + pt + pb - KH) / sh) + 1            (ceil_mode = true)
+         minus one if that last window starts at or beyond IH + pt
+    ```
+
+    (likewise the width). `max` takes the maximum of the window's elements
+    that lie inside the input (padding never wins). `avg` sums those
+    elements in `acc` (default f32) and divides by: the number of elements
+    inside the input when `count_include_pad` is false; otherwise the
+    window's extent clipped to the padded input `[-pt, IH + pb)`, so padding
+    counts and the overhang of a `ceil_mode` window does not. Each padding
+    amount must be smaller than the window (every window then holds at least
+    one element of the input).
+
+    Example:
+
+    ```mlir
+    %y = dwc.pool2d max ins(%x : tensor<1x112x112x64xf32>)
+           outs(%init : tensor<1x56x56x64xf32>)
+           window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x56x56x64xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_PoolKindAttr:$kind, Dwc_Shaped:$input,
+                       Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$window, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$padding, UnitAttr:$ceil_mode,
+                       UnitAttr:$count_include_pad, OptionalAttr<TypeAttr>:$acc);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    $kind `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `window` `=` $window `strides` `=` $strides `padding` `=` $padding
+    (`ceil_mode` $ceil_mode^)? (`count_include_pad` $count_include_pad^)?
+    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    ::mlir::Type getAccType();
+    /// Output extent along one spatial dimension (the formula above).
+    static int64_t outputSize(int64_t in, int64_t window, int64_t stride,
+                              int64_t padBefore, int64_t padAfter, bool ceilMode);
+  }];
+}
+
+def Dwc_GlobalAvgPoolOp : Dwc_Op<"global_avg_pool"> {
+  let summary = "Global average pooling: mean over H and W";
+  let description = [{
+    `Y[n, 0, 0, c] = (sum_{h, w} X[n, h, w, c]) / (H * W)`, summed in `acc`
+    (default f32). The output is `N x 1 x 1 x C`.
+
+    ```mlir
+    %y = dwc.global_avg_pool ins(%x : tensor<8x7x7x768xf16>)
+           outs(%init : tensor<8x1x1x768xf16>) -> tensor<8x1x1x768xf16>
+    ```
+  }];
+  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$init,
+                       OptionalAttr<TypeAttr>:$acc);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)` `outs` `(` $init `:` type($init) `)`
+    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    ::mlir::Type getAccType();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// im2win and dense convolution
+//===----------------------------------------------------------------------===//
+
+def Dwc_Im2winOp : Dwc_Op<"im2win"> {
+  let summary = "im2win layout transform of an NHWC input";
+  let description = [{
+    Rearranges an NHWC input so that every sliding window of a
+    `window = [FH, FW]` convolution with the given strides, dilations and
+    padding is one contiguous run of memory, without im2col's duplication
+    along the width. The result is rank 5, `N x OH x IWp x FH x C`, with
+    `IWp = IW + pl + pr` and `OH` the convolution output height:
+
+    ```
+    R[n, oh, w, fh, c] = Xpad[n, oh*sh + fh*dh, w, c]
+    ```
+
+    For output row `oh`, the `FH` input rows the windows touch are
+    interleaved column by column; the window of output column `ow` (with
+    `dw = 1`) is the contiguous block `R[n, oh, ow*sw : ow*sw + FW, :, :]`
+    of `FW*FH*C` elements. Width dilation is applied by the consumer.
+
+    ```mlir
+    %r = dwc.im2win ins(%x : tensor<1x8x8x3xf32>)
+           outs(%init : tensor<1x6x8x3x3xf32>)
+           window = [3, 3] strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<1x6x8x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$window, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$padding);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)` `outs` `(` $init `:` type($init) `)`
+    `window` `=` $window `strides` `=` $strides `dilations` `=` $dilations
+    `padding` `=` $padding attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods;
+}
+
+def Dwc_Conv2DOp : Dwc_Op<"conv2d"> {
+  let summary = "Dense 2-D convolution, NHWC input, FH x FW x C x OC filter";
+  let description = [{
+    ```
+    Y[n, oh, ow, oc] = bias[oc] + sum_{fh, fw, c}
+        Xpad[n, oh*sh + fh*dh, ow*sw + fw*dw, c] * W[fh, fw, c, oc]
+    ```
+
+    summed in `acc` (default f32); output size as for the depthwise op.
+    The GPU path computes it through the im2win layout.
+
+    ```mlir
+    %y = dwc.conv2d ins(%x, %w : tensor<1x14x14x256xf16>, tensor<3x3x256x256xf16>)
+           outs(%init : tensor<1x14x14x256xf16>)
+           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x14x14x256xf16>
+    ```
+  }];
+  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$filter,
+                       Optional<Dwc_Shaped>:$bias, Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    ::mlir::Type getAccType();
+  }];
+}
+
+#endif // DWC_OPS

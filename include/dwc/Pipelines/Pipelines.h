@@ -1,0 +1,52 @@
+//===- Pipelines.h - named dwc pass pipelines -------------------*- C++ -*-===//
+//
+// The pass pipelines users run from dwc-opt: dwc programs to LLVM for the CPU
+// reference, and to GPU binaries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_PIPELINES_PIPELINES_H
+#define DWC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include <string>
+
+namespace mlir {
+namespace dwc {
+
+/// Builds the CPU reference pipeline: dwc -> linalg -> loops -> LLVM.
+void buildDwcToLLVMCPUPipeline(OpPassManager &pm);
+
+/// Options of the GPU pipeline (dwc -> NVVM -> GPU binary + host code).
+struct DwcToNVVMPipelineOptions
+    : public PassPipelineOptions<DwcToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("GPU architecture"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features, e.g. +ptx80"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("NVVM optimisation level"),
+                                    llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format", llvm::cl::desc("Binary format: isa | bin | fatbin"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for ptxas)"),
+      llvm::cl::init("/usr/local/cuda")};
+};
+
+/// Builds the GPU pipeline: dwc ops -> bufferized -> gpu kernels -> NVVM ->
+/// binary, with host code that calls the mgpu* runtime entry points.
+void buildDwcToNVVMPipeline(OpPassManager &pm,
+                            const DwcToNVVMPipelineOptions &options);
+
+/// Registers every named dwc pipeline with the global pass registry.
+void registerDwcPipelines();
+
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_PIPELINES_PIPELINES_H

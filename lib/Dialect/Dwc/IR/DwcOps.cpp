@@ -1,0 +1,501 @@
+//===- DwcOps.cpp - dwc operation verifiers and builders ------------------===//
+//
+// Verifiers (one diagnostic per way an op can be malformed), shape inference
+// and builders of the dwc operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+int64_t mlir::dwc::convOutputSize(int64_t in, int64_t window, int64_t stride,
+                                  int64_t dilation, int64_t padBefore,
+                                  int64_t padAfter) {
+  int64_t span = in + padBefore + padAfter - dilation * (window - 1) - 1;
+  if (span < 0 || stride <= 0)
+    return 0;
+  return span / stride + 1;
+}
+
+int64_t Pool2DOp::outputSize(int64_t in, int64_t window, int64_t stride,
+                             int64_t padBefore, int64_t padAfter,
+                             bool ceilMode) {
+  int64_t span = in + padBefore + padAfter - window;
+  if (span < 0 || stride <= 0)
+    return 0;
+  int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  // A ceil-mode window must start inside the input or its leading padding.
+  if (ceilMode && (out - 1) * stride >= in + padBefore)
+    --out;
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared verification helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(shape, os, "x");
+  return s;
+}
+
+LogicalResult checkRank(Operation *op, Value v, int64_t rank, StringRef name,
+                        StringRef layout) {
+  auto type = cast<ShapedType>(v.getType());
+  if (type.getRank() != rank)
+    return op->emitOpError() << "expects " << name << " of rank " << rank
+                             << " (" << layout << "), got rank "
+                             << type.getRank();
+  return success();
+}
+
+LogicalResult checkSpatialAttrs(Operation *op, ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> dilations,
+                                ArrayRef<int64_t> padding) {
+  if (strides.size() != 2)
+    return op->emitOpError() << "expects 2 strides, got " << strides.size();
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return op->emitOpError() << "expects positive strides, got ["
+                             << llvm::make_range(strides.begin(), strides.end())
+                             << "]";
+  if (dilations.size() != 2)
+    return op->emitOpError() << "expects 2 dilations, got "
+                             << dilations.size();
+  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+    return op->emitOpError() << "expects positive dilations";
+  if (padding.size() != 4)
+    return op->emitOpError()
+           << "expects 4 padding values [top, bottom, left, right], got "
+           << padding.size();
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return op->emitOpError() << "expects non-negative padding";
+  return success();
+}
+
+Type elemType(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+
+LogicalResult checkAccType(Operation *op, std::optional<Type> acc) {
+  if (!acc)
+    return success();
+  if (!acc->isF32() && !acc->isF64())
+    return op->emitOpError() << "expects an f32 or f64 accumulation type, got "
+                             << *acc;
+  return success();
+}
+
+/// Checks that the dilated window fits into the padded input and returns the
+/// output extents through `oh`/`ow`.
+LogicalResult checkWindowFits(Operation *op, ArrayRef<int64_t> inShape,
+                              int64_t fh, int64_t fw, ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations,
+                              ArrayRef<int64_t> padding, int64_t &oh,
+                              int64_t &ow) {
+  int64_t effH = dilations[0] * (fh - 1) + 1, effW = dilations[1] * (fw - 1) + 1;
+  int64_t padH = inShape[1] + padding[0] + padding[1];
+  int64_t padW = inShape[2] + padding[2] + padding[3];
+  if (effH > padH || effW > padW)
+    return op->emitOpError() << "window " << effH << "x" << effW
+                             << " (dilated) is larger than the padded input "
+                             << padH << "x" << padW;
+  oh = convOutputSize(inShape[1], fh, strides[0], dilations[0], padding[0],
+                      padding[1]);
+  ow = convOutputSize(inShape[2], fw, strides[1], dilations[1], padding[2],
+                      padding[3]);
+  return success();
+}
+
+LogicalResult checkOutputShape(Operation *op, Value out,
+                               ArrayRef<int64_t> expected, StringRef what) {
+  if (shapeOf(out) != expected)
+    return op->emitOpError() << what << " shape mismatch: expected "
+                             << shapeStr(expected)
+                             << " from the operands and attributes, got "
+                             << shapeStr(shapeOf(out));
+  return success();
+}
+
+LogicalResult checkSameElementType(Operation *op, ArrayRef<Value> values,
+                                   StringRef names) {
+  Type t = elemType(values.front());
+  for (Value v : values.drop_front())
+    if (elemType(v) != t)
+      return op->emitOpError() << "expects the same element type for "
+                               << names << ", got " << t << " and "
+                               << elemType(v);
+  return success();
+}
+
+/// Checks that an op is either all-tensor (with a result of the destination's
+/// type) or all-memref (without a result).
+LogicalResult checkForm(Operation *op) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  Value init = dps.getDpsInits().front();
+  bool tensorForm = isa<RankedTensorType>(init.getType());
+  for (Value v : op->getOperands())
+    if (isa<RankedTensorType>(v.getType()) != tensorForm)
+      return op->emitOpError()
+             << "expects all operands to be tensors or all to be memrefs";
+  if (tensorForm) {
+    if (op->getNumResults() != 1 || op->getResult(0).getType() != init.getType())
+      return op->emitOpError()
+             << "expects one result of the destination's type " << init.getType();
+  } else if (op->getNumResults() != 0) {
+    return op->emitOpError() << "expects no result when operating on memrefs";
+  }
+  return success();
+}
+
+/// Memory effects of the memref form: inputs are read, the destination is
+/// written (not read). The tensor form has none.
+void dpsEffects(Operation *op,
+                SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                    &effects) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  for (OpOperand *in : dps.getDpsInputOperands())
+    if (isa<MemRefType>(in->get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), in,
+                           SideEffects::DefaultResource::get());
+  for (OpOperand &out : dps.getDpsInitsMutable())
+    if (isa<MemRefType>(out.get().getType()))
+      effects.emplace_back(MemoryEffects::Write::get(), &out,
+                           SideEffects::DefaultResource::get());
+}
+
+Type accOrF32(Builder b, std::optional<Type> acc) {
+  return acc ? *acc : Type(b.getF32Type());
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// DepthwiseConv2DOp
+//===----------------------------------------------------------------------===//
+
+RankedTensorType DepthwiseConv2DOp::inferResultType(
+    RankedTensorType input, RankedTensorType filter, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding) {
+  auto in = input.getShape();
+  auto f = filter.getShape();
+  int64_t oh = convOutputSize(in[1], f[0], strides[0], dilations[0],
+                              padding[0], padding[1]);
+  int64_t ow = convOutputSize(in[2], f[1], strides[1], dilations[1],
+                              padding[2], padding[3]);
+  return RankedTensorType::get({in[0], oh, ow, in[3]},
+                               input.getElementType());
+}
+
+void DepthwiseConv2DOp::build(OpBuilder &b, OperationState &state, Value input,
+                              Value filter, Value bias,
+                              ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations,
+                              ArrayRef<int64_t> padding) {
+  RankedTensorType type = inferResultType(
+      cast<RankedTensorType>(input.getType()),
+      cast<RankedTensorType>(filter.getType()), strides, dilations, padding);
+  Value init = b.create<tensor::EmptyOp>(state.location, type.getShape(),
+                                         type.getElementType());
+  build(b, state, type, input, filter, bias, init, strides, dilations, padding,
+        /*acc=*/nullptr);
+}
+
+Type DepthwiseConv2DOp::getAccType() {
+  return accOrF32(Builder(getContext()), getAcc());
+}
+
+LogicalResult DepthwiseConv2DOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getFilter(), 3, "filter", "FH x FW x C")) ||
+      failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x C")) ||
+      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
+    return failure();
+  SmallVector<Value> typed = {getInput(), getFilter(), getInit()};
+  if (getBias())
+    typed.push_back(getBias());
+  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
+    return failure();
+  auto in = shapeOf(getInput());
+  auto f = shapeOf(getFilter());
+  if (f[2] != in[3])
+    return emitOpError() << "filter has " << f[2]
+                         << " channels but the input has " << in[3];
+  if (getBias()) {
+    auto b = shapeOf(getBias());
+    if (b.size() != 1 || b[0] != in[3])
+      return emitOpError() << "expects a bias of shape " << in[3] << ", got "
+                           << shapeStr(b);
+  }
+  int64_t oh, ow;
+  if (failed(checkWindowFits(op, in, f[0], f[1], getStrides(), getDilations(),
+                             getPadding(), oh, ow)))
+    return failure();
+  if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
+// DepthwiseConv2DBackwardDataOp
+//===----------------------------------------------------------------------===//
+
+Type DepthwiseConv2DBackwardDataOp::getAccType() {
+  return accOrF32(Builder(getContext()), getAcc());
+}
+
+LogicalResult DepthwiseConv2DBackwardDataOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getOutputGrad(), 4, "output gradient",
+                       "N x OH x OW x C")) ||
+      failed(checkRank(op, getFilter(), 3, "filter", "FH x FW x C")) ||
+      failed(checkRank(op, getInit(), 4, "input gradient", "N x IH x IW x C")) ||
+      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
+    return failure();
+  if (failed(checkSameElementType(op, {getOutputGrad(), getFilter(), getInit()},
+                                  "output gradient, filter and input gradient")))
+    return failure();
+  auto dy = shapeOf(getOutputGrad());
+  auto f = shapeOf(getFilter());
+  auto dx = shapeOf(getInit());
+  if (f[2] != dy[3])
+    return emitOpError() << "filter has " << f[2]
+                         << " channels but the output gradient has " << dy[3];
+  if (dx[0] != dy[0] || dx[3] != dy[3])
+    return emitOpError() << "input gradient " << shapeStr(dx)
+                         << " disagrees with the output gradient "
+                         << shapeStr(dy) << " in batch or channels";
+  int64_t oh, ow;
+  if (failed(checkWindowFits(op, dx, f[0], f[1], getStrides(), getDilations(),
+                             getPadding(), oh, ow)))
+    return failure();
+  if (failed(checkOutputShape(op, getOutputGrad(), {dx[0], oh, ow, dx[3]},
+                              "output gradient")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
+// DepthwiseConv2DBackwardFilterOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DepthwiseConv2DBackwardFilterOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getOutputGrad(), 4, "output gradient",
+                       "N x OH x OW x C")) ||
+      failed(checkRank(op, getInit(), 3, "filter gradient", "FH x FW x C")) ||
+      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
+    return failure();
+  if (failed(checkSameElementType(op, {getInput(), getOutputGrad()},
+                                  "input and output gradient")))
+    return failure();
+  Type dwType = elemType(getInit());
+  if (dwType != elemType(getInput()) && !dwType.isF32())
+    return emitOpError() << "expects a filter gradient of the input's element "
+                            "type or f32, got "
+                         << dwType;
+  auto x = shapeOf(getInput());
+  auto dy = shapeOf(getOutputGrad());
+  auto dw = shapeOf(getInit());
+  if (dw[2] != x[3])
+    return emitOpError() << "filter gradient has " << dw[2]
+                         << " channels but the input has " << x[3];
+  int64_t oh, ow;
+  if (failed(checkWindowFits(op, x, dw[0], dw[1], getStrides(), getDilations(),
+                             getPadding(), oh, ow)))
+    return failure();
+  return checkOutputShape(op, getOutputGrad(), {x[0], oh, ow, x[3]},
+                          "output gradient");
+}
+
+//===----------------------------------------------------------------------===//
+// Pool2DOp
+//===----------------------------------------------------------------------===//
+
+Type Pool2DOp::getAccType() { return accOrF32(Builder(getContext()), getAcc()); }
+
+LogicalResult Pool2DOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x C")))
+    return failure();
+  auto window = getWindow();
+  if (window.size() != 2)
+    return emitOpError() << "expects a 2-D window, got " << window.size()
+                         << " values";
+  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
+    return emitOpError() << "expects a positive window";
+  SmallVector<int64_t> ones = {1, 1};
+  if (failed(checkSpatialAttrs(op, getStrides(), ones, getPadding())))
+    return failure();
+  if (failed(checkSameElementType(op, {getInput(), getInit()},
+                                  "input and output")))
+    return failure();
+  auto pad = getPadding();
+  if (pad[0] >= window[0] || pad[1] >= window[0] || pad[2] >= window[1] ||
+      pad[3] >= window[1])
+    return emitOpError() << "expects each padding amount to be smaller than "
+                            "the window along its dimension";
+  auto in = shapeOf(getInput());
+  if (window[0] > in[1] + pad[0] + pad[1] || window[1] > in[2] + pad[2] + pad[3])
+    return emitOpError() << "window " << window[0] << "x" << window[1]
+                         << " is larger than the padded input "
+                         << in[1] + pad[0] + pad[1] << "x"
+                         << in[2] + pad[2] + pad[3];
+  if (getKind() == PoolKind::Max && getCountIncludePad())
+    return emitOpError() << "count_include_pad only applies to avg pooling";
+  bool ceil = getCeilMode();
+  int64_t oh = outputSize(in[1], window[0], getStrides()[0], pad[0], pad[1], ceil);
+  int64_t ow = outputSize(in[2], window[1], getStrides()[1], pad[2], pad[3], ceil);
+  if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
+// GlobalAvgPoolOp
+//===----------------------------------------------------------------------===//
+
+Type GlobalAvgPoolOp::getAccType() {
+  return accOrF32(Builder(getContext()), getAcc());
+}
+
+LogicalResult GlobalAvgPoolOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x H x W x C")) ||
+      failed(checkRank(op, getInit(), 4, "output", "N x 1 x 1 x C")) ||
+      failed(checkSameElementType(op, {getInput(), getInit()},
+                                  "input and output")))
+    return failure();
+  auto in = shapeOf(getInput());
+  if (failed(checkOutputShape(op, getInit(), {in[0], 1, 1, in[3]}, "output")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
+// Im2winOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Im2winOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getInit(), 5, "output", "N x OH x IWp x FH x C")))
+    return failure();
+  auto window = getWindow();
+  if (window.size() != 2)
+    return emitOpError() << "expects a 2-D window, got " << window.size()
+                         << " values";
+  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
+    return emitOpError() << "expects a positive window";
+  if (failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())) ||
+      failed(checkSameElementType(op, {getInput(), getInit()},
+                                  "input and output")))
+    return failure();
+  auto in = shapeOf(getInput());
+  int64_t oh, ow;
+  if (failed(checkWindowFits(op, in, window[0], window[1], getStrides(),
+                             getDilations(), getPadding(), oh, ow)))
+    return failure();
+  auto pad = getPadding();
+  return checkOutputShape(
+      op, getInit(), {in[0], oh, in[2] + pad[2] + pad[3], window[0], in[3]},
+      "output");
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+Type Conv2DOp::getAccType() { return accOrF32(Builder(getContext()), getAcc()); }
+
+LogicalResult Conv2DOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getFilter(), 4, "filter", "FH x FW x C x OC")) ||
+      failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x OC")) ||
+      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
+    return failure();
+  SmallVector<Value> typed = {getInput(), getFilter(), getInit()};
+  if (getBias())
+    typed.push_back(getBias());
+  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
+    return failure();
+  auto in = shapeOf(getInput());
+  auto f = shapeOf(getFilter());
+  if (f[2] != in[3])
+    return emitOpError() << "filter has " << f[2]
+                         << " input channels but the input has " << in[3];
+  if (getBias()) {
+    auto b = shapeOf(getBias());
+    if (b.size() != 1 || b[0] != f[3])
+      return emitOpError() << "expects a bias of shape " << f[3] << ", got "
+                           << shapeStr(b);
+  }
+  int64_t oh, ow;
+  if (failed(checkWindowFits(op, in, f[0], f[1], getStrides(), getDilations(),
+                             getPadding(), oh, ow)))
+    return failure();
+  if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, f[3]}, "output")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
+// Memory effects
+//===----------------------------------------------------------------------===//
+
+void DepthwiseConv2DOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void DepthwiseConv2DBackwardDataOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void DepthwiseConv2DBackwardFilterOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void Pool2DOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void GlobalAvgPoolOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void Im2winOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void Conv2DOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+
+#define GET_OP_CLASSES
+#include "dwc/Dialect/Dwc/IR/DwcOps.cpp.inc"

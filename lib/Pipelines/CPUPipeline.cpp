@@ -1,0 +1,40 @@
+//===- CPUPipeline.cpp - dwc to LLVM for the CPU reference ----------------===//
+//
+// dwc -> linalg (reference semantics) -> bufferized loops -> LLVM dialect,
+// runnable with mlir-runner.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Pipelines/Pipelines.h"
+#include "dwc/Conversion/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
+  pm.addPass(dwc::createConvertDwcToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufOpts;
+  bufOpts.bufferizeFunctionBoundaries = true;
+  bufOpts.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  bufferization::BufferDeallocationPipelineOptions deallocOpts;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}

@@ -1,0 +1,51 @@
+# lit configuration of the dwc test suite.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DWC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".c", ".cpp"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dwc_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+config.substitutions.append(("%PYTHON", config.python_executable))
+config.substitutions.append(("%dwc_src", config.dwc_src_root))
+config.substitutions.append(("%dwc_lib", config.dwc_lib_dir))
+config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
+config.substitutions.append(("%host_cxx", config.host_cxx))
+config.substitutions.append(("%host_cc", config.host_cc))
+config.substitutions.append(
+    ("%mlir_runner_libs",
+     os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so") + "," +
+     os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
+
+tools = [
+    "dwc-opt",
+    ToolSubst("mlir-runner", unresolved="ignore"),
+    ToolSubst("mlir-translate", unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, [config.dwc_tools_dir, config.llvm_tools_dir])
+
+# Features: 'ptxas' when the CUDA toolkit can assemble cubins on this machine;
+# 'gpu' only when a CUDA driver and a device answer (never on CI).
+if os.path.exists(os.path.join(config.cuda_toolkit, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+def _has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        return subprocess.run([smi, "-L"], capture_output=True, timeout=20).returncode == 0
+    except Exception:
+        return False
+if os.environ.get("DWC_FORCE_NO_GPU") != "1" and _has_gpu():
+    config.available_features.add("gpu")
