@@ -1,0 +1,78 @@
+// Round-trip of every dwc op, tensor and memref forms: parse, print, re-parse.
+// RUN: dwc-opt %s | dwc-opt | FileCheck %s
+// RUN: dwc-opt %s --mlir-print-op-generic | dwc-opt | FileCheck %s
+
+// CHECK-LABEL: func @depthwise
+func.func @depthwise(%x: tensor<2x9x11x13xf32>, %w: tensor<3x5x13xf32>, %b: tensor<13xf32>,
+                     %i: tensor<2x5x10x13xf32>) -> tensor<2x5x10x13xf32> {
+  // CHECK: dwc.depthwise_conv2d ins(%{{.*}}, %{{.*}} : tensor<2x9x11x13xf32>, tensor<3x5x13xf32>) bias(%{{.*}} : tensor<13xf32>) outs(%{{.*}} : tensor<2x5x10x13xf32>) strides = [2, 1] dilations = [1, 2] padding = [1, 1, 2, 5] acc = f32 -> tensor<2x5x10x13xf32>
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<2x9x11x13xf32>, tensor<3x5x13xf32>)
+         bias(%b : tensor<13xf32>) outs(%i : tensor<2x5x10x13xf32>)
+         strides = [2, 1] dilations = [1, 2] padding = [1, 1, 2, 5] acc = f32 -> tensor<2x5x10x13xf32>
+  return %0 : tensor<2x5x10x13xf32>
+}
+
+// CHECK-LABEL: func @depthwise_f16_nonsquare
+func.func @depthwise_f16_nonsquare(%x: tensor<1x64x64x8xf16>, %w: tensor<51x5x8xf16>,
+                                   %i: tensor<1x64x64x8xf16>) -> tensor<1x64x64x8xf16> {
+  // CHECK: dwc.depthwise_conv2d ins({{.*}} : tensor<1x64x64x8xf16>, tensor<51x5x8xf16>) outs({{.*}}) strides = [1, 1] dilations = [1, 1] padding = [25, 25, 2, 2] -> tensor<1x64x64x8xf16>
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x64x64x8xf16>, tensor<51x5x8xf16>)
+         outs(%i : tensor<1x64x64x8xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [25, 25, 2, 2] -> tensor<1x64x64x8xf16>
+  return %0 : tensor<1x64x64x8xf16>
+}
+
+// CHECK-LABEL: func @backward
+func.func @backward(%x: tensor<2x16x16x32xbf16>, %dy: tensor<2x8x8x32xbf16>, %w: tensor<3x3x32xbf16>,
+                    %dxi: tensor<2x16x16x32xbf16>, %dwi: tensor<3x3x32xf32>)
+    -> (tensor<2x16x16x32xbf16>, tensor<3x3x32xf32>) {
+  // CHECK: dwc.depthwise_conv2d_backward_data ins({{.*}} : tensor<2x8x8x32xbf16>, tensor<3x3x32xbf16>) outs({{.*}} : tensor<2x16x16x32xbf16>) strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x16x16x32xbf16>
+  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<2x8x8x32xbf16>, tensor<3x3x32xbf16>)
+          outs(%dxi : tensor<2x16x16x32xbf16>)
+          strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x16x16x32xbf16>
+  // CHECK: dwc.depthwise_conv2d_backward_filter ins({{.*}} : tensor<2x16x16x32xbf16>, tensor<2x8x8x32xbf16>) outs({{.*}} : tensor<3x3x32xf32>) strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x32xf32>
+  %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<2x16x16x32xbf16>, tensor<2x8x8x32xbf16>)
+          outs(%dwi : tensor<3x3x32xf32>)
+          strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x32xf32>
+  return %dx, %dw : tensor<2x16x16x32xbf16>, tensor<3x3x32xf32>
+}
+
+// CHECK-LABEL: func @pooling
+func.func @pooling(%x: tensor<1x57x57x72xf16>, %i: tensor<1x29x29x72xf16>, %g: tensor<1x1x1x72xf16>)
+    -> (tensor<1x29x29x72xf16>, tensor<1x29x29x72xf16>, tensor<1x1x1x72xf16>) {
+  // CHECK: dwc.pool2d max ins({{.*}}) outs({{.*}}) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x29x29x72xf16>
+  %0 = dwc.pool2d max ins(%x : tensor<1x57x57x72xf16>) outs(%i : tensor<1x29x29x72xf16>)
+         window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x29x29x72xf16>
+  // CHECK: dwc.pool2d avg ins({{.*}}) outs({{.*}}) window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad acc = f32 -> tensor<1x29x29x72xf16>
+  %1 = dwc.pool2d avg ins(%x : tensor<1x57x57x72xf16>) outs(%i : tensor<1x29x29x72xf16>)
+         window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad acc = f32 -> tensor<1x29x29x72xf16>
+  // CHECK: dwc.global_avg_pool ins({{.*}} : tensor<1x57x57x72xf16>) outs({{.*}} : tensor<1x1x1x72xf16>) -> tensor<1x1x1x72xf16>
+  %2 = dwc.global_avg_pool ins(%x : tensor<1x57x57x72xf16>) outs(%g : tensor<1x1x1x72xf16>) -> tensor<1x1x1x72xf16>
+  return %0, %1, %2 : tensor<1x29x29x72xf16>, tensor<1x29x29x72xf16>, tensor<1x1x1x72xf16>
+}
+
+// CHECK-LABEL: func @im2win_conv
+func.func @im2win_conv(%x: tensor<1x8x8x3xf32>, %r: tensor<1x6x10x3x3xf32>,
+                       %w: tensor<3x3x3x16xf32>, %b: tensor<16xf32>, %y: tensor<1x8x8x16xf32>)
+    -> (tensor<1x6x10x3x3xf32>, tensor<1x8x8x16xf32>) {
+  // CHECK: dwc.im2win ins({{.*}} : tensor<1x8x8x3xf32>) outs({{.*}} : tensor<1x6x10x3x3xf32>) window = [3, 3] strides = [1, 1] dilations = [1, 1] padding = [0, 0, 1, 1] -> tensor<1x6x10x3x3xf32>
+  %0 = dwc.im2win ins(%x : tensor<1x8x8x3xf32>) outs(%r : tensor<1x6x10x3x3xf32>)
+         window = [3, 3] strides = [1, 1] dilations = [1, 1] padding = [0, 0, 1, 1] -> tensor<1x6x10x3x3xf32>
+  // CHECK: dwc.conv2d ins({{.*}} : tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) bias({{.*}} : tensor<16xf32>) outs({{.*}} : tensor<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
+  %1 = dwc.conv2d ins(%x, %w : tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) bias(%b : tensor<16xf32>)
+         outs(%y : tensor<1x8x8x16xf32>)
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
+  return %0, %1 : tensor<1x6x10x3x3xf32>, tensor<1x8x8x16xf32>
+}
+
+// CHECK-LABEL: func @memref_form
+func.func @memref_form(%x: memref<1x8x8x16xf32>, %w: memref<3x3x16xf32>, %y: memref<1x8x8x16xf32>,
+                       %p: memref<1x4x4x16xf32>) {
+  // CHECK: dwc.depthwise_conv2d ins({{.*}} : memref<1x8x8x16xf32>, memref<3x3x16xf32>) outs({{.*}} : memref<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]{{$}}
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x16xf32>, memref<3x3x16xf32>) outs(%y : memref<1x8x8x16xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  // CHECK: dwc.pool2d avg ins({{.*}} : memref<1x8x8x16xf32>) outs({{.*}} : memref<1x4x4x16xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]{{$}}
+  dwc.pool2d avg ins(%y : memref<1x8x8x16xf32>) outs(%p : memref<1x4x4x16xf32>)
+    window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]
+  return
+}
