@@ -1,0 +1,276 @@
+//===- DwcToGPUGemv.cpp - FP32 depthwise conv, Flash-DWC GEMV dataflow ----===//
+//
+// Lowers eligible FP32 depthwise convolutions (memref form) to the CUDA-core
+// GEMV-dataflow kernel: 32-channel x 16-patch block tiles, TM outputs x 4
+// channels per thread, width-first register-window input reuse with the FW
+// loop fully unrolled, predicated padding. See the pass description in
+// include/dwc/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include <deque>
+
+namespace mlir::dwc {
+#define GEN_PASS_DEF_CONVERTDWCTOGPUGEMV
+#include "dwc/Conversion/Passes.h.inc"
+} // namespace mlir::dwc
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+namespace {
+
+/// Channels per block (BN): 8 threads x 4 channels, one 128-byte row.
+constexpr int64_t kChannelsPerBlock = 32;
+/// Channels per thread: one 128-bit vector of f32.
+constexpr int64_t kChannelsPerThread = 4;
+/// Threads along the channels within a warp.
+constexpr int64_t kThreadsAlongChannels = kChannelsPerBlock / kChannelsPerThread;
+/// Warps per block and patches per block (4 warps x 4 patch rows).
+constexpr int64_t kWarps = 4;
+constexpr int64_t kPatchesPerBlock = kWarps * (32 / kThreadsAlongChannels);
+constexpr int64_t kThreads = kWarps * 32;
+
+/// Why `op` cannot take the GEMV kernel, or an empty string.
+std::string ineligibility(DepthwiseConv2DOp op) {
+  auto init = dyn_cast<MemRefType>(op.getInit().getType());
+  if (!init)
+    return "tensor form (bufferize first)";
+  auto in = cast<MemRefType>(op.getInput().getType());
+  if (!in.getElementType().isF32())
+    return "element type is not f32";
+  if (!op.getAccType().isF32())
+    return "accumulation type is not f32";
+  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }))
+    return "stride is not 1";
+  if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+    return "dilation is not 1";
+  if (in.getShape()[3] % kChannelsPerThread != 0)
+    return "channel count is not a multiple of 4";
+  for (Value v : op->getOperands())
+    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+      return "non-identity layout";
+  return "";
+}
+
+/// Small IR-building helpers for index arithmetic and vectors.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, int64_t y) {
+    return y == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(y));
+  }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
+  }
+  Value lt(Value x, int64_t y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x,
+                                         cst(y));
+  }
+  Value ge(Value x, int64_t y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, x,
+                                         cst(y));
+  }
+  Value andi(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value clamp(Value x, int64_t lo, int64_t hi) {
+    x = b.createOrFold<arith::MaxSIOp>(loc, x, cst(lo));
+    return b.createOrFold<arith::MinSIOp>(loc, x, cst(hi));
+  }
+  VectorType vec() { return VectorType::get({kChannelsPerThread}, b.getF32Type()); }
+  Value zeros() {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(), b.getF32FloatAttr(0.0f)));
+  }
+  Value load(Value mem, ValueRange idx) {
+    return vector::LoadOp::create(b, loc, vec(), mem, idx,
+                                  /*nontemporal=*/false, llvm::Align(16));
+  }
+  void store(Value v, Value mem, ValueRange idx) {
+    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
+                            llvm::Align(16));
+  }
+};
+
+struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
+  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm)
+      : OpRewritePattern(ctx, /*benefit=*/2), tmOption(tm) {}
+  int64_t tmOption;
+
+  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = ineligibility(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+
+    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
+          y = op.getInit();
+    auto in = cast<MemRefType>(x.getType()).getShape();
+    auto f = cast<MemRefType>(w.getType()).getShape();
+    auto out = cast<MemRefType>(y.getType()).getShape();
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
+    auto pad = op.getPadding();
+    int64_t pt = pad[0], pb = pad[1], pl = pad[2];
+    (void)pb;
+
+    int64_t TM = tmOption > 0 ? std::min(tmOption, OW) : std::min<int64_t>(8, OW);
+    int64_t OWc = (OW + TM - 1) / TM;
+    int64_t P = N * OH * OWc;
+    int64_t gridX = (C + kChannelsPerBlock - 1) / kChannelsPerBlock;
+    int64_t gridY = (P + kPatchesPerBlock - 1) / kPatchesPerBlock;
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Emitter h{rewriter, loc};
+    Value one = h.cst(1);
+    auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(gridX),
+                                        h.cst(gridY), one, h.cst(kThreads),
+                                        one, one);
+    Block &entry = launch.getBody().front();
+    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
+      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
+      gpu::TerminatorOp::create(tb, loc);
+    }
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    b.setInsertionPoint(entry.getTerminator());
+    Emitter e{b, loc};
+
+    // Thread coordinates: 8 threads along channels, 4 x 4 along patches.
+    Value tid = launch.getThreadIds().x;
+    Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+    Value c0 = e.add(e.mul(launch.getBlockIds().x, kChannelsPerBlock),
+                     e.mul(e.rem(lane, kThreadsAlongChannels), kChannelsPerThread));
+    Value patch =
+        e.add(e.mul(launch.getBlockIds().y, kPatchesPerBlock),
+              e.add(e.mul(warp, 32 / kThreadsAlongChannels),
+                    e.div(lane, kThreadsAlongChannels)));
+    Value active;
+    if (C % kChannelsPerBlock != 0)
+      active = e.andi(active, e.lt(c0, C));
+    if (P % kPatchesPerBlock != 0)
+      active = e.andi(active, e.lt(patch, P));
+
+    auto emitThread = [&](OpBuilder &tb) {
+      Emitter t{tb, loc};
+      Value owc = t.rem(patch, OWc), rest = t.div(patch, OWc);
+      Value oh = t.rem(rest, OH), n = t.div(rest, OH);
+      Value ow0 = t.mul(owc, TM);
+
+      Value init = bias ? Value(vector::LoadOp::create(
+                              tb, loc, t.vec(), bias, ValueRange{c0},
+                              false, llvm::Align(16)))
+                        : t.zeros();
+      SmallVector<Value> accInit(TM, init);
+
+      auto rows = scf::ForOp::create(
+          tb, loc, t.cst(0), t.cst(FH), t.cst(1), accInit,
+          [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
+            Emitter r{rb, loc};
+            Value ih = r.add(r.add(oh, fh), -pt);
+            // A filter row wholly in the padding contributes nothing.
+            Value rowValid = r.andi(r.ge(ih, 0), r.lt(ih, IH));
+            auto ifRow = scf::IfOp::create(
+                rb, loc, rowValid,
+                [&](OpBuilder &ib, Location) {
+                  Emitter k{ib, loc};
+                  Value base = k.add(ow0, -pl);
+                  Value zero = k.zeros();
+                  // Input vector at iw = ow0 - pl + j: a clamped in-bounds
+                  // load, zeroed where it falls into the width padding.
+                  auto loadInput = [&](int64_t j) -> Value {
+                    Value iw = k.add(base, j);
+                    Value valid;
+                    if (j < pl)
+                      valid = k.andi(valid, k.ge(iw, 0));
+                    if ((OWc - 1) * TM - pl + j >= IW)
+                      valid = k.andi(valid, k.lt(iw, IW));
+                    Value iwc = valid ? k.clamp(iw, 0, IW - 1) : iw;
+                    Value v = k.load(x, ValueRange{n, ih, iwc, c0});
+                    if (!valid)
+                      return v;
+                    return arith::SelectOp::create(ib, loc, valid, v, zero);
+                  };
+                  SmallVector<Value> acc(accs);
+                  std::deque<Value> window;
+                  for (int64_t j = 0; j < TM - 1; ++j)
+                    window.push_back(loadInput(j));
+                  for (int64_t fw = 0; fw < FW; ++fw) {
+                    window.push_back(loadInput(fw + TM - 1));
+                    Value wv = k.load(w, ValueRange{fh, k.cst(fw), c0});
+                    for (int64_t i = 0; i < TM; ++i)
+                      acc[i] = vector::FMAOp::create(ib, loc, window[i], wv,
+                                                     acc[i]);
+                    window.pop_front();
+                  }
+                  scf::YieldOp::create(ib, loc, acc);
+                },
+                [&](OpBuilder &ib, Location) {
+                  scf::YieldOp::create(ib, loc, accs);
+                });
+            scf::YieldOp::create(rb, loc, ifRow.getResults());
+          });
+
+      for (int64_t i = 0; i < TM; ++i) {
+        Value ow = t.add(ow0, i);
+        Value result = rows.getResult(i);
+        if ((OWc - 1) * TM + i < OW) {
+          t.store(result, y, ValueRange{n, oh, ow, c0});
+          continue;
+        }
+        auto ifStore = scf::IfOp::create(tb, loc, t.lt(ow, OW), false);
+        OpBuilder sb = ifStore.getThenBodyBuilder();
+        Emitter s{sb, loc};
+        s.store(result, y, ValueRange{n, oh, ow, c0});
+      }
+    };
+
+    if (active) {
+      auto ifActive = scf::IfOp::create(b, loc, active, false);
+      OpBuilder tb = ifActive.getThenBodyBuilder();
+      emitThread(tb);
+    } else {
+      emitThread(b);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertDwcToGPUGemvPass
+    : dwc::impl::ConvertDwcToGPUGemvBase<ConvertDwcToGPUGemvPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (tm < 0) {
+      getOperation().emitError() << "convert-dwc-to-gpu-gemv: tm must be >= 0";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<GemvDepthwiseLowering>(&getContext(), tm);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace

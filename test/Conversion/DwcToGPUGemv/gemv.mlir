@@ -1,0 +1,115 @@
+// The FP32 GEMV-dataflow lowering: tiling, register window, unrolled FW loop,
+// predicated padding, and the ops it must leave to the direct kernel.
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=tm=4 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=TM4
+
+// 64 channels -> 2 channel tiles; 1x8x16 outputs with TM = 8 -> 16 patches
+// -> 1 patch tile. 128 threads per block.
+// CHECK-LABEL: func @same_padding_3x3
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C2]], {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %[[C128]],
+// One loop over filter rows carrying 8 accumulators.
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// A row in the padding is skipped.
+// CHECK: scf.if
+// Width-first: 7 window loads, then per tap one new input vector and one
+// filter vector feeding 8 FMAs (3 taps, unrolled).
+// CHECK-COUNT-7: vector.load %arg0
+// CHECK-NOT: vector.fma
+// CHECK: vector.load %arg0
+// CHECK: vector.load %arg1
+// CHECK-COUNT-8: vector.fma
+// CHECK: vector.load %arg0
+// CHECK: vector.load %arg1
+// CHECK-COUNT-8: vector.fma
+// CHECK: vector.load %arg0
+// CHECK: vector.load %arg1
+// CHECK-COUNT-8: vector.fma
+// CHECK-NOT: vector.load
+// CHECK: scf.yield
+// CHECK-COUNT-8: vector.store {{.*}}, %arg2
+func.func @same_padding_3x3(%x: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %y: memref<1x8x16x64xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf32>, memref<3x3x64xf32>) outs(%y : memref<1x8x16x64xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+// TM4-LABEL: func @same_padding_3x3
+// TM4: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// TM4-COUNT-12: vector.fma
+
+// -----
+
+// Width padding: only the window positions that can fall outside the input
+// are clamped and selected; the others load directly.
+// CHECK-LABEL: func @edges
+// Positions 0 and 1 of the window can fall left of the input...
+// CHECK: scf.if
+// CHECK: arith.cmpi sge
+// CHECK-NEXT: arith.maxsi
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: vector.load %arg0
+// CHECK-NEXT: arith.select
+// CHECK: arith.cmpi sge
+// CHECK-NEXT: arith.maxsi
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: vector.load %arg0
+// CHECK-NEXT: arith.select
+// ... the middle ones cannot fall outside and load directly ...
+// CHECK-NOT: arith.select
+// CHECK: vector.load %arg1
+// ... and positions 9 and 10 can fall right of it.
+// CHECK: arith.cmpi slt
+// CHECK-NEXT: arith.maxsi
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: vector.load %arg0
+// CHECK-NEXT: arith.select
+func.func @edges(%x: memref<1x4x32x32xf32>, %w: memref<1x5x32xf32>, %y: memref<1x4x32x32xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x4x32x32xf32>, memref<1x5x32xf32>) outs(%y : memref<1x4x32x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 2, 2]
+  return
+}
+
+// -----
+
+// Channel and width tails: C = 36 is not a multiple of 32 and OW = 10 not a
+// multiple of TM = 8, so threads are guarded and the last stores predicated.
+// CHECK-LABEL: func @tails
+// CHECK: arith.cmpi slt
+// CHECK: arith.cmpi slt
+// CHECK: arith.andi
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: vector.store
+// CHECK: arith.cmpi slt, %{{.*}}, %c10
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: vector.store
+func.func @tails(%x: memref<2x5x10x36xf32>, %w: memref<3x3x36xf32>, %b: memref<36xf32>, %y: memref<2x5x10x36xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<2x5x10x36xf32>, memref<3x3x36xf32>) bias(%b : memref<36xf32>) outs(%y : memref<2x5x10x36xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// Left to the direct kernel: stride 2, dilation 2, f16, C % 4 != 0, tensors.
+// CHECK-LABEL: func @refused
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-5: dwc.depthwise_conv2d
+func.func @refused(%x: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %y2: memref<1x4x4x32xf32>,
+                   %y: memref<1x8x8x32xf32>, %xh: memref<1x8x8x32xf16>, %wh: memref<3x3x32xf16>,
+                   %yh: memref<1x8x8x32xf16>, %x5: memref<1x8x8x5xf32>, %w5: memref<3x3x5xf32>,
+                   %y5: memref<1x8x8x5xf32>, %xt: tensor<1x8x8x32xf32>, %wt: tensor<3x3x32xf32>,
+                   %yt: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y2 : memref<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y : memref<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%xh, %wh : memref<1x8x8x32xf16>, memref<3x3x32xf16>) outs(%yh : memref<1x8x8x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x5, %w5 : memref<1x8x8x5xf32>, memref<3x3x5xf32>) outs(%y5 : memref<1x8x8x5xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  %r = dwc.depthwise_conv2d ins(%xt, %wt : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%yt : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
