@@ -1,7 +1,29 @@
 //===- DwcToLinalg.cpp - dwc ops to linalg (CPU reference semantics) ------===//
+//
+// Lowers every dwc op (tensor form) to tensor.pad / tensor.empty /
+// tensor.insert_slice / linalg.fill / linalg.generic that compute exactly the
+// semantics written in DwcOps.td. This is the reference the GPU kernels are
+// checked against, so it favours plain formulas over speed:
+//
+//   * zero padding (or -inf for max pooling) is a tensor.pad;
+//   * every reduction is one linalg.generic whose indexing maps are the
+//     op's formula, accumulating in the op's accumulation type (inputs
+//     extended with arith.extf, the result rounded once with arith.truncf);
+//   * a final element-wise generic adds the bias / divides by the pooling
+//     divisor and rounds into the op's destination.
+//
+// The memref form (after bufferization) is refused with a diagnostic.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_CONVERTDWCTOLINALG
@@ -11,8 +33,619 @@ namespace mlir::dwc {
 using namespace mlir;
 
 namespace {
+
+constexpr utils::IteratorType kPar = utils::IteratorType::parallel;
+constexpr utils::IteratorType kRed = utils::IteratorType::reduction;
+
+Type elementType(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+
+/// Converts a float scalar to `to`: extf when widening, truncf when
+/// narrowing, nothing when the types agree.
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// The scalar 0 or -inf of a float type, as an attribute.
+TypedAttr zeroAttr(OpBuilder &b, Type type) { return b.getFloatAttr(type, 0.0); }
+TypedAttr negInfAttr(OpBuilder &b, Type type) {
+  auto ft = cast<FloatType>(type);
+  return b.getFloatAttr(
+      ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true));
+}
+
+/// Pads the H and W dimensions of an NHWC tensor by the given amounts with
+/// the scalar `padAttr`; returns `x` itself when nothing is padded.
+Value padSpatial(OpBuilder &b, Location loc, Value x, int64_t top,
+                 int64_t bottom, int64_t left, int64_t right,
+                 TypedAttr padAttr) {
+  if (top == 0 && bottom == 0 && left == 0 && right == 0)
+    return x;
+  Value padValue = arith::ConstantOp::create(b, loc, padAttr);
+  auto type = cast<RankedTensorType>(x.getType());
+  auto s = type.getShape();
+  auto resType = RankedTensorType::get(
+      {s[0], s[1] + top + bottom, s[2] + left + right, s[3]},
+      type.getElementType());
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(top),
+                                   b.getIndexAttr(left), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(bottom),
+                                    b.getIndexAttr(right), b.getIndexAttr(0)};
+  return tensor::PadOp::create(b, loc, resType, x, low, high, padValue);
+}
+
+/// A tensor of `shape` x `type` filled with `value`.
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Type type, Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type);
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
+      .getResult(0);
+}
+
+/// The accumulator of a reduction: `init` itself when its element type is
+/// the accumulation type (the destination is never read, so filling it is
+/// fine), otherwise a new tensor of the accumulation type; filled with
+/// `value`.
+Value accumulator(OpBuilder &b, Location loc, Value init, Type acc,
+                  Value value) {
+  if (elementType(init) == acc)
+    return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
+        .getResult(0);
+  return filledTensor(b, loc, shapeOf(init), acc, value);
+}
+
+/// Multiply-accumulate body: out += ext(a) * ext(b), in the type of out.
+void macBody(OpBuilder &b, Location loc, ValueRange args) {
+  Type acc = args[2].getType();
+  Value x = convertFloat(b, loc, args[0], acc);
+  Value w = convertFloat(b, loc, args[1], acc);
+  Value prod = arith::MulFOp::create(b, loc, x, w);
+  Value sum = arith::AddFOp::create(b, loc, args[2], prod);
+  linalg::YieldOp::create(b, loc, sum);
+}
+
+/// Writes the rank-4 accumulator `sum` into `init`: adds the optional
+/// per-channel `bias` (channel = last dimension) in the accumulation type
+/// and rounds once to the destination's element type. Returns `sum` when
+/// there is nothing to do (it then already lives in `init`).
+Value finishConv(OpBuilder &b, Location loc, Value sum, Value bias, Value init) {
+  Type outElt = elementType(init);
+  bool inPlace = elementType(sum) == outElt;
+  if (!bias && inPlace)
+    return sum;
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  // When the sum already has the destination's type it is updated in place
+  // (it lives in `init`); otherwise it is read and rounded into `init`.
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  if (!inPlace) {
+    ins.push_back(sum);
+    maps.push_back(id);
+  }
+  if (bias) {
+    ins.push_back(bias);
+    maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(3, ctx)}, ctx));
+  }
+  maps.push_back(id);
+  Value dest = inPlace ? sum : init;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ins, ValueRange{dest}, maps,
+             SmallVector<utils::IteratorType>(4, kPar),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               // args: [sum,] [bias,] out
+               Value v = inPlace ? args.back() : args[0];
+               if (bias)
+                 v = arith::AddFOp::create(
+                     nb, l, v,
+                     convertFloat(nb, l, args[inPlace ? 0 : 1], v.getType()));
+               linalg::YieldOp::create(nb, l,
+                                       convertFloat(nb, l, v, outElt));
+             })
+      .getResult(0);
+}
+
+/// Rounds a rank-N accumulator into `init` (element-wise copy with truncf);
+/// returns `sum` when the types already agree.
+Value roundInto(OpBuilder &b, Location loc, Value sum, Value init) {
+  Type outElt = elementType(init);
+  if (elementType(sum) == outElt)
+    return sum;
+  unsigned rank = shapeOf(init).size();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{sum},
+             ValueRange{init}, SmallVector<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(rank, kPar),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l,
+                                       convertFloat(nb, l, args[0], outElt));
+             })
+      .getResult(0);
+}
+
+/// Base of the patterns: refuses (the pass has already diagnosed) the
+/// memref form.
+template <typename OpTy>
+struct DwcLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (op->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "memref form");
+    Value result = lower(op, adaptor, rewriter);
+    if (!result)
+      return failure();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  virtual Value lower(OpTy op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// depthwise_conv2d
+//===----------------------------------------------------------------------===//
+
+/// Y[n,oh,ow,c] = bias[c] + sum_{fh,fw} Xpad[n, oh*sh+fh*dh, ow*sw+fw*dw, c]
+///                                      * W[fh,fw,c]
+struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::DepthwiseConv2DOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
+    Type elt = elementType(adaptor.getInput());
+    Type acc = op.getAccType();
+    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
+                          pad[3], zeroAttr(b, elt));
+    Value init = accumulator(b, loc, adaptor.getInit(), acc,
+                             floatConstant(b, loc, acc, 0.0));
+    // Loops (n, oh, ow, c, fh, fw).
+    AffineExpr n, oh, ow, c, fh, fw;
+    bindDims(ctx, n, oh, ow, c, fh, fw);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0,
+                       {n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+                       ctx),
+        AffineMap::get(6, 0, {fh, fw, c}, ctx),
+        AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
+    Value sum = linalg::GenericOp::create(
+                    b, loc, TypeRange{init.getType()},
+                    ValueRange{xp, adaptor.getFilter()}, ValueRange{init},
+                    maps,
+                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar,
+                                                     kRed, kRed},
+                    macBody)
+                    .getResult(0);
+    return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit());
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// depthwise_conv2d_backward_data
+//===----------------------------------------------------------------------===//
+
+/// dX[n,ih,iw,c] = sum over oh*sh + fh*dh - pt == ih, ow*sw + fw*dw - pl == iw
+///                 of dY[n,oh,ow,c] * W[fh,fw,c].
+///
+/// dY is spread by the strides (zeros between rows/columns) and placed in a
+/// zero tensor P of extent IH + (FH-1)*dh (likewise W) so that
+///   dX[n,ih,iw,c] = sum_{fh,fw} P[n, ih + (FH-1-fh)*dh, iw + (FW-1-fw)*dw, c]
+///                               * W[fh,fw,c],
+/// a stride-1 correlation with the 180-degree rotated filter. Row oh of dY
+/// lands at P row (FH-1)*dh - pt + oh*sh; rows falling outside P only feed
+/// positions outside dX and are dropped.
+struct BackwardDataLowering : DwcLowering<dwc::DepthwiseConv2DBackwardDataOp> {
+  using DwcLowering::DwcLowering;
+
+  /// Placement of dY along one spatial dimension: the first kept index
+  /// `first`, the number kept `count`, their offset in P and P's extent.
+  struct Placement {
+    int64_t first, count, offset, extent;
+  };
+  static Placement place(int64_t outSize, int64_t inSize, int64_t window,
+                         int64_t stride, int64_t dilation, int64_t padBefore) {
+    Placement p;
+    p.extent = inSize + (window - 1) * dilation;
+    int64_t base = (window - 1) * dilation - padBefore;
+    p.first = base >= 0 ? 0 : llvm::divideCeilSigned(-base, stride);
+    int64_t last = std::min(
+        outSize - 1, llvm::divideFloorSigned(p.extent - 1 - base, stride));
+    p.count = std::max<int64_t>(0, last - p.first + 1);
+    p.offset = base + p.first * stride;
+    return p;
+  }
+
+  Value lower(dwc::DepthwiseConv2DBackwardDataOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
+    Value dy = adaptor.getOutputGrad();
+    Type elt = elementType(dy);
+    Type acc = op.getAccType();
+    auto dyShape = shapeOf(dy);
+    auto dxShape = shapeOf(adaptor.getInit());
+    auto fShape = shapeOf(adaptor.getFilter());
+    Placement ph = place(dyShape[1], dxShape[1], fShape[0], st[0], dl[0], pad[0]);
+    Placement pw = place(dyShape[2], dxShape[2], fShape[1], st[1], dl[1], pad[2]);
+    Value p;
+    bool whole = ph.first == 0 && ph.count == dyShape[1] && pw.first == 0 &&
+                 pw.count == dyShape[2];
+    if (whole && st[0] == 1 && st[1] == 1) {
+      // Unit strides, nothing dropped: a plain zero pad.
+      p = padSpatial(b, loc, dy, ph.offset, ph.extent - ph.offset - ph.count,
+                     pw.offset, pw.extent - pw.offset - pw.count,
+                     zeroAttr(b, elt));
+    } else {
+      p = filledTensor(b, loc, {dyShape[0], ph.extent, pw.extent, dyShape[3]},
+                       elt, floatConstant(b, loc, elt, 0.0));
+      if (ph.count > 0 && pw.count > 0) {
+        SmallVector<OpFoldResult> sizes = {
+            b.getIndexAttr(dyShape[0]), b.getIndexAttr(ph.count),
+            b.getIndexAttr(pw.count), b.getIndexAttr(dyShape[3])};
+        Value src = dy;
+        if (!whole)
+          src = tensor::ExtractSliceOp::create(
+              b, loc, dy,
+              SmallVector<OpFoldResult>{b.getIndexAttr(0),
+                                        b.getIndexAttr(ph.first),
+                                        b.getIndexAttr(pw.first),
+                                        b.getIndexAttr(0)},
+              sizes, SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
+        p = tensor::InsertSliceOp::create(
+            b, loc, src, p,
+            SmallVector<OpFoldResult>{b.getIndexAttr(0),
+                                      b.getIndexAttr(ph.offset),
+                                      b.getIndexAttr(pw.offset),
+                                      b.getIndexAttr(0)},
+            sizes,
+            SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(st[0]),
+                                      b.getIndexAttr(st[1]),
+                                      b.getIndexAttr(1)});
+      }
+    }
+
+    Value init = accumulator(b, loc, adaptor.getInit(), acc,
+                             floatConstant(b, loc, acc, 0.0));
+    // Loops (n, ih, iw, c, fh, fw).
+    AffineExpr n, ih, iw, c, fh, fw;
+    bindDims(ctx, n, ih, iw, c, fh, fw);
+    int64_t rh = (fShape[0] - 1) * dl[0], rw = (fShape[1] - 1) * dl[1];
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(
+            6, 0, {n, ih + rh - fh * dl[0], iw + rw - fw * dl[1], c}, ctx),
+        AffineMap::get(6, 0, {fh, fw, c}, ctx),
+        AffineMap::get(6, 0, {n, ih, iw, c}, ctx)};
+    Value sum = linalg::GenericOp::create(
+                    b, loc, TypeRange{init.getType()},
+                    ValueRange{p, adaptor.getFilter()}, ValueRange{init}, maps,
+                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar,
+                                                     kRed, kRed},
+                    macBody)
+                    .getResult(0);
+    return roundInto(b, loc, sum, adaptor.getInit());
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// depthwise_conv2d_backward_filter
+//===----------------------------------------------------------------------===//
+
+/// dW[fh,fw,c] = sum_{n,oh,ow} Xpad[n, oh*sh+fh*dh, ow*sw+fw*dw, c]
+///                             * dY[n,oh,ow,c], summed in f32.
+struct BackwardFilterLowering
+    : DwcLowering<dwc::DepthwiseConv2DBackwardFilterOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::DepthwiseConv2DBackwardFilterOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
+    Type elt = elementType(adaptor.getInput());
+    Type acc = b.getF32Type();
+    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
+                          pad[3], zeroAttr(b, elt));
+    Value init = accumulator(b, loc, adaptor.getInit(), acc,
+                             floatConstant(b, loc, acc, 0.0));
+    // Loops (fh, fw, c, n, oh, ow).
+    AffineExpr fh, fw, c, n, oh, ow;
+    bindDims(ctx, fh, fw, c, n, oh, ow);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0,
+                       {n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+                       ctx),
+        AffineMap::get(6, 0, {n, oh, ow, c}, ctx),
+        AffineMap::get(6, 0, {fh, fw, c}, ctx)};
+    Value sum = linalg::GenericOp::create(
+                    b, loc, TypeRange{init.getType()},
+                    ValueRange{xp, adaptor.getOutputGrad()}, ValueRange{init},
+                    maps,
+                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kRed,
+                                                     kRed, kRed},
+                    macBody)
+                    .getResult(0);
+    return roundInto(b, loc, sum, adaptor.getInit());
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// pool2d
+//===----------------------------------------------------------------------===//
+
+/// Max: the input is padded with -inf (and, for a ceil-mode overhang, further
+/// on the bottom/right) and reduced with arith.maximumf; every window holds
+/// an input element, so padding never wins.
+/// Avg: zero padding, the window sum in `acc`, then an element-wise generic
+/// divides by the per-position divisor computed from linalg.index:
+///   count_include_pad: |[oh*sh - pt, oh*sh - pt + KH) ∩ [-pt, IH + pb)|
+///   otherwise:         |[oh*sh - pt, oh*sh - pt + KH) ∩ [0, IH)|
+/// times the same along the width.
+struct Pool2DLowering : DwcLowering<dwc::Pool2DOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::Pool2DOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto win = op.getWindow(), st = op.getStrides(), pad = op.getPadding();
+    Value x = adaptor.getInput();
+    Type elt = elementType(x);
+    auto in = shapeOf(x);
+    auto out = shapeOf(adaptor.getInit());
+    bool isMax = op.getKind() == dwc::PoolKind::Max;
+    // Extra bottom/right padding for the overhang of ceil-mode windows.
+    int64_t extraH = std::max<int64_t>(
+        0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
+    int64_t extraW = std::max<int64_t>(
+        0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
+    Value xp = padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
+                          pad[3] + extraW,
+                          isMax ? negInfAttr(b, elt) : zeroAttr(b, elt));
+    Type acc = isMax ? elt : op.getAccType();
+    Value init = accumulator(b, loc, adaptor.getInit(), acc,
+                             arith::ConstantOp::create(
+                                 b, loc,
+                                 isMax ? negInfAttr(b, acc) : zeroAttr(b, acc)));
+    // The window operand only gives the (kh, kw) loops their extent.
+    Value window = tensor::EmptyOp::create(b, loc, win, acc);
+    // Loops (n, oh, ow, c, kh, kw).
+    AffineExpr n, oh, ow, c, kh, kw;
+    bindDims(ctx, n, oh, ow, c, kh, kw);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0, {n, oh * st[0] + kh, ow * st[1] + kw, c}, ctx),
+        AffineMap::get(6, 0, {kh, kw}, ctx),
+        AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
+    Value red =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{xp, window},
+            ValueRange{init}, maps,
+            SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed,
+                                             kRed},
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value v = convertFloat(nb, l, args[0], acc);
+              Value r = isMax ? arith::MaximumFOp::create(nb, l, args[2], v)
+                                    .getResult()
+                              : arith::AddFOp::create(nb, l, args[2], v)
+                                    .getResult();
+              linalg::YieldOp::create(nb, l, r);
+            })
+            .getResult(0);
+    if (isMax)
+      return red;
+
+    bool includePad = op.getCountIncludePad();
+    Type outElt = elementType(adaptor.getInit());
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{red},
+               ValueRange{adaptor.getInit()}, SmallVector<AffineMap>{id, id},
+               SmallVector<utils::IteratorType>(4, kPar),
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 auto cst = [&](int64_t v) -> Value {
+                   return arith::ConstantIndexOp::create(nb, l, v);
+                 };
+                 // Number of counted positions along one dimension.
+                 auto extent = [&](unsigned dim, int64_t stride, int64_t k,
+                                   int64_t before, int64_t size,
+                                   int64_t after) -> Value {
+                   Value o = linalg::IndexOp::create(nb, l, dim);
+                   Value start = arith::SubIOp::create(
+                       nb, l, arith::MulIOp::create(nb, l, o, cst(stride)),
+                       cst(before));
+                   Value end = arith::AddIOp::create(nb, l, start, cst(k));
+                   Value lo = arith::MaxSIOp::create(
+                       nb, l, start, cst(includePad ? -before : 0));
+                   Value hi = arith::MinSIOp::create(
+                       nb, l, end, cst(includePad ? size + after : size));
+                   return arith::SubIOp::create(nb, l, hi, lo);
+                 };
+                 Value rows = extent(1, st[0], win[0], pad[0], in[1], pad[1]);
+                 Value cols = extent(2, st[1], win[1], pad[2], in[2], pad[3]);
+                 Value count = arith::MulIOp::create(nb, l, rows, cols);
+                 Value countI = arith::IndexCastOp::create(
+                     nb, l, nb.getI64Type(), count);
+                 Value divisor = arith::SIToFPOp::create(nb, l, acc, countI);
+                 Value avg = arith::DivFOp::create(nb, l, args[0], divisor);
+                 linalg::YieldOp::create(nb, l,
+                                         convertFloat(nb, l, avg, outElt));
+               })
+        .getResult(0);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// global_avg_pool
+//===----------------------------------------------------------------------===//
+
+/// Y[n,0,0,c] = (sum_{h,w} X[n,h,w,c]) / (H*W), summed in `acc`.
+struct GlobalAvgPoolLowering : DwcLowering<dwc::GlobalAvgPoolOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::GlobalAvgPoolOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Value x = adaptor.getInput();
+    auto in = shapeOf(x);
+    Type acc = op.getAccType();
+    Type outElt = elementType(adaptor.getInit());
+    Value sumInit = filledTensor(b, loc, {in[0], in[3]}, acc,
+                                 floatConstant(b, loc, acc, 0.0));
+    // Loops (n, c, h, w).
+    AffineExpr n, c, h, w;
+    bindDims(ctx, n, c, h, w);
+    Value sum = linalg::GenericOp::create(
+                    b, loc, TypeRange{sumInit.getType()}, ValueRange{x},
+                    ValueRange{sumInit},
+                    SmallVector<AffineMap>{AffineMap::get(4, 0, {n, h, w, c}, ctx),
+                                           AffineMap::get(4, 0, {n, c}, ctx)},
+                    SmallVector<utils::IteratorType>{kPar, kPar, kRed, kRed},
+                    [&](OpBuilder &nb, Location l, ValueRange args) {
+                      Value v = convertFloat(nb, l, args[0], acc);
+                      linalg::YieldOp::create(
+                          nb, l, arith::AddFOp::create(nb, l, args[1], v).getResult());
+                    })
+                    .getResult(0);
+    // Loops (n, 0, 0, c) of the N x 1 x 1 x C result.
+    Value count = floatConstant(b, loc, acc, double(in[1] * in[2]));
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{sum},
+               ValueRange{adaptor.getInit()},
+               SmallVector<AffineMap>{
+                   AffineMap::get(4, 0, {getAffineDimExpr(0, ctx),
+                                         getAffineDimExpr(3, ctx)},
+                                  ctx),
+                   AffineMap::getMultiDimIdentityMap(4, ctx)},
+               SmallVector<utils::IteratorType>(4, kPar),
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value avg = arith::DivFOp::create(nb, l, args[0], count);
+                 linalg::YieldOp::create(nb, l,
+                                         convertFloat(nb, l, avg, outElt));
+               })
+        .getResult(0);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// im2win
+//===----------------------------------------------------------------------===//
+
+/// R[n,oh,w,fh,c] = Xpad[n, oh*sh + fh*dh, w, c].
+struct Im2winLowering : DwcLowering<dwc::Im2winOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::Im2winOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
+    Type elt = elementType(adaptor.getInput());
+    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
+                          pad[3], zeroAttr(b, elt));
+    // Loops (n, oh, w, fh, c).
+    AffineExpr n, oh, w, fh, c;
+    bindDims(ctx, n, oh, w, fh, c);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{xp},
+               ValueRange{adaptor.getInit()},
+               SmallVector<AffineMap>{
+                   AffineMap::get(5, 0, {n, oh * st[0] + fh * dl[0], w, c},
+                                  ctx),
+                   AffineMap::getMultiDimIdentityMap(5, ctx)},
+               SmallVector<utils::IteratorType>(5, kPar),
+               [](OpBuilder &nb, Location l, ValueRange args) {
+                 linalg::YieldOp::create(nb, l, args[0]);
+               })
+        .getResult(0);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// conv2d
+//===----------------------------------------------------------------------===//
+
+/// Y[n,oh,ow,oc] = bias[oc] + sum_{fh,fw,c}
+///     Xpad[n, oh*sh+fh*dh, ow*sw+fw*dw, c] * W[fh,fw,c,oc]
+struct Conv2DLowering : DwcLowering<dwc::Conv2DOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::Conv2DOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
+    Type elt = elementType(adaptor.getInput());
+    Type acc = op.getAccType();
+    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
+                          pad[3], zeroAttr(b, elt));
+    Value init = accumulator(b, loc, adaptor.getInit(), acc,
+                             floatConstant(b, loc, acc, 0.0));
+    // Loops (n, oh, ow, oc, fh, fw, c).
+    AffineExpr n, oh, ow, oc, fh, fw, c;
+    bindDims(ctx, n, oh, ow, oc, fh, fw, c);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(7, 0,
+                       {n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+                       ctx),
+        AffineMap::get(7, 0, {fh, fw, c, oc}, ctx),
+        AffineMap::get(7, 0, {n, oh, ow, oc}, ctx)};
+    Value sum = linalg::GenericOp::create(
+                    b, loc, TypeRange{init.getType()},
+                    ValueRange{xp, adaptor.getFilter()}, ValueRange{init},
+                    maps,
+                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar,
+                                                     kRed, kRed, kRed},
+                    macBody)
+                    .getResult(0);
+    return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit());
+  }
+};
+
 struct ConvertDwcToLinalgPass
     : dwc::impl::ConvertDwcToLinalgBase<ConvertDwcToLinalgPass> {
-  void runOnOperation() override {}
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    // The memref form has no value semantics to rewrite into linalg on
+    // tensors: diagnose every such op.
+    bool memrefForm = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa_and_nonnull<dwc::DwcDialect>(op->getDialect()))
+        return;
+      if (llvm::any_of(op->getOperandTypes(),
+                       [](Type t) { return isa<BaseMemRefType>(t); })) {
+        op->emitOpError("expects tensor operands; run before bufferization");
+        memrefForm = true;
+      }
+    });
+    if (memrefForm)
+      return signalPassFailure();
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<DepthwiseConvLowering, BackwardDataLowering,
+                 BackwardFilterLowering, Pool2DLowering, GlobalAvgPoolLowering,
+                 Im2winLowering, Conv2DLowering>(ctx);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<dwc::DwcDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
 };
+
 } // namespace

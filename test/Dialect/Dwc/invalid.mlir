@@ -494,3 +494,59 @@ func.func @bwd_filter_window(%x: tensor<1x2x2x4xf32>, %dy: tensor<1x1x1x4xf32>, 
   %0 = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x2x2x4xf32>, tensor<1x1x1x4xf32>) outs(%i : tensor<5x5x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<5x5x4xf32>
   return
 }
+
+// -----
+
+func.func @pool_bwd_rank(%x: tensor<1x8x8x4xf32>, %dy: tensor<4x4x4xf32>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{expects output gradient of rank 4 (N x OH x OW x C), got rank 3}}
+  %0 = dwc.pool2d_backward max ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<4x4x4xf32>) outs(%i : tensor<1x8x8x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_bwd_types(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x4x4x4xf16>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{expects the same element type for input, output gradient and input gradient, got 'f32' and 'f16'}}
+  %0 = dwc.pool2d_backward max ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x4x4x4xf16>) outs(%i : tensor<1x8x8x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_bwd_dx_shape(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x4x4x4xf32>, %i: tensor<1x8x7x4xf32>) {
+  // expected-error @+1 {{input gradient shape 1x8x7x4 differs from the input shape 1x8x8x4}}
+  %0 = dwc.pool2d_backward max ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x4x4x4xf32>) outs(%i : tensor<1x8x7x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_bwd_window(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x4x4x4xf32>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{expects a positive window}}
+  %0 = dwc.pool2d_backward avg ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x4x4x4xf32>) outs(%i : tensor<1x8x8x4xf32>) window = [2, -2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_bwd_dy_shape(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x3x4x4xf32>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{output gradient shape mismatch: expected 1x4x4x4 from the operands and attributes, got 1x3x4x4}}
+  %0 = dwc.pool2d_backward avg ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x3x4x4xf32>) outs(%i : tensor<1x8x8x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_bwd_max_count_pad(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x4x4x4xf32>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{count_include_pad only applies to avg pooling}}
+  %0 = dwc.pool2d_backward max ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x4x4x4xf32>) outs(%i : tensor<1x8x8x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] count_include_pad -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_bwd_acc(%x: tensor<1x8x8x4xf16>, %dy: tensor<1x4x4x4xf16>, %i: tensor<1x8x8x4xf16>) {
+  // expected-error @+1 {{expects an f32 or f64 accumulation type, got 'f16'}}
+  %0 = dwc.pool2d_backward avg ins(%x, %dy : tensor<1x8x8x4xf16>, tensor<1x4x4x4xf16>) outs(%i : tensor<1x8x8x4xf16>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] acc = f16 -> tensor<1x8x8x4xf16>
+  return
+}

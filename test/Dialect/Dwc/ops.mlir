@@ -51,6 +51,18 @@ func.func @pooling(%x: tensor<1x57x57x72xf16>, %i: tensor<1x29x29x72xf16>, %g: t
   return %0, %1, %2 : tensor<1x29x29x72xf16>, tensor<1x29x29x72xf16>, tensor<1x1x1x72xf16>
 }
 
+// CHECK-LABEL: func @pooling_backward
+func.func @pooling_backward(%x: tensor<1x57x57x72xf32>, %dy: tensor<1x29x29x72xf32>, %i: tensor<1x57x57x72xf32>)
+    -> (tensor<1x57x57x72xf32>, tensor<1x57x57x72xf32>) {
+  // CHECK: dwc.pool2d_backward max ins({{.*}} : tensor<1x57x57x72xf32>, tensor<1x29x29x72xf32>) outs({{.*}} : tensor<1x57x57x72xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x57x57x72xf32>
+  %0 = dwc.pool2d_backward max ins(%x, %dy : tensor<1x57x57x72xf32>, tensor<1x29x29x72xf32>) outs(%i : tensor<1x57x57x72xf32>)
+         window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x57x57x72xf32>
+  // CHECK: dwc.pool2d_backward avg {{.*}} window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad -> tensor<1x57x57x72xf32>
+  %1 = dwc.pool2d_backward avg ins(%x, %dy : tensor<1x57x57x72xf32>, tensor<1x29x29x72xf32>) outs(%i : tensor<1x57x57x72xf32>)
+         window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad -> tensor<1x57x57x72xf32>
+  return %0, %1 : tensor<1x57x57x72xf32>, tensor<1x57x57x72xf32>
+}
+
 // CHECK-LABEL: func @im2win_conv
 func.func @im2win_conv(%x: tensor<1x8x8x3xf32>, %r: tensor<1x6x10x3x3xf32>,
                        %w: tensor<3x3x3x16xf32>, %b: tensor<16xf32>, %y: tensor<1x8x8x16xf32>)

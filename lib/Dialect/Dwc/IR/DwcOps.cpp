@@ -329,6 +329,42 @@ LogicalResult DepthwiseConv2DBackwardFilterOp::verify() {
 
 Type Pool2DOp::getAccType() { return accOrF32(Builder(getContext()), getAcc()); }
 
+/// Checks the attributes shared by pool2d and pool2d_backward against the
+/// forward input shape and returns the forward output shape.
+static LogicalResult checkPoolAttrs(Operation *op, PoolKind kind,
+                                    ArrayRef<int64_t> in,
+                                    ArrayRef<int64_t> window,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> pad, bool ceil,
+                                    bool countIncludePad,
+                                    SmallVectorImpl<int64_t> &outShape) {
+  if (window.size() != 2)
+    return op->emitOpError() << "expects a 2-D window, got " << window.size()
+                             << " values";
+  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
+    return op->emitOpError() << "expects a positive window";
+  SmallVector<int64_t> ones = {1, 1};
+  if (failed(checkSpatialAttrs(op, strides, ones, pad)))
+    return failure();
+  if (pad[0] >= window[0] || pad[1] >= window[0] || pad[2] >= window[1] ||
+      pad[3] >= window[1])
+    return op->emitOpError() << "expects each padding amount to be smaller "
+                                "than the window along its dimension";
+  if (window[0] > in[1] + pad[0] + pad[1] || window[1] > in[2] + pad[2] + pad[3])
+    return op->emitOpError() << "window " << window[0] << "x" << window[1]
+                             << " is larger than the padded input "
+                             << in[1] + pad[0] + pad[1] << "x"
+                             << in[2] + pad[2] + pad[3];
+  if (kind == PoolKind::Max && countIncludePad)
+    return op->emitOpError() << "count_include_pad only applies to avg pooling";
+  int64_t oh = Pool2DOp::outputSize(in[1], window[0], strides[0], pad[0],
+                                    pad[1], ceil);
+  int64_t ow = Pool2DOp::outputSize(in[2], window[1], strides[1], pad[2],
+                                    pad[3], ceil);
+  outShape.assign({in[0], oh, ow, in[3]});
+  return success();
+}
+
 LogicalResult Pool2DOp::verify() {
   Operation *op = getOperation();
   if (failed(checkForm(op)))
@@ -336,35 +372,50 @@ LogicalResult Pool2DOp::verify() {
   if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
       failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x C")))
     return failure();
-  auto window = getWindow();
-  if (window.size() != 2)
-    return emitOpError() << "expects a 2-D window, got " << window.size()
-                         << " values";
-  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
-    return emitOpError() << "expects a positive window";
-  SmallVector<int64_t> ones = {1, 1};
-  if (failed(checkSpatialAttrs(op, getStrides(), ones, getPadding())))
-    return failure();
   if (failed(checkSameElementType(op, {getInput(), getInit()},
                                   "input and output")))
     return failure();
-  auto pad = getPadding();
-  if (pad[0] >= window[0] || pad[1] >= window[0] || pad[2] >= window[1] ||
-      pad[3] >= window[1])
-    return emitOpError() << "expects each padding amount to be smaller than "
-                            "the window along its dimension";
-  auto in = shapeOf(getInput());
-  if (window[0] > in[1] + pad[0] + pad[1] || window[1] > in[2] + pad[2] + pad[3])
-    return emitOpError() << "window " << window[0] << "x" << window[1]
-                         << " is larger than the padded input "
-                         << in[1] + pad[0] + pad[1] << "x"
-                         << in[2] + pad[2] + pad[3];
-  if (getKind() == PoolKind::Max && getCountIncludePad())
-    return emitOpError() << "count_include_pad only applies to avg pooling";
-  bool ceil = getCeilMode();
-  int64_t oh = outputSize(in[1], window[0], getStrides()[0], pad[0], pad[1], ceil);
-  int64_t ow = outputSize(in[2], window[1], getStrides()[1], pad[2], pad[3], ceil);
-  if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
+  SmallVector<int64_t> outShape;
+  if (failed(checkPoolAttrs(op, getKind(), shapeOf(getInput()), getWindow(),
+                            getStrides(), getPadding(), getCeilMode(),
+                            getCountIncludePad(), outShape)))
+    return failure();
+  if (failed(checkOutputShape(op, getInit(), outShape, "output")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
+// Pool2DBackwardOp
+//===----------------------------------------------------------------------===//
+
+Type Pool2DBackwardOp::getAccType() {
+  return accOrF32(Builder(getContext()), getAcc());
+}
+
+LogicalResult Pool2DBackwardOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getOutputGrad(), 4, "output gradient",
+                       "N x OH x OW x C")) ||
+      failed(checkRank(op, getInit(), 4, "input gradient", "N x IH x IW x C")))
+    return failure();
+  if (failed(checkSameElementType(op, {getInput(), getOutputGrad(), getInit()},
+                                  "input, output gradient and input gradient")))
+    return failure();
+  if (shapeOf(getInit()) != shapeOf(getInput()))
+    return emitOpError() << "input gradient shape "
+                         << shapeStr(shapeOf(getInit()))
+                         << " differs from the input shape "
+                         << shapeStr(shapeOf(getInput()));
+  SmallVector<int64_t> outShape;
+  if (failed(checkPoolAttrs(op, getKind(), shapeOf(getInput()), getWindow(),
+                            getStrides(), getPadding(), getCeilMode(),
+                            getCountIncludePad(), outShape)))
+    return failure();
+  if (failed(checkOutputShape(op, getOutputGrad(), outShape, "output gradient")))
     return failure();
   return checkAccType(op, getAcc());
 }
@@ -481,6 +532,10 @@ void DepthwiseConv2DBackwardFilterOp::getEffects(
   dpsEffects(getOperation(), e);
 }
 void Pool2DOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void Pool2DBackwardOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
   dpsEffects(getOperation(), e);
 }

@@ -73,7 +73,7 @@ void mlir::dwc::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, dwc::DwcDialect *) {
     attachModels<DepthwiseConv2DOp, DepthwiseConv2DBackwardDataOp,
-                 DepthwiseConv2DBackwardFilterOp, Pool2DOp, GlobalAvgPoolOp,
+                 DepthwiseConv2DBackwardFilterOp, Pool2DOp, Pool2DBackwardOp, GlobalAvgPoolOp,
                  Im2winOp, Conv2DOp>(ctx);
   });
 }

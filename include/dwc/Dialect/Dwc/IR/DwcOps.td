@@ -224,6 +224,47 @@ def Dwc_Pool2DOp : Dwc_Op<"pool2d"> {
   }];
 }
 
+def Dwc_Pool2DBackwardOp : Dwc_Op<"pool2d_backward"> {
+  let summary = "Gradient of 2-D max or average pooling with respect to its input";
+  let description = [{
+    Given the forward input `X` (`N x IH x IW x C`) and the gradient `dY` of
+    a `dwc.pool2d` with the same kind, window, strides, padding, `ceil_mode`
+    and `count_include_pad`, computes `dX` (the type of `X`):
+
+    * `max`: each `dY[n, oh, ow, c]` flows to the position of the maximum of
+      its window over the elements inside the input; on ties, the first in
+      row-major window order (`fh` outer, `fw` inner) wins. The argmax is
+      recomputed from `X`, nothing is stored by the forward op.
+    * `avg`: each `dY[n, oh, ow, c] / divisor(oh, ow)` flows to every
+      element of its window that lies inside the input, with the divisor of
+      the forward op (see `dwc.pool2d`).
+
+    Contributions of overlapping windows add up (in `acc`, default f32).
+
+    ```mlir
+    %dx = dwc.pool2d_backward max ins(%x, %dy : tensor<1x112x112x64xf32>, tensor<1x56x56x64xf32>)
+            outs(%init : tensor<1x112x112x64xf32>)
+            window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x112x112x64xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_PoolKindAttr:$kind, Dwc_Shaped:$input,
+                       Dwc_Shaped:$output_grad, Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$window, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$padding, UnitAttr:$ceil_mode,
+                       UnitAttr:$count_include_pad, OptionalAttr<TypeAttr>:$acc);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    $kind `ins` `(` $input `,` $output_grad `:` type($input) `,` type($output_grad) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `window` `=` $window `strides` `=` $strides `padding` `=` $padding
+    (`ceil_mode` $ceil_mode^)? (`count_include_pad` $count_include_pad^)?
+    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    ::mlir::Type getAccType();
+  }];
+}
+
 def Dwc_GlobalAvgPoolOp : Dwc_Op<"global_avg_pool"> {
   let summary = "Global average pooling: mean over H and W";
   let description = [{

@@ -1,0 +1,604 @@
+#!/usr/bin/env python3
+"""Numerical check of the dwc CPU reference lowering against a loop oracle.
+
+For every configuration of a family this script
+  * draws seeded random inputs (uniform in [-1, 1], never zero), rounded to
+    the element type,
+  * writes one MLIR module whose @main calls each dwc op on those inputs
+    (dense hex constants, so the values are bit-exact) and prints the result
+    bits with printMemrefI32 (results are extended to f32 and bitcast, so
+    nothing is lost in printing),
+  * lowers it with `dwc-opt --dwc-to-llvm-cpu` and runs it with mlir-runner,
+  * recomputes every result with plain nested loops in float64 (the oracle,
+    written from the op descriptions in DwcOps.td, independent of the
+    lowering) and compares:
+      relative error ||out - ref|| / ||ref|| <= 1e-5 (f32), 2e-3 (f16),
+      1e-2 (bf16); max pooling and im2win must match exactly.
+It prints one `PASS <name>` / `FAIL <name> ...` line per configuration and
+exits non-zero when any configuration fails.
+
+Plain Python only (no numpy), so it runs wherever lit runs.
+"""
+
+import argparse
+import math
+import random
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import os
+
+TOL = {"f32": 1e-5, "f16": 2e-3, "bf16": 1e-2}
+
+# ----------------------------------------------------------------------------
+# Element types: rounding and hex encoding.
+# ----------------------------------------------------------------------------
+
+
+def f32_bits(v):
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def bits_f32(b):
+    return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
+
+
+def round_to(v, ty):
+    """Rounds a Python float to the element type (nearest even)."""
+    if ty == "f32":
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+    if ty == "f16":
+        return struct.unpack("<e", struct.pack("<e", v))[0]
+    if ty == "bf16":
+        b = f32_bits(round_to(v, "f32"))
+        b = (b + 0x7FFF + ((b >> 16) & 1)) >> 16
+        return bits_f32(b << 16)
+    raise ValueError(ty)
+
+
+def encode(v, ty):
+    if ty == "f32":
+        return struct.pack("<f", v)
+    if ty == "f16":
+        return struct.pack("<e", v)
+    if ty == "bf16":
+        return struct.pack("<H", f32_bits(v) >> 16)
+    raise ValueError(ty)
+
+
+class Tensor:
+    """A dense row-major tensor of Python floats."""
+
+    def __init__(self, shape, data=None):
+        self.shape = list(shape)
+        n = 1
+        for s in shape:
+            n *= s
+        self.data = data if data is not None else [0.0] * n
+        self.strides = []
+        acc = 1
+        for s in reversed(shape):
+            self.strides.insert(0, acc)
+            acc *= s
+
+    def idx(self, *i):
+        return sum(a * b for a, b in zip(i, self.strides))
+
+    def get(self, *i):
+        return self.data[self.idx(*i)]
+
+    def set(self, v, *i):
+        self.data[self.idx(*i)] = v
+
+
+def random_tensor(rng, shape, ty):
+    t = Tensor(shape)
+    for k in range(len(t.data)):
+        v = 0.0
+        while abs(v) < 1e-3:
+            v = rng.uniform(-1.0, 1.0)
+        t.data[k] = round_to(v, ty)
+    return t
+
+
+def mlir_type(shape, ty):
+    return "tensor<" + "x".join(str(s) for s in shape) + "x" + ty + ">"
+
+
+def mlir_const(t, ty):
+    hexstr = "".join(encode(v, ty).hex().upper() for v in t.data)
+    return 'arith.constant dense<"0x%s"> : %s' % (hexstr, mlir_type(t.shape, ty))
+
+
+# ----------------------------------------------------------------------------
+# The oracle: plain loops in float64, straight from the op descriptions.
+# ----------------------------------------------------------------------------
+
+
+def conv_out(i, f, s, d, p0, p1):
+    return (i + p0 + p1 - d * (f - 1) - 1) // s + 1
+
+
+def pool_out(i, k, s, p0, p1, ceil):
+    span = i + p0 + p1 - k
+    out = ((span + s - 1) // s if ceil else span // s) + 1
+    if ceil and (out - 1) * s >= i + p0:
+        out -= 1
+    return out
+
+
+def xpad(x, n, h, w, c, pt, pl):
+    """Zero-padded input access."""
+    h -= pt
+    w -= pl
+    if 0 <= h < x.shape[1] and 0 <= w < x.shape[2]:
+        return x.get(n, h, w, c)
+    return 0.0
+
+
+def ref_depthwise(x, f, bias, st, dl, pad):
+    N, IH, IW, C = x.shape
+    FH, FW, _ = f.shape
+    OH = conv_out(IH, FH, st[0], dl[0], pad[0], pad[1])
+    OW = conv_out(IW, FW, st[1], dl[1], pad[2], pad[3])
+    y = Tensor([N, OH, OW, C])
+    for n in range(N):
+        for oh in range(OH):
+            for ow in range(OW):
+                for c in range(C):
+                    s = bias.get(c) if bias else 0.0
+                    for fh in range(FH):
+                        for fw in range(FW):
+                            s += xpad(x, n, oh * st[0] + fh * dl[0],
+                                      ow * st[1] + fw * dl[1], c, pad[0],
+                                      pad[2]) * f.get(fh, fw, c)
+                    y.set(s, n, oh, ow, c)
+    return y
+
+
+def ref_bwd_data(dy, f, in_hw, st, dl, pad):
+    N, OH, OW, C = dy.shape
+    FH, FW, _ = f.shape
+    IH, IW = in_hw
+    dx = Tensor([N, IH, IW, C])
+    # Literal reading of the definition: scatter every (oh, ow, fh, fw).
+    for n in range(N):
+        for oh in range(OH):
+            for ow in range(OW):
+                for fh in range(FH):
+                    for fw in range(FW):
+                        ih = oh * st[0] + fh * dl[0] - pad[0]
+                        iw = ow * st[1] + fw * dl[1] - pad[2]
+                        if 0 <= ih < IH and 0 <= iw < IW:
+                            for c in range(C):
+                                k = dx.idx(n, ih, iw, c)
+                                dx.data[k] += dy.get(n, oh, ow, c) * f.get(fh, fw, c)
+    return dx
+
+
+def ref_bwd_filter(x, dy, fhw, st, dl, pad):
+    N, IH, IW, C = x.shape
+    _, OH, OW, _ = dy.shape
+    FH, FW = fhw
+    dw = Tensor([FH, FW, C])
+    for fh in range(FH):
+        for fw in range(FW):
+            for c in range(C):
+                s = 0.0
+                for n in range(N):
+                    for oh in range(OH):
+                        for ow in range(OW):
+                            s += xpad(x, n, oh * st[0] + fh * dl[0],
+                                      ow * st[1] + fw * dl[1], c, pad[0],
+                                      pad[2]) * dy.get(n, oh, ow, c)
+                dw.set(s, fh, fw, c)
+    return dw
+
+
+def ref_pool(x, kind, win, st, pad, ceil, cip):
+    N, IH, IW, C = x.shape
+    OH = pool_out(IH, win[0], st[0], pad[0], pad[1], ceil)
+    OW = pool_out(IW, win[1], st[1], pad[2], pad[3], ceil)
+    y = Tensor([N, OH, OW, C])
+    for n in range(N):
+        for oh in range(OH):
+            for ow in range(OW):
+                h0 = oh * st[0] - pad[0]
+                w0 = ow * st[1] - pad[2]
+                hs = [h for h in range(h0, h0 + win[0]) if 0 <= h < IH]
+                ws = [w for w in range(w0, w0 + win[1]) if 0 <= w < IW]
+                if cip:
+                    cnt = (len([h for h in range(h0, h0 + win[0]) if -pad[0] <= h < IH + pad[1]]) *
+                           len([w for w in range(w0, w0 + win[1]) if -pad[2] <= w < IW + pad[3]]))
+                else:
+                    cnt = len(hs) * len(ws)
+                for c in range(C):
+                    vals = [x.get(n, h, w, c) for h in hs for w in ws]
+                    if kind == "max":
+                        y.set(max(vals), n, oh, ow, c)
+                    else:
+                        y.set(sum(vals) / cnt, n, oh, ow, c)
+    return y
+
+
+def ref_gap(x):
+    N, H, W, C = x.shape
+    y = Tensor([N, 1, 1, C])
+    for n in range(N):
+        for c in range(C):
+            s = 0.0
+            for h in range(H):
+                for w in range(W):
+                    s += x.get(n, h, w, c)
+            y.set(s / (H * W), n, 0, 0, c)
+    return y
+
+
+def ref_im2win(x, win, st, dl, pad):
+    N, IH, IW, C = x.shape
+    OH = conv_out(IH, win[0], st[0], dl[0], pad[0], pad[1])
+    IWp = IW + pad[2] + pad[3]
+    r = Tensor([N, OH, IWp, win[0], C])
+    for n in range(N):
+        for oh in range(OH):
+            for w in range(IWp):
+                for fh in range(win[0]):
+                    for c in range(C):
+                        r.set(xpad(x, n, oh * st[0] + fh * dl[0], w, c, pad[0],
+                                   pad[2]), n, oh, w, fh, c)
+    return r
+
+
+def ref_conv2d(x, f, bias, st, dl, pad):
+    N, IH, IW, C = x.shape
+    FH, FW, _, OC = f.shape
+    OH = conv_out(IH, FH, st[0], dl[0], pad[0], pad[1])
+    OW = conv_out(IW, FW, st[1], dl[1], pad[2], pad[3])
+    y = Tensor([N, OH, OW, OC])
+    for n in range(N):
+        for oh in range(OH):
+            for ow in range(OW):
+                for oc in range(OC):
+                    s = bias.get(oc) if bias else 0.0
+                    for fh in range(FH):
+                        for fw in range(FW):
+                            for c in range(C):
+                                s += xpad(x, n, oh * st[0] + fh * dl[0],
+                                          ow * st[1] + fw * dl[1], c, pad[0],
+                                          pad[2]) * f.get(fh, fw, c, oc)
+                    y.set(s, n, oh, ow, oc)
+    return y
+
+
+# ----------------------------------------------------------------------------
+# Configurations.
+# ----------------------------------------------------------------------------
+
+
+def a(v):
+    return "[" + ", ".join(str(x) for x in v) + "]"
+
+
+class Case:
+    """One op application: its MLIR text (operands of type `ty`), the oracle
+    result (of type `out_ty`) and how to compare."""
+
+    def __init__(self, name, ty, body, consts, out_shape, out_ty, ref,
+                 exact=False):
+        self.name, self.ty, self.body, self.consts = name, ty, body, consts
+        self.out_shape, self.out_ty, self.ref, self.exact = out_shape, out_ty, ref, exact
+
+
+def dw_case(rng, name, ty, N, H, W, C, FH, FW, st=(1, 1), dl=(1, 1),
+            pad=(0, 0, 0, 0), bias=False, acc=None):
+    x = random_tensor(rng, [N, H, W, C], ty)
+    f = random_tensor(rng, [FH, FW, C], ty)
+    b = random_tensor(rng, [C], ty) if bias else None
+    y = ref_depthwise(x, f, b, st, dl, pad)
+    consts = [("x", x), ("w", f)] + ([("b", b)] if bias else [])
+    ot = mlir_type(y.shape, ty)
+    body = ("dwc.depthwise_conv2d ins(%%x, %%w : %s, %s)%s outs(%%init : %s) "
+            "strides = %s dilations = %s padding = %s%s -> %s" %
+            (mlir_type(x.shape, ty), mlir_type(f.shape, ty),
+             (" bias(%%b : %s)" % mlir_type([C], ty)) if bias else "", ot,
+             a(st), a(dl), a(pad), (" acc = %s" % acc) if acc else "", ot))
+    return Case(name, ty, body, consts, y.shape, ty, y)
+
+
+def bwd_data_case(rng, name, ty, N, H, W, C, FH, FW, st=(1, 1), dl=(1, 1),
+                  pad=(0, 0, 0, 0)):
+    OH = conv_out(H, FH, st[0], dl[0], pad[0], pad[1])
+    OW = conv_out(W, FW, st[1], dl[1], pad[2], pad[3])
+    dy = random_tensor(rng, [N, OH, OW, C], ty)
+    f = random_tensor(rng, [FH, FW, C], ty)
+    dx = ref_bwd_data(dy, f, (H, W), st, dl, pad)
+    ot = mlir_type(dx.shape, ty)
+    body = ("dwc.depthwise_conv2d_backward_data ins(%%dy, %%w : %s, %s) "
+            "outs(%%init : %s) strides = %s dilations = %s padding = %s -> %s" %
+            (mlir_type(dy.shape, ty), mlir_type(f.shape, ty), ot, a(st), a(dl),
+             a(pad), ot))
+    return Case(name, ty, body, [("dy", dy), ("w", f)], dx.shape, ty, dx)
+
+
+def bwd_filter_case(rng, name, ty, out_ty, N, H, W, C, FH, FW, st=(1, 1),
+                    dl=(1, 1), pad=(0, 0, 0, 0)):
+    OH = conv_out(H, FH, st[0], dl[0], pad[0], pad[1])
+    OW = conv_out(W, FW, st[1], dl[1], pad[2], pad[3])
+    x = random_tensor(rng, [N, H, W, C], ty)
+    dy = random_tensor(rng, [N, OH, OW, C], ty)
+    dw = ref_bwd_filter(x, dy, (FH, FW), st, dl, pad)
+    ot = mlir_type(dw.shape, out_ty)
+    body = ("dwc.depthwise_conv2d_backward_filter ins(%%x, %%dy : %s, %s) "
+            "outs(%%init : %s) strides = %s dilations = %s padding = %s -> %s" %
+            (mlir_type(x.shape, ty), mlir_type(dy.shape, ty), ot, a(st), a(dl),
+             a(pad), ot))
+    return Case(name, ty, body, [("x", x), ("dy", dy)], dw.shape, out_ty, dw)
+
+
+def pool_case(rng, name, ty, kind, N, H, W, C, win, st, pad, ceil=False,
+              cip=False):
+    x = random_tensor(rng, [N, H, W, C], ty)
+    y = ref_pool(x, kind, win, st, pad, ceil, cip)
+    ot = mlir_type(y.shape, ty)
+    body = ("dwc.pool2d %s ins(%%x : %s) outs(%%init : %s) window = %s "
+            "strides = %s padding = %s%s%s -> %s" %
+            (kind, mlir_type(x.shape, ty), ot, a(win), a(st), a(pad),
+             " ceil_mode" if ceil else "", " count_include_pad" if cip else "",
+             ot))
+    return Case(name, ty, body, [("x", x)], y.shape, ty, y, exact=(kind == "max"))
+
+
+def gap_case(rng, name, ty, N, H, W, C):
+    x = random_tensor(rng, [N, H, W, C], ty)
+    y = ref_gap(x)
+    ot = mlir_type(y.shape, ty)
+    body = "dwc.global_avg_pool ins(%%x : %s) outs(%%init : %s) -> %s" % (
+        mlir_type(x.shape, ty), ot, ot)
+    return Case(name, ty, body, [("x", x)], y.shape, ty, y)
+
+
+def im2win_case(rng, name, ty, N, H, W, C, win, st=(1, 1), dl=(1, 1),
+                pad=(0, 0, 0, 0)):
+    x = random_tensor(rng, [N, H, W, C], ty)
+    r = ref_im2win(x, win, st, dl, pad)
+    ot = mlir_type(r.shape, ty)
+    body = ("dwc.im2win ins(%%x : %s) outs(%%init : %s) window = %s "
+            "strides = %s dilations = %s padding = %s -> %s" %
+            (mlir_type(x.shape, ty), ot, a(win), a(st), a(dl), a(pad), ot))
+    return Case(name, ty, body, [("x", x)], r.shape, ty, r, exact=True)
+
+
+def conv2d_case(rng, name, ty, N, H, W, C, OC, FH, FW, st=(1, 1), dl=(1, 1),
+                pad=(0, 0, 0, 0), bias=False):
+    x = random_tensor(rng, [N, H, W, C], ty)
+    f = random_tensor(rng, [FH, FW, C, OC], ty)
+    b = random_tensor(rng, [OC], ty) if bias else None
+    y = ref_conv2d(x, f, b, st, dl, pad)
+    consts = [("x", x), ("w", f)] + ([("b", b)] if bias else [])
+    ot = mlir_type(y.shape, ty)
+    body = ("dwc.conv2d ins(%%x, %%w : %s, %s)%s outs(%%init : %s) "
+            "strides = %s dilations = %s padding = %s -> %s" %
+            (mlir_type(x.shape, ty), mlir_type(f.shape, ty),
+             (" bias(%%b : %s)" % mlir_type([OC], ty)) if bias else "", ot,
+             a(st), a(dl), a(pad), ot))
+    return Case(name, ty, body, consts, y.shape, ty, y)
+
+
+def family(name, rng):
+    if name == "depthwise":
+        return [
+            dw_case(rng, "dw_3x3_c5_bias", "f32", 1, 6, 7, 5, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "dw_3x3_c13_nobias_n2", "f32", 2, 5, 5, 13, 3, 3, pad=(1, 1, 1, 1)),
+            dw_case(rng, "dw_stride2_asym_pad", "f32", 1, 9, 8, 5, 3, 3, st=(2, 2), pad=(1, 0, 2, 1), bias=True),
+            dw_case(rng, "dw_dilation2", "f32", 2, 9, 9, 5, 3, 3, dl=(2, 2), pad=(2, 2, 2, 2)),
+            dw_case(rng, "dw_w_lt_fw_7x3", "f32", 1, 9, 2, 5, 7, 3, pad=(3, 3, 1, 1), bias=True),
+            dw_case(rng, "dw_5x1", "f32", 1, 7, 4, 13, 5, 1, pad=(2, 2, 0, 0)),
+            dw_case(rng, "dw_1x7_stride_1x2", "f32", 1, 3, 9, 5, 1, 7, st=(1, 2), pad=(0, 0, 3, 3)),
+            dw_case(rng, "dw_7x7_s2_d2_mixed", "f32", 1, 12, 11, 3, 7, 7, st=(2, 2), dl=(2, 1), pad=(5, 6, 3, 2), bias=True),
+            dw_case(rng, "dw_f16_bias", "f16", 2, 6, 6, 13, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "dw_f16_5x5_s2", "f16", 1, 9, 9, 5, 5, 5, st=(2, 2), pad=(2, 2, 2, 2)),
+            dw_case(rng, "dw_bf16", "bf16", 1, 6, 6, 5, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "dw_f32_acc_f64", "f32", 1, 5, 5, 5, 3, 3, pad=(1, 1, 1, 1), acc="f64"),
+        ]
+    if name == "backward":
+        return [
+            bwd_data_case(rng, "bwd_data_s1", "f32", 2, 6, 7, 5, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "bwd_data_s2", "f32", 1, 9, 8, 13, 3, 3, st=(2, 2), pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "bwd_data_s2_even_asym", "f32", 1, 8, 7, 5, 4, 3, st=(2, 2), pad=(1, 2, 0, 1)),
+            bwd_data_case(rng, "bwd_data_d2", "f32", 1, 9, 9, 5, 3, 3, dl=(2, 2), pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "bwd_data_big_pad", "f32", 1, 4, 5, 5, 3, 3, pad=(3, 1, 0, 4)),
+            bwd_data_case(rng, "bwd_data_s3_drop", "f32", 1, 7, 8, 5, 2, 2, st=(3, 3), pad=(0, 1, 1, 0)),
+            bwd_data_case(rng, "bwd_data_7x3_w_lt_fw", "f32", 1, 8, 2, 5, 7, 3, pad=(3, 3, 1, 1)),
+            bwd_data_case(rng, "bwd_data_f16_s2", "f16", 2, 7, 7, 13, 3, 3, st=(2, 2), pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "bwd_data_bf16", "bf16", 1, 6, 6, 5, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "bwd_filter_s1", "f32", "f32", 2, 6, 6, 5, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "bwd_filter_s2_asym", "f32", "f32", 1, 9, 8, 13, 5, 3, st=(2, 2), pad=(2, 1, 1, 0)),
+            bwd_filter_case(rng, "bwd_filter_d2", "f32", "f32", 1, 9, 9, 5, 3, 3, dl=(2, 2), pad=(2, 2, 2, 2)),
+            bwd_filter_case(rng, "bwd_filter_f16_to_f32", "f16", "f32", 2, 7, 7, 5, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "bwd_filter_f16_to_f16", "f16", "f16", 1, 6, 6, 13, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "bwd_filter_bf16_to_f32", "bf16", "f32", 1, 6, 6, 5, 3, 3, pad=(1, 1, 1, 1)),
+        ]
+    if name == "pooling":
+        return [
+            pool_case(rng, "max_3x3_s2_p1", "f32", "max", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_case(rng, "max_ceil_asym_drop", "f32", "max", 2, 7, 6, 13, (3, 2), (2, 2), (1, 0, 0, 1), ceil=True),
+            pool_case(rng, "max_2x2_s2", "f16", "max", 1, 6, 6, 5, (2, 2), (2, 2), (0, 0, 0, 0)),
+            pool_case(rng, "max_ceil_bf16", "bf16", "max", 1, 6, 7, 5, (3, 3), (2, 2), (0, 0, 0, 0), ceil=True),
+            pool_case(rng, "avg_3x3_s2_p1_excl", "f32", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_case(rng, "avg_3x3_s2_p1_incl", "f32", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1), cip=True),
+            pool_case(rng, "avg_ceil_excl", "f32", "avg", 2, 7, 5, 13, (3, 3), (2, 2), (1, 0, 1, 0), ceil=True),
+            pool_case(rng, "avg_ceil_incl", "f32", "avg", 2, 7, 5, 13, (3, 3), (2, 2), (1, 0, 1, 0), ceil=True, cip=True),
+            pool_case(rng, "avg_ceil_drop_incl", "f32", "avg", 1, 6, 6, 5, (2, 2), (2, 2), (0, 1, 0, 1), ceil=True, cip=True),
+            pool_case(rng, "avg_ceil_incl_nopad", "f32", "avg", 1, 6, 7, 5, (3, 2), (2, 3), (0, 0, 0, 0), ceil=True, cip=True),
+            pool_case(rng, "avg_5x1_asym_incl", "f32", "avg", 1, 9, 4, 5, (5, 1), (1, 1), (2, 1, 0, 0), cip=True),
+            pool_case(rng, "avg_f16_incl", "f16", "avg", 1, 7, 7, 13, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
+            pool_case(rng, "avg_bf16_excl", "bf16", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
+            gap_case(rng, "gap_f32", "f32", 2, 5, 7, 13),
+            gap_case(rng, "gap_f16", "f16", 1, 7, 7, 5),
+            gap_case(rng, "gap_bf16", "bf16", 2, 3, 3, 5),
+        ]
+    if name == "im2win_conv2d":
+        return [
+            im2win_case(rng, "im2win_3x3", "f32", 1, 6, 6, 3, (3, 3)),
+            im2win_case(rng, "im2win_s2_d2_asym", "f32", 2, 9, 7, 5, (3, 2), st=(2, 1), dl=(2, 1), pad=(1, 2, 2, 1)),
+            im2win_case(rng, "im2win_f16", "f16", 1, 5, 4, 13, (5, 5), pad=(2, 2, 2, 2)),
+            conv2d_case(rng, "conv2d_3x3_bias", "f32", 1, 6, 6, 5, 7, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            conv2d_case(rng, "conv2d_s2_asym_n2", "f32", 2, 7, 8, 3, 4, 3, 3, st=(2, 2), pad=(1, 0, 0, 1)),
+            conv2d_case(rng, "conv2d_d2_1x7", "f32", 1, 5, 9, 4, 5, 1, 3, dl=(1, 2), pad=(0, 0, 2, 2)),
+            conv2d_case(rng, "conv2d_f16_bias", "f16", 1, 6, 6, 13, 8, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            conv2d_case(rng, "conv2d_bf16", "bf16", 1, 5, 5, 5, 3, 3, 3, pad=(1, 1, 1, 1)),
+        ]
+    raise SystemExit("unknown family " + name)
+
+
+# ----------------------------------------------------------------------------
+# Module generation, execution, comparison.
+# ----------------------------------------------------------------------------
+
+
+def identity_map(rank):
+    d = ", ".join("d%d" % i for i in range(rank))
+    return "affine_map<(%s) -> (%s)>" % (d, d)
+
+
+def case_func(i, case):
+    rank = len(case.out_shape)
+    ot = mlir_type(case.out_shape, case.out_ty)
+    it = mlir_type(case.out_shape, "i32")
+    mt = "memref<" + "x".join(str(s) for s in case.out_shape) + "xi32>"
+    lines = ["func.func @case%d() {" % i]
+    for name, t in case.consts:
+        lines.append("  %%%s = %s" % (name, mlir_const(t, case.ty)))
+    lines.append("  %%init = tensor.empty() : %s" % ot)
+    lines.append("  %%r = %s" % case.body)
+    lines.append("  %%e = tensor.empty() : %s" % it)
+    ext = ("    %%f = arith.extf %%a : %s to f32\n" % case.out_ty
+           if case.out_ty != "f32" else "")
+    src = "%f" if ext else "%a"
+    lines.append(
+        "  %%bits = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
+        "ins(%%r : %s) outs(%%e : %s) {\n  ^bb0(%%a: %s, %%o: i32):\n%s"
+        "    %%i = arith.bitcast %s : f32 to i32\n    linalg.yield %%i : i32\n  } -> %s" %
+        (identity_map(rank), identity_map(rank),
+         ", ".join(['"parallel"'] * rank), ot, it, case.out_ty, ext, src, it))
+    lines.append("  %%m = bufferization.to_buffer %%bits : %s to %s" % (it, mt))
+    lines.append("  %%u = memref.cast %%m : %s to memref<*xi32>" % mt)
+    lines.append("  call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def build_module(cases):
+    parts = ["// Generated by check_ops.py.",
+             "func.func private @printMemrefI32(memref<*xi32>)"]
+    for i, c in enumerate(cases):
+        parts.append(case_func(i, c))
+    parts.append("func.func @main() {")
+    for i in range(len(cases)):
+        parts.append("  call @case%d() : () -> ()" % i)
+    parts.append("  return\n}")
+    return "\n".join(parts) + "\n"
+
+
+def parse_outputs(text):
+    chunks = text.split("Unranked Memref")[1:]
+    outs = []
+    for ch in chunks:
+        data = ch.split("data =", 1)[1]
+        outs.append([bits_f32(int(v)) for v in re.findall(r"-?\d+", data)])
+    return outs
+
+
+def compare(case, got, inject):
+    ref = [round_to(v, case.out_ty) if case.exact else v for v in case.ref.data]
+    if inject:
+        ref[len(ref) // 2] += 0.5
+    if len(got) != len(ref):
+        return False, "expected %d values, got %d" % (len(ref), len(got))
+    if any(math.isnan(g) or math.isinf(g) for g in got):
+        return False, "non-finite output"
+    if case.exact:
+        bad = [k for k in range(len(ref)) if got[k] != ref[k]]
+        if bad:
+            k = bad[0]
+            return False, "%d mismatches, first at %d: got %r want %r" % (
+                len(bad), k, got[k], ref[k])
+        return True, "exact"
+    num = math.sqrt(sum((g - r) ** 2 for g, r in zip(got, ref)))
+    den = math.sqrt(sum(r * r for r in ref)) or 1.0
+    rel = num / den
+    tol = TOL[case.out_ty]
+    if case.ty != case.out_ty:
+        tol = max(tol, TOL[case.ty])
+    return rel <= tol, "rel_err=%.2e tol=%.0e" % (rel, tol)
+
+
+def resolve_lib(lib, runner):
+    """A runner library given without a usable path is looked up next to the
+    runner (<prefix>/bin/mlir-runner -> <prefix>/lib)."""
+    if os.path.isfile(lib):
+        return lib
+    import shutil
+    exe = shutil.which(runner) or runner
+    cand = os.path.join(os.path.dirname(os.path.realpath(exe)), "..", "lib",
+                        os.path.basename(lib))
+    return os.path.normpath(cand) if os.path.isfile(cand) else lib
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--family", required=True)
+    ap.add_argument("--dwc-opt", default="dwc-opt")
+    ap.add_argument("--runner", default="mlir-runner")
+    ap.add_argument("--libs", required=True,
+                    help="comma-separated runner utility libraries")
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--inject-error", action="store_true",
+                    help="perturb the oracle (checks that failures are seen)")
+    ap.add_argument("--keep", help="write the generated module here")
+    args = ap.parse_args()
+
+    libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
+    rng = random.Random(args.seed)
+    cases = family(args.family, rng)
+    module = build_module(cases)
+    if args.keep:
+        with open(args.keep, "w") as fh:
+            fh.write(module)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "in.mlir")
+        with open(src, "w") as fh:
+            fh.write(module)
+        low = subprocess.run([args.dwc_opt, "--dwc-to-llvm-cpu", src],
+                             capture_output=True, text=True)
+        if low.returncode != 0:
+            print("FAIL %s: dwc-opt failed\n%s" % (args.family, low.stderr[-4000:]))
+            return 1
+        run = subprocess.run([args.runner, "-e", "main",
+                              "-entry-point-result=void",
+                              "--shared-libs=" + libs],
+                             input=low.stdout, capture_output=True, text=True)
+        if run.returncode != 0:
+            print("FAIL %s: mlir-runner failed\n%s" % (args.family, run.stderr[-4000:]))
+            return 1
+    outs = parse_outputs(run.stdout)
+    if len(outs) != len(cases):
+        print("FAIL %s: %d results printed for %d cases" %
+              (args.family, len(outs), len(cases)))
+        return 1
+    failed = 0
+    for case, got in zip(cases, outs):
+        ok, msg = compare(case, got, args.inject_error)
+        print("%s %s %s (%s)" % ("PASS" if ok else "FAIL", case.name,
+                                 case.out_ty, msg))
+        failed += not ok
+    print("%s: %d passed, %d failed" % (args.family, len(cases) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
