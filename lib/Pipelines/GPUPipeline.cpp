@@ -3,14 +3,99 @@
 // dwc -> bufferized -> direct/optimised GPU kernels -> NVVM -> cubin/fatbin,
 // with host code lowered to LLVM calling the mgpu* runtime entry points.
 //
+// Host ABI of a compiled function. A tensor-level function
+//
+//   func.func @f(%a: tensor<A>, %b: tensor<B>) -> (tensor<R0>, tensor<R1>)
+//
+// becomes, after bufferization and buffer-results-to-out-params, the host
+// function @f(memref<A>, memref<B>, memref<R0>, memref<R1>) (inputs first,
+// then one caller-allocated output buffer per result, in result order), and
+// LLVM's C interface wrapper
+//
+//   void _mlir_ciface_f(D<A> *a, D<B> *b, D<R0> *r0, D<R1> *r1);
+//
+// where D<T> is the standard ranked memref descriptor of rank r:
+//   struct { T *allocated; T *aligned; int64_t offset;
+//            int64_t sizes[r]; int64_t strides[r]; }
+// Every buffer is device memory (a CUdeviceptr in both pointer fields); the
+// layout is the identity (row-major, offset 0). The function launches its
+// kernels on one stream created by mgpuStreamCreate and synchronises it
+// before returning.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Pipelines/Pipelines.h"
 #include "dwc/Conversion/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
                                  const DwcToNVVMPipelineOptions &options) {
+  // 1. Tensors to buffers. Results become trailing out-params; a result
+  //    allocated in the function is written directly into the caller's
+  //    buffer (hoist-static-allocs), without a copy.
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufOpts;
+  bufOpts.bufferizeFunctionBoundaries = true;
+  bufOpts.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  bufferization::BufferResultsToOutParamsPassOptions outOpts;
+  outOpts.hoistStaticAllocs = true;
+  outOpts.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outOpts));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferDeallocationPipelineOptions deallocOpts;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
+
+  // 2. dwc ops to GPU kernels; host buffers are device buffers.
+  if (options.fastPaths)
+    pm.addPass(dwc::createConvertDwcToGPUGemv());
   pm.addPass(dwc::createConvertDwcToGPU());
+  pm.addPass(dwc::createConvertHostBuffersToGPU());
+  // (No canonicalization before outlining: it would hoist the kernels'
+  // constants out of gpu.launch and turn them into kernel arguments.)
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+
+  // 3. Device code to NVVM.
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  // 4. Host code to LLVM (launches become mgpu* runtime calls).
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  // 5. Kernels to PTX / cubin / fatbin, embedded in the module.
+  GpuModuleToBinaryPassOptions binOpts;
+  binOpts.compilationTarget = options.format;
+  binOpts.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binOpts));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -18,6 +18,12 @@ def ConvertDwcToLinalg : Pass<"convert-dwc-to-linalg"> {
     result runs anywhere linalg runs; the `dwc-to-llvm-cpu` pipeline takes it
     to LLVM for execution with `mlir-runner`.
 
+    Max pooling pads with `-inf` (so padding never wins), average pooling
+    divides by a per-position count computed with `linalg.index`, and the
+    data gradient spreads `dY` by the strides into a zero tensor and
+    correlates it with the 180-degree rotated filter. Only the tensor form is
+    accepted: ops on memrefs are reported ("run before bufferization").
+
     Before:
 
     ```mlir
@@ -57,10 +63,34 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
       window size -> `dwc.pool2d avg`;
     * `linalg.conv_2d_nhwc_hwcf` -> `dwc.conv2d`.
 
-    Raising only happens when the result is exactly equivalent: the linalg
-    op's output must be a zero fill (or `-inf` for max pooling) of an empty
-    tensor, since linalg accumulates into its output and dwc ops overwrite.
-    Anything else is left untouched.
+    Raising only happens when the result is equivalent: linalg accumulates
+    into its output and dwc ops overwrite, so the linalg op's `outs` must be
+    a `linalg.fill` (of any tensor) or a splat constant of +0.0 for sums, of
+    `-inf` or the lowest finite value for maxima. For convolutions, `outs`
+    may instead broadcast a per-channel 1-D bias (`linalg.broadcast` with
+    `dimensions = [0, 1, 2]` or its `linalg.generic` form), which becomes the
+    `bias` operand. Shapes must be static, the element type f32, f16 or bf16
+    and the same for every operand, and the linalg output size must be the
+    one dwc derives from the input (linalg may leave trailing rows unused).
+
+    A `tensor.pad` feeding the op folds into `padding` when it pads only H
+    and W, by static amounts, with the reduction's neutral padding (0 for
+    convolutions and average pooling, `-inf`/lowest for max pooling) and, for
+    pooling, by less than the window. Otherwise the pad stays and the op is
+    raised on the padded tensor with zero padding (still equivalent).
+
+    Average pooling matches a `linalg.generic` whose body is `divf %sum, c`
+    (or `mulf` by `1/c` when `c` is a power of two) or a `linalg.div` by a
+    splat, with `c` the window size `KH*KW`, exactly representable in the
+    element type. A folded zero pad sets `count_include_pad`: linalg windows
+    never overhang the padded input, so the divisor is always `KH*KW`.
+    Dilated pooling is not raised.
+
+    f16/bf16 are raised too, although linalg sums in the element type and
+    dwc sums in f32: the raised op is deliberately more accurate (what ML
+    compilers want), not bit-identical. Summation order may differ as well.
+    Everything else (dynamic shapes, integer or mixed types, other initial
+    values, memref form) is left untouched.
 
     Before:
 
@@ -78,7 +108,7 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
     ```mlir
     %y = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>)
            outs(%e : tensor<1x8x8x16xf32>)
-           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
     ```
   }];
   let dependentDialects = ["mlir::dwc::DwcDialect",
@@ -86,39 +116,202 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
 }
 
 def ConvertDwcToGPU : Pass<"convert-dwc-to-gpu", "mlir::ModuleOp"> {
-  let summary = "Lower dwc ops to direct GPU kernels (gpu.launch on device buffers)";
+  let summary = "Lower dwc ops on memrefs to direct GPU kernels (gpu.launch)";
   let description = [{
-    Replaces each dwc op with a direct, NHWC-coalesced GPU kernel: the
-    operands are taken as buffers, the result is allocated with `gpu.alloc`,
-    and a `gpu.launch` computes one output element-vector per thread with
-    consecutive threads on consecutive channels and f32 accumulation. It
-    covers every legal configuration (any stride, dilation, padding, filter
-    shape, channel count and element type) and is the correctness baseline
-    that the fast paths fall back to.
+    Replaces each dwc op in memref form (after one-shot-bufferize) with a
+    direct, NHWC-coalesced `gpu.launch` that computes the op's documented
+    semantics: a 1-D grid of 256-thread blocks, one output element-vector per
+    thread with consecutive threads on consecutive channels, 128-bit vector
+    loads (4 x f32, 8 x f16/bf16) when the channel count allows them and
+    scalar loads otherwise, zero padding by predicated loads, sums in the
+    op's accumulation type rounded once. It covers every legal configuration
+    (any stride, dilation, padding, filter shape, channel count and element
+    type) and is the correctness baseline the fast paths fall back to.
+    Tensor-form dwc ops are refused (bufferize first); the vector path
+    assumes 16-byte aligned base pointers.
 
     Before:
 
     ```mlir
-    %y = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>)
-           outs(%init : tensor<1x8x8x16xf32>)
-           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x16xf32>, memref<3x3x16xf32>)
+      outs(%y : memref<1x8x8x16xf32>)
+      strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
     ```
 
     After:
 
     ```mlir
-    %xb = bufferization.to_buffer %x : tensor<1x8x8x16xf32> to memref<1x8x8x16xf32>
-    %yb = gpu.alloc () : memref<1x8x8x16xf32>
-    gpu.launch blocks(%bx, %by, %bz) in (...) threads(%tx, %ty, %tz) in (...) {
-      // one output per thread: predicated loads of the window, f32 sums
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, ...)
+               threads(%tx, %ty, %tz) in (%sx = %c256, ...) {
+      // gid = bx * 256 + tx -> (n, oh, ow, c/4); for fh, fw: predicated
+      // vector.load of x and w, arith.extf, vector.fma into vector<4xf32>
+      vector.store %acc, %y[%n, %oh, %ow, %c] : memref<1x8x8x16xf32>, vector<4xf32>
       gpu.terminator
     }
-    %y = bufferization.to_tensor %yb restrict : memref<1x8x8x16xf32> to tensor<1x8x8x16xf32>
     ```
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
-                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
+def ConvertHostBuffersToGPU : Pass<"convert-host-buffers-to-gpu",
+                                   "mlir::ModuleOp"> {
+  let summary = "Turn host-side buffer management into GPU buffer management";
+  let description = [{
+    In the GPU pipeline every buffer a host function handles lives in device
+    memory. This pass rewrites, in host code (outside `gpu.launch` and
+    `gpu.module`):
+
+    * `memref.alloc` -> `gpu.alloc`, `memref.dealloc` -> `gpu.dealloc`;
+    * `memref.copy` -> `gpu.memcpy` (both buffers contiguous);
+    * `memref.get_global` (constants) -> a `gpu.alloc`'ed copy, filled by
+      `gpu.memcpy` from the host global and freed before each return.
+
+    Any other host op that reads or writes a buffer (e.g. a leftover
+    `linalg` op or `memref.load`) is an error: it would touch device memory
+    from the host.
+
+    Before:
+
+    ```mlir
+    %t = memref.alloc() : memref<1x8x8x16xf32>
+    memref.copy %a, %t : memref<1x8x8x16xf32> to memref<1x8x8x16xf32>
+    memref.dealloc %t : memref<1x8x8x16xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %t = gpu.alloc () : memref<1x8x8x16xf32>
+    gpu.memcpy %t, %a : memref<1x8x8x16xf32>, memref<1x8x8x16xf32>
+    gpu.dealloc %t : memref<1x8x8x16xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
+  let summary = "Lower FP32 depthwise convolutions to the Flash-DWC GEMV-dataflow CUDA-core kernel";
+  let description = [{
+    Replaces each eligible memref-form `dwc.depthwise_conv2d` with a tiled
+    `gpu.launch` that follows the Flash-DWC GEMV dataflow on CUDA cores:
+
+    * workload tiling: a block owns 32 consecutive channels (BN) and 16
+      output patches of TM consecutive outputs along the width (BM = 16*TM);
+      4 warps of 8 x 4 threads: 8 threads cover the 32 channels with 128-bit
+      loads (one 128-byte transaction), 4 threads take adjacent patches;
+    * each thread computes TM outputs x 4 channels in registers;
+    * width-first input reuse: the FH x FW filter is split into FH rows; for
+      each row the thread keeps a register window of TM input vectors and
+      loads one new vector per filter tap (the FW loop is fully unrolled
+      for the static filter width), each filter vector feeding TM FMAs;
+    * padding by predication: a filter row that lies wholly in the padding
+      is skipped, width padding is a clamped in-bounds load and a select
+      (no branch in the inner loop); outputs past OW are not stored.
+
+    Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
+    kernel): element type f32, strides 1, dilations 1, C % 4 == 0,
+    identity layouts. TM defaults to min(8, OW) and can be set with `tm`.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>)
+      outs(%y : memref<1x8x8x32xf32>)
+      strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%c1, %c1, %c1)
+               threads(%tx, %ty, %tz) in (%c128, %c1, %c1) {
+      // per thread: 8 outputs x vector<4xf32>, for each filter row:
+      //   window of 8 vector.loads, then per tap one new vector.load,
+      //   one filter vector.load and 8 vector.fma
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"tm", "tm", "int64_t", /*default=*/"0",
+           "Outputs per thread along the width (0: min(8, OW))">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
+  let summary = "Lower NHWC pooling (forward, backward, global average) to bandwidth-oriented GPU kernels";
+  let description = [{
+    Replaces memref-form `dwc.pool2d`, `dwc.pool2d_backward` and
+    `dwc.global_avg_pool` with `gpu.launch` kernels built to stream memory
+    once. Runs before `convert-dwc-to-gpu`, which keeps what this pass
+    refuses.
+
+    * Channel vectors: every thread owns V consecutive channels, V = 128 bits
+      (4 x f32, 8 x f16/bf16), so loads and stores are 128-bit and a group of
+      C/V consecutive threads covers whole NHWC rows (coalesced).
+    * `pool2d`: 1-D grid of 256-thread blocks, a thread computes a strip of
+      TM consecutive outputs along the width (TM = 8 for width stride 1,
+      4 otherwise, at most OW). Width-first register reuse: for each window
+      row the (TM-1)*sw + KW input columns of the strip are loaded once each
+      and folded into every output of the strip whose window holds them.
+      Max compares in the element type (exact); avg sums in `acc` (f32 for
+      f16/bf16 too) and divides by the forward divisor (count_include_pad,
+      ceil_mode overhang) computed per output. Padding is exact: a window
+      row wholly outside the input is skipped (scf.if), a column outside is
+      a clamped in-bounds load replaced by the neutral element (-inf or 0).
+      Refused (left to the baseline): C % V != 0, non-identity layouts.
+    * `pool2d_backward`, as a gather (no atomics, dX written once): a
+      thread owns a strip of TM consecutive dX positions (TM a multiple of
+      the width stride, >= 4) x V channels; for every window row kh with
+      `(ih + pt - kh) % sh == 0` the windows covering the strip are visited
+      once each (their dY vector loaded once) and each adds to the strip
+      outputs it covers: avg `dY / divisor`; max `dY` where the window's
+      argmax tap is this position. The argmax is recomputed from X (nothing
+      is stored by the forward op): the window's taps inside the input are
+      scanned in row-major order keeping the first strict maximum (the
+      tie-breaking of the op), the strip's windows sharing each loaded X
+      column (width-first). Sums in `acc`, one rounding. Any channel count
+      is accepted (V = 1 scalar accesses when C % V != 0).
+    * `global_avg_pool`: one block per (n, tile of up to 32 channel
+      vectors); the block's 256 threads split H*W into 256 / tile strided
+      partial sums (in `acc`), combined through workgroup memory.
+
+    Refused in any case: tensor form (bufferize first), grids over 2^31 - 1
+    blocks. Vector accesses assume 16-byte aligned base pointers.
+
+    Before:
+
+    ```mlir
+    dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>)
+      window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%c1, %c1, %c1)
+               threads(%tx, %ty, %tz) in (%c256, %c1, %c1) {
+      // gid -> (n, oh, strip, c/4); per window row: 9 vector.load columns,
+      // each folded with arith.maximumf into the 4 outputs that contain it
+      vector.store %m0, %y[%n, %oh, %ow0, %c] : memref<1x4x4x16xf32>, vector<4xf32>
+      ...
+      gpu.terminator
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect"];

@@ -33,6 +33,11 @@ struct DwcToNVVMPipelineOptions
   PassOptions::Option<std::string> format{
       *this, "format", llvm::cl::desc("Binary format: isa | bin | fatbin"),
       llvm::cl::init("fatbin")};
+  PassOptions::Option<bool> fastPaths{
+      *this, "fast-paths",
+      llvm::cl::desc("Use the optimised kernels (GEMV dataflow, ...) where "
+                     "they apply; false: direct kernels only"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for ptxas)"),
       llvm::cl::init("/usr/local/cuda")};

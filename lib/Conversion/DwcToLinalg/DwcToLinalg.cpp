@@ -544,6 +544,252 @@ struct GlobalAvgPoolLowering : DwcLowering<dwc::GlobalAvgPoolOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// pool2d_backward
+//===----------------------------------------------------------------------===//
+
+/// Gather form of the pooling gradient. Each window (oh, ow) contributes
+/// G[n, oh, ow, c] at tap (kh, kw) to dX[n, oh*sh - pt + kh, ow*sw - pl + kw, c]:
+///   max: G = dY at the window's argmax tap (first maximum over the taps
+///        inside the input, row-major), nothing at the other taps;
+///   avg: G = dY / divisor(oh, ow) at every tap (computed in `acc`).
+/// As for the convolution data gradient, G (and for max the argmax tap, -1
+/// where there is no window) is spread by the strides into a tensor P of
+/// extent IH + KH - 1 (likewise W), window (oh, ow) at P row KH-1-pt+oh*sh,
+/// so that
+///   dX[n,ih,iw,c] = sum_{kh,kw} P[n, ih + KH-1-kh, iw + KW-1-kw, c]
+///                   (max: only where Pidx[...] == kh*KW + kw),
+/// a stride-1 reduction summed in `acc` and rounded once.
+struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
+  using DwcLowering::DwcLowering;
+
+  /// Per output position: the number of elements the forward op divides by
+  /// (see dwc.pool2d), as an `acc` scalar, from linalg.index 1 and 2.
+  static Value divisor(OpBuilder &nb, Location l, Type acc,
+                       ArrayRef<int64_t> win, ArrayRef<int64_t> st,
+                       ArrayRef<int64_t> pad, ArrayRef<int64_t> in,
+                       bool includePad) {
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(nb, l, v);
+    };
+    auto extent = [&](unsigned dim, int64_t stride, int64_t k, int64_t before,
+                      int64_t size, int64_t after) -> Value {
+      Value o = linalg::IndexOp::create(nb, l, dim);
+      Value start = arith::SubIOp::create(
+          nb, l, arith::MulIOp::create(nb, l, o, cst(stride)), cst(before));
+      Value end = arith::AddIOp::create(nb, l, start, cst(k));
+      Value lo =
+          arith::MaxSIOp::create(nb, l, start, cst(includePad ? -before : 0));
+      Value hi = arith::MinSIOp::create(
+          nb, l, end, cst(includePad ? size + after : size));
+      return arith::SubIOp::create(nb, l, hi, lo);
+    };
+    Value rows = extent(1, st[0], win[0], pad[0], in[1], pad[1]);
+    Value cols = extent(2, st[1], win[1], pad[2], in[2], pad[3]);
+    Value count = arith::MulIOp::create(nb, l, rows, cols);
+    Value countI =
+        arith::IndexCastOp::create(nb, l, nb.getI64Type(), count);
+    return arith::SIToFPOp::create(nb, l, acc, countI);
+  }
+
+  /// Spreads the N x OH x OW x C tensor `src` into a `fill`-filled tensor of
+  /// extent N x (IH + KH - 1) x (IW + KW - 1) x C (see above).
+  static Value spread(OpBuilder &b, Location loc, Value src,
+                      ArrayRef<int64_t> in, ArrayRef<int64_t> win,
+                      ArrayRef<int64_t> st, ArrayRef<int64_t> pad,
+                      TypedAttr fill) {
+    auto s = shapeOf(src);
+    auto ph = BackwardDataLowering::place(s[1], in[1], win[0], st[0], 1, pad[0]);
+    auto pw = BackwardDataLowering::place(s[2], in[2], win[1], st[1], 1, pad[2]);
+    Value p = filledTensor(b, loc, {s[0], ph.extent, pw.extent, s[3]},
+                           fill.getType(),
+                           arith::ConstantOp::create(b, loc, fill));
+    if (ph.count <= 0 || pw.count <= 0)
+      return p;
+    SmallVector<OpFoldResult> sizes = {
+        b.getIndexAttr(s[0]), b.getIndexAttr(ph.count),
+        b.getIndexAttr(pw.count), b.getIndexAttr(s[3])};
+    SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1));
+    if (ph.first != 0 || ph.count != s[1] || pw.first != 0 ||
+        pw.count != s[2])
+      src = tensor::ExtractSliceOp::create(
+          b, loc, src,
+          SmallVector<OpFoldResult>{b.getIndexAttr(0),
+                                    b.getIndexAttr(ph.first),
+                                    b.getIndexAttr(pw.first),
+                                    b.getIndexAttr(0)},
+          sizes, ones);
+    return tensor::InsertSliceOp::create(
+        b, loc, src, p,
+        SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(ph.offset),
+                                  b.getIndexAttr(pw.offset),
+                                  b.getIndexAttr(0)},
+        sizes,
+        SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(st[0]),
+                                  b.getIndexAttr(st[1]), b.getIndexAttr(1)});
+  }
+
+  Value lower(dwc::Pool2DBackwardOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto win = op.getWindow(), st = op.getStrides(), pad = op.getPadding();
+    Value x = adaptor.getInput(), dy = adaptor.getOutputGrad();
+    Type elt = elementType(x);
+    Type acc = op.getAccType();
+    Type i32 = b.getI32Type();
+    auto in = shapeOf(x);
+    auto out = shapeOf(dy);
+    bool isMax = op.getKind() == dwc::PoolKind::Max;
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+
+    // Per window: the value spread (max: dY, avg: dY / divisor in acc) and,
+    // for max, the argmax tap kh*KW + kw.
+    Value g, tap;
+    if (isMax) {
+      // Loops (n, oh, ow, c, kh, kw); taps outside the input are skipped
+      // by index (the pad value never takes part), ties keep the smaller
+      // tap, so the result does not depend on the iteration order.
+      int64_t extraH = std::max<int64_t>(
+          0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
+      int64_t extraW = std::max<int64_t>(
+          0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
+      Value xp = padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
+                            pad[3] + extraW, negInfAttr(b, elt));
+      Value maxInit = filledTensor(b, loc, out, elt,
+                                   arith::ConstantOp::create(b, loc, negInfAttr(b, elt)));
+      Value tapInit = filledTensor(b, loc, out, i32,
+                                   arith::ConstantOp::create(
+                                       b, loc, b.getI32IntegerAttr(-1)));
+      Value window = tensor::EmptyOp::create(b, loc, win, elt);
+      AffineExpr n, oh, ow, c, kh, kw;
+      bindDims(ctx, n, oh, ow, c, kh, kw);
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(6, 0, {n, oh * st[0] + kh, ow * st[1] + kw, c}, ctx),
+          AffineMap::get(6, 0, {kh, kw}, ctx),
+          AffineMap::get(6, 0, {n, oh, ow, c}, ctx),
+          AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
+      auto argmax = linalg::GenericOp::create(
+          b, loc, TypeRange{maxInit.getType(), tapInit.getType()},
+          ValueRange{xp, window}, ValueRange{maxInit, tapInit}, maps,
+          SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed, kRed},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            auto cst = [&](int64_t v) -> Value {
+              return arith::ConstantIndexOp::create(nb, l, v);
+            };
+            // 0 <= o*s - p + k < size
+            auto inside = [&](unsigned oDim, unsigned kDim, int64_t s,
+                              int64_t p, int64_t size) -> Value {
+              Value pos = arith::AddIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l,
+                                        linalg::IndexOp::create(nb, l, oDim),
+                                        cst(s)),
+                  linalg::IndexOp::create(nb, l, kDim));
+              Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
+                                               pos, cst(p));
+              Value lt = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               pos, cst(p + size));
+              return arith::AndIOp::create(nb, l, ge, lt);
+            };
+            Value valid = arith::AndIOp::create(
+                nb, l, inside(1, 4, st[0], pad[0], in[1]),
+                inside(2, 5, st[1], pad[2], in[2]));
+            Value t = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4),
+                                      cst(win[1])),
+                linalg::IndexOp::create(nb, l, 5));
+            Value tI = arith::IndexCastOp::create(nb, l, i32, t);
+            Value v = args[0], curV = args[2], curT = args[3];
+            Value unset = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, curT,
+                arith::ConstantOp::create(nb, l, nb.getI32IntegerAttr(0)));
+            Value greater = arith::CmpFOp::create(
+                nb, l, arith::CmpFPredicate::OGT, v, curV);
+            Value equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                                v, curV);
+            Value earlier = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, tI, curT);
+            Value better = arith::OrIOp::create(
+                nb, l, arith::OrIOp::create(nb, l, unset, greater),
+                arith::AndIOp::create(nb, l, equal, earlier));
+            better = arith::AndIOp::create(nb, l, valid, better);
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::SelectOp::create(nb, l, better, v, curV),
+                           arith::SelectOp::create(nb, l, better, tI, curT)});
+          });
+      g = dy;
+      tap = argmax.getResult(1);
+    } else {
+      bool includePad = op.getCountIncludePad();
+      Value gInit = tensor::EmptyOp::create(b, loc, out, acc);
+      g = linalg::GenericOp::create(
+              b, loc, TypeRange{gInit.getType()}, ValueRange{dy},
+              ValueRange{gInit}, SmallVector<AffineMap>{id, id},
+              SmallVector<utils::IteratorType>(4, kPar),
+              [&](OpBuilder &nb, Location l, ValueRange args) {
+                Value d = divisor(nb, l, acc, win, st, pad, in, includePad);
+                Value v = convertFloat(nb, l, args[0], acc);
+                linalg::YieldOp::create(nb, l,
+                                        arith::DivFOp::create(nb, l, v, d)
+                                            .getResult());
+              })
+              .getResult(0);
+    }
+
+    Value pg = spread(b, loc, g, in, win, st, pad,
+                      zeroAttr(b, elementType(g)));
+    Value ptap = isMax ? spread(b, loc, tap, in, win, st, pad,
+                                b.getI32IntegerAttr(-1))
+                       : Value();
+    Value init = accumulator(b, loc, adaptor.getInit(), acc,
+                             floatConstant(b, loc, acc, 0.0));
+    // Loops (n, ih, iw, c, kh, kw).
+    AffineExpr n, ih, iw, c, kh, kw;
+    bindDims(ctx, n, ih, iw, c, kh, kw);
+    AffineMap pMap = AffineMap::get(
+        6, 0, {n, ih + (win[0] - 1) - kh, iw + (win[1] - 1) - kw, c}, ctx);
+    SmallVector<Value> ins = {pg};
+    SmallVector<AffineMap> maps = {pMap};
+    if (isMax) {
+      ins.push_back(ptap);
+      maps.push_back(pMap);
+    }
+    Value window = tensor::EmptyOp::create(b, loc, win, acc);
+    ins.push_back(window);
+    maps.push_back(AffineMap::get(6, 0, {kh, kw}, ctx));
+    maps.push_back(AffineMap::get(6, 0, {n, ih, iw, c}, ctx));
+    Value sum =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+            SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed,
+                                             kRed},
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value v = convertFloat(nb, l, args[0], acc);
+              if (isMax) {
+                Value t = arith::AddIOp::create(
+                    nb, l,
+                    arith::MulIOp::create(
+                        nb, l, linalg::IndexOp::create(nb, l, 4),
+                        arith::ConstantIndexOp::create(nb, l, win[1])),
+                    linalg::IndexOp::create(nb, l, 5));
+                Value tI = arith::IndexCastOp::create(nb, l, i32, t);
+                Value hit = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::eq, args[1], tI);
+                v = arith::SelectOp::create(nb, l, hit, v,
+                                            floatConstant(nb, l, acc, 0.0));
+              }
+              linalg::YieldOp::create(
+                  nb, l,
+                  arith::AddFOp::create(nb, l, args.back(), v).getResult());
+            })
+            .getResult(0);
+    return roundInto(b, loc, sum, adaptor.getInit());
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // im2win
 //===----------------------------------------------------------------------===//
 
@@ -638,7 +884,7 @@ struct ConvertDwcToLinalgPass
     RewritePatternSet patterns(ctx);
     patterns.add<DepthwiseConvLowering, BackwardDataLowering,
                  BackwardFilterLowering, Pool2DLowering, GlobalAvgPoolLowering,
-                 Im2winLowering, Conv2DLowering>(ctx);
+                 Im2winLowering, Conv2DLowering, Pool2DBackwardLowering>(ctx);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<dwc::DwcDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

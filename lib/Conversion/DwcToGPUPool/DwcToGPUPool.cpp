@@ -1,0 +1,688 @@
+//===- DwcToGPUPool.cpp - bandwidth-oriented NHWC pooling kernels ---------===//
+//
+// Lowers memref-form dwc.pool2d, dwc.pool2d_backward and dwc.global_avg_pool
+// to gpu.launch kernels that read their inputs once and write their outputs
+// once: 128-bit channel vectors per thread, strips of outputs along the
+// width with width-first register reuse of the overlapping window columns,
+// exact padding by clamped loads and selects, f32 accumulation for averages.
+// The backward op is a gather (one thread per dX strip) that recomputes the
+// max-pooling argmax from X with the op's tie-breaking. See the pass
+// description in include/dwc/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
+#include <limits>
+#include <optional>
+
+namespace mlir::dwc {
+#define GEN_PASS_DEF_CONVERTDWCTOGPUPOOL
+#include "dwc/Conversion/Passes.h.inc"
+} // namespace mlir::dwc
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+namespace {
+
+/// Threads per block of the windowed kernels (1-D grid).
+constexpr int64_t kBlockSize = 256;
+/// Threads per block of global_avg_pool and its widest channel tile.
+constexpr int64_t kGapThreads = 256;
+constexpr int64_t kGapTileVectors = 32;
+/// Window loops up to this length are unrolled at compile time.
+constexpr int64_t kMaxUnroll = 8;
+/// The forward kernel loads (TM-1)*sw + KW columns per window row, fully
+/// unrolled: wider strips are left to the baseline kernel.
+constexpr int64_t kMaxColumns = 64;
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<MemRefType>(v.getType()).getShape();
+}
+Type elemOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
+
+/// Why an op cannot be lowered here at all (empty: it can).
+std::string formProblem(Operation *op) {
+  if (op->getNumResults() != 0)
+    return "tensor form (bufferize first)";
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (!t)
+      return "tensor operand (bufferize first)";
+    if (!t.getLayout().isIdentity())
+      return "non-identity layout";
+  }
+  return "";
+}
+
+/// 128 bits of channels per thread, or 1 when C is not a multiple.
+int64_t vectorWidth(Type elem, int64_t c) {
+  int64_t v = 128 / elem.getIntOrFloatBitWidth();
+  return c % v == 0 ? v : 1;
+}
+
+/// Index arithmetic and `vector<vw x T>` helpers (vw = 1 uses scalar
+/// memory accesses).
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  int64_t vw;
+
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value addc(Value x, int64_t y) { return y == 0 ? x : add(x, cst(y)); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
+  }
+  Value divu(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
+  }
+  Value remu(Value x, int64_t y) {
+    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
+  }
+  Value andi(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value maxs(Value x, int64_t y) {
+    return b.createOrFold<arith::MaxSIOp>(loc, x, cst(y));
+  }
+  Value mins(Value x, int64_t y) {
+    return b.createOrFold<arith::MinSIOp>(loc, x, cst(y));
+  }
+  /// `0 <= i < size` for `i` known to lie in [lo, hi]; nullptr when it
+  /// always holds.
+  Value inBounds(Value i, int64_t lo, int64_t hi, int64_t size) {
+    Value ok;
+    if (lo < 0)
+      ok = andi(ok, cmp(arith::CmpIPredicate::sge, i, cst(0)));
+    if (hi >= size)
+      ok = andi(ok, cmp(arith::CmpIPredicate::slt, i, cst(size)));
+    return ok;
+  }
+  /// `i` clamped into [0, size) when `ok` may be false (the load stays in
+  /// bounds; its value is then discarded).
+  Value clampIf(Value ok, Value i, int64_t size) {
+    return ok ? mins(maxs(i, 0), size - 1) : i;
+  }
+  SmallVector<Value> delinearize(Value lin, ArrayRef<int64_t> dims) {
+    SmallVector<Value> out(dims.size());
+    for (int64_t i = dims.size() - 1; i > 0; --i) {
+      out[i] = remu(lin, dims[i]);
+      lin = divu(lin, dims[i]);
+    }
+    out[0] = lin;
+    return out;
+  }
+
+  VectorType vecOf(Type elem) { return VectorType::get({vw}, elem); }
+  Value splat(Type elem, TypedAttr value) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecOf(elem), value));
+  }
+  Value splatF(Type elem, double v) { return splat(elem, b.getFloatAttr(elem, v)); }
+  Value negInf(Type elem) {
+    auto ft = cast<FloatType>(elem);
+    return splat(elem, b.getFloatAttr(elem, APFloat::getInf(
+                                                ft.getFloatSemantics(), true)));
+  }
+  Value splatI32(int64_t v) {
+    return splat(b.getI32Type(), b.getI32IntegerAttr(v));
+  }
+  Value broadcast(Value scalar) {
+    return vector::BroadcastOp::create(b, loc, vecOf(scalar.getType()), scalar);
+  }
+  unsigned bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
+  Value load(Value mem, ValueRange idx) {
+    Type elem = elemOf(mem);
+    if (vw == 1) {
+      Value s = memref::LoadOp::create(b, loc, mem, idx);
+      return vector::FromElementsOp::create(b, loc, vecOf(elem), s);
+    }
+    return vector::LoadOp::create(b, loc, vecOf(elem), mem, idx,
+                                  /*nontemporal=*/false,
+                                  llvm::Align(vw * bytesOf(elem)));
+  }
+  void store(Value v, Value mem, ValueRange idx) {
+    if (vw == 1) {
+      Value s = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+      memref::StoreOp::create(b, loc, s, mem, idx);
+      return;
+    }
+    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
+                            llvm::Align(vw * bytesOf(elemOf(mem))));
+  }
+  Value convert(Value v, Type to) {
+    Type from = cast<VectorType>(v.getType()).getElementType();
+    if (from == to)
+      return v;
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, vecOf(to), v);
+    return arith::TruncFOp::create(b, loc, vecOf(to), v);
+  }
+  Value select(Value cond, Value x, Value y) {
+    if (!cond)
+      return x;
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+  /// Forward divisor along one dimension for a window starting at `start`:
+  /// |[start, start + k) ∩ [lo, hi)| with [lo, hi) = [0, size) or, with
+  /// count_include_pad, [-before, size + after).
+  Value extent(Value start, int64_t k, int64_t size, int64_t before,
+               int64_t after, bool includePad) {
+    Value end = mins(addc(start, k), includePad ? size + after : size);
+    Value begin = maxs(start, includePad ? -before : 0);
+    return sub(end, begin);
+  }
+  Value toFloat(Value index, Type ft) {
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    return arith::SIToFPOp::create(b, loc, ft, i);
+  }
+};
+
+using LoopBody = function_ref<SmallVector<Value>(
+    OpBuilder &, Value iv, std::optional<int64_t> constIv, ValueRange)>;
+
+/// `for iv in [0, n)` carrying `inits`, unrolled when `unroll`.
+SmallVector<Value> loop(OpBuilder &b, Location loc, int64_t n, bool unroll,
+                        ValueRange inits, LoopBody body) {
+  if (unroll) {
+    SmallVector<Value> cur(inits);
+    for (int64_t i = 0; i < n; ++i)
+      cur = body(b, arith::ConstantIndexOp::create(b, loc, i), i, cur);
+    return cur;
+  }
+  auto forOp = scf::ForOp::create(
+      b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+      arith::ConstantIndexOp::create(b, loc, n),
+      arith::ConstantIndexOp::create(b, loc, 1), inits,
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
+        scf::YieldOp::create(nb, l, body(nb, iv, std::nullopt, args));
+      });
+  return SmallVector<Value>(forOp.getResults());
+}
+
+/// `cond ? then() : values`, as an scf.if yielding `values`' types; plain
+/// `then()` when `cond` is null (always true).
+SmallVector<Value> ifThen(OpBuilder &b, Location loc, Value cond,
+                          ValueRange values,
+                          function_ref<SmallVector<Value>(OpBuilder &)> then) {
+  if (!cond)
+    return then(b);
+  SmallVector<Value> vals(values);
+  auto ifOp = scf::IfOp::create(
+      b, loc, cond,
+      [&](OpBuilder &nb, Location l) { scf::YieldOp::create(nb, l, then(nb)); },
+      [&](OpBuilder &nb, Location l) { scf::YieldOp::create(nb, l, vals); });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// Runs `body` only when `cond` holds (or always when it is null).
+void guarded(OpBuilder &b, Location loc, Value cond,
+             function_ref<void(OpBuilder &)> body) {
+  if (!cond)
+    return body(b);
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  body(tb);
+}
+
+/// A gpu.launch of `grid` x `block` threads (1-D) with optional workgroup
+/// buffers, inserted before `op`; returns it with a builder before its
+/// terminator.
+std::pair<gpu::LaunchOp, OpBuilder>
+createLaunch(RewriterBase &rewriter, Operation *op, int64_t grid, int64_t block,
+             TypeRange workgroup = {}) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, grid), one,
+      one, arith::ConstantIndexOp::create(rewriter, loc, block), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, workgroup);
+  Block &entry = launch.getBody().front();
+  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
+    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
+    gpu::TerminatorOp::create(tb, loc);
+  }
+  OpBuilder b(op->getContext());
+  b.setInsertionPoint(entry.getTerminator());
+  return {launch, b};
+}
+
+/// 1-D launch of `total` threads in blocks of kBlockSize; `body` gets the
+/// global thread id (only ids below `total`).
+void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
+                function_ref<void(OpBuilder &, Value gid)> body) {
+  Location loc = op->getLoc();
+  auto [launch, b] = createLaunch(rewriter, op,
+                                  llvm::divideCeil(total, kBlockSize),
+                                  kBlockSize);
+  Emitter e{b, loc, 1};
+  Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockSize),
+                    launch.getThreadIds().x);
+  Value inRange;
+  if (total % kBlockSize != 0)
+    inRange = e.cmp(arith::CmpIPredicate::ult, gid, e.cst(total));
+  guarded(b, loc, inRange, [&](OpBuilder &tb) { body(tb, gid); });
+  rewriter.eraseOp(op);
+}
+
+bool gridTooLarge(int64_t threads, int64_t perBlock) {
+  return llvm::divideCeil(threads, perBlock) >
+         std::numeric_limits<int32_t>::max();
+}
+
+//===----------------------------------------------------------------------===//
+// pool2d
+//===----------------------------------------------------------------------===//
+
+/// Outputs per thread along the width.
+int64_t forwardStrip(int64_t ow, int64_t sw) {
+  return std::min<int64_t>(ow, sw == 1 ? 8 : 4);
+}
+
+struct Pool2DForward : OpRewritePattern<Pool2DOp> {
+  Pool2DForward(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Pool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = formProblem(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Value x = op.getInput(), y = op.getInit();
+    Type elt = elemOf(x);
+    auto in = shapeOf(x), out = shapeOf(y);
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t OH = out[1], OW = out[2];
+    int64_t vw = vectorWidth(elt, C);
+    if (vw == 1)
+      return rewriter.notifyMatchFailure(op, "channels not a multiple of 128 bits");
+    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
+    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
+    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    int64_t TM = forwardStrip(OW, sw);
+    int64_t cols = (TM - 1) * sw + KW;
+    if (cols > kMaxColumns)
+      return rewriter.notifyMatchFailure(op, "window too wide for the register strip");
+    int64_t OWc = llvm::divideCeil(OW, TM), CV = C / vw;
+    int64_t total = N * OH * OWc * CV;
+    if (gridTooLarge(total, kBlockSize))
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    bool isMax = op.getKind() == PoolKind::Max;
+    bool includePad = op.getCountIncludePad();
+    Type acc = op.getAccType();
+    // Max compares in the element type (exact), avg sums in acc.
+    Type cty = isMax ? elt : acc;
+    Location loc = op.getLoc();
+
+    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, vw};
+      auto co = e.delinearize(gid, {N, OH, OWc, CV});
+      Value n = co[0], oh = co[1], ow0 = e.mul(co[2], TM),
+            c = e.mul(co[3], vw);
+      Value hs = e.addc(e.mul(oh, sh), -pt);
+      Value wbase = e.addc(e.mul(ow0, sw), -pl);
+      Value neutral = isMax ? e.negInf(cty) : e.splatF(cty, 0.0);
+      SmallVector<Value> inits(TM, neutral);
+      auto res = loop(
+          b, loc, KH, KH <= kMaxUnroll, inits,
+          [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
+              ValueRange accs) -> SmallVector<Value> {
+            Emitter eh{bh, loc, vw};
+            int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
+            Value ih = eh.add(hs, kh);
+            Value rowOk =
+                eh.inBounds(ih, khLo - pt, (OH - 1) * sh + khHi - pt, IH);
+            // A window row outside the input contributes nothing.
+            return ifThen(bh, loc, rowOk, accs, [&](OpBuilder &rb) {
+              Emitter r{rb, loc, vw};
+              SmallVector<Value> a(accs);
+              // Width-first: each column of the strip once, folded into
+              // every output whose window holds it.
+              for (int64_t j = 0; j < cols; ++j) {
+                Value iw = r.addc(wbase, j);
+                Value ok = r.inBounds(iw, j - pl,
+                                      (OWc - 1) * TM * sw - pl + j, IW);
+                Value v = r.convert(
+                    r.load(x, {n, ih, r.clampIf(ok, iw, IW), c}), cty);
+                v = r.select(ok, v, neutral);
+                for (int64_t i = 0; i < TM; ++i) {
+                  if (j < i * sw || j >= i * sw + KW)
+                    continue;
+                  a[i] = isMax ? arith::MaximumFOp::create(rb, loc, a[i], v)
+                                     .getResult()
+                               : arith::AddFOp::create(rb, loc, a[i], v)
+                                     .getResult();
+                }
+              }
+              return a;
+            });
+          });
+      Value rows;
+      if (!isMax)
+        rows = e.extent(hs, KH, IH, pt, pb, includePad);
+      for (int64_t i = 0; i < TM; ++i) {
+        Value ow = e.addc(ow0, i);
+        Value r = res[i];
+        if (!isMax) {
+          Value ws = e.addc(wbase, i * sw);
+          Value cnt = b.createOrFold<arith::MulIOp>(
+              loc, rows, e.extent(ws, KW, IW, pl, pr, includePad));
+          r = arith::DivFOp::create(b, loc, r,
+                                    e.broadcast(e.toFloat(cnt, acc)));
+        }
+        Value val = e.convert(r, elemOf(y));
+        Value ok;
+        if ((OWc - 1) * TM + i >= OW)
+          ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW));
+        guarded(b, loc, ok, [&](OpBuilder &sb) {
+          Emitter es{sb, loc, vw};
+          es.store(val, y, {n, oh, ow, c});
+        });
+      }
+    });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// pool2d_backward
+//===----------------------------------------------------------------------===//
+
+struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
+  Pool2DBackward(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Pool2DBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = formProblem(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Value x = op.getInput(), dy = op.getOutputGrad(), dx = op.getInit();
+    Type elt = elemOf(x);
+    auto in = shapeOf(x), out = shapeOf(dy);
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t OH = out[1], OW = out[2];
+    int64_t vw = vectorWidth(elt, C);
+    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
+    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
+    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    // Strip of TM dX positions, a multiple of sw so that the windows
+    // covering it sit at static offsets: window j (ow = iw0/sw + d0 + j)
+    // covers strip position i at tap kw = i - (d0 + j)*sw + pl.
+    int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(4, IW), sw);
+    int64_t d0 = llvm::divideCeilSigned(pl - KW + 1, sw);
+    int64_t NW = 0;
+    while ((d0 + NW) * sw - pl <= TM - 1)
+      ++NW;
+    int64_t IWc = llvm::divideCeil(IW, TM), CV = C / vw;
+    int64_t total = N * IH * IWc * CV;
+    if (gridTooLarge(total, kBlockSize))
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    bool isMax = op.getKind() == PoolKind::Max;
+    bool includePad = op.getCountIncludePad();
+    Type acc = op.getAccType();
+    Location loc = op.getLoc();
+    // X columns scanned for the argmax of the strip's windows, relative to
+    // iw0: [qLo, qHi].
+    int64_t qLo = d0 * sw - pl, qHi = (d0 + NW - 1) * sw - pl + KW - 1;
+
+    // For the NW windows (oh, iw0/sw + d0 + j) of a strip: the tap
+    // kh*KW + kw of the first maximum (row-major) over the window's taps
+    // inside the input, as vector<vw x i32> (-1: none). The window rows
+    // are scanned in order, each X column of the windows' union loaded
+    // once per row and offered to every window holding it, in kw order.
+    auto argmaxTaps = [&](OpBuilder &rb, Value n, Value oh, Value iw0,
+                          Value c) -> SmallVector<Value> {
+      Emitter r{rb, loc, vw};
+      SmallVector<Value> inits(NW, r.negInf(elt));
+      inits.append(NW, r.splatI32(-1));
+      Value top = r.addc(r.mul(oh, sh), -pt);
+      auto state = loop(
+          rb, loc, KH, KH <= kMaxUnroll, inits,
+          [&](OpBuilder &xb, Value kr, std::optional<int64_t> ckr,
+              ValueRange st) -> SmallVector<Value> {
+            Emitter ex{xb, loc, vw};
+            int64_t rLo = ckr ? *ckr : 0, rHi = ckr ? *ckr : KH - 1;
+            Value xr = ex.add(top, kr);
+            Value rowOk = ex.inBounds(xr, rLo - pt, (OH - 1) * sh - pt + rHi, IH);
+            Value xrc = ex.clampIf(rowOk, xr, IH);
+            SmallVector<Value> mv(st.begin(), st.begin() + NW),
+                mt(st.begin() + NW, st.end());
+            Value tapRow = ex.broadcast(arith::IndexCastOp::create(
+                xb, loc, xb.getI32Type(), ex.mul(kr, KW)));
+            Value none = ex.splatI32(0);
+            for (int64_t q = qLo; q <= qHi; ++q) {
+              Value iw = ex.addc(iw0, q);
+              Value colOk = ex.inBounds(iw, q, (IWc - 1) * TM + q, IW);
+              Value ok = ex.andi(rowOk, colOk);
+              Value v = ex.load(x, {n, xrc, ex.clampIf(colOk, iw, IW), c});
+              for (int64_t j = 0; j < NW; ++j) {
+                int64_t kw = q - ((d0 + j) * sw - pl);
+                if (kw < 0 || kw >= KW)
+                  continue;
+                Value unset = arith::CmpIOp::create(
+                    xb, loc, arith::CmpIPredicate::slt, mt[j], none);
+                Value greater = arith::CmpFOp::create(
+                    xb, loc, arith::CmpFPredicate::OGT, v, mv[j]);
+                Value better = arith::OrIOp::create(xb, loc, unset, greater);
+                Value tap = arith::AddIOp::create(xb, loc, tapRow,
+                                                  ex.splatI32(kw));
+                Value nv = arith::SelectOp::create(xb, loc, better, v, mv[j]);
+                Value nt = arith::SelectOp::create(xb, loc, better, tap, mt[j]);
+                mv[j] = ex.select(ok, nv, mv[j]);
+                mt[j] = ex.select(ok, nt, mt[j]);
+              }
+            }
+            SmallVector<Value> next(mv);
+            next.append(mt);
+            return next;
+          });
+      return SmallVector<Value>(state.begin() + NW, state.end());
+    };
+
+    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, vw};
+      auto co = e.delinearize(gid, {N, IH, IWc, CV});
+      Value n = co[0], ih = co[1], iwc = co[2], c = e.mul(co[3], vw);
+      Value iw0 = e.mul(iwc, TM);
+      Value owBase = e.addc(e.mul(iwc, TM / sw), d0);
+      Value zero = e.splatF(acc, 0.0);
+      SmallVector<Value> inits(TM, zero);
+      // Windows whose row range holds ih: oh*sh = ih + pt - kh.
+      auto res = loop(
+          b, loc, KH, KH <= kMaxUnroll, inits,
+          [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
+              ValueRange accs) -> SmallVector<Value> {
+            Emitter eh{bh, loc, vw};
+            int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
+            Value ohNum = eh.sub(eh.addc(ih, pt), kh);
+            Value cond;
+            if (pt - khHi < 0)
+              cond = eh.cmp(arith::CmpIPredicate::sge, ohNum, eh.cst(0));
+            if ((IH - 1) + pt - khLo > (OH - 1) * sh)
+              cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::sle, ohNum,
+                                          eh.cst((OH - 1) * sh)));
+            if (sh > 1) {
+              // (ih + pt - kh) % sh == 0, on a non-negative operand.
+              Value r = eh.remu(eh.addc(ohNum, sh * KH), sh);
+              cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::eq, r,
+                                          eh.cst(0)));
+            }
+            return ifThen(bh, loc, cond, accs, [&](OpBuilder &rb) {
+              Emitter r{rb, loc, vw};
+              Value oh = r.divu(ohNum, sh);
+              SmallVector<Value> a(accs);
+              // Validity and clamped index of window j.
+              SmallVector<Value> wOk(NW), owIdx(NW);
+              for (int64_t j = 0; j < NW; ++j) {
+                Value ow = r.addc(owBase, j);
+                wOk[j] = r.inBounds(ow, d0 + j,
+                                    (IWc - 1) * (TM / sw) + d0 + j, OW);
+                owIdx[j] = r.clampIf(wOk[j], ow, OW);
+              }
+              SmallVector<Value> taps;
+              if (isMax)
+                taps = argmaxTaps(rb, n, oh, iw0, c);
+              Value rows;
+              if (!isMax)
+                rows = r.extent(r.addc(r.mul(oh, sh), -pt), KH, IH, pt, pb,
+                                includePad);
+              for (int64_t j = 0; j < NW; ++j) {
+                Value g = r.convert(r.load(dy, {n, oh, owIdx[j], c}), acc);
+                if (!isMax) {
+                  Value ws = r.addc(r.mul(owIdx[j], sw), -pl);
+                  Value cnt = rb.createOrFold<arith::MulIOp>(
+                      loc, rows, r.extent(ws, KW, IW, pl, pr, includePad));
+                  g = arith::DivFOp::create(rb, loc, g,
+                                            r.broadcast(r.toFloat(cnt, acc)));
+                }
+                g = r.select(wOk[j], g, zero);
+                Value tapBase;
+                if (isMax)
+                  tapBase = r.broadcast(arith::IndexCastOp::create(
+                      rb, loc, rb.getI32Type(), r.mul(kh, KW)));
+                for (int64_t i = 0; i < TM; ++i) {
+                  int64_t kw = i - (d0 + j) * sw + pl;
+                  if (kw < 0 || kw >= KW)
+                    continue;
+                  Value contrib = g;
+                  if (isMax) {
+                    Value want = arith::AddIOp::create(rb, loc, tapBase,
+                                                       r.splatI32(kw));
+                    Value hit = arith::CmpIOp::create(
+                        rb, loc, arith::CmpIPredicate::eq, taps[j], want);
+                    contrib = arith::SelectOp::create(rb, loc, hit, g, zero);
+                  }
+                  a[i] = arith::AddFOp::create(rb, loc, a[i], contrib);
+                }
+              }
+              return a;
+            });
+          });
+      for (int64_t i = 0; i < TM; ++i) {
+        Value iw = e.addc(iw0, i);
+        Value val = e.convert(res[i], elemOf(dx));
+        Value ok;
+        if ((IWc - 1) * TM + i >= IW)
+          ok = e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW));
+        guarded(b, loc, ok, [&](OpBuilder &sb) {
+          Emitter es{sb, loc, vw};
+          es.store(val, dx, {n, ih, iw, c});
+        });
+      }
+    });
+    return success();
+  }
+
+};
+
+//===----------------------------------------------------------------------===//
+// global_avg_pool
+//===----------------------------------------------------------------------===//
+
+/// One block per (n, tile of CT channel vectors); its R = 256 / CT thread
+/// rows take every R-th position of H*W, the R partial sums meet in
+/// workgroup memory and the first row adds them in order and divides.
+struct GlobalAvgPool : OpRewritePattern<GlobalAvgPoolOp> {
+  GlobalAvgPool(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = formProblem(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Value x = op.getInput(), y = op.getInit();
+    Type elt = elemOf(x);
+    auto in = shapeOf(x);
+    int64_t N = in[0], H = in[1], W = in[2], C = in[3];
+    int64_t vw = vectorWidth(elt, C);
+    if (vw == 1)
+      return rewriter.notifyMatchFailure(op, "channels not a multiple of 128 bits");
+    int64_t CV = C / vw;
+    int64_t CT = std::min(CV, kGapTileVectors);
+    int64_t R = kGapThreads / CT;
+    int64_t tiles = llvm::divideCeil(CV, CT);
+    if (N * tiles > std::numeric_limits<int32_t>::max())
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    Type acc = op.getAccType();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto partialType =
+        MemRefType::get({R, CT, vw}, acc, MemRefLayoutAttrInterface(), wgSpace);
+    auto [launch, b] =
+        createLaunch(rewriter, op, N * tiles, CT * R, TypeRange{partialType});
+    Value partial = launch.getWorkgroupAttributions()[0];
+    Emitter e{b, loc, vw};
+    Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
+    Value n = e.divu(bid, tiles);
+    Value cvl = e.remu(tid, CT), row = e.divu(tid, CT);
+    Value cv = e.add(e.mul(e.remu(bid, tiles), CT), cvl);
+    Value active;
+    if (CV % CT != 0)
+      active = e.cmp(arith::CmpIPredicate::ult, cv, e.cst(CV));
+    Value c = e.mul(e.clampIf(active, cv, CV), vw);
+    // x viewed as N x (H*W) x C.
+    Value flat = memref::CollapseShapeOp::create(
+        b, loc, x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+    Value zero = e.splatF(acc, 0.0);
+    auto sum = ifThen(b, loc, active, zero, [&](OpBuilder &ab) {
+      auto forOp = scf::ForOp::create(
+          ab, loc, row, Emitter{ab, loc, vw}.cst(H * W),
+          Emitter{ab, loc, vw}.cst(R), ValueRange{zero},
+          [&](OpBuilder &fb, Location, Value pos, ValueRange a) {
+            Emitter f{fb, loc, vw};
+            Value v = f.convert(f.load(flat, {n, pos, c}), acc);
+            scf::YieldOp::create(
+                fb, loc, ValueRange{arith::AddFOp::create(fb, loc, a[0], v)});
+          });
+      return SmallVector<Value>(forOp.getResults());
+    });
+    Value c0 = e.cst(0);
+    vector::StoreOp::create(b, loc, sum[0], partial, ValueRange{row, cvl, c0});
+    gpu::BarrierOp::create(b, loc);
+    Value first = e.cmp(arith::CmpIPredicate::eq, row, c0);
+    guarded(b, loc, e.andi(first, active), [&](OpBuilder &sb) {
+      Emitter s{sb, loc, vw};
+      Value t = zero;
+      for (int64_t q = 0; q < R; ++q)
+        t = arith::AddFOp::create(
+            sb, loc, t,
+            vector::LoadOp::create(sb, loc, s.vecOf(acc), partial,
+                                   ValueRange{s.cst(q), cvl, s.cst(0)}));
+      t = arith::DivFOp::create(sb, loc, t, s.splatF(acc, double(H * W)));
+      s.store(s.convert(t, elemOf(y)), y, {n, s.cst(0), s.cst(0), c});
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertDwcToGPUPoolPass
+    : dwc::impl::ConvertDwcToGPUPoolBase<ConvertDwcToGPUPoolPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<Pool2DForward, Pool2DBackward, GlobalAvgPool>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace
