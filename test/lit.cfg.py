@@ -23,6 +23,11 @@ config.substitutions.append(("%dwc_lib", config.dwc_lib_dir))
 config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
 config.substitutions.append(("%host_cxx", config.host_cxx))
 config.substitutions.append(("%host_cc", config.host_cc))
+# Compiling/linking host programs against libdwc_runtime (runtime/, dwc-aot).
+config.substitutions.append(
+    ("%dwc_rt_cflags", "-I" + os.path.join(config.dwc_src_root, "runtime", "include")))
+config.substitutions.append(
+    ("%dwc_rt_ldflags", "-L%s -ldwc_runtime -Wl,-rpath,%s" % (config.dwc_lib_dir, config.dwc_lib_dir)))
 config.substitutions.append(
     ("%mlir_runner_libs",
      os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so") + "," +
@@ -30,6 +35,7 @@ config.substitutions.append(
 
 tools = [
     "dwc-opt",
+    ToolSubst("dwc-aot", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="ignore"),
     ToolSubst("mlir-translate", unresolved="ignore"),
 ]

@@ -1,0 +1,523 @@
+//===- dwc-aot.cpp - ahead-of-time compiler for dwc programs --------------===//
+//
+// Turns a .mlir file of tensor-level func.func (dwc ops) into an x86-64
+// object (PIC) holding the GPU binary, the host code and one C-ABI entry
+// point per public function:
+//   dwc_status dwc_<name>(const void *in0, ..., void *out0, ...)
+// taking raw device pointers of dense row-major buffers, plus a C/C++ header
+// declaring them. The object links against libdwc_runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Dialect/Dwc/IR/DwcDialect.h"
+#include "dwc/Dialect/Dwc/Transforms/BufferizableOpInterfaceImpl.h"
+#include "dwc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory aotCategory("dwc-aot options");
+
+static cl::opt<std::string> inputFile(cl::cat(aotCategory), cl::Positional,
+                                      cl::desc("<input.mlir>"), cl::init("-"));
+static cl::opt<std::string> outputFile(cl::cat(aotCategory), "o",
+                                       cl::desc("Output file"),
+                                       cl::value_desc("file"), cl::init("-"));
+static cl::opt<std::string>
+    headerFile(cl::cat(aotCategory), "header",
+               cl::desc("Write the C/C++ header of the entry points"),
+               cl::value_desc("file"), cl::init(""));
+static cl::opt<std::string> chip(cl::cat(aotCategory), "chip",
+                                 cl::desc("GPU architecture"),
+                                 cl::init("sm_90"));
+static cl::opt<std::string> features(cl::cat(aotCategory), "features",
+                                     cl::desc("PTX features"),
+                                     cl::init("+ptx80"));
+static cl::opt<int> optLevel(cl::cat(aotCategory), "opt-level",
+                             cl::desc("Optimisation level (GPU and host)"),
+                             cl::init(3));
+static cl::opt<std::string>
+    toolkit(cl::cat(aotCategory), "toolkit",
+            cl::desc("CUDA toolkit path (ptxas, fatbinary)"),
+            cl::init("/usr/local/cuda"));
+static cl::opt<std::string>
+    gpuFormat(cl::cat(aotCategory), "format",
+              cl::desc("GPU binary format: fatbin | bin"), cl::init("fatbin"));
+enum class EmitKind { Obj, LLVM, MLIR };
+static cl::opt<EmitKind> emitKind(
+    cl::cat(aotCategory), "emit", cl::desc("What to write to -o"),
+    cl::init(EmitKind::Obj),
+    cl::values(clEnumValN(EmitKind::Obj, "obj", "x86-64 object (default)"),
+               clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR with entry points"),
+               clEnumValN(EmitKind::MLIR, "mlir",
+                          "MLIR (LLVM dialect) after the pipeline")));
+static cl::opt<std::string> pipelineKind(
+    cl::cat(aotCategory), "pipeline",
+    cl::desc("Lowering: 'dwc' (dwc-to-nvvm, default) or 'upstream' "
+             "(gpu-kernel-outlining + gpu-lower-to-nvvm-pipeline, for "
+             "memref-level gpu.launch modules)"),
+    cl::init("dwc"));
+static cl::opt<std::string> targetTriple(cl::cat(aotCategory), "target-triple",
+                                         cl::desc("Host target triple"),
+                                         cl::init(""));
+static cl::opt<std::string> targetCpu(cl::cat(aotCategory), "target-cpu",
+                                      cl::desc("Host CPU for the object"),
+                                      cl::init("x86-64"));
+static cl::opt<bool> keepMlirSymbols(
+    cl::cat(aotCategory), "keep-mlir-symbols",
+    cl::desc("Keep the MLIR-generated host functions (<name>, "
+             "_mlir_ciface_<name>) external instead of internal"),
+    cl::init(false));
+static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
+                                   cl::desc("Required pointer alignment"),
+                                   cl::init(16));
+
+namespace {
+
+/// One argument of an entry point: a dense row-major buffer.
+struct BufferArg {
+  std::string name; // in0, out0, arg0
+  bool isOutput;
+  bool isConst;
+  std::string typeStr; // the MLIR type as written
+  std::string elemStr; // f32, f16, ...
+  std::vector<int64_t> shape;
+  unsigned elemBits;
+};
+
+struct EntrySig {
+  std::string name;
+  std::vector<BufferArg> args; // inputs then outputs
+};
+
+std::string typeToString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+LogicalResult makeBufferArg(func::FuncOp fn, Type t, const std::string &name,
+                            bool isOutput, bool isConst, BufferArg &out) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  if (!shaped || !isa<RankedTensorType, MemRefType>(t))
+    return fn.emitError() << "dwc-aot: argument/result " << name
+                          << " has unsupported type " << t
+                          << " (expected a ranked tensor or memref)";
+  if (!shaped.hasStaticShape())
+    return fn.emitError() << "dwc-aot: " << name << " of type " << t
+                          << " has a dynamic shape (entry points need static "
+                             "shapes)";
+  if (auto mr = dyn_cast<MemRefType>(t); mr && !mr.getLayout().isIdentity())
+    return fn.emitError() << "dwc-aot: " << name << " of type " << t
+                          << " is not a dense row-major memref";
+  Type elem = shaped.getElementType();
+  if (!elem.isIntOrFloat())
+    return fn.emitError() << "dwc-aot: " << name << " has element type " << elem
+                          << " (expected an integer or float)";
+  out.name = name;
+  out.isOutput = isOutput;
+  out.isConst = isConst;
+  out.typeStr = typeToString(t);
+  out.elemStr = typeToString(elem);
+  out.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  out.elemBits = elem.getIntOrFloatBitWidth();
+  return success();
+}
+
+/// Records the C signature of each public function before lowering. Tensor
+/// arguments are inputs, tensor/memref results become trailing outputs;
+/// memref arguments (already bufferized code) are read-write buffers.
+LogicalResult collectSignatures(ModuleOp module, std::vector<EntrySig> &sigs) {
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isDeclaration() || !fn.isPublic())
+      continue;
+    EntrySig sig;
+    sig.name = fn.getName().str();
+    FunctionType ft = fn.getFunctionType();
+    unsigned nIn = 0, nOut = 0, nArg = 0;
+    for (Type t : ft.getInputs()) {
+      BufferArg a;
+      bool isTensor = isa<RankedTensorType>(t);
+      std::string name = isTensor ? "in" + std::to_string(nIn++)
+                                  : "arg" + std::to_string(nArg++);
+      if (failed(makeBufferArg(fn, t, name, /*isOutput=*/!isTensor,
+                               /*isConst=*/isTensor, a)))
+        return failure();
+      sig.args.push_back(a);
+    }
+    for (Type t : ft.getResults()) {
+      BufferArg a;
+      if (failed(makeBufferArg(fn, t, "out" + std::to_string(nOut++),
+                               /*isOutput=*/true, /*isConst=*/false, a)))
+        return failure();
+      sig.args.push_back(a);
+    }
+    // Every public host function gets a C interface wrapper.
+    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                UnitAttr::get(module.getContext()));
+    sigs.push_back(std::move(sig));
+  }
+  if (sigs.empty())
+    return module.emitError("dwc-aot: no public function to compile");
+  return success();
+}
+
+LogicalResult runPipeline(ModuleOp module) {
+  PassManager pm(module.getContext());
+  if (pipelineKind == "dwc") {
+    dwc::DwcToNVVMPipelineOptions opts;
+    opts.chip = chip;
+    opts.features = features;
+    opts.optLevel = optLevel;
+    opts.format = gpuFormat;
+    opts.toolkit = toolkit;
+    dwc::buildDwcToNVVMPipeline(pm, opts);
+  } else if (pipelineKind == "upstream") {
+    std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
+                    "cubin-chip=" +
+                    chip + " cubin-features=" + features +
+                    " cubin-format=" + gpuFormat +
+                    " opt-level=" + std::to_string(optLevel) + "}";
+    if (failed(parsePassPipeline(p, pm)))
+      return module.emitError("dwc-aot: bad upstream pipeline: ") << p;
+  } else {
+    return module.emitError("dwc-aot: unknown --pipeline=") << pipelineKind;
+  }
+  return pm.run(module);
+}
+
+/// Checks the lowered C interface wrapper takes one descriptor pointer per
+/// recorded buffer (inputs, then outputs).
+LogicalResult checkLoweredAbi(ModuleOp module, const EntrySig &sig) {
+  std::string ciface = "_mlir_ciface_" + sig.name;
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(ciface);
+  if (!fn)
+    return module.emitError("dwc-aot: the pipeline produced no ")
+           << ciface << " (is the function public and lowered to LLVM?)";
+  auto ty = fn.getFunctionType();
+  if (!isa<LLVM::LLVMVoidType>(ty.getReturnType()) ||
+      ty.getNumParams() != sig.args.size())
+    return fn.emitError("dwc-aot: ")
+           << ciface << " has type " << ty << ", expected " << sig.args.size()
+           << " memref descriptor pointers (inputs, then outputs) and no "
+              "result";
+  return success();
+}
+
+/// Adds `i32 dwc_<name>(ptr...)`: checks every pointer, builds the memref
+/// descriptors of dense row-major buffers, calls _mlir_ciface_<name> and
+/// returns the runtime's pending error.
+void addEntryPoint(llvm::Module &m, const EntrySig &sig) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::PointerType *ptr = llvm::PointerType::getUnqual(ctx);
+
+  llvm::FunctionCallee take = m.getOrInsertFunction(
+      "dwcTakeLastError", llvm::FunctionType::get(i32, {}, false));
+  llvm::FunctionCallee checkPtr = m.getOrInsertFunction(
+      "dwcCheckPointerNamed",
+      llvm::FunctionType::get(i32, {ptr, i64, ptr}, false));
+  llvm::Function *ciface = m.getFunction("_mlir_ciface_" + sig.name);
+
+  std::vector<llvm::Type *> params(sig.args.size(), ptr);
+  auto *fty = llvm::FunctionType::get(i32, params, false);
+  auto *fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
+                                    "dwc_" + sig.name, m);
+  fn->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  for (unsigned i = 0; i < sig.args.size(); ++i)
+    fn->getArg(i)->setName(sig.args[i].name);
+
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
+  llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "bad_arg", fn);
+  llvm::IRBuilder<> b(entry);
+  b.CreateCall(take); // a call reports its own errors only
+  llvm::IRBuilder<> fb(fail);
+  llvm::PHINode *failStatus = fb.CreatePHI(i32, sig.args.size());
+  fb.CreateCall(take);
+  fb.CreateRet(failStatus);
+
+  for (unsigned i = 0; i < sig.args.size(); ++i) {
+    llvm::Value *name = b.CreateGlobalString(
+        sig.args[i].name + " of dwc_" + sig.name, "dwc.argname");
+    llvm::Value *st =
+        b.CreateCall(checkPtr, {fn->getArg(i), b.getInt64(alignment), name});
+    llvm::BasicBlock *next = llvm::BasicBlock::Create(ctx, "ok", fn, fail);
+    b.CreateCondBr(b.CreateICmpNE(st, b.getInt32(0)), fail, next);
+    failStatus->addIncoming(st, b.GetInsertBlock());
+    b.SetInsertPoint(next);
+  }
+
+  std::vector<llvm::Value *> descs;
+  for (unsigned i = 0; i < sig.args.size(); ++i) {
+    const BufferArg &a = sig.args[i];
+    unsigned rank = a.shape.size();
+    std::vector<llvm::Type *> fields = {ptr, ptr, i64};
+    if (rank > 0) {
+      auto *arr = llvm::ArrayType::get(i64, rank);
+      fields.push_back(arr);
+      fields.push_back(arr);
+    }
+    auto *descTy = llvm::StructType::get(ctx, fields);
+    llvm::IRBuilder<> ab(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+    llvm::Value *d = ab.CreateAlloca(descTy, nullptr, a.name + ".desc");
+    b.CreateStore(fn->getArg(i), b.CreateStructGEP(descTy, d, 0));
+    b.CreateStore(fn->getArg(i), b.CreateStructGEP(descTy, d, 1));
+    b.CreateStore(b.getInt64(0), b.CreateStructGEP(descTy, d, 2));
+    int64_t stride = 1;
+    for (int r = (int)rank - 1; r >= 0; --r) {
+      b.CreateStore(
+          b.getInt64(a.shape[r]),
+          b.CreateInBoundsGEP(descTy, d,
+                              {b.getInt32(0), b.getInt32(3), b.getInt32(r)}));
+      b.CreateStore(
+          b.getInt64(stride),
+          b.CreateInBoundsGEP(descTy, d,
+                              {b.getInt32(0), b.getInt32(4), b.getInt32(r)}));
+      stride *= a.shape[r];
+    }
+    descs.push_back(d);
+  }
+  b.CreateCall(ciface, descs);
+  b.CreateRet(b.CreateCall(take));
+}
+
+std::string shapeStr(const BufferArg &a) {
+  std::string s;
+  for (size_t i = 0; i < a.shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(a.shape[i]);
+  return a.shape.empty() ? "scalar" : s;
+}
+
+const char *roleOf(const BufferArg &a) {
+  return a.isConst ? "[in]" : a.name[0] == 'o' ? "[out]" : "[inout]";
+}
+
+std::string writeHeader(const std::vector<EntrySig> &sigs,
+                        StringRef headerPath) {
+  std::string guard = "DWC_AOT_";
+  for (char c : llvm::sys::path::filename(headerPath))
+    guard += std::isalnum((unsigned char)c) ? (char)std::toupper(c) : '_';
+  std::string h;
+  llvm::raw_string_ostream os(h);
+  os << "/* Generated by dwc-aot from " << llvm::sys::path::filename(inputFile)
+     << " (chip " << chip << "): C entry points of the compiled dwc\n"
+     << " * functions. Link the object with libdwc_runtime. Every pointer is a"
+     << "\n * CUDA device pointer to a dense row-major buffer, " << alignment
+     << "-byte aligned.\n"
+     << " * Each call returns DWC_SUCCESS or an error status; the message is "
+     << "in\n * dwcGetLastErrorMessage(). By default a call synchronises; "
+     << "after\n * dwcSetStream(s) it is queued on stream s. */\n";
+  os << "#ifndef " << guard << "\n#define " << guard << "\n\n";
+  os << "#include \"dwc/runtime.h\"\n\n";
+  os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (const EntrySig &sig : sigs) {
+    os << "/* dwc_" << sig.name << ":\n";
+    size_t nameW = 0, roleW = 0;
+    for (const BufferArg &a : sig.args) {
+      nameW = std::max(nameW, a.name.size());
+      roleW = std::max(roleW, std::string(roleOf(a)).size());
+    }
+    for (const BufferArg &a : sig.args) {
+      int64_t n = 1;
+      for (int64_t d : a.shape)
+        n *= d;
+      std::string role = roleOf(a);
+      os << " *   " << a.name << std::string(nameW - a.name.size() + 2, ' ')
+         << role << std::string(roleW - role.size() + 2, ' ') << a.elemStr
+         << "  " << shapeStr(a) << "  (" << a.typeStr << ", "
+         << n * ((a.elemBits + 7) / 8) << " bytes)\n";
+    }
+    os << " */\n";
+    os << "dwc_status dwc_" << sig.name << "(";
+    for (size_t i = 0; i < sig.args.size(); ++i) {
+      const BufferArg &a = sig.args[i];
+      os << (i ? ", " : "") << (a.isConst ? "const void *" : "void *")
+         << a.name;
+    }
+    if (sig.args.empty())
+      os << "void";
+    os << ");\n\n";
+  }
+  os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
+     << guard << " */\n";
+  return h;
+}
+
+int fail(const llvm::Twine &msg) {
+  llvm::errs() << "dwc-aot: " << msg << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  mlir::registerAllPasses();
+  cl::HideUnrelatedOptions(aotCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "dwc ahead-of-time compiler: .mlir -> x86-64 object + C header\n");
+
+  DialectRegistry registry;
+  registry.insert<dwc::DwcDialect>();
+  dwc::registerBufferizableOpInterfaceExternalModels(registry);
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  context.loadAllAvailableDialects();
+
+  std::string err;
+  auto input = openInputFile(inputFile, &err);
+  if (!input)
+    return fail(err);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  std::vector<EntrySig> sigs;
+  if (failed(collectSignatures(*module, sigs)))
+    return 1;
+  if (failed(runPipeline(*module)))
+    return fail("lowering pipeline failed");
+  for (const EntrySig &sig : sigs)
+    if (failed(checkLoweredAbi(*module, sig)))
+      return 1;
+
+  if (!headerFile.empty()) {
+    auto out = openOutputFile(headerFile, &err);
+    if (!out)
+      return fail(err);
+    out->os() << writeHeader(sigs, headerFile);
+    out->keep();
+  }
+
+  if (emitKind == EmitKind::MLIR) {
+    auto out = openOutputFile(outputFile, &err);
+    if (!out)
+      return fail(err);
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, "dwc_aot");
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  for (const EntrySig &sig : sigs)
+    addEntryPoint(*llvmModule, sig);
+
+  // Only the entry points are exported: MLIR's host functions become
+  // internal so that several dwc-aot objects link into one library.
+  if (!keepMlirSymbols) {
+    for (llvm::Function &f : *llvmModule)
+      if (!f.isDeclaration() && !f.getName().starts_with("dwc_"))
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (llvm::GlobalVariable &g : llvmModule->globals())
+      if (!g.isDeclaration() && !g.hasAppendingLinkage() &&
+          !g.getName().starts_with("llvm."))
+        g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(targetTriple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                           : targetTriple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target)
+    return fail("no host target: " + err);
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, targetCpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      optLevel >= 2 ? llvm::CodeGenOptLevel::Default
+                    : llvm::CodeGenOptLevel::None));
+  if (!tm)
+    return fail("cannot create a target machine for " + triple.str());
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(tm->createDataLayout());
+
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return fail("generated LLVM IR does not verify");
+
+  if (optLevel > 0) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel level = optLevel == 1 ? llvm::OptimizationLevel::O1
+                                    : optLevel == 2
+                                        ? llvm::OptimizationLevel::O2
+                                        : llvm::OptimizationLevel::O3;
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+    mpm.run(*llvmModule, mam);
+  }
+
+  auto out = openOutputFile(outputFile, &err);
+  if (!out)
+    return fail(err);
+  if (emitKind == EmitKind::LLVM) {
+    llvmModule->print(out->os(), nullptr);
+    out->keep();
+    return 0;
+  }
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, out->os(), nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return fail("the host target cannot emit object files");
+  codegen.run(*llvmModule);
+  out->keep();
+  return 0;
+}
