@@ -59,8 +59,10 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
 
   // 2. dwc ops to GPU kernels; host buffers are device buffers.
-  if (options.fastPaths)
+  if (options.fastPaths) {
     pm.addPass(dwc::createConvertDwcToGPUGemv());
+    pm.addPass(dwc::createConvertDwcToGPUPool());
+  }
   pm.addPass(dwc::createConvertDwcToGPU());
   pm.addPass(dwc::createConvertHostBuffersToGPU());
   // (No canonicalization before outlining: it would hoist the kernels'

@@ -223,6 +223,40 @@ def ref_pool(x, kind, win, st, pad, ceil, cip):
     return y
 
 
+def ref_pool_bwd(x, dy, kind, win, st, pad, ceil, cip):
+    """Literal scatter: each dY element flows to its window's first maximum
+    (row-major over the taps inside the input) or, divided by the forward
+    divisor, to every tap inside the input; overlapping windows add."""
+    N, IH, IW, C = x.shape
+    _, OH, OW, _ = dy.shape
+    dx = Tensor([N, IH, IW, C])
+    for n in range(N):
+        for oh in range(OH):
+            for ow in range(OW):
+                h0 = oh * st[0] - pad[0]
+                w0 = ow * st[1] - pad[2]
+                taps = [(h, w) for h in range(h0, h0 + win[0]) if 0 <= h < IH
+                        for w in range(w0, w0 + win[1]) if 0 <= w < IW]
+                if cip:
+                    cnt = (len([h for h in range(h0, h0 + win[0]) if -pad[0] <= h < IH + pad[1]]) *
+                           len([w for w in range(w0, w0 + win[1]) if -pad[2] <= w < IW + pad[3]]))
+                else:
+                    cnt = len(taps)
+                for c in range(C):
+                    g = dy.get(n, oh, ow, c)
+                    if kind == "max":
+                        best = None
+                        for (h, w) in taps:
+                            if best is None or x.get(n, h, w, c) > x.get(n, best[0], best[1], c):
+                                best = (h, w)
+                        k = dx.idx(n, best[0], best[1], c)
+                        dx.data[k] += g
+                    else:
+                        for (h, w) in taps:
+                            dx.data[dx.idx(n, h, w, c)] += g / cnt
+    return dx
+
+
 def ref_gap(x):
     N, H, W, C = x.shape
     y = Tensor([N, 1, 1, C])
@@ -350,6 +384,30 @@ def pool_case(rng, name, ty, kind, N, H, W, C, win, st, pad, ceil=False,
     return Case(name, ty, body, [("x", x)], y.shape, ty, y, exact=(kind == "max"))
 
 
+def coarse_tensor(rng, shape, ty):
+    """Values on a grid of 7 levels: many equal maxima in every window."""
+    t = Tensor(shape)
+    for k in range(len(t.data)):
+        t.data[k] = round_to(rng.randint(-3, 3) / 4.0, ty)
+    return t
+
+
+def pool_bwd_case(rng, name, ty, kind, N, H, W, C, win, st, pad, ceil=False,
+                  cip=False, ties=True):
+    x = (coarse_tensor if ties else random_tensor)(rng, [N, H, W, C], ty)
+    OH = pool_out(H, win[0], st[0], pad[0], pad[1], ceil)
+    OW = pool_out(W, win[1], st[1], pad[2], pad[3], ceil)
+    dy = random_tensor(rng, [N, OH, OW, C], ty)
+    dx = ref_pool_bwd(x, dy, kind, win, st, pad, ceil, cip)
+    xt, dyt = mlir_type(x.shape, ty), mlir_type(dy.shape, ty)
+    body = ("dwc.pool2d_backward %s ins(%%x, %%dy : %s, %s) outs(%%init : %s) "
+            "window = %s strides = %s padding = %s%s%s -> %s" %
+            (kind, xt, dyt, xt, a(win), a(st), a(pad),
+             " ceil_mode" if ceil else "", " count_include_pad" if cip else "",
+             xt))
+    return Case(name, ty, body, [("x", x), ("dy", dy)], dx.shape, ty, dx)
+
+
 def gap_case(rng, name, ty, N, H, W, C):
     x = random_tensor(rng, [N, H, W, C], ty)
     y = ref_gap(x)
@@ -438,6 +496,41 @@ def family(name, rng):
             gap_case(rng, "gap_f32", "f32", 2, 5, 7, 13),
             gap_case(rng, "gap_f16", "f16", 1, 7, 7, 5),
             gap_case(rng, "gap_bf16", "bf16", 2, 3, 3, 5),
+        ]
+    if name == "pooling_backward":
+        return [
+            pool_bwd_case(rng, "bwd_max_3x3_s2_p1_ties", "f32", "max", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_max_3x3_s1_p1_ties", "f32", "max", 2, 5, 6, 3, (3, 3), (1, 1), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_max_2x2_s2", "f32", "max", 1, 6, 6, 5, (2, 2), (2, 2), (0, 0, 0, 0), ties=False),
+            pool_bwd_case(rng, "bwd_max_ceil_asym", "f32", "max", 2, 7, 6, 3, (3, 2), (2, 2), (1, 0, 0, 1), ceil=True),
+            pool_bwd_case(rng, "bwd_max_w57_c72_ceil", "f32", "max", 1, 5, 57, 72, (3, 3), (2, 2), (0, 0, 0, 0), ceil=True),
+            pool_bwd_case(rng, "bwd_max_f16_ties", "f16", "max", 1, 7, 7, 13, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True),
+            pool_bwd_case(rng, "bwd_max_s3_gap", "f32", "max", 1, 8, 8, 2, (2, 2), (3, 3), (1, 0, 1, 0)),
+            pool_bwd_case(rng, "bwd_avg_3x3_s2_p1_excl", "f32", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_avg_3x3_s2_p1_incl", "f32", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1), cip=True),
+            pool_bwd_case(rng, "bwd_avg_3x3_s1_p1", "f32", "avg", 2, 5, 6, 3, (3, 3), (1, 1), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_avg_ceil_incl", "f32", "avg", 2, 7, 5, 3, (3, 3), (2, 2), (1, 0, 1, 0), ceil=True, cip=True),
+            pool_bwd_case(rng, "bwd_avg_ceil_drop_incl", "f32", "avg", 1, 6, 6, 5, (2, 2), (2, 2), (0, 1, 0, 1), ceil=True, cip=True),
+            pool_bwd_case(rng, "bwd_avg_w57_c72_ceil_excl", "f32", "avg", 1, 5, 57, 72, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True),
+            pool_bwd_case(rng, "bwd_avg_f16_incl", "f16", "avg", 1, 7, 7, 13, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
+            pool_bwd_case(rng, "bwd_avg_5x1_asym", "f32", "avg", 1, 9, 4, 5, (5, 1), (1, 1), (2, 1, 0, 0), cip=True),
+        ]
+    if name == "gpu_pool_forward":
+        # Channel counts the 128-bit kernels of convert-dwc-to-gpu-pool take.
+        return [
+            pool_case(rng, "gpu_max_3x3_s2_p1", "f32", "max", 1, 9, 10, 8, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_case(rng, "gpu_max_2x2_s2", "f32", "max", 2, 8, 8, 4, (2, 2), (2, 2), (0, 0, 0, 0)),
+            pool_case(rng, "gpu_max_w57_c72_ceil", "f32", "max", 1, 5, 57, 72, (3, 3), (2, 2), (0, 0, 0, 0), ceil=True),
+            pool_case(rng, "gpu_max_f16_ceil_asym", "f16", "max", 1, 7, 13, 16, (3, 2), (2, 2), (1, 0, 0, 1), ceil=True),
+            pool_case(rng, "gpu_max_bf16_s1", "bf16", "max", 1, 6, 11, 8, (3, 3), (1, 1), (1, 1, 1, 1)),
+            pool_case(rng, "gpu_avg_3x3_s1_p1_excl", "f32", "avg", 2, 6, 19, 8, (3, 3), (1, 1), (1, 1, 1, 1)),
+            pool_case(rng, "gpu_avg_3x3_s2_p1_incl", "f32", "avg", 1, 7, 9, 4, (3, 3), (2, 2), (1, 1, 1, 1), cip=True),
+            pool_case(rng, "gpu_avg_ceil_incl", "f32", "avg", 2, 7, 5, 12, (3, 3), (2, 2), (1, 0, 1, 0), ceil=True, cip=True),
+            pool_case(rng, "gpu_avg_ceil_drop_incl", "f32", "avg", 1, 6, 6, 4, (2, 2), (2, 2), (0, 1, 0, 1), ceil=True, cip=True),
+            pool_case(rng, "gpu_avg_w57_c72_ceil_excl", "f32", "avg", 1, 5, 57, 72, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True),
+            pool_case(rng, "gpu_avg_f16_incl", "f16", "avg", 1, 7, 7, 16, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
+            pool_case(rng, "gpu_avg_bf16_5x1", "bf16", "avg", 1, 9, 4, 8, (5, 1), (1, 1), (2, 1, 0, 0), cip=True),
+            pool_case(rng, "gpu_avg_s3_k2", "f32", "avg", 1, 10, 11, 4, (2, 2), (3, 3), (1, 1, 1, 1)),
         ]
     if name == "im2win_conv2d":
         return [
@@ -548,6 +641,66 @@ def resolve_lib(lib, runner):
     return os.path.normpath(cand) if os.path.isfile(cand) else lib
 
 
+LAUNCH_RE = re.compile(
+    r"gpu\.launch blocks\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), (%\w+) = (%\w+), "
+    r"(%\w+) = (%\w+)\) threads\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), "
+    r"(%\w+) = (%\w+), (%\w+) = (%\w+)\) \{")
+
+
+def launches_to_loops(text):
+    """Serial host emulation of barrier-free 1-D gpu.launch kernels: the
+    launch becomes scf.for over blocks x threads (y/z ids 0), its
+    gpu.terminator the end of the loops. Exact for kernels in which no
+    thread reads what another writes."""
+    out, k = [], 0
+    for line in text.splitlines():
+        m = LAUNCH_RE.search(line)
+        if m:
+            g = m.groups()
+            ind = line[:m.start()]
+            if "gpu.barrier" in text:
+                raise SystemExit("launches_to_loops: kernel uses gpu.barrier")
+            z, o = "%%emu_zero%d" % k, "%%emu_one%d" % k
+            k += 1
+            out.append("%s%s = arith.constant 0 : index" % (ind, z))
+            out.append("%s%s = arith.constant 1 : index" % (ind, o))
+            out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[0], z, g[4], o))
+            out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[9], z, g[13], o))
+            for name, size in ((g[1], None), (g[2], None), (g[10], None), (g[11], None)):
+                out.append("%s  %s = arith.constant 0 : index" % (ind, name))
+            for name, size in ((g[3], g[4]), (g[5], g[6]), (g[7], g[8]), (g[12], g[13]),
+                               (g[14], g[15]), (g[16], g[17])):
+                out.append("%s  %s = arith.addi %s, %s : index" % (ind, name, size, z))
+            continue
+        if line.strip() == "gpu.terminator":
+            out.append(line.replace("gpu.terminator", "}"))
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+EMULATE_PIPELINE = [
+    "--convert-linalg-to-loops", "--convert-vector-to-scf", "--convert-scf-to-cf",
+    "--expand-strided-metadata", "--lower-affine", "--convert-vector-to-llvm",
+    "--finalize-memref-to-llvm", "--convert-math-to-llvm",
+    "--convert-arith-to-llvm", "--convert-func-to-llvm", "--convert-cf-to-llvm",
+    "--reconcile-unrealized-casts"]
+
+
+def lower_gpu_pool_emulated(dwc_opt, src):
+    """convert-dwc-to-gpu-pool after bufferization, launches run serially
+    on the host: checks the kernels' index arithmetic and semantics."""
+    k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
+                        "--convert-dwc-to-gpu-pool", src], capture_output=True, text=True)
+    if k.returncode != 0:
+        return k
+    if "dwc." in k.stdout:
+        k.returncode, k.stderr = 1, "ops left by convert-dwc-to-gpu-pool"
+        return k
+    return subprocess.run([dwc_opt] + EMULATE_PIPELINE, input=launches_to_loops(k.stdout),
+                          capture_output=True, text=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--family", required=True)
@@ -559,6 +712,9 @@ def main():
     ap.add_argument("--inject-error", action="store_true",
                     help="perturb the oracle (checks that failures are seen)")
     ap.add_argument("--keep", help="write the generated module here")
+    ap.add_argument("--gpu-pool-emulate", action="store_true",
+                    help="lower with convert-dwc-to-gpu-pool and run its kernels "
+                         "serially on the host instead of --dwc-to-llvm-cpu")
     args = ap.parse_args()
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
@@ -573,8 +729,11 @@ def main():
         src = os.path.join(tmp, "in.mlir")
         with open(src, "w") as fh:
             fh.write(module)
-        low = subprocess.run([args.dwc_opt, "--dwc-to-llvm-cpu", src],
-                             capture_output=True, text=True)
+        if args.gpu_pool_emulate:
+            low = lower_gpu_pool_emulated(args.dwc_opt, src)
+        else:
+            low = subprocess.run([args.dwc_opt, "--dwc-to-llvm-cpu", src],
+                                 capture_output=True, text=True)
         if low.returncode != 0:
             print("FAIL %s: dwc-opt failed\n%s" % (args.family, low.stderr[-4000:]))
             return 1

@@ -1,0 +1,144 @@
+// convert-dwc-to-gpu-pool: the shape of the kernels (strips, width-first
+// column reuse, 128-bit accesses, exact padding, f32 accumulation, the
+// gather backward with its argmax recomputation, the global-average block
+// reduction) and the ops it leaves to convert-dwc-to-gpu.
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool --canonicalize --cse -split-input-file | FileCheck %s
+
+// 8x8 -> 4x4, 16 channels: 4 channel vectors x 4 rows x 1 strip of 4
+// outputs = 16 threads of one 256-thread block.
+// CHECK-LABEL: func @max_3x3_s2
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK: arith.cmpi ult, %{{.*}}, %c16
+// The first window row may lie in the padding: one scf.if for the row.
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// Width-first: 8 in-bounds columns of the row (the 9th is the left
+// padding, folded away), each loaded once and folded into the outputs
+// whose window holds it (12 taps - 1 padding tap - 4 first taps = 7 max).
+// CHECK-COUNT-8: vector.load %arg0{{.*}} vector<4xf32>
+// CHECK: scf.yield
+// CHECK: else
+// CHECK: scf.yield %[[NINF:.*]], %[[NINF]], %[[NINF]], %[[NINF]]
+// Rows 2 and 3 of the window are always inside the input: no scf.if.
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg1{{.*}} {alignment = 16 : i64} : memref<1x4x4x16xf32>, vector<4xf32>
+// CHECK: gpu.terminator
+func.func @max_3x3_s2(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
+  dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// Average, f16: 8 channels (128 bits) per thread, f32 sums, the
+// count_include_pad divisor per output, one truncf per output.
+// CHECK-LABEL: func @avg_f16
+// CHECK: vector.load %arg0{{.*}} : memref<1x8x8x16xf16>, vector<8xf16>
+// CHECK: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: arith.sitofp %{{.*}} : i64 to f32
+// CHECK: arith.divf {{.*}} : vector<8xf32>
+// CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
+// CHECK: vector.store %{{.*}}, %arg1{{.*}} : memref<1x4x4x16xf16>, vector<8xf16>
+func.func @avg_f16(%x: memref<1x8x8x16xf16>, %y: memref<1x4x4x16xf16>) {
+  dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x4x4x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] count_include_pad
+  return
+}
+
+// -----
+
+// Stride 1: strips of 8 outputs; 12 = 8 + 4, so the second strip is
+// partial: its outputs 4..7 are stored under a bounds check, its columns
+// past the input are clamped loads replaced by 0.
+// CHECK-LABEL: func @avg_1x3_s1_strip
+// CHECK: %[[IW:.*]] = arith.addi %{{.*}}, %c4
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[IW]], %c12
+// CHECK: %[[CL:.*]] = arith.minsi %{{.*}}, %c11
+// CHECK: %[[V:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}, %[[CL]], %{{.*}}]
+// CHECK: arith.select %[[IN]], %[[V]], %cst
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg1
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}}, %arg1
+func.func @avg_1x3_s1_strip(%x: memref<1x4x12x8xf32>, %y: memref<1x4x12x8xf32>) {
+  dwc.pool2d avg ins(%x : memref<1x4x12x8xf32>) outs(%y : memref<1x4x12x8xf32>) window = [1, 3] strides = [1, 1] padding = [0, 0, 1, 1]
+  return
+}
+
+// -----
+
+// Backward of max pooling, a gather: a thread owns 4 dX positions x 4
+// channels; window rows with (ih + pt - kh) % 2 == 0 only; the argmax tap
+// of each covering window is recomputed from X (strictly greater, or the
+// first valid tap), then dY is added where the tap is this position.
+// CHECK-LABEL: func @max_bwd
+// CHECK: arith.remui %{{.*}}, %c2
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK: vector.load %arg0
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK: arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi32>
+// CHECK: vector.load %arg1
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg2{{.*}} : memref<1x8x8x16xf32>, vector<4xf32>
+func.func @max_bwd(%x: memref<1x8x8x16xf32>, %dy: memref<1x4x4x16xf32>, %dx: memref<1x8x8x16xf32>) {
+  dwc.pool2d_backward max ins(%x, %dy : memref<1x8x8x16xf32>, memref<1x4x4x16xf32>) outs(%dx : memref<1x8x8x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// Backward of average pooling with 5 channels: scalar accesses (the
+// baseline has no backward kernel, so every channel count is taken).
+// CHECK-LABEL: func @avg_bwd_c5
+// CHECK: gpu.launch
+// CHECK-NOT: vector.load
+// CHECK: memref.load %arg1
+// CHECK: arith.divf
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK-NOT: dwc.pool2d_backward
+func.func @avg_bwd_c5(%x: memref<1x6x6x5xf32>, %dy: memref<1x3x3x5xf32>, %dx: memref<1x6x6x5xf32>) {
+  dwc.pool2d_backward avg ins(%x, %dy : memref<1x6x6x5xf32>, memref<1x3x3x5xf32>) outs(%dx : memref<1x6x6x5xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// Global average: a block per (n, 16 channel vectors), 16 rows of threads
+// striding over H*W = 49, partial sums through workgroup memory.
+// CHECK-LABEL: func @gap
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%[[WG:.*]] : memref<16x16x4xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2], [3]] : memref<2x7x7x64xf32> into memref<2x49x64xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c49 step %c16
+// CHECK: vector.load %[[FLAT]]
+// CHECK: vector.store %{{.*}}, %[[WG]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: vector.load %[[WG]]
+// CHECK: arith.divf
+// CHECK: vector.store %{{.*}}, %arg1
+func.func @gap(%x: memref<2x7x7x64xf32>, %y: memref<2x1x1x64xf32>) {
+  dwc.global_avg_pool ins(%x : memref<2x7x7x64xf32>) outs(%y : memref<2x1x1x64xf32>)
+  return
+}
+
+// -----
+
+// Left to convert-dwc-to-gpu: channels that do not fill 128-bit vectors,
+// the tensor form, a window wider than the register strip.
+// CHECK-LABEL: func @refused
+// CHECK-NOT: gpu.launch
+// CHECK: dwc.pool2d max ins(%arg0 : memref<1x8x8x6xf32>)
+// CHECK: dwc.global_avg_pool ins(%arg2 : memref<1x4x4x12xf16>)
+// CHECK: dwc.pool2d avg ins(%arg4 : memref<1x4x80x4xf32>)
+// CHECK: dwc.pool2d max ins(%arg6 : tensor<1x8x8x8xf32>)
+// CHECK: dwc.pool2d_backward max ins(%arg6, %arg7
+func.func @refused(%a: memref<1x8x8x6xf32>, %b: memref<1x4x4x6xf32>,
+                   %c: memref<1x4x4x12xf16>, %d: memref<1x1x1x12xf16>,
+                   %e: memref<1x4x80x4xf32>, %f: memref<1x4x2x4xf32>,
+                   %t: tensor<1x8x8x8xf32>, %u: tensor<1x4x4x8xf32>) -> (tensor<1x4x4x8xf32>, tensor<1x8x8x8xf32>) {
+  dwc.pool2d max ins(%a : memref<1x8x8x6xf32>) outs(%b : memref<1x4x4x6xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]
+  dwc.global_avg_pool ins(%c : memref<1x4x4x12xf16>) outs(%d : memref<1x1x1x12xf16>)
+  dwc.pool2d avg ins(%e : memref<1x4x80x4xf32>) outs(%f : memref<1x4x2x4xf32>) window = [1, 60] strides = [1, 20] padding = [0, 0, 0, 0]
+  %r = dwc.pool2d max ins(%t : tensor<1x8x8x8xf32>) outs(%u : tensor<1x4x4x8xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x8xf32>
+  %g = dwc.pool2d_backward max ins(%t, %u : tensor<1x8x8x8xf32>, tensor<1x4x4x8xf32>) outs(%t : tensor<1x8x8x8xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x8x8xf32>
+  return %r, %g : tensor<1x4x4x8xf32>, tensor<1x8x8x8xf32>
+}
