@@ -9,7 +9,13 @@
 
 // CHECK-LABEL: .entry f3_kernel
 // CHECK: .maxntid 128, 1, 1
+// Filter rows through shared memory: cp.async.cg (L2 only), groups, waits.
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// CHECK: cp.async.commit_group
+// CHECK: cp.async.wait_group 1
+// CHECK: bar.sync
 // CHECK: ld.global.v4.b32
+// CHECK: ld.shared.v4.b32
 // 3 taps x 8 outputs x 4 channels in one filter-row iteration.
 // CHECK-COUNT-96: fma.rn.f32
 // CHECK-NOT: fma.rn.f32

@@ -241,12 +241,16 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
   let options = [
     Option<"tm", "tm", "int64_t", /*default=*/"0",
            "Outputs per thread along the width (0: min(8, OW))">,
+    Option<"filterSmem", "filter-smem", "bool", /*default=*/"true",
+           "Stage filter rows in shared memory with double-buffered cp.async.cg "
+           "(false: read filter vectors from global memory)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
-                           "mlir::vector::VectorDialect"];
+                           "mlir::vector::VectorDialect",
+                           "mlir::nvgpu::NVGPUDialect"];
 }
 
 def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
@@ -315,6 +319,69 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect"];
+}
+
+def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
+  let summary = "Lower f16/bf16 depthwise convolutions to the Flash-DWC tensor-core (mma.sync) kernel";
+  let description = [{
+    Replaces each eligible memref-form `dwc.depthwise_conv2d` with a
+    `gpu.launch` that runs the convolution on tensor cores through the
+    Flash-DWC GEMV->GEMM packing:
+
+    * a GEMV is 8 consecutive outputs of one row and channel against one
+      width-9 filter fragment (16 inputs); 16 spatially adjacent GEMVs
+      (R rows x G groups of 8 outputs, G = pow2 >= OW/8 in [4, 16]) form the
+      A matrix (16 x 16) of one `nvgpu.mma.sync` m16n8k16 per channel, f32
+      accumulators; B (16 x 8) has column i = the fragment shifted down by
+      i, read from the compressed 23-element vector: `B[k][i] = z[k-i+7]`;
+    * the FH x FW filter is FH x ceil(FW/9) fragments (the last zero-padded),
+      all accumulated into the same D; a block owns 64 channels (4 warps of
+      16) and one 16-GEMV spatial tile (128 outputs);
+    * per fragment (pipeline stage) the input tile (R rows x (8G + 8)
+      positions x 64 channels) and the 9 taps are copied into shared memory
+      by 16-byte `nvgpu.device_async_copy` (cp.async; inputs L1-cached,
+      filters L2 only), padding and tails by zero-fill (source count 0);
+      double-buffered: stage s+1 is in flight while stage s is multiplied;
+      shared rows are XOR-swizzled by 16-byte chunk;
+    * fragments are assembled per lane from 16-byte shared loads (8
+      channels at once) following the m16n8k16 register layouts; results
+      are stored as 8-channel 16-byte vectors.
+
+    Eligible (everything else is left to the other kernels): element type
+    f16 or bf16, accumulation f32, strides 1, dilations 1, C % 8 == 0 (a
+    channel tail below 64 is masked), identity layouts. Vector accesses
+    assume 16-byte aligned base pointers. Runs before
+    `convert-dwc-to-gpu-gemv` / `convert-dwc-to-gpu`.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d ins(%x, %w : memref<1x8x32x64xf16>, memref<3x3x64xf16>)
+      outs(%y : memref<1x8x32x64xf16>)
+      strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%c2, %c1, %c1)
+               threads(%tx, %ty, %tz) in (%c128, %c1, %c1)
+               workgroup(%in : memref<2x160x64xf16, #gpu.address_space<workgroup>>,
+                         %z : memref<2x23x64xf16, #gpu.address_space<workgroup>>) {
+      // cp.async stage 0; scf.for over FH x ceil(FW/9) stages:
+      //   cp.async stage s+1, commit, wait(1), barrier,
+      //   16 x nvgpu.mma.sync {mmaShape = [16, 8, 16]} per warp, barrier
+      // truncf + vector.store of 8 channels per output
+      gpu.terminator
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::nvgpu::NVGPUDialect"];
 }
 
 #endif // DWC_CONVERSION_PASSES

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -114,10 +115,18 @@ struct Emitter {
   }
 };
 
+/// Filter taps per shared-memory row block: one copy round of 128 threads x
+/// 16 bytes covers 16 taps x 32 channels.
+constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
+/// Shared filter row pitch in f32: 32 channels + 16 bytes of padding.
+constexpr int64_t kFilterPitch = kChannelsPerBlock + 4;
+
 struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
-  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm)
-      : OpRewritePattern(ctx, /*benefit=*/2), tmOption(tm) {}
+  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem)
+      : OpRewritePattern(ctx, /*benefit=*/2), tmOption(tm),
+        filterSmem(filterSmem) {}
   int64_t tmOption;
+  bool filterSmem;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
@@ -173,66 +182,140 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     if (P % kPatchesPerBlock != 0)
       active = e.andi(active, e.lt(patch, P));
 
-    auto emitThread = [&](OpBuilder &tb) {
+    // Shared filter tile: 2 buffers x FWp taps x (32 + 4) channels, filled
+    // one filter row at a time with cp.async.cg (L2 only), double-buffered.
+    int64_t FWp = (FW + kTapsPerCopyRound - 1) / kTapsPerCopyRound *
+                  kTapsPerCopyRound;
+    Value smem;
+    if (filterSmem) {
+      auto wgSpace = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+      auto smemType = MemRefType::get({2, FWp, kFilterPitch},
+                                      rewriter.getF32Type(), AffineMap(),
+                                      wgSpace);
+      smem = launch.addWorkgroupAttribution(smemType, loc);
+    }
+    Value cBlock = e.mul(launch.getBlockIds().x, kChannelsPerBlock);
+    Value cInTile = e.mul(e.rem(lane, kThreadsAlongChannels), kChannelsPerThread);
+    // Copies filter row `fh` into shared buffer `buf`: every thread issues
+    // FWp/16 16-byte copies; taps past FW and channels past C are
+    // zero-filled (source size 0) from a clamped, in-bounds address.
+    auto copyFilterRow = [&](OpBuilder &cb, Value fh, Value buf) {
+      Emitter c{cb, loc};
+      SmallVector<Value> tokens;
+      Value ch = c.add(cBlock, cInTile);
+      Value chValid = C % kChannelsPerBlock ? c.lt(ch, C) : Value();
+      Value srcCh = chValid ? Value(cb.createOrFold<arith::MinSIOp>(
+                                  loc, ch, c.cst(C - kChannelsPerThread)))
+                            : ch;
+      for (int64_t round = 0; round < FWp / kTapsPerCopyRound; ++round) {
+        Value tap = c.add(c.div(tid, kThreadsAlongChannels),
+                          round * kTapsPerCopyRound);
+        Value valid = chValid;
+        Value srcTap = tap;
+        if ((round + 1) * kTapsPerCopyRound > FW) {
+          valid = c.andi(valid, c.lt(tap, FW));
+          srcTap = cb.createOrFold<arith::MinSIOp>(loc, tap, c.cst(FW - 1));
+        }
+        Value srcElems;
+        if (valid)
+          srcElems = arith::SelectOp::create(cb, loc, valid,
+                                             c.cst(kChannelsPerThread), c.cst(0));
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), smem,
+            ValueRange{buf, tap, cInTile}, w, ValueRange{fh, srcTap, srcCh},
+            cb.getIndexAttr(kChannelsPerThread), srcElems,
+            cb.getUnitAttr()));
+      }
+      return nvgpu::DeviceAsyncCreateGroupOp::create(
+          cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), tokens);
+    };
+
+    Value owc = e.rem(patch, OWc), rest = e.div(patch, OWc);
+    Value oh = e.rem(rest, OH), n = e.div(rest, OH);
+    Value ow0 = e.mul(owc, TM);
+    Value init = e.zeros();
+    if (bias) {
+      // Inactive threads may point past C: clamp (their result is unused).
+      Value cb = C % kChannelsPerBlock
+                     ? Value(b.createOrFold<arith::MinSIOp>(
+                           loc, c0, e.cst(C - kChannelsPerThread)))
+                     : c0;
+      init = e.load(bias, ValueRange{cb});
+    }
+    SmallVector<Value> accInit(TM, init);
+    if (filterSmem)
+      copyFilterRow(b, e.cst(0), e.cst(0));
+
+    auto rows = scf::ForOp::create(
+        b, loc, e.cst(0), e.cst(FH), e.cst(1), accInit,
+        [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
+          Emitter r{rb, loc};
+          Value buf;
+          if (filterSmem) {
+            // Prefetch the next row into the other buffer, then wait for
+            // this row's copies (one group may stay in flight).
+            buf = r.rem(fh, 2);
+            Value next = rb.createOrFold<arith::MinSIOp>(loc, r.add(fh, 1),
+                                                         r.cst(FH - 1));
+            Value nextBuf = rb.createOrFold<arith::SubIOp>(loc, r.cst(1), buf);
+            Value group = copyFilterRow(rb, next, nextBuf);
+            nvgpu::DeviceAsyncWaitOp::create(rb, loc, group,
+                                             rb.getI32IntegerAttr(1));
+            gpu::BarrierOp::create(rb, loc);
+          }
+          Value ih = r.add(r.add(oh, fh), -pt);
+          // A filter row wholly in the padding contributes nothing.
+          Value doRow = r.andi(active, r.andi(r.ge(ih, 0), r.lt(ih, IH)));
+          auto ifRow = scf::IfOp::create(
+              rb, loc, doRow,
+              [&](OpBuilder &ib, Location) {
+                Emitter k{ib, loc};
+                Value base = k.add(ow0, -pl);
+                Value zero = k.zeros();
+                // Input vector at iw = ow0 - pl + j: a clamped in-bounds
+                // load, zeroed where it falls into the width padding.
+                auto loadInput = [&](int64_t j) -> Value {
+                  Value iw = k.add(base, j);
+                  Value valid;
+                  if (j < pl)
+                    valid = k.andi(valid, k.ge(iw, 0));
+                  if ((OWc - 1) * TM - pl + j >= IW)
+                    valid = k.andi(valid, k.lt(iw, IW));
+                  Value iwc = valid ? k.clamp(iw, 0, IW - 1) : iw;
+                  Value v = k.load(x, ValueRange{n, ih, iwc, c0});
+                  if (!valid)
+                    return v;
+                  return arith::SelectOp::create(ib, loc, valid, v, zero);
+                };
+                SmallVector<Value> acc(accs);
+                std::deque<Value> window;
+                for (int64_t j = 0; j < TM - 1; ++j)
+                  window.push_back(loadInput(j));
+                for (int64_t fw = 0; fw < FW; ++fw) {
+                  window.push_back(loadInput(fw + TM - 1));
+                  Value wv =
+                      filterSmem
+                          ? k.load(smem, ValueRange{buf, k.cst(fw), cInTile})
+                          : k.load(w, ValueRange{fh, k.cst(fw), c0});
+                  for (int64_t i = 0; i < TM; ++i)
+                    acc[i] =
+                        vector::FMAOp::create(ib, loc, window[i], wv, acc[i]);
+                  window.pop_front();
+                }
+                scf::YieldOp::create(ib, loc, acc);
+              },
+              [&](OpBuilder &ib, Location) {
+                scf::YieldOp::create(ib, loc, accs);
+              });
+          // The buffer read here is refilled by the next iteration.
+          if (filterSmem)
+            gpu::BarrierOp::create(rb, loc);
+          scf::YieldOp::create(rb, loc, ifRow.getResults());
+        });
+
+    auto emitStores = [&](OpBuilder &tb) {
       Emitter t{tb, loc};
-      Value owc = t.rem(patch, OWc), rest = t.div(patch, OWc);
-      Value oh = t.rem(rest, OH), n = t.div(rest, OH);
-      Value ow0 = t.mul(owc, TM);
-
-      Value init = bias ? Value(vector::LoadOp::create(
-                              tb, loc, t.vec(), bias, ValueRange{c0},
-                              false, llvm::Align(16)))
-                        : t.zeros();
-      SmallVector<Value> accInit(TM, init);
-
-      auto rows = scf::ForOp::create(
-          tb, loc, t.cst(0), t.cst(FH), t.cst(1), accInit,
-          [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
-            Emitter r{rb, loc};
-            Value ih = r.add(r.add(oh, fh), -pt);
-            // A filter row wholly in the padding contributes nothing.
-            Value rowValid = r.andi(r.ge(ih, 0), r.lt(ih, IH));
-            auto ifRow = scf::IfOp::create(
-                rb, loc, rowValid,
-                [&](OpBuilder &ib, Location) {
-                  Emitter k{ib, loc};
-                  Value base = k.add(ow0, -pl);
-                  Value zero = k.zeros();
-                  // Input vector at iw = ow0 - pl + j: a clamped in-bounds
-                  // load, zeroed where it falls into the width padding.
-                  auto loadInput = [&](int64_t j) -> Value {
-                    Value iw = k.add(base, j);
-                    Value valid;
-                    if (j < pl)
-                      valid = k.andi(valid, k.ge(iw, 0));
-                    if ((OWc - 1) * TM - pl + j >= IW)
-                      valid = k.andi(valid, k.lt(iw, IW));
-                    Value iwc = valid ? k.clamp(iw, 0, IW - 1) : iw;
-                    Value v = k.load(x, ValueRange{n, ih, iwc, c0});
-                    if (!valid)
-                      return v;
-                    return arith::SelectOp::create(ib, loc, valid, v, zero);
-                  };
-                  SmallVector<Value> acc(accs);
-                  std::deque<Value> window;
-                  for (int64_t j = 0; j < TM - 1; ++j)
-                    window.push_back(loadInput(j));
-                  for (int64_t fw = 0; fw < FW; ++fw) {
-                    window.push_back(loadInput(fw + TM - 1));
-                    Value wv = k.load(w, ValueRange{fh, k.cst(fw), c0});
-                    for (int64_t i = 0; i < TM; ++i)
-                      acc[i] = vector::FMAOp::create(ib, loc, window[i], wv,
-                                                     acc[i]);
-                    window.pop_front();
-                  }
-                  scf::YieldOp::create(ib, loc, acc);
-                },
-                [&](OpBuilder &ib, Location) {
-                  scf::YieldOp::create(ib, loc, accs);
-                });
-            scf::YieldOp::create(rb, loc, ifRow.getResults());
-          });
-
       for (int64_t i = 0; i < TM; ++i) {
         Value ow = t.add(ow0, i);
         Value result = rows.getResult(i);
@@ -242,17 +325,16 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
         }
         auto ifStore = scf::IfOp::create(tb, loc, t.lt(ow, OW), false);
         OpBuilder sb = ifStore.getThenBodyBuilder();
-        Emitter s{sb, loc};
-        s.store(result, y, ValueRange{n, oh, ow, c0});
+        Emitter st{sb, loc};
+        st.store(result, y, ValueRange{n, oh, ow, c0});
       }
     };
-
     if (active) {
       auto ifActive = scf::IfOp::create(b, loc, active, false);
       OpBuilder tb = ifActive.getThenBodyBuilder();
-      emitThread(tb);
+      emitStores(tb);
     } else {
-      emitThread(b);
+      emitStores(b);
     }
     rewriter.eraseOp(op);
     return success();
@@ -268,7 +350,7 @@ struct ConvertDwcToGPUGemvPass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<GemvDepthwiseLowering>(&getContext(), tm);
+    patterns.add<GemvDepthwiseLowering>(&getContext(), tm, filterSmem);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -1,7 +1,8 @@
 // The FP32 GEMV-dataflow lowering: tiling, register window, unrolled FW loop,
 // predicated padding, and the ops it must leave to the direct kernel.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=tm=4 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=TM4
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=filter-smem=false --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="tm=4 filter-smem=false" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=TM4
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMEM
 
 // 64 channels -> 2 channel tiles; 1x8x16 outputs with TM = 8 -> 16 patches
 // -> 1 patch tile. 128 threads per block.
@@ -29,6 +30,25 @@
 // CHECK-NOT: vector.load
 // CHECK: scf.yield
 // CHECK-COUNT-8: vector.store {{.*}}, %arg2
+// Default: filter rows staged in shared memory (32 + 4 padding channels x
+// 16 taps x 2 buffers) with cp.async.cg, the next row prefetched while the
+// current one is used.
+// SMEM-LABEL: func @same_padding_3x3
+// SMEM: gpu.launch {{.*}} workgroup(%[[S:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>>)
+// SMEM: nvgpu.device_async_copy %arg1[%c0, {{.*}}], %[[S]][%c0, {{.*}}], 4, {{.*}} {bypassL1}
+// SMEM-NEXT: nvgpu.device_async_create_group
+// SMEM: scf.for
+// SMEM: nvgpu.device_async_copy %arg1[{{.*}}], %[[S]][{{.*}}], 4, {{.*}} {bypassL1}
+// SMEM-NEXT: %[[G:.*]] = nvgpu.device_async_create_group
+// SMEM-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// SMEM-NEXT: gpu.barrier
+// SMEM: scf.if
+// SMEM-NOT: vector.load %arg1
+// SMEM: vector.load %[[S]][%{{.*}}, %c0, {{.*}}]
+// SMEM: vector.load %[[S]][%{{.*}}, %c1, {{.*}}]
+// SMEM: vector.load %[[S]][%{{.*}}, %c2, {{.*}}]
+// SMEM: gpu.barrier
+// SMEM: scf.yield
 func.func @same_padding_3x3(%x: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %y: memref<1x8x16x64xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf32>, memref<3x3x64xf32>) outs(%y : memref<1x8x16x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -78,8 +98,8 @@ func.func @edges(%x: memref<1x4x32x32xf32>, %w: memref<1x5x32xf32>, %y: memref<1
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpi slt
 // CHECK: arith.andi
-// CHECK: scf.if
 // CHECK: scf.for
+// CHECK: scf.if
 // CHECK: vector.store
 // CHECK: arith.cmpi slt, %{{.*}}, %c10
 // CHECK-NEXT: scf.if

@@ -1,0 +1,434 @@
+//===- DwcToGPUMma.cpp - f16/bf16 depthwise conv on tensor cores ----------===//
+//
+// Lowers eligible f16/bf16 depthwise convolutions (memref form) to the
+// Flash-DWC tensor-core kernel: GEMV->GEMM packing of 16 GEMVs x 8 outputs
+// x one width-9 filter fragment into one m16n8k16 nvgpu.mma.sync per
+// channel (f32 accumulators), compressed 23-element filter vectors, input
+// and filter tiles staged in swizzled shared memory by cp.async (zero-fill
+// padding), double-buffered over the FH x ceil(FW/9) fragments.
+// Index math is mirrored by test/Conversion/DwcToGPUMma/Inputs/packing_model.py.
+// See the pass description in include/dwc/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::dwc {
+#define GEN_PASS_DEF_CONVERTDWCTOGPUMMA
+#include "dwc/Conversion/Passes.h.inc"
+} // namespace mlir::dwc
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+namespace {
+
+constexpr int64_t kBN = 64;      // channels per block
+constexpr int64_t kWarps = 4;    // warps per block, 16 channels each
+constexpr int64_t kThreads = kWarps * 32;
+constexpr int64_t kVec = 8;      // f16/bf16 per 16-byte chunk
+constexpr int64_t kChunks = kBN / kVec;
+constexpr int64_t kFrag = 9;     // filter taps per fragment
+constexpr int64_t kTM = 8;       // outputs per GEMV (mma N)
+constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
+constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
+
+/// Why `op` cannot take the tensor-core kernel, or an empty string.
+std::string ineligibility(DepthwiseConv2DOp op) {
+  auto init = dyn_cast<MemRefType>(op.getInit().getType());
+  if (!init)
+    return "tensor form (bufferize first)";
+  auto in = cast<MemRefType>(op.getInput().getType());
+  Type et = in.getElementType();
+  if (!et.isF16() && !et.isBF16())
+    return "element type is not f16 or bf16";
+  if (!op.getAccType().isF32())
+    return "accumulation type is not f32";
+  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }))
+    return "stride is not 1";
+  if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+    return "dilation is not 1";
+  if (in.getShape()[3] % kVec != 0)
+    return "channel count is not a multiple of 8";
+  for (Value v : op->getOperands())
+    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+      return "non-identity layout";
+  auto out = init.getShape();
+  if (llvm::any_of(out, [](int64_t d) { return d <= 0; }))
+    return "empty output";
+  return "";
+}
+
+/// Spatial tile: R rows x G groups of 8 outputs (R * G = 16 GEMVs).
+/// G = next power of two >= ceil(OW / 8), clamped to [4, 16] so that the
+/// double-buffered tiles stay within 48 KB of static shared memory.
+int64_t groupsPerRow(int64_t OW) {
+  int64_t g = 4;
+  while (g < 16 && 8 * g < OW)
+    g *= 2;
+  return g;
+}
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, int64_t y) {
+    return y == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(y));
+  }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
+  }
+  Value xori(Value x, Value y) { return b.createOrFold<arith::XOrIOp>(loc, x, y); }
+  Value lt(Value x, int64_t y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x,
+                                         cst(y));
+  }
+  Value ge(Value x, int64_t y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, x,
+                                         cst(y));
+  }
+  Value andi(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return c ? b.createOrFold<arith::SelectOp>(loc, c, x, y) : x;
+  }
+  /// Element offset of 16-byte chunk `h` of shared row `row` (XOR swizzle
+  /// over the 8 chunks of a 128-byte row: conflict-free cp.async writes,
+  /// spread fragment reads).
+  Value swizzled(Value row, Value h) {
+    return mul(xori(h, rem(row, kChunks)), kVec);
+  }
+};
+
+struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
+  MmaDepthwiseLowering(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = ineligibility(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+
+    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
+          y = op.getInit();
+    auto in = cast<MemRefType>(x.getType()).getShape();
+    auto f = cast<MemRefType>(w.getType()).getShape();
+    auto out = cast<MemRefType>(y.getType()).getShape();
+    Type et = cast<MemRefType>(x.getType()).getElementType();
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
+    auto pad = op.getPadding();
+    int64_t pt = pad[0], pl = pad[2];
+
+    int64_t nfrag = (FW + kFrag - 1) / kFrag;
+    int64_t S = FH * nfrag;                  // pipeline stages
+    int64_t G = groupsPerRow(OW), R = kGemvs / G;
+    int64_t RS = kTM * G + kTM;              // shared row: 8G + 8 positions
+    int64_t P = R * RS;                      // input positions per stage
+    int64_t tilesW = (OW + kTM * G - 1) / (kTM * G);
+    int64_t tilesH = (OH + R - 1) / R;
+    int64_t gridX = N * tilesH * tilesW;
+    int64_t gridY = (C + kBN - 1) / kBN;
+    if (gridX > (int64_t(1) << 31) - 1 || gridY > 65535)
+      return rewriter.notifyMatchFailure(op, "grid too large");
+
+    MLIRContext *ctx = rewriter.getContext();
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto inSmemTy = MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
+    auto zSmemTy = MemRefType::get({2, kZ, kBN}, et, AffineMap(), wg);
+    auto chunkTy = VectorType::get({kVec}, et);
+    auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
+    auto aTy = VectorType::get({4, 2}, et);
+    auto bTy = VectorType::get({2, 2}, et);
+    auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Emitter h{rewriter, loc};
+    Value one = h.cst(1);
+    auto launch = gpu::LaunchOp::create(
+        rewriter, loc, h.cst(gridX), h.cst(gridY), one, h.cst(kThreads), one,
+        one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{}, TypeRange{inSmemTy, zSmemTy});
+    Block &entry = launch.getBody().front();
+    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
+      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
+      gpu::TerminatorOp::create(tb, loc);
+    }
+    Value inSmem = launch.getWorkgroupAttributions()[0];
+    Value zSmem = launch.getWorkgroupAttributions()[1];
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    b.setInsertionPoint(entry.getTerminator());
+    Emitter e{b, loc};
+
+    // Block and thread coordinates.
+    Value tid = launch.getThreadIds().x;
+    Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+    Value g = e.div(lane, 4), q = e.rem(lane, 4);
+    Value bx = launch.getBlockIds().x;
+    Value tw = e.rem(bx, tilesW), rest = e.div(bx, tilesW);
+    Value th = e.rem(rest, tilesH), n = e.div(rest, tilesH);
+    Value oh0 = e.mul(th, R), ow0 = e.mul(tw, kTM * G);
+    Value cb = e.mul(launch.getBlockIds().y, kBN);
+    Value zero = e.cst(0);
+
+    // The 14 zero positions of each compressed filter vector, both buffers:
+    // written once, never overwritten by the copies.
+    {
+      Value zeros = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(chunkTy, b.getZeroAttr(et)));
+      constexpr int64_t total = 2 * 14 * kChunks;
+      for (int64_t i = 0; i * kThreads < total; ++i) {
+        auto body = [&](OpBuilder &sb) {
+          Emitter s{sb, loc};
+          Value id = s.add(tid, i * kThreads);
+          Value buf = s.div(id, 14 * kChunks), r = s.rem(id, 14 * kChunks);
+          Value t = s.div(r, kChunks), hh = s.rem(r, kChunks);
+          // t in [0, 14) -> position t (< 7) or t + 9 (>= 16).
+          Value pos = s.select(s.lt(t, 7), t, s.add(t, kFrag));
+          vector::StoreOp::create(sb, loc, zeros, zSmem,
+                                  ValueRange{buf, pos, s.mul(hh, kVec)},
+                                  false, llvm::Align(16));
+        };
+        if ((i + 1) * kThreads > total) {
+          auto ifOp = scf::IfOp::create(b, loc, e.lt(e.add(tid, i * kThreads), total), false);
+          OpBuilder sb = ifOp.getThenBodyBuilder();
+          body(sb);
+        } else {
+          body(b);
+        }
+      }
+    }
+
+    // Stage `s` (filter row s / nfrag, fragment s % nfrag) into buffer `buf`:
+    // R input rows x (8G + 8) columns x 64 channels, and the 9 taps of the
+    // fragment into positions 7..15 of the compressed vectors. Out-of-range
+    // rows, columns, taps and channels are zero-filled (source count 0).
+    auto prefetch = [&](OpBuilder &pb, Value s, Value buf) {
+      Emitter p{pb, loc};
+      Value fh = p.div(s, nfrag), j = p.rem(s, nfrag);
+      Value ihBase = p.add(p.add(oh0, fh), -pt);
+      Value iwBase = p.add(p.add(ow0, p.mul(j, kFrag)), -pl);
+      Value eight = p.cst(kVec);
+      int64_t total = P * kChunks;
+      for (int64_t i = 0; i * kThreads < total; ++i) {
+        auto body = [&](OpBuilder &cb2) {
+          Emitter c{cb2, loc};
+          Value id = c.add(tid, i * kThreads);
+          Value pos = c.div(id, kChunks), hh = c.rem(id, kChunks);
+          Value r = c.div(pos, RS), col = c.rem(pos, RS);
+          Value ih = c.add(ihBase, r), iw = c.add(iwBase, col);
+          Value ch = c.add(cb, c.mul(hh, kVec));
+          Value valid = c.andi(c.andi(c.ge(ih, 0), c.lt(ih, IH)),
+                               c.andi(c.ge(iw, 0), c.lt(iw, IW)));
+          if (C % kBN != 0)
+            valid = c.andi(valid, c.lt(ch, C));
+          Value cnt = c.select(valid, eight, zero);
+          nvgpu::DeviceAsyncCopyOp::create(
+              cb2, loc, tokTy, inSmem,
+              ValueRange{buf, pos, c.swizzled(pos, hh)}, x,
+              ValueRange{n, c.select(valid, ih, zero),
+                         c.select(valid, iw, zero), c.select(valid, ch, zero)},
+              cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
+        };
+        if ((i + 1) * kThreads > total) {
+          auto ifOp = scf::IfOp::create(pb, loc, p.lt(p.add(tid, i * kThreads), total), false);
+          OpBuilder cb2 = ifOp.getThenBodyBuilder();
+          body(cb2);
+        } else {
+          body(pb);
+        }
+      }
+      // Filter taps: 9 positions x 8 chunks = 72 copies (threads 0..71).
+      auto ifOp = scf::IfOp::create(pb, loc, p.lt(tid, kFrag * kChunks), false);
+      OpBuilder fb = ifOp.getThenBodyBuilder();
+      Emitter c{fb, loc};
+      Value t = c.div(tid, kChunks), hh = c.rem(tid, kChunks);
+      Value tap = c.add(c.mul(j, kFrag), t);
+      Value ch = c.add(cb, c.mul(hh, kVec));
+      Value valid;
+      if (FW % kFrag != 0)
+        valid = c.lt(tap, FW);
+      if (C % kBN != 0)
+        valid = c.andi(valid, c.lt(ch, C));
+      Value zpos = c.add(t, 7);
+      Value cnt = valid ? c.select(valid, eight, zero) : eight;
+      nvgpu::DeviceAsyncCopyOp::create(
+          fb, loc, tokTy, zSmem, ValueRange{buf, zpos, c.swizzled(zpos, hh)},
+          w, ValueRange{fh, c.select(valid, tap, zero), c.select(valid, ch, zero)},
+          fb.getIndexAttr(kVec), cnt, /*bypassL1=*/fb.getUnitAttr());
+    };
+
+    // Per-lane GEMV rows m = g and g + 8: row r(m) = m / G of the tile,
+    // group m % G; base position r * RS + 8 * (m % G).
+    auto gemvRow = [&](Emitter &c, int64_t mi) {
+      Value m = c.add(g, 8 * mi);
+      return std::make_pair(c.div(m, G), c.rem(m, G));
+    };
+
+    // Accumulators: 16 channels per warp, one vector<2x2xf32> each; the
+    // bias (if any) is the initial value.
+    SmallVector<Value> accInit;
+    for (int64_t cg = 0; cg < 2; ++cg) {
+      if (!bias) {
+        Value z = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0f)));
+        accInit.append(kVec, z);
+        continue;
+      }
+      Value ch = e.add(cb, e.mul(e.add(e.mul(warp, 2), cg), kVec));
+      if (C % kBN != 0)
+        ch = e.select(e.lt(ch, C), ch, zero);
+      Value bv = vector::LoadOp::create(b, loc, chunkTy, bias, ValueRange{ch},
+                                        false, llvm::Align(16));
+      bv = arith::ExtFOp::create(
+          b, loc, VectorType::get({kVec}, b.getF32Type()), bv);
+      for (int64_t k = 0; k < kVec; ++k) {
+        Value s = vector::ExtractOp::create(b, loc, bv, ArrayRef<int64_t>{k});
+        accInit.push_back(vector::BroadcastOp::create(b, loc, accTy, s));
+      }
+    }
+
+    prefetch(b, zero, zero);
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, ValueRange{});
+
+    auto loop = scf::ForOp::create(
+        b, loc, zero, e.cst(S), one, accInit,
+        [&](OpBuilder &lb, Location, Value s, ValueRange accs) {
+          Emitter l{lb, loc};
+          Value buf = l.rem(s, 2);
+          Value next = l.add(s, 1);
+          if (S > 1) {
+            auto ifNext = scf::IfOp::create(lb, loc, l.lt(next, S), false);
+            OpBuilder nb = ifNext.getThenBodyBuilder();
+            Emitter ne{nb, loc};
+            prefetch(nb, next, ne.sub(ne.cst(1), buf));
+          }
+          Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy,
+                                                              ValueRange{});
+          nvgpu::DeviceAsyncWaitOp::create(lb, loc, tok, lb.getI32IntegerAttr(1));
+          gpu::BarrierOp::create(lb, loc);
+
+          SmallVector<Value> acc(accs);
+          for (int64_t cg = 0; cg < 2; ++cg) {
+            Value hh = l.add(l.mul(warp, 2), cg);
+            auto load = [&](Value mem, Value row) -> Value {
+              return vector::LoadOp::create(
+                  lb, loc, chunkTy, mem, ValueRange{buf, row, l.swizzled(row, hh)},
+                  false, llvm::Align(16));
+            };
+            // A rows g, g+8; columns k = 2q, 2q+1, 2q+8, 2q+9.
+            static constexpr int64_t kOff[4] = {0, 1, 8, 9};
+            Value va[2][4];
+            for (int64_t mi = 0; mi < 2; ++mi) {
+              auto [r, gi] = gemvRow(l, mi);
+              Value base = l.add(l.mul(r, RS), l.add(l.mul(gi, kTM), l.mul(q, 2)));
+              for (int64_t kk = 0; kk < 4; ++kk)
+                va[mi][kk] = load(inSmem, l.add(base, kOff[kk]));
+            }
+            // B[k][i] = z[k - i + 7] at k = 2q, 2q+1, 2q+8, 2q+9 and i = g.
+            Value vb[4];
+            Value zbase = l.add(l.sub(l.mul(q, 2), g), 7);
+            for (int64_t kk = 0; kk < 4; ++kk)
+              vb[kk] = load(zSmem, l.add(zbase, kOff[kk]));
+            for (int64_t k = 0; k < kVec; ++k) {
+              auto ex = [&](Value v) {
+                return vector::ExtractOp::create(lb, loc, v, ArrayRef<int64_t>{k})
+                    .getResult();
+              };
+              Value a = vector::FromElementsOp::create(
+                  lb, loc, aTy,
+                  ValueRange{ex(va[0][0]), ex(va[0][1]), ex(va[1][0]),
+                             ex(va[1][1]), ex(va[0][2]), ex(va[0][3]),
+                             ex(va[1][2]), ex(va[1][3])});
+              Value bm = vector::FromElementsOp::create(
+                  lb, loc, bTy,
+                  ValueRange{ex(vb[0]), ex(vb[1]), ex(vb[2]), ex(vb[3])});
+              Value &cacc = acc[cg * kVec + k];
+              cacc = nvgpu::MmaSyncOp::create(lb, loc, a, bm, cacc,
+                                              ArrayRef<int64_t>{16, 8, 16});
+            }
+          }
+          // Everyone is done with `buf` before iteration s + 1 refills it.
+          gpu::BarrierOp::create(lb, loc);
+          scf::YieldOp::create(lb, loc, acc);
+        });
+
+    // Epilogue: lane holds D[g][2q + e], D[g + 8][2q + e] of 8 channels per
+    // chunk: one 16-byte store of 8 channels per output position.
+    auto outVecTy = VectorType::get({kVec}, b.getF32Type());
+    for (int64_t cg = 0; cg < 2; ++cg) {
+      Value ch = e.add(cb, e.mul(e.add(e.mul(warp, 2), cg), kVec));
+      for (int64_t mi = 0; mi < 2; ++mi) {
+        auto [r, gi] = gemvRow(e, mi);
+        Value oh = e.add(oh0, r);
+        for (int64_t el = 0; el < 2; ++el) {
+          Value ow = e.add(e.add(ow0, e.mul(gi, kTM)), e.add(e.mul(q, 2), el));
+          SmallVector<Value> vals;
+          for (int64_t k = 0; k < kVec; ++k)
+            vals.push_back(vector::ExtractOp::create(
+                b, loc, loop.getResult(cg * kVec + k),
+                ArrayRef<int64_t>{mi, el}));
+          Value v = vector::FromElementsOp::create(b, loc, outVecTy, vals);
+          v = arith::TruncFOp::create(b, loc, chunkTy, v);
+          Value ok;
+          if (OH % R != 0)
+            ok = e.lt(oh, OH);
+          if (OW % (kTM * G) != 0)
+            ok = e.andi(ok, e.lt(ow, OW));
+          if (C % kBN != 0)
+            ok = e.andi(ok, e.lt(ch, C));
+          auto store = [&](OpBuilder &sb) {
+            vector::StoreOp::create(sb, loc, v, y, ValueRange{n, oh, ow, ch},
+                                    false, llvm::Align(16));
+          };
+          if (ok) {
+            auto ifOp = scf::IfOp::create(b, loc, ok, false);
+            OpBuilder sb = ifOp.getThenBodyBuilder();
+            store(sb);
+          } else {
+            store(b);
+          }
+        }
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertDwcToGPUMmaPass
+    : dwc::impl::ConvertDwcToGPUMmaBase<ConvertDwcToGPUMmaPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<MmaDepthwiseLowering>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace
