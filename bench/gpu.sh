@@ -114,6 +114,20 @@ if [ "$RC" -ne 0 ] && [ "$RC" -ne 10 ]; then
   echo "gpu.sh: harness stopped (rc $RC); writing the report from its saved state" | tee -a "$HLOG"
   timeout 35 python3 bench/harness.py "${COMMON[@]}" --report-only 2>&1 | tee -a "$HLOG"
 fi
+# Pooling: when pooling kernels were carried (bench/pool_configs.py --build),
+# run their harness with the time that is left.
+if [ -f .carry/pool_kernels/manifest.json ]; then
+  PLEFT=$(( BUDGET - ($(date +%s) - T_START) ))
+  if [ "$PLEFT" -gt 30 ]; then
+    PSET=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('set','grid'))" .carry/pool_kernels/manifest.json)
+    timeout -k 5 "$PLEFT" python3 bench/pool_harness.py --runtime-lib "$RT" \
+      --kernels-dir .carry/pool_kernels --out "$OUT" --label "pool-$PSET-$LABEL" \
+      --time-budget $(( PLEFT - 15 )) 2>&1 | tee "$OUT/pool.log" | tail -60
+    echo "gpu.sh: pool harness rc ${PIPESTATUS[0]}" | tee -a "$HLOG"
+  else
+    echo "gpu.sh: no time left for the pooling harness" | tee -a "$HLOG"
+  fi
+fi
 echo "gpu.sh: done in $(( $(date +%s) - T_START )) s, harness rc $RC; files in $OUT:" | tee -a "$HLOG"
 ls -la "$OUT" | tee -a "$HLOG"
 exit "$RC"
