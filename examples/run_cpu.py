@@ -13,11 +13,13 @@ For every example (a tensor-level func.func in examples/*.mlir) this script
 and prints one line per result plus the lowering, compute and total times.
 
 Usage: examples/run_cpu.py [BUILD_DIR] [--example NAME] [--runner PATH]
-       [--libs LIB1,LIB2]       (BUILD_DIR defaults to build/)
+       [--libs LIB1,LIB2] [--json FILE]   (BUILD_DIR defaults to build/)
+--json also writes the checksums and times to FILE (read by run_gpu.py).
 Plain Python (no numpy).
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -179,6 +181,7 @@ def main():
     ap.add_argument("--runner", help="mlir-runner executable")
     ap.add_argument("--libs", help="comma-separated runner utility libraries")
     ap.add_argument("--keep", help="directory to keep the generated modules in")
+    ap.add_argument("--json", help="also write the checksums and times here")
     args = ap.parse_args()
 
     dwc_opt = os.path.join(args.build_dir, "bin", "dwc-opt")
@@ -190,6 +193,7 @@ def main():
         for l in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
 
     status = 0
+    report = {}
     for name in args.example or EXAMPLES:
         path = os.path.join(HERE, name + ".mlir")
         with open(path) as fh:
@@ -218,12 +222,19 @@ def main():
             continue
         rows = [l.strip() for l in run.stdout.splitlines() if l.strip()]
         print("%s (%s -> %s)" % (name, ", ".join(fargs), ", ".join(fresults)))
+        entry = {"args": fargs, "results": []}
         for i, t in enumerate(fresults):
             s, sa = (as_f64(int(v)) for v in rows[i].split(","))
             print("  result %d %s: sum = %.9g  sum|x| = %.9g" % (i, t, s, sa))
+            entry["results"].append({"type": t, "sum": s, "abs": sa})
         compute = as_f64(int(rows[len(fresults)]))
         print("  time: lower %.2f s, run %.2f s (compute %.3f s)" %
               (t1 - t0, t2 - t1, compute))
+        entry.update(lower_s=t1 - t0, run_s=t2 - t1, compute_s=compute)
+        report[name] = entry
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(report, fh, indent=1)
     return status
 
 

@@ -60,6 +60,8 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
 
   // 2. dwc ops to GPU kernels; host buffers are device buffers.
   if (options.fastPaths) {
+    if (options.tensorCores)
+      pm.addPass(dwc::createConvertDwcToGPUMma());
     pm.addPass(dwc::createConvertDwcToGPUGemv());
     pm.addPass(dwc::createConvertDwcToGPUPool());
   }

@@ -196,16 +196,23 @@ def ConvertHostBuffersToGPU : Pass<"convert-host-buffers-to-gpu",
 }
 
 def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
-  let summary = "Lower FP32 depthwise convolutions to the Flash-DWC GEMV-dataflow CUDA-core kernel";
+  let summary = "Lower depthwise convolutions to the Flash-DWC GEMV-dataflow CUDA-core kernel";
   let description = [{
     Replaces each eligible memref-form `dwc.depthwise_conv2d` with a tiled
     `gpu.launch` that follows the Flash-DWC GEMV dataflow on CUDA cores:
 
-    * workload tiling: a block owns 32 consecutive channels (BN) and 16
-      output patches of TM consecutive outputs along the width (BM = 16*TM);
-      4 warps of 8 x 4 threads: 8 threads cover the 32 channels with 128-bit
-      loads (one 128-byte transaction), 4 threads take adjacent patches;
-    * each thread computes TM outputs x 4 channels in registers;
+    * workload tiling: a block owns BN consecutive channels (32 for f32,
+      64 for f16/bf16) and 16 output patches of TM consecutive outputs along
+      the width (BM = 16*TM); 4 warps of 8 x 4 threads: 8 threads cover the
+      BN channels with 128-bit loads (one 128-byte transaction), 4 threads
+      take adjacent patches;
+    * each thread computes TM outputs x 128 bits of channels in registers,
+      accumulating in f32 (f16/bf16 inputs are widened once when loaded
+      and the result rounded once);
+    * filter reuse: the block stages one filter row (FW taps x BN channels,
+      rows padded by 16 bytes) in shared memory with `cp.async.cg`
+      (L2 only), double-buffered: the next row is prefetched while the
+      current one is used;
     * width-first input reuse: the FH x FW filter is split into FH rows; for
       each row the thread keeps a register window of TM input vectors and
       loads one new vector per filter tap (the FW loop is fully unrolled
@@ -215,8 +222,11 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
       (no branch in the inner loop); outputs past OW are not stored.
 
     Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
-    kernel): element type f32, strides 1, dilations 1, C % 4 == 0,
-    identity layouts. TM defaults to min(8, OW) and can be set with `tm`.
+    kernel): f32, f16 or bf16 with f32 accumulation, strides 1, dilations 1,
+    C a multiple of 128 bits (4 f32 / 8 f16), identity layouts. Stride 2 and
+    dilation take the direct kernel. TM defaults to min(8, OW) (8 outputs
+    amortise each filter vector over 8 FMAs while keeping 2 x 8 vectors of
+    registers) and can be set with `tm`.
 
     Before:
 
@@ -275,6 +285,17 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
       row wholly outside the input is skipped (scf.if), a column outside is
       a clamped in-bounds load replaced by the neutral element (-inf or 0).
       Refused (left to the baseline): C % V != 0, non-identity layouts.
+    * `pool2d` row tiles, for windows overlapping in height (by default
+      KH >= 2*sh, e.g. 3x3 stride 1; option `row-tile`): a thread owns TH
+      output rows x TM outputs x V channels and visits the tile's
+      (TH-1)*sh + KH input rows once each (separable: per input row the
+      KW-tap partial of every strip output, then folded into the output rows
+      whose window holds the row; a row is divided and stored after its last
+      window row). TH = min(OH, 8) (halved while rows x columns > 128
+      loads), TM the widest of 8/4 (sw = 1 / else), 4, 2, 1 with
+      ceil(KH/sh) * TM accumulators within 48 32-bit registers. Rows and
+      columns outside the input are clamped loads replaced by the neutral
+      element (no branches).
     * `pool2d_backward`, as a gather (no atomics, dX written once): a
       thread owns a strip of TM consecutive dX positions (TM a multiple of
       the width stride, >= 4) x V channels; for every window row kh with
@@ -314,6 +335,11 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
+           "pool2d output rows per thread for windows overlapping in height "
+           "(0: automatic, 8 when KH >= 2*sh; 1: single-row strips)">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
@@ -332,7 +358,8 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
       width-9 filter fragment (16 inputs); 16 spatially adjacent GEMVs
       (R rows x G groups of 8 outputs, G = pow2 >= OW/8 in [4, 16]) form the
       A matrix (16 x 16) of one `nvgpu.mma.sync` m16n8k16 per channel, f32
-      accumulators; B (16 x 8) has column i = the fragment shifted down by
+      accumulators (bf16: `nvvm.mma.sync` directly, as the nvgpu lowering
+      does not handle bf16); B (16 x 8) has column i = the fragment shifted down by
       i, read from the compressed 23-element vector: `B[k][i] = z[k-i+7]`;
     * the FH x FW filter is FH x ceil(FW/9) fragments (the last zero-padded),
       all accumulated into the same D; a block owns 64 channels (4 warps of
@@ -381,7 +408,9 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect",
-                           "mlir::nvgpu::NVGPUDialect"];
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 #endif // DWC_CONVERSION_PASSES

@@ -38,6 +38,11 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Use the optimised kernels (GEMV dataflow, ...) where "
                      "they apply; false: direct kernels only"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Use the tensor-core (mma.sync) kernel for eligible "
+                     "f16/bf16 depthwise convolutions (with fast-paths)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for ptxas)"),
       llvm::cl::init("/usr/local/cuda")};

@@ -30,12 +30,13 @@ using namespace mlir::dwc;
 
 namespace {
 
-/// Channels per block (BN): 8 threads x 4 channels, one 128-byte row.
-constexpr int64_t kChannelsPerBlock = 32;
-/// Channels per thread: one 128-bit vector of f32.
-constexpr int64_t kChannelsPerThread = 4;
-/// Threads along the channels within a warp.
-constexpr int64_t kThreadsAlongChannels = kChannelsPerBlock / kChannelsPerThread;
+/// Threads along the channels within a warp: 8 threads x 128 bits = one
+/// 128-byte transaction. Channels per thread V = 128 bits (4 x f32,
+/// 8 x f16/bf16); channels per block BN = 8 V (32 or 64).
+constexpr int64_t kThreadsAlongChannels = 8;
+int64_t channelsPerThread(Type elem) {
+  return 128 / elem.getIntOrFloatBitWidth();
+}
 /// Warps per block and patches per block (4 warps x 4 patch rows).
 constexpr int64_t kWarps = 4;
 constexpr int64_t kPatchesPerBlock = kWarps * (32 / kThreadsAlongChannels);
@@ -47,26 +48,29 @@ std::string ineligibility(DepthwiseConv2DOp op) {
   if (!init)
     return "tensor form (bufferize first)";
   auto in = cast<MemRefType>(op.getInput().getType());
-  if (!in.getElementType().isF32())
-    return "element type is not f32";
+  if (!in.getElementType().isF32() && !in.getElementType().isF16() &&
+      !in.getElementType().isBF16())
+    return "element type is not f32, f16 or bf16";
   if (!op.getAccType().isF32())
     return "accumulation type is not f32";
   if (llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }))
     return "stride is not 1";
   if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
-  if (in.getShape()[3] % kChannelsPerThread != 0)
-    return "channel count is not a multiple of 4";
+  if (in.getShape()[3] % channelsPerThread(in.getElementType()) != 0)
+    return "channel count is not a multiple of 128 bits";
   for (Value v : op->getOperands())
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
       return "non-identity layout";
   return "";
 }
 
-/// Small IR-building helpers for index arithmetic and vectors.
+/// Small IR-building helpers for index arithmetic and vectors: memory holds
+/// `vw` elements of its element type per thread, arithmetic is f32.
 struct Emitter {
   OpBuilder &b;
   Location loc;
+  int64_t vw;
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, int64_t y) {
     return y == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(y));
@@ -100,16 +104,24 @@ struct Emitter {
     x = b.createOrFold<arith::MaxSIOp>(loc, x, cst(lo));
     return b.createOrFold<arith::MinSIOp>(loc, x, cst(hi));
   }
-  VectorType vec() { return VectorType::get({kChannelsPerThread}, b.getF32Type()); }
+  VectorType vec(Type elem) { return VectorType::get({vw}, elem); }
+  VectorType vec() { return vec(b.getF32Type()); }
   Value zeros() {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vec(), b.getF32FloatAttr(0.0f)));
   }
+  /// A 128-bit load, widened to f32.
   Value load(Value mem, ValueRange idx) {
-    return vector::LoadOp::create(b, loc, vec(), mem, idx,
-                                  /*nontemporal=*/false, llvm::Align(16));
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    Value v = vector::LoadOp::create(b, loc, vec(elem), mem, idx,
+                                     /*nontemporal=*/false, llvm::Align(16));
+    return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
   }
+  /// Rounds an f32 vector once to the memory's element type and stores it.
   void store(Value v, Value mem, ValueRange idx) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    if (!elem.isF32())
+      v = arith::TruncFOp::create(b, loc, vec(elem), v);
     vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
                             llvm::Align(16));
   }
@@ -118,8 +130,6 @@ struct Emitter {
 /// Filter taps per shared-memory row block: one copy round of 128 threads x
 /// 16 bytes covers 16 taps x 32 channels.
 constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
-/// Shared filter row pitch in f32: 32 channels + 16 bytes of padding.
-constexpr int64_t kFilterPitch = kChannelsPerBlock + 4;
 
 struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
   GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem)
@@ -145,6 +155,12 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     int64_t pt = pad[0], pb = pad[1], pl = pad[2];
     (void)pb;
 
+    Type elem = cast<MemRefType>(x.getType()).getElementType();
+    const int64_t kChannelsPerThread = channelsPerThread(elem);
+    const int64_t kChannelsPerBlock = kThreadsAlongChannels * kChannelsPerThread;
+    // Shared filter row pitch: BN channels + 16 bytes of padding.
+    const int64_t kFilterPitch = kChannelsPerBlock + kChannelsPerThread;
+
     int64_t TM = tmOption > 0 ? std::min(tmOption, OW) : std::min<int64_t>(8, OW);
     int64_t OWc = (OW + TM - 1) / TM;
     int64_t P = N * OH * OWc;
@@ -153,7 +169,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
 
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Emitter h{rewriter, loc};
+    Emitter h{rewriter, loc, kChannelsPerThread};
     Value one = h.cst(1);
     auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(gridX),
                                         h.cst(gridY), one, h.cst(kThreads),
@@ -165,7 +181,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     }
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     b.setInsertionPoint(entry.getTerminator());
-    Emitter e{b, loc};
+    Emitter e{b, loc, kChannelsPerThread};
 
     // Thread coordinates: 8 threads along channels, 4 x 4 along patches.
     Value tid = launch.getThreadIds().x;
@@ -190,8 +206,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     if (filterSmem) {
       auto wgSpace = gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                                 gpu::AddressSpace::Workgroup);
-      auto smemType = MemRefType::get({2, FWp, kFilterPitch},
-                                      rewriter.getF32Type(), AffineMap(),
+      auto smemType = MemRefType::get({2, FWp, kFilterPitch}, elem, AffineMap(),
                                       wgSpace);
       smem = launch.addWorkgroupAttribution(smemType, loc);
     }
@@ -201,7 +216,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     // FWp/16 16-byte copies; taps past FW and channels past C are
     // zero-filled (source size 0) from a clamped, in-bounds address.
     auto copyFilterRow = [&](OpBuilder &cb, Value fh, Value buf) {
-      Emitter c{cb, loc};
+      Emitter c{cb, loc, kChannelsPerThread};
       SmallVector<Value> tokens;
       Value ch = c.add(cBlock, cInTile);
       Value chValid = C % kChannelsPerBlock ? c.lt(ch, C) : Value();
@@ -250,7 +265,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     auto rows = scf::ForOp::create(
         b, loc, e.cst(0), e.cst(FH), e.cst(1), accInit,
         [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
-          Emitter r{rb, loc};
+          Emitter r{rb, loc, kChannelsPerThread};
           Value buf;
           if (filterSmem) {
             // Prefetch the next row into the other buffer, then wait for
@@ -270,7 +285,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
           auto ifRow = scf::IfOp::create(
               rb, loc, doRow,
               [&](OpBuilder &ib, Location) {
-                Emitter k{ib, loc};
+                Emitter k{ib, loc, kChannelsPerThread};
                 Value base = k.add(ow0, -pl);
                 Value zero = k.zeros();
                 // Input vector at iw = ow0 - pl + j: a clamped in-bounds
@@ -315,7 +330,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
         });
 
     auto emitStores = [&](OpBuilder &tb) {
-      Emitter t{tb, loc};
+      Emitter t{tb, loc, kChannelsPerThread};
       for (int64_t i = 0; i < TM; ++i) {
         Value ow = t.add(ow0, i);
         Value result = rows.getResult(i);
@@ -325,7 +340,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
         }
         auto ifStore = scf::IfOp::create(tb, loc, t.lt(ow, OW), false);
         OpBuilder sb = ifStore.getThenBodyBuilder();
-        Emitter st{sb, loc};
+        Emitter st{sb, loc, kChannelsPerThread};
         st.store(result, y, ValueRange{n, oh, ow, c0});
       }
     };

@@ -15,6 +15,8 @@
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -123,6 +125,53 @@ struct Emitter {
   }
 };
 
+/// One m16n8k16 mma.sync, f32 accumulators. `aS` (8) and `bS` (4) are the
+/// lane's A and B elements in register order (a0..a7, b0..b3), `c` the
+/// lane's vector<2x2xf32> {c0, c1; c2, c3}. f16 goes through
+/// nvgpu.mma.sync; bf16 through nvvm.mma.sync directly (the nvgpu lowering
+/// does not deduce bf16 PTX types).
+Value emitMma(OpBuilder &b, Location loc, ArrayRef<Value> aS,
+              ArrayRef<Value> bS, Value c) {
+  Type et = aS[0].getType();
+  Type f32 = b.getF32Type();
+  auto accTy = VectorType::get({2, 2}, f32);
+  if (et.isF16()) {
+    Value a = vector::FromElementsOp::create(
+        b, loc, VectorType::get({4, 2}, et), aS);
+    Value bm = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2, 2}, et), bS);
+    return nvgpu::MmaSyncOp::create(b, loc, a, bm, c,
+                                    ArrayRef<int64_t>{16, 8, 16});
+  }
+  auto pairTy = VectorType::get({2}, et);
+  auto i32x1 = VectorType::get({1}, b.getI32Type());
+  auto regs = [&](ArrayRef<Value> elems) {
+    SmallVector<Value> out;
+    for (size_t i = 0; i < elems.size(); i += 2) {
+      Value p = vector::FromElementsOp::create(
+          b, loc, pairTy, ValueRange{elems[i], elems[i + 1]});
+      p = vector::BitCastOp::create(b, loc, i32x1, p);
+      out.push_back(vector::ExtractOp::create(b, loc, p, ArrayRef<int64_t>{0}));
+    }
+    return out;
+  };
+  SmallVector<Value> cS;
+  for (int64_t i = 0; i < 4; ++i)
+    cS.push_back(vector::ExtractOp::create(b, loc, c,
+                                           ArrayRef<int64_t>{i / 2, i % 2}));
+  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                {f32, f32, f32, f32});
+  Value d = NVVM::MmaOp::create(
+      b, loc, resTy, regs(aS), regs(bS), cS, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+  SmallVector<Value> dS;
+  for (int64_t i = 0; i < 4; ++i)
+    dS.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{i}));
+  return vector::FromElementsOp::create(b, loc, accTy, dS);
+}
+
 struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
   MmaDepthwiseLowering(MLIRContext *ctx)
       : OpRewritePattern(ctx, /*benefit=*/3) {}
@@ -162,8 +211,6 @@ struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
     auto zSmemTy = MemRefType::get({2, kZ, kBN}, et, AffineMap(), wg);
     auto chunkTy = VectorType::get({kVec}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
-    auto aTy = VectorType::get({4, 2}, et);
-    auto bTy = VectorType::get({2, 2}, et);
     auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
 
     Location loc = op.getLoc();
@@ -360,17 +407,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
                 return vector::ExtractOp::create(lb, loc, v, ArrayRef<int64_t>{k})
                     .getResult();
               };
-              Value a = vector::FromElementsOp::create(
-                  lb, loc, aTy,
-                  ValueRange{ex(va[0][0]), ex(va[0][1]), ex(va[1][0]),
-                             ex(va[1][1]), ex(va[0][2]), ex(va[0][3]),
-                             ex(va[1][2]), ex(va[1][3])});
-              Value bm = vector::FromElementsOp::create(
-                  lb, loc, bTy,
-                  ValueRange{ex(vb[0]), ex(vb[1]), ex(vb[2]), ex(vb[3])});
+              SmallVector<Value> aS = {ex(va[0][0]), ex(va[0][1]), ex(va[1][0]),
+                                       ex(va[1][1]), ex(va[0][2]), ex(va[0][3]),
+                                       ex(va[1][2]), ex(va[1][3])};
+              SmallVector<Value> bS = {ex(vb[0]), ex(vb[1]), ex(vb[2]), ex(vb[3])};
               Value &cacc = acc[cg * kVec + k];
-              cacc = nvgpu::MmaSyncOp::create(lb, loc, a, bm, cacc,
-                                              ArrayRef<int64_t>{16, 8, 16});
+              cacc = emitMma(lb, loc, aS, bS, cacc);
             }
           }
           // Everyone is done with `buf` before iteration s + 1 refills it.

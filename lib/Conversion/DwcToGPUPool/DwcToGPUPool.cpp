@@ -299,8 +299,56 @@ int64_t forwardStrip(int64_t ow, int64_t sw) {
   return std::min<int64_t>(ow, sw == 1 ? 8 : 4);
 }
 
+/// Row-tiled forward kernel (windows overlapping in height): output rows per
+/// thread by default, 32-bit registers allowed for the live partial results,
+/// and the most input vectors loaded (unrolled) per thread tile.
+constexpr int64_t kRowTile = 8;
+constexpr int64_t kTileAccRegs = 48;
+constexpr int64_t kMaxTileLoads = 128;
+
+/// Shape of a row-tiled forward thread tile: TH output rows x TM outputs
+/// along the width.
+struct RowTile {
+  int64_t th, tm;
+};
+
+/// The row tile for a forward pool2d, or nullopt for the single-row strip
+/// kernel. `request`: 0 = automatic (tile when every input row is read by
+/// >= 2 output rows, KH >= 2*sh), 1 = never, >= 2 = that many rows whenever
+/// the windows overlap in height (KH > sh).
+///
+/// While input row t is folded in, the output rows whose windows hold it
+/// are live: ceil(KH/sh) rows of TM accumulators, the newest being the row
+/// partial itself. TM is the widest of the strip width (8 for sw = 1, else
+/// 4), 4, 2, 1 keeping ceil(KH/sh) * TM * (vw * bits(accumulator) / 32)
+/// within kTileAccRegs (3x3 stride 1: f32 TM = 4, f16/bf16 max TM = 4,
+/// f16/bf16 avg with f32 sums TM = 2; ptxas then stays at <= 128 registers,
+/// two 256-thread blocks per SM, no spills; a budget of 96 gave ~175). TH = min(OH, kRowTile or the request),
+/// halved while the tile's (TH-1)*sh + KH rows x (TM-1)*sw + KW columns
+/// exceed kMaxTileLoads.
+std::optional<RowTile> forwardRowTile(int64_t request, int64_t OH, int64_t OW,
+                                      int64_t KH, int64_t KW, int64_t sh,
+                                      int64_t sw, int64_t vw, Type cty) {
+  if (request == 1 || KH <= sh || (request == 0 && KH < 2 * sh))
+    return std::nullopt;
+  int64_t live = llvm::divideCeil(KH, sh);
+  int64_t regs = std::max<int64_t>(1, vw * cty.getIntOrFloatBitWidth() / 32);
+  int64_t tm = forwardStrip(OW, sw);
+  while (tm > 1 && live * tm * regs > kTileAccRegs)
+    tm /= 2;
+  int64_t th = std::min<int64_t>(OH, request == 0 ? kRowTile : request);
+  int64_t cols = (tm - 1) * sw + KW;
+  while (th > 2 && ((th - 1) * sh + KH) * cols > kMaxTileLoads)
+    th /= 2;
+  if (th < 2 || ((th - 1) * sh + KH) * cols > kMaxTileLoads)
+    return std::nullopt;
+  return RowTile{th, tm};
+}
+
 struct Pool2DForward : OpRewritePattern<Pool2DOp> {
-  Pool2DForward(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  Pool2DForward(MLIRContext *ctx, int64_t rowTile)
+      : OpRewritePattern(ctx, /*benefit=*/2), rowTile(rowTile) {}
+  int64_t rowTile;
 
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
@@ -322,16 +370,25 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
     int64_t cols = (TM - 1) * sw + KW;
     if (cols > kMaxColumns)
       return rewriter.notifyMatchFailure(op, "window too wide for the register strip");
-    int64_t OWc = llvm::divideCeil(OW, TM), CV = C / vw;
-    int64_t total = N * OH * OWc * CV;
-    if (gridTooLarge(total, kBlockSize))
-      return rewriter.notifyMatchFailure(op, "grid too large");
     bool isMax = op.getKind() == PoolKind::Max;
     bool includePad = op.getCountIncludePad();
     Type acc = op.getAccType();
     // Max compares in the element type (exact), avg sums in acc.
     Type cty = isMax ? elt : acc;
     Location loc = op.getLoc();
+    int64_t CV = C / vw;
+    if (auto tile = forwardRowTile(rowTile, OH, OW, KH, KW, sh, sw, vw, cty)) {
+      int64_t total = N * llvm::divideCeil(OH, tile->th) *
+                      llvm::divideCeil(OW, tile->tm) * CV;
+      if (!gridTooLarge(total, kBlockSize)) {
+        emitRowTiled(rewriter, op, *tile, total);
+        return success();
+      }
+    }
+    int64_t OWc = llvm::divideCeil(OW, TM);
+    int64_t total = N * OH * OWc * CV;
+    if (gridTooLarge(total, kBlockSize))
+      return rewriter.notifyMatchFailure(op, "grid too large");
 
     emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
       Emitter e{b, loc, vw};
@@ -400,6 +457,120 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
       }
     });
     return success();
+  }
+
+  /// Separable row-tiled kernel: a thread owns TH consecutive output rows x
+  /// TM outputs along the width x vw channels. The (TH-1)*sh + KH input rows
+  /// of the tile are visited in order, each loaded once (columns of the
+  /// strip once each, width-first): the row partial of every strip output
+  /// (its KW taps folded) is folded into the accumulators of the output rows
+  /// whose window holds the row; an output row is divided and stored right
+  /// after its last window row. Rows and columns outside the input are
+  /// clamped loads whose values are replaced by the neutral element (no
+  /// branches, so loads of consecutive rows may overlap).
+  void emitRowTiled(PatternRewriter &rewriter, Pool2DOp op, RowTile tile,
+                    int64_t total) const {
+    Value x = op.getInput(), y = op.getInit();
+    Type elt = elemOf(x);
+    auto in = shapeOf(x), out = shapeOf(y);
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t OH = out[1], OW = out[2];
+    int64_t vw = vectorWidth(elt, C);
+    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
+    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
+    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    int64_t TH = tile.th, TM = tile.tm;
+    int64_t cols = (TM - 1) * sw + KW, rows = (TH - 1) * sh + KH;
+    int64_t OHt = llvm::divideCeil(OH, TH), OWc = llvm::divideCeil(OW, TM);
+    int64_t CV = C / vw;
+    bool isMax = op.getKind() == PoolKind::Max;
+    bool includePad = op.getCountIncludePad();
+    Type acc = op.getAccType();
+    Type cty = isMax ? elt : acc;
+    Location loc = op.getLoc();
+
+    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, vw};
+      auto co = e.delinearize(gid, {N, OHt, OWc, CV});
+      Value n = co[0], oh0 = e.mul(co[1], TH), ow0 = e.mul(co[2], TM),
+            c = e.mul(co[3], vw);
+      Value hs0 = e.addc(e.mul(oh0, sh), -pt);
+      Value wbase = e.addc(e.mul(ow0, sw), -pl);
+      Value neutral = isMax ? e.negInf(cty) : e.splatF(cty, 0.0);
+      auto fold = [&](Value a, Value v) -> Value {
+        if (isMax)
+          return arith::MaximumFOp::create(b, loc, a, v);
+        return arith::AddFOp::create(b, loc, a, v);
+      };
+      // Columns of the strip: clamped index and validity, static per j.
+      SmallVector<Value> colIdx(cols), colOk(cols);
+      for (int64_t j = 0; j < cols; ++j) {
+        Value iw = e.addc(wbase, j);
+        colOk[j] = e.inBounds(iw, j - pl, (OWc - 1) * TM * sw - pl + j, IW);
+        colIdx[j] = e.clampIf(colOk[j], iw, IW);
+      }
+      // Width divisors, shared by the output rows.
+      SmallVector<Value> colCnt(TM);
+      if (!isMax)
+        for (int64_t i = 0; i < TM; ++i)
+          colCnt[i] = e.extent(e.addc(wbase, i * sw), KW, IW, pl, pr,
+                               includePad);
+      SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM));
+      for (int64_t t = 0; t < rows; ++t) {
+        Value ih = e.addc(hs0, t);
+        Value rowOk = e.inBounds(ih, t - pt, (OHt - 1) * TH * sh - pt + t, IH);
+        Value ihc = e.clampIf(rowOk, ih, IH);
+        // Row partials: the KW taps of each strip output in this row.
+        SmallVector<Value> part(TM);
+        for (int64_t j = 0; j < cols; ++j) {
+          Value v = e.convert(e.load(x, {n, ihc, colIdx[j], c}), cty);
+          v = e.select(colOk[j], v, neutral);
+          for (int64_t i = 0; i < TM; ++i) {
+            if (j < i * sw || j >= i * sw + KW)
+              continue;
+            part[i] = part[i] ? fold(part[i], v) : v;
+          }
+        }
+        for (int64_t i = 0; i < TM; ++i)
+          part[i] = e.select(rowOk, part[i], neutral);
+        // Fold into the output rows r with r*sh <= t < r*sh + KH.
+        for (int64_t r = 0; r < TH; ++r) {
+          if (t < r * sh || t >= r * sh + KH)
+            continue;
+          for (int64_t i = 0; i < TM; ++i)
+            accs[r][i] = fold(accs[r][i] ? accs[r][i] : neutral, part[i]);
+          if (t != r * sh + KH - 1)
+            continue;
+          // Last window row of output row r: divide and store.
+          Value oh = e.addc(oh0, r);
+          Value rowCnt;
+          if (!isMax)
+            rowCnt = e.extent(e.addc(hs0, r * sh), KH, IH, pt, pb, includePad);
+          Value rowStore;
+          if ((OHt - 1) * TH + r >= OH)
+            rowStore = e.cmp(arith::CmpIPredicate::slt, oh, e.cst(OH));
+          for (int64_t i = 0; i < TM; ++i) {
+            Value res = accs[r][i];
+            if (!isMax) {
+              Value cnt =
+                  b.createOrFold<arith::MulIOp>(loc, rowCnt, colCnt[i]);
+              res = arith::DivFOp::create(b, loc, res,
+                                          e.broadcast(e.toFloat(cnt, acc)));
+            }
+            Value val = e.convert(res, elemOf(y));
+            Value ow = e.addc(ow0, i);
+            Value ok = rowStore;
+            if ((OWc - 1) * TM + i >= OW)
+              ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW)));
+            guarded(b, loc, ok, [&](OpBuilder &sb) {
+              Emitter es{sb, loc, vw};
+              es.store(val, y, {n, oh, ow, c});
+            });
+            accs[r][i] = Value();
+          }
+        }
+      }
+    });
   }
 };
 
@@ -678,9 +849,11 @@ struct GlobalAvgPool : OpRewritePattern<GlobalAvgPoolOp> {
 
 struct ConvertDwcToGPUPoolPass
     : dwc::impl::ConvertDwcToGPUPoolBase<ConvertDwcToGPUPoolPass> {
+  using ConvertDwcToGPUPoolBase::ConvertDwcToGPUPoolBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<Pool2DForward, Pool2DBackward, GlobalAvgPool>(&getContext());
+    patterns.add<Pool2DForward>(&getContext(), rowTile.getValue());
+    patterns.add<Pool2DBackward, GlobalAvgPool>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

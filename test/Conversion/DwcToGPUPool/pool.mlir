@@ -65,6 +65,34 @@ func.func @avg_1x3_s1_strip(%x: memref<1x4x12x8xf32>, %y: memref<1x4x12x8xf32>) 
 
 // -----
 
+// Stride 1, 3x3: row tiles of 8 output rows x 4 outputs (16 threads); 10
+// rows = 8 + 2, so the tile rows 2..7 are stored under a row check. The 10
+// input rows x 6 columns are loaded once each (no scf.if: rows outside the
+// input are clamped and replaced by -inf), each output row stored after its
+// last window row.
+// CHECK-LABEL: func @max_3x3_s1_rows
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads
+// CHECK: arith.cmpi ult, %{{.*}}, %c16
+// CHECK-NEXT: scf.if
+// Output row 0 after input rows 0..2, row 1 after row 3 (always stored).
+// CHECK-COUNT-18: vector.load %arg0
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg1
+// CHECK-COUNT-6: vector.load %arg0
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg1
+// CHECK-NOT: scf.if
+// CHECK-COUNT-6: vector.load %arg0
+// Output row 2 of the tile: oh < 10.
+// CHECK: arith.cmpi slt, %{{.*}}, %c10
+// CHECK: scf.if %{{.*}} {
+// CHECK: vector.store %{{.*}}, %arg1
+// CHECK: gpu.terminator
+func.func @max_3x3_s1_rows(%x: memref<1x10x8x16xf32>, %y: memref<1x10x8x16xf32>) {
+  dwc.pool2d max ins(%x : memref<1x10x8x16xf32>) outs(%y : memref<1x10x8x16xf32>) window = [3, 3] strides = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
 // Backward of max pooling, a gather: a thread owns 4 dX positions x 4
 // channels; window rows with (ih + pt - kh) % 2 == 0 only; the argmax tap
 // of each covering window is recomputed from X (strictly greater, or the
