@@ -336,6 +336,9 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     ```
   }];
   let options = [
+    Option<"avgBackward", "avg-backward", "bool", /*default=*/"false",
+           "Lower avg pool2d_backward with the gather kernel (off: it is "
+           "correct in host emulation but failed validation on the H200)">,
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
            "pool2d output rows per thread for windows overlapping in height "
            "(0: automatic, 8 when KH >= 2*sh; 1: single-row strips)">,

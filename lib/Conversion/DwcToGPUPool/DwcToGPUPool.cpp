@@ -579,13 +579,23 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
 //===----------------------------------------------------------------------===//
 
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
-  Pool2DBackward(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  Pool2DBackward(MLIRContext *ctx, bool avgBackward)
+      : OpRewritePattern(ctx, /*benefit=*/2), avgBackward(avgBackward) {}
+  bool avgBackward;
 
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
     std::string why = formProblem(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    // The avg-backward kernel matches the float64 oracle when emulated on
+    // the host but gave wrong results on the H200 (bench/results/
+    // 2026-11-29-pool-grid-v2.md): off until that is understood.
+    if (op.getKind() == PoolKind::Avg && !avgBackward)
+      return op.emitOpError()
+             << "avg backward has no validated GPU kernel yet (the "
+                "convert-dwc-to-gpu-pool kernel is off by default: "
+                "avg-backward=true enables it for testing)";
     Value x = op.getInput(), dy = op.getOutputGrad(), dx = op.getInit();
     Type elt = elemOf(x);
     auto in = shapeOf(x), out = shapeOf(dy);
@@ -853,8 +863,18 @@ struct ConvertDwcToGPUPoolPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<Pool2DForward>(&getContext(), rowTile.getValue());
-    patterns.add<Pool2DBackward, GlobalAvgPool>(&getContext());
+    patterns.add<Pool2DBackward>(&getContext(), avgBackward.getValue());
+    patterns.add<GlobalAvgPool>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // The pattern reported unvalidated avg-backward ops; fail the pass.
+    WalkResult unlowered = getOperation()->walk([&](Pool2DBackwardOp op) {
+      return op.getKind() == PoolKind::Avg && !avgBackward &&
+                     isa<MemRefType>(op.getInit().getType())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (unlowered.wasInterrupted())
+      signalPassFailure();
   }
 };
 

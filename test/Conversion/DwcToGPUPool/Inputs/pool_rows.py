@@ -38,7 +38,7 @@ def with_row_tile(n):
 
         def run(cmd, *a, **kw):
             cmd = [("--convert-dwc-to-gpu-pool=row-tile=%s" % n)
-                   if c == "--convert-dwc-to-gpu-pool" else c for c in cmd]
+                   if c.startswith("--convert-dwc-to-gpu-pool") else c for c in cmd]
             return real(cmd, *a, **kw)
         check_ops.subprocess.run = run
         try:

@@ -509,6 +509,8 @@ def family(name, rng):
             pool_bwd_case(rng, "bwd_avg_3x3_s2_p1_excl", "f32", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
             pool_bwd_case(rng, "bwd_avg_3x3_s2_p1_incl", "f32", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1), cip=True),
             pool_bwd_case(rng, "bwd_avg_3x3_s1_p1", "f32", "avg", 2, 5, 6, 3, (3, 3), (1, 1), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_avg_3x3_s2_p1_excl_vec", "f32", "avg", 2, 12, 12, 8, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_avg_3x3_s1_p1_excl_vec", "f16", "avg", 1, 10, 12, 16, (3, 3), (1, 1), (1, 1, 1, 1)),
             pool_bwd_case(rng, "bwd_avg_ceil_incl", "f32", "avg", 2, 7, 5, 3, (3, 3), (2, 2), (1, 0, 1, 0), ceil=True, cip=True),
             pool_bwd_case(rng, "bwd_avg_ceil_drop_incl", "f32", "avg", 1, 6, 6, 5, (2, 2), (2, 2), (0, 1, 0, 1), ceil=True, cip=True),
             pool_bwd_case(rng, "bwd_avg_w57_c72_ceil_excl", "f32", "avg", 1, 5, 57, 72, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True),
@@ -691,7 +693,7 @@ def lower_gpu_pool_emulated(dwc_opt, src):
     """convert-dwc-to-gpu-pool after bufferization, launches run serially
     on the host: checks the kernels' index arithmetic and semantics."""
     k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
-                        "--convert-dwc-to-gpu-pool", src], capture_output=True, text=True)
+                        "--convert-dwc-to-gpu-pool=avg-backward=true", src], capture_output=True, text=True)
     if k.returncode != 0:
         return k
     if "dwc." in k.stdout:
