@@ -105,6 +105,16 @@ static cl::opt<bool> keepMlirSymbols(
     cl::desc("Keep the MLIR-generated host functions (<name>, "
              "_mlir_ciface_<name>) external instead of internal"),
     cl::init(false));
+static cl::opt<bool> fastPaths(
+    cl::cat(aotCategory), "fast-paths",
+    cl::desc("Use the optimised kernels where they apply (false: direct "
+             "kernels only)"),
+    cl::init(true));
+static cl::opt<bool> tensorCores(
+    cl::cat(aotCategory), "tensor-cores",
+    cl::desc("Use the tensor-core kernel for eligible f16/bf16 depthwise "
+             "convolutions (false: the CUDA-core GEMV kernel)"),
+    cl::init(true));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -209,6 +219,8 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.optLevel = optLevel;
     opts.format = gpuFormat;
     opts.toolkit = toolkit;
+    opts.fastPaths = fastPaths;
+    opts.tensorCores = tensorCores;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
