@@ -60,8 +60,13 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
 
   // 2. dwc ops to GPU kernels; host buffers are device buffers.
   if (options.fastPaths) {
-    if (options.tensorCores)
-      pm.addPass(dwc::createConvertDwcToGPUMma());
+    if (options.tensorCores) {
+      // Tensor cores for wide filters; narrower ones run faster on the
+      // CUDA-core GEMV kernel (measured, see the pass option).
+      dwc::ConvertDwcToGPUMmaOptions mmaOptions;
+      mmaOptions.minFilterWidth = 18;
+      pm.addPass(dwc::createConvertDwcToGPUMma(mmaOptions));
+    }
     pm.addPass(dwc::createConvertDwcToGPUGemv());
     pm.addPass(dwc::createConvertDwcToGPUPool());
   }

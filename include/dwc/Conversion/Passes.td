@@ -406,6 +406,14 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"1",
+           "Leave filters narrower than this to the CUDA-core GEMV kernel "
+           "(the dwc-to-nvvm pipeline uses 18: on the H200 the GEMV kernel "
+           "is as fast or faster up to FW = 17, the tensor-core kernel "
+           "faster from FW = 31; bench/results/2026-11-29-f16-cudacore-gemv.md "
+           "vs 2026-11-29-final-v3.md)">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",

@@ -45,10 +45,12 @@ constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
 constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
 
 /// Why `op` cannot take the tensor-core kernel, or an empty string.
-std::string ineligibility(DepthwiseConv2DOp op) {
+std::string ineligibility(DepthwiseConv2DOp op, int64_t minFilterWidth) {
   auto init = dyn_cast<MemRefType>(op.getInit().getType());
   if (!init)
     return "tensor form (bufferize first)";
+  if (cast<MemRefType>(op.getFilter().getType()).getShape()[1] < minFilterWidth)
+    return "filter narrower than min-filter-width";
   auto in = cast<MemRefType>(op.getInput().getType());
   Type et = in.getElementType();
   if (!et.isF16() && !et.isBF16())
@@ -173,12 +175,13 @@ Value emitMma(OpBuilder &b, Location loc, ArrayRef<Value> aS,
 }
 
 struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
-  MmaDepthwiseLowering(MLIRContext *ctx)
-      : OpRewritePattern(ctx, /*benefit=*/3) {}
+  MmaDepthwiseLowering(MLIRContext *ctx, int64_t minFilterWidth)
+      : OpRewritePattern(ctx, /*benefit=*/3), minFilterWidth(minFilterWidth) {}
+  int64_t minFilterWidth;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
-    std::string why = ineligibility(op);
+    std::string why = ineligibility(op, minFilterWidth);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
 
@@ -468,7 +471,7 @@ struct ConvertDwcToGPUMmaPass
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<MmaDepthwiseLowering>(&getContext());
+    patterns.add<MmaDepthwiseLowering>(&getContext(), minFilterWidth);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
