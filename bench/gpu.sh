@@ -6,6 +6,7 @@
 #
 #   bench/gpu.sh [--set grid|odd|smoke] [--iters N] [--label NAME]
 #                [--time-budget S] [any other bench/harness.py flag]
+#   bench/gpu.sh --pool-only [--label NAME]   (only the pooling harness)
 #
 # Environment: OUT (default /tmp/dwc-bench-out), DWC_COMMIT (overrides the
 # manifest's commit), DWC_HARD_LIMIT (seconds this script may take; 570).
@@ -23,9 +24,10 @@ BLOG="$OUT/build.log"
 HLOG="$OUT/harness.log"
 : >"$BLOG"
 
-SET=""; LABEL=""; BUDGET=""; PASS=()
+SET=""; LABEL=""; BUDGET=""; PASS=(); POOL_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --pool-only) POOL_ONLY=1; shift ;;
     --set) SET="$2"; shift 2 ;;
     --label) LABEL="$2"; shift 2 ;;
     --time-budget) BUDGET="$2"; shift 2 ;;
@@ -34,11 +36,16 @@ while [ $# -gt 0 ]; do
 done
 
 die() { echo "gpu.sh: $*" | tee -a "$BLOG" >&2; exit 2; }
-[ -f "$KDIR/manifest.json" ] || die "no $KDIR/manifest.json: run bench/build_kernels.sh here first and carry .carry"
-MSET=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['set'])" "$KDIR/manifest.json")
-[ -z "$SET" ] && SET="$MSET"
-[ "$SET" = "$MSET" ] || die "asked for set '$SET' but the carried kernels are set '$MSET' (rebuild with bench/build_kernels.sh --set $SET)"
-[ -z "$LABEL" ] && LABEL="$SET"
+if [ "$POOL_ONLY" -eq 1 ]; then
+  [ -f .carry/pool_kernels/manifest.json ] || die "--pool-only: no .carry/pool_kernels/manifest.json (bench/pool_configs.py --build)"
+  SET=pool; [ -z "$LABEL" ] && LABEL="pool"
+else
+  [ -f "$KDIR/manifest.json" ] || die "no $KDIR/manifest.json: run bench/build_kernels.sh here first and carry .carry"
+  MSET=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['set'])" "$KDIR/manifest.json")
+  [ -z "$SET" ] && SET="$MSET"
+  [ "$SET" = "$MSET" ] || die "asked for set '$SET' but the carried kernels are set '$MSET' (rebuild with bench/build_kernels.sh --set $SET)"
+  [ -z "$LABEL" ] && LABEL="$SET"
+fi
 
 {
   echo "== $(date -u +%FT%TZ) gpu.sh --set $SET --label $LABEL ${PASS[*]:-}"
@@ -59,6 +66,8 @@ fi
 RT="$WORK/rt/libdwc_runtime.so"
 [ -f "$RT" ] || die "no $RT after the runtime build"
 
+RC=0
+if [ "$POOL_ONLY" -eq 0 ]; then
 # 2. Kernels: one shared library; if the objects clash, one per object.
 echo "== kernels" >>"$BLOG"
 OBJS=$(ls "$KDIR"/*.o 2>/dev/null)
@@ -114,6 +123,8 @@ if [ "$RC" -ne 0 ] && [ "$RC" -ne 10 ]; then
   echo "gpu.sh: harness stopped (rc $RC); writing the report from its saved state" | tee -a "$HLOG"
   timeout 35 python3 bench/harness.py "${COMMON[@]}" --report-only 2>&1 | tee -a "$HLOG"
 fi
+fi  # POOL_ONLY
+[ -z "$BUDGET" ] && BUDGET=$(( HARD - ($(date +%s) - T_START) - 40 ))
 # Pooling: when pooling kernels were carried (bench/pool_configs.py --build),
 # run their harness with the time that is left.
 if [ -f .carry/pool_kernels/manifest.json ]; then

@@ -7,6 +7,7 @@
 
 #include "dwc/Pipelines/Pipelines.h"
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -18,6 +19,7 @@
 using namespace mlir;
 
 void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
+  pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(dwc::createConvertDwcToLinalg());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufOpts;

@@ -26,6 +26,7 @@
 
 #include "dwc/Pipelines/Pipelines.h"
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -43,6 +44,7 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   // 1. Tensors to buffers. Results become trailing out-params; a result
   //    allocated in the function is written directly into the caller's
   //    buffer (hoist-static-allocs), without a copy.
+  pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufOpts;
   bufOpts.bufferizeFunctionBoundaries = true;
@@ -68,7 +70,17 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       pm.addPass(dwc::createConvertDwcToGPUMma(mmaOptions));
     }
     pm.addPass(dwc::createConvertDwcToGPUGemv());
-    pm.addPass(dwc::createConvertDwcToGPUPool());
+    std::unique_ptr<Pass> pool = dwc::createConvertDwcToGPUPool();
+    if (!options.poolOptions.empty() &&
+        failed(pool->initializeOptions(options.poolOptions,
+                                       [](const Twine &msg) {
+                                         llvm::errs() << msg << "\n";
+                                         return failure();
+                                       })))
+      llvm::report_fatal_error("dwc-to-nvvm: invalid pool-options '" +
+                                   Twine(options.poolOptions) + "'",
+                               /*gen_crash_diag=*/false);
+    pm.addPass(std::move(pool));
   }
   pm.addPass(dwc::createConvertDwcToGPU());
   pm.addPass(dwc::createConvertHostBuffersToGPU());

@@ -38,6 +38,7 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 struct CULaunchAttribute {
   int id;
@@ -83,6 +84,7 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 constexpr int32_t kDefaultSharedMemLimit = 48 * 1024;
+constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 
 /// Entry points resolved from libcuda.so.1 (versioned names where the
 /// driver API has them).
@@ -128,6 +130,13 @@ struct DriverApi {
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
+  // Stream-ordered allocation (optional, CUDA >= 11.2): workspaces of the
+  // generated host code come from the device's default memory pool, kept
+  // cached between calls (release threshold raised once).
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
+  CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
 };
 
 //===----------------------------------------------------------------------===//
@@ -301,6 +310,11 @@ void loadDriver() {
   resolve(a.cuMemsetD32Async, "cuMemsetD32Async", true, missing);
   resolve(a.cuMemsetD16Async, "cuMemsetD16Async", true, missing);
   resolve(a.cuPointerGetAttribute, "cuPointerGetAttribute", true, missing);
+  resolve(a.cuMemAllocAsync, "cuMemAllocAsync", false, missing);
+  resolve(a.cuMemFreeAsync, "cuMemFreeAsync", false, missing);
+  resolve(a.cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", false,
+          missing);
+  resolve(a.cuMemPoolSetAttribute, "cuMemPoolSetAttribute", false, missing);
   if (!missing.empty()) {
     d.status = DWC_ERROR_NO_DRIVER;
     d.message =
@@ -923,15 +937,45 @@ void mgpuEventRecord(void *event, void *stream) {
         "cuEventRecord");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+/// Whether device allocations on a stream use the stream-ordered allocator:
+/// the driver has it and DWC_STREAM_ORDERED_ALLOC is not 0. The current
+/// device's default pool keeps freed memory cached (release threshold
+/// UINT64_MAX), so a workspace allocated and freed on every call costs no
+/// cuMemAlloc/cuMemFree (cuMemFree synchronises the device) after the first.
+bool streamOrderedAlloc() {
+  static std::once_flag once;
+  static bool enabled = false;
+  std::call_once(once, [] {
+    const DriverApi &a = cu();
+    const char *e = std::getenv("DWC_STREAM_ORDERED_ALLOC");
+    if ((e && std::strcmp(e, "0") == 0) || !a.cuMemAllocAsync ||
+        !a.cuMemFreeAsync)
+      return;
+    enabled = true;
+    CUdevice dev;
+    CUmemoryPool pool = nullptr;
+    if (a.cuDeviceGetDefaultMemPool && a.cuMemPoolSetAttribute &&
+        a.cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
+        a.cuDeviceGetDefaultMemPool(&pool, dev) == CUDA_SUCCESS) {
+      uint64_t keep = UINT64_MAX;
+      a.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+    }
+  });
+  return enabled;
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
   if (!ensureContext())
     return nullptr;
   CUdeviceptr p = 0;
-  CUresult r = isHostShared
-                   ? cu().cuMemAllocManaged(&p, sizeBytes, CU_MEM_ATTACH_GLOBAL)
-                   : cu().cuMemAlloc(&p, sizeBytes);
+  CUresult r =
+      isHostShared
+          ? cu().cuMemAllocManaged(&p, sizeBytes, CU_MEM_ATTACH_GLOBAL)
+      : stream && streamOrderedAlloc()
+          ? cu().cuMemAllocAsync(&p, sizeBytes, static_cast<CUstream>(stream))
+          : cu().cuMemAlloc(&p, sizeBytes);
   if (r != CUDA_SUCCESS) {
     setError(statusOf(r), "mgpuMemAlloc(%llu bytes%s): %s",
              (unsigned long long)sizeBytes, isHostShared ? ", managed" : "",
@@ -941,9 +985,18 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
   return reinterpret_cast<void *>(p);
 }
 
-void mgpuMemFree(void *ptr, void * /*stream*/) {
+void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr || !ensureContext())
     return;
+  // A pointer from cuMemAllocAsync is freed in stream order; freeing a
+  // cuMemAlloc pointer with cuMemFreeAsync is also valid (the driver
+  // synchronises), so the choice only has to match the allocation's stream.
+  if (stream && streamOrderedAlloc()) {
+    check(cu().cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                              static_cast<CUstream>(stream)),
+          "cuMemFreeAsync");
+    return;
+  }
   check(cu().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
 }
 

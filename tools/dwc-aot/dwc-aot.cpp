@@ -115,6 +115,11 @@ static cl::opt<bool> tensorCores(
     cl::desc("Use the tensor-core kernel for eligible f16/bf16 depthwise "
              "convolutions (false: the CUDA-core GEMV kernel)"),
     cl::init(true));
+static cl::opt<std::string> poolOptions(
+    cl::cat(aotCategory), "pool-options",
+    cl::desc("Options of the convert-dwc-to-gpu-pool pass, e.g. "
+             "\"row-tile=4 tile-acc-regs=96\""),
+    cl::init(""));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -221,6 +226,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.toolkit = toolkit;
     opts.fastPaths = fastPaths;
     opts.tensorCores = tensorCores;
+    opts.poolOptions = poolOptions;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"

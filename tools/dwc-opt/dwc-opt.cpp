@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcDialect.h"
 #include "dwc/Dialect/Dwc/Transforms/BufferizableOpInterfaceImpl.h"
 #include "dwc/Pipelines/Pipelines.h"
@@ -21,6 +22,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::dwc::registerDwcConversionPasses();
+  mlir::dwc::registerDwcTransformsPasses();
   mlir::dwc::registerDwcPipelines();
 
   mlir::DialectRegistry registry;

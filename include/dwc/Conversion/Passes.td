@@ -302,12 +302,19 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
       `(ih + pt - kh) % sh == 0` the windows covering the strip are visited
       once each (their dY vector loaded once) and each adds to the strip
       outputs it covers: avg `dY / divisor`; max `dY` where the window's
-      argmax tap is this position. The argmax is recomputed from X (nothing
-      is stored by the forward op): the window's taps inside the input are
+      argmax tap is this position. The argmax comes from X (nothing is
+      stored by the forward op): the window's taps inside the input are
       scanned in row-major order keeping the first strict maximum (the
-      tie-breaking of the op), the strip's windows sharing each loaded X
-      column (width-first). Sums in `acc`, one rounding. Any channel count
-      is accepted (V = 1 scalar accesses when C % V != 0).
+      tie-breaking of the op), the windows of a strip sharing each loaded X
+      column (width-first). With non-overlapping windows (KH <= sh and
+      KW <= sw, e.g. 2x2 stride 2) the gather recomputes it (X is read once
+      either way). With overlapping windows (3x3 stride 2) a recomputing
+      gather would scan each window ~4.5 times, so a first kernel (forward
+      strips) writes each window's tap index as i8 (-1: no tap inside the
+      input) to a `memref.alloc` workspace of dY's shape, 1/16 of X for f32
+      3x3 stride 2, which the gather reads instead (option
+      `max-backward-argmax`). Sums in `acc`, one rounding. Any channel
+      count is accepted (V = 1 scalar accesses when C % V != 0).
     * `global_avg_pool`: one block per (n, tile of up to 32 channel
       vectors); the block's 256 threads split H*W into 256 / tile strided
       partial sums (in `acc`), combined through workgroup memory.
@@ -336,12 +343,21 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"avgBackward", "avg-backward", "bool", /*default=*/"false",
-           "Lower avg pool2d_backward with the gather kernel (off: it is "
-           "correct in host emulation but failed validation on the H200)">,
+    Option<"maxBackwardArgmax", "max-backward-argmax", "std::string",
+           /*default=*/"\"auto\"",
+           "How max pool2d_backward finds each window's argmax: recompute "
+           "(from X, in the gather), stored (a first kernel writes an i8 tap "
+           "index per window to a workspace), auto (stored when windows "
+           "overlap, KH > sh or KW > sw)">,
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
            "pool2d output rows per thread for windows overlapping in height "
            "(0: automatic, 8 when KH >= 2*sh; 1: single-row strips)">,
+    Option<"tileAccRegs", "tile-acc-regs", "int64_t", /*default=*/"48",
+           "32-bit registers the row-tiled pool2d kernel may hold in live "
+           "partial results (bounds the strip width TM)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"128",
+           "Channel vector per thread of the pool2d forward kernels, in bits "
+           "(32, 64 or 128)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -43,6 +43,11 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Use the tensor-core (mma.sync) kernel for eligible "
                      "f16/bf16 depthwise convolutions (with fast-paths)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> poolOptions{
+      *this, "pool-options",
+      llvm::cl::desc("Options of convert-dwc-to-gpu-pool, e.g. "
+                     "'row-tile=4 tile-acc-regs=96' (tuning sweeps)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for ptxas)"),
       llvm::cl::init("/usr/local/cuda")};

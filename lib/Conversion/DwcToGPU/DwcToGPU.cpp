@@ -571,6 +571,7 @@ struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
         Value cntF = arith::SIToFPOp::create(b, loc, acc, cntI);
         r = arith::DivFOp::create(b, loc, r, e.broadcast(cntF));
       }
+      r = applyActivation(b, loc, r, op.getActivation());
       e.store(e.convert(r, elemOf(y)), y, {n, oh, ow, c});
     });
     return success();

@@ -65,8 +65,8 @@ std::string formProblem(Operation *op) {
 }
 
 /// 128 bits of channels per thread, or 1 when C is not a multiple.
-int64_t vectorWidth(Type elem, int64_t c) {
-  int64_t v = 128 / elem.getIntOrFloatBitWidth();
+int64_t vectorWidth(Type elem, int64_t c, int64_t bits = 128) {
+  int64_t v = std::max<int64_t>(1, bits / elem.getIntOrFloatBitWidth());
   return c % v == 0 ? v : 1;
 }
 
@@ -270,7 +270,8 @@ createLaunch(RewriterBase &rewriter, Operation *op, int64_t grid, int64_t block,
 /// 1-D launch of `total` threads in blocks of kBlockSize; `body` gets the
 /// global thread id (only ids below `total`).
 void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
-                function_ref<void(OpBuilder &, Value gid)> body) {
+                function_ref<void(OpBuilder &, Value gid)> body,
+                bool eraseOp = true) {
   Location loc = op->getLoc();
   auto [launch, b] = createLaunch(rewriter, op,
                                   llvm::divideCeil(total, kBlockSize),
@@ -282,7 +283,8 @@ void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
   if (total % kBlockSize != 0)
     inRange = e.cmp(arith::CmpIPredicate::ult, gid, e.cst(total));
   guarded(b, loc, inRange, [&](OpBuilder &tb) { body(tb, gid); });
-  rewriter.eraseOp(op);
+  if (eraseOp)
+    rewriter.eraseOp(op);
 }
 
 bool gridTooLarge(int64_t threads, int64_t perBlock) {
@@ -303,7 +305,7 @@ int64_t forwardStrip(int64_t ow, int64_t sw) {
 /// thread by default, 32-bit registers allowed for the live partial results,
 /// and the most input vectors loaded (unrolled) per thread tile.
 constexpr int64_t kRowTile = 8;
-constexpr int64_t kTileAccRegs = 48;
+constexpr int64_t kDefaultTileAccRegs = 48;
 constexpr int64_t kMaxTileLoads = 128;
 
 /// Shape of a row-tiled forward thread tile: TH output rows x TM outputs
@@ -321,12 +323,13 @@ struct RowTile {
 /// are live: ceil(KH/sh) rows of TM accumulators, the newest being the row
 /// partial itself. TM is the widest of the strip width (8 for sw = 1, else
 /// 4), 4, 2, 1 keeping ceil(KH/sh) * TM * (vw * bits(accumulator) / 32)
-/// within kTileAccRegs (3x3 stride 1: f32 TM = 4, f16/bf16 max TM = 4,
+/// within `accRegs` (kDefaultTileAccRegs; 3x3 stride 1: f32 TM = 4, f16/bf16 max TM = 4,
 /// f16/bf16 avg with f32 sums TM = 2; ptxas then stays at <= 128 registers,
 /// two 256-thread blocks per SM, no spills; a budget of 96 gave ~175). TH = min(OH, kRowTile or the request),
 /// halved while the tile's (TH-1)*sh + KH rows x (TM-1)*sw + KW columns
 /// exceed kMaxTileLoads.
-std::optional<RowTile> forwardRowTile(int64_t request, int64_t OH, int64_t OW,
+std::optional<RowTile> forwardRowTile(int64_t request, int64_t accRegs,
+                                      int64_t OH, int64_t OW,
                                       int64_t KH, int64_t KW, int64_t sh,
                                       int64_t sw, int64_t vw, Type cty) {
   if (request == 1 || KH <= sh || (request == 0 && KH < 2 * sh))
@@ -334,7 +337,7 @@ std::optional<RowTile> forwardRowTile(int64_t request, int64_t OH, int64_t OW,
   int64_t live = llvm::divideCeil(KH, sh);
   int64_t regs = std::max<int64_t>(1, vw * cty.getIntOrFloatBitWidth() / 32);
   int64_t tm = forwardStrip(OW, sw);
-  while (tm > 1 && live * tm * regs > kTileAccRegs)
+  while (tm > 1 && live * tm * regs > accRegs)
     tm /= 2;
   int64_t th = std::min<int64_t>(OH, request == 0 ? kRowTile : request);
   int64_t cols = (tm - 1) * sw + KW;
@@ -346,9 +349,11 @@ std::optional<RowTile> forwardRowTile(int64_t request, int64_t OH, int64_t OW,
 }
 
 struct Pool2DForward : OpRewritePattern<Pool2DOp> {
-  Pool2DForward(MLIRContext *ctx, int64_t rowTile)
-      : OpRewritePattern(ctx, /*benefit=*/2), rowTile(rowTile) {}
-  int64_t rowTile;
+  Pool2DForward(MLIRContext *ctx, int64_t rowTile, int64_t accRegs,
+                int64_t vectorBits)
+      : OpRewritePattern(ctx, /*benefit=*/2), rowTile(rowTile),
+        accRegs(accRegs), vectorBits(vectorBits) {}
+  int64_t rowTile, accRegs, vectorBits;
 
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
@@ -360,9 +365,9 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
     auto in = shapeOf(x), out = shapeOf(y);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
     int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C);
+    int64_t vw = vectorWidth(elt, C, vectorBits);
     if (vw == 1)
-      return rewriter.notifyMatchFailure(op, "channels not a multiple of 128 bits");
+      return rewriter.notifyMatchFailure(op, "channels not a multiple of the vector width");
     auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
     int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
     int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
@@ -377,7 +382,8 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
     Type cty = isMax ? elt : acc;
     Location loc = op.getLoc();
     int64_t CV = C / vw;
-    if (auto tile = forwardRowTile(rowTile, OH, OW, KH, KW, sh, sw, vw, cty)) {
+    if (auto tile = forwardRowTile(rowTile, accRegs, OH, OW, KH, KW, sh, sw,
+                                   vw, cty)) {
       int64_t total = N * llvm::divideCeil(OH, tile->th) *
                       llvm::divideCeil(OW, tile->tm) * CV;
       if (!gridTooLarge(total, kBlockSize)) {
@@ -446,6 +452,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
           r = arith::DivFOp::create(b, loc, r,
                                     e.broadcast(e.toFloat(cnt, acc)));
         }
+        r = applyActivation(b, loc, r, op.getActivation());
         Value val = e.convert(r, elemOf(y));
         Value ok;
         if ((OWc - 1) * TM + i >= OW)
@@ -475,7 +482,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
     auto in = shapeOf(x), out = shapeOf(y);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
     int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C);
+    int64_t vw = vectorWidth(elt, C, vectorBits);
     auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
     int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
     int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
@@ -557,6 +564,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
               res = arith::DivFOp::create(b, loc, res,
                                           e.broadcast(e.toFloat(cnt, acc)));
             }
+            res = applyActivation(b, loc, res, op.getActivation());
             Value val = e.convert(res, elemOf(y));
             Value ow = e.addc(ow0, i);
             Value ok = rowStore;
@@ -578,24 +586,29 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
 // pool2d_backward
 //===----------------------------------------------------------------------===//
 
+/// How max pool2d_backward finds each window's argmax.
+enum class ArgmaxMode { Auto, Recompute, Stored };
+
+std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
+  if (s == "auto")
+    return ArgmaxMode::Auto;
+  if (s == "recompute")
+    return ArgmaxMode::Recompute;
+  if (s == "stored")
+    return ArgmaxMode::Stored;
+  return std::nullopt;
+}
+
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
-  Pool2DBackward(MLIRContext *ctx, bool avgBackward)
-      : OpRewritePattern(ctx, /*benefit=*/2), avgBackward(avgBackward) {}
-  bool avgBackward;
+  Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax)
+      : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax) {}
+  ArgmaxMode argmax;
 
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
     std::string why = formProblem(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
-    // The avg-backward kernel matches the float64 oracle when emulated on
-    // the host but gave wrong results on the H200 (bench/results/
-    // 2026-11-29-pool-grid-v2.md): off until that is understood.
-    if (op.getKind() == PoolKind::Avg && !avgBackward)
-      return op.emitOpError()
-             << "avg backward has no validated GPU kernel yet (the "
-                "convert-dwc-to-gpu-pool kernel is off by default: "
-                "avg-backward=true enables it for testing)";
     Value x = op.getInput(), dy = op.getOutputGrad(), dx = op.getInit();
     Type elt = elemOf(x);
     auto in = shapeOf(x), out = shapeOf(dy);
@@ -679,6 +692,102 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
       return SmallVector<Value>(state.begin() + NW, state.end());
     };
 
+    // Stored argmax: when windows overlap, every window's argmax would be
+    // recomputed by each dX strip it covers (3x3 stride 2: ~4.5 times, 9
+    // loads each), so a first kernel computes it once per window (forward
+    // strip, width-first) into an i8 workspace of tap indices (-1: window
+    // entirely in the padding) and the gather reads those instead of X.
+    // Non-overlapping windows (2x2 stride 2) recompute: X is then read once
+    // either way and no workspace is needed.
+    bool overlap = KH > sh || KW > sw;
+    int64_t TA = forwardStrip(OW, sw);
+    int64_t colsA = (TA - 1) * sw + KW;
+    bool stored = isMax && KH * KW <= 127 && colsA <= kMaxColumns &&
+                  (argmax == ArgmaxMode::Stored ||
+                   (argmax == ArgmaxMode::Auto && overlap));
+    Value taps;
+    if (stored) {
+      int64_t OWa = llvm::divideCeil(OW, TA);
+      int64_t totalA = N * OH * OWa * CV;
+      if (gridTooLarge(totalA, kBlockSize))
+        return rewriter.notifyMatchFailure(op, "grid too large");
+      rewriter.setInsertionPoint(op);
+      taps = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({N, OH, OW, C}, rewriter.getIntegerType(8)));
+      emitLaunch(
+          rewriter, op, totalA,
+          [&](OpBuilder &b, Value gid) {
+            Emitter e{b, loc, vw};
+            auto co = e.delinearize(gid, {N, OH, OWa, CV});
+            Value n = co[0], oh = co[1], ow0 = e.mul(co[2], TA),
+                  c = e.mul(co[3], vw);
+            Value top = e.addc(e.mul(oh, sh), -pt);
+            Value wbase = e.addc(e.mul(ow0, sw), -pl);
+            SmallVector<Value> inits(TA, e.negInf(elt));
+            inits.append(TA, e.splatI32(-1));
+            auto state = loop(
+                b, loc, KH, KH <= kMaxUnroll, inits,
+                [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
+                    ValueRange st) -> SmallVector<Value> {
+                  Emitter ex{xb, loc, vw};
+                  int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : KH - 1;
+                  Value ih = ex.add(top, kh);
+                  Value rowOk =
+                      ex.inBounds(ih, rLo - pt, (OH - 1) * sh - pt + rHi, IH);
+                  Value ihc = ex.clampIf(rowOk, ih, IH);
+                  SmallVector<Value> mv(st.begin(), st.begin() + TA),
+                      mt(st.begin() + TA, st.end());
+                  Value tapRow = ex.broadcast(arith::IndexCastOp::create(
+                      xb, loc, xb.getI32Type(), ex.mul(kh, KW)));
+                  Value none = ex.splatI32(0);
+                  for (int64_t q = 0; q < colsA; ++q) {
+                    Value iw = ex.addc(wbase, q);
+                    Value colOk =
+                        ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
+                    Value ok = ex.andi(rowOk, colOk);
+                    Value v =
+                        ex.load(x, {n, ihc, ex.clampIf(colOk, iw, IW), c});
+                    for (int64_t i = 0; i < TA; ++i) {
+                      int64_t kw = q - i * sw;
+                      if (kw < 0 || kw >= KW)
+                        continue;
+                      // First maximum in row-major tap order wins.
+                      Value unset = arith::CmpIOp::create(
+                          xb, loc, arith::CmpIPredicate::slt, mt[i], none);
+                      Value greater = arith::CmpFOp::create(
+                          xb, loc, arith::CmpFPredicate::OGT, v, mv[i]);
+                      Value better =
+                          arith::OrIOp::create(xb, loc, unset, greater);
+                      Value tap = arith::AddIOp::create(xb, loc, tapRow,
+                                                        ex.splatI32(kw));
+                      Value nv =
+                          arith::SelectOp::create(xb, loc, better, v, mv[i]);
+                      Value nt =
+                          arith::SelectOp::create(xb, loc, better, tap, mt[i]);
+                      mv[i] = ex.select(ok, nv, mv[i]);
+                      mt[i] = ex.select(ok, nt, mt[i]);
+                    }
+                  }
+                  SmallVector<Value> next(mv);
+                  next.append(mt);
+                  return next;
+                });
+            for (int64_t i = 0; i < TA; ++i) {
+              Value t8 = arith::TruncIOp::create(
+                  b, loc, e.vecOf(b.getIntegerType(8)), state[TA + i]);
+              Value ow = e.addc(ow0, i);
+              Value ok;
+              if ((OWa - 1) * TA + i >= OW)
+                ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW));
+              guarded(b, loc, ok, [&](OpBuilder &sb) {
+                Emitter{sb, loc, vw}.store(t8, taps, {n, oh, ow, c});
+              });
+            }
+          },
+          /*eraseOp=*/false);
+    }
+
     emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
       Emitter e{b, loc, vw};
       auto co = e.delinearize(gid, {N, IH, IWc, CV});
@@ -719,9 +828,15 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                                     (IWc - 1) * (TM / sw) + d0 + j, OW);
                 owIdx[j] = r.clampIf(wOk[j], ow, OW);
               }
-              SmallVector<Value> taps;
-              if (isMax)
-                taps = argmaxTaps(rb, n, oh, iw0, c);
+              SmallVector<Value> wtaps;
+              if (isMax && stored) {
+                for (int64_t j = 0; j < NW; ++j)
+                  wtaps.push_back(arith::ExtSIOp::create(
+                      rb, loc, r.vecOf(rb.getI32Type()),
+                      r.load(taps, {n, oh, owIdx[j], c})));
+              } else if (isMax) {
+                wtaps = argmaxTaps(rb, n, oh, iw0, c);
+              }
               Value rows;
               if (!isMax)
                 rows = r.extent(r.addc(r.mul(oh, sh), -pt), KH, IH, pt, pb,
@@ -749,7 +864,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                     Value want = arith::AddIOp::create(rb, loc, tapBase,
                                                        r.splatI32(kw));
                     Value hit = arith::CmpIOp::create(
-                        rb, loc, arith::CmpIPredicate::eq, taps[j], want);
+                        rb, loc, arith::CmpIPredicate::eq, wtaps[j], want);
                     contrib = arith::SelectOp::create(rb, loc, hit, g, zero);
                   }
                   a[i] = arith::AddFOp::create(rb, loc, a[i], contrib);
@@ -769,7 +884,12 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
           es.store(val, dx, {n, ih, iw, c});
         });
       }
-    });
+    }, /*eraseOp=*/false);
+    if (taps) {
+      rewriter.setInsertionPoint(op);
+      memref::DeallocOp::create(rewriter, loc, taps);
+    }
+    rewriter.eraseOp(op);
     return success();
   }
 
@@ -862,19 +982,24 @@ struct ConvertDwcToGPUPoolPass
   using ConvertDwcToGPUPoolBase::ConvertDwcToGPUPoolBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<Pool2DForward>(&getContext(), rowTile.getValue());
-    patterns.add<Pool2DBackward>(&getContext(), avgBackward.getValue());
+    if (vectorBits != 32 && vectorBits != 64 && vectorBits != 128) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-pool: vector-bits must be 32, 64 or 128";
+      return signalPassFailure();
+    }
+    patterns.add<Pool2DForward>(&getContext(), rowTile.getValue(),
+                                tileAccRegs.getValue(), vectorBits.getValue());
+    std::optional<ArgmaxMode> mode = parseArgmaxMode(maxBackwardArgmax);
+    if (!mode) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-pool: max-backward-argmax must be auto, "
+             "recompute or stored, not '"
+          << maxBackwardArgmax << "'";
+      return signalPassFailure();
+    }
+    patterns.add<Pool2DBackward>(&getContext(), *mode);
     patterns.add<GlobalAvgPool>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
-    // The pattern reported unvalidated avg-backward ops; fail the pass.
-    WalkResult unlowered = getOperation()->walk([&](Pool2DBackwardOp op) {
-      return op.getKind() == PoolKind::Avg && !avgBackward &&
-                     isa<MemRefType>(op.getInit().getType())
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (unlowered.wasInterrupted())
-      signalPassFailure();
   }
 };
 

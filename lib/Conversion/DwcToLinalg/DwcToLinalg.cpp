@@ -448,12 +448,23 @@ struct Pool2DLowering : DwcLowering<dwc::Pool2DOp> {
               linalg::YieldOp::create(nb, l, r);
             })
             .getResult(0);
-    if (isMax)
+    std::optional<dwc::Activation> act = op.getActivation();
+    if (isMax && !act)
       return red;
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    if (isMax)
+      return linalg::GenericOp::create(
+                 b, loc, TypeRange{red.getType()}, ValueRange{red},
+                 ValueRange{adaptor.getInit()}, SmallVector<AffineMap>{id, id},
+                 SmallVector<utils::IteratorType>(4, kPar),
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   linalg::YieldOp::create(
+                       nb, l, dwc::applyActivation(nb, l, args[0], act));
+                 })
+          .getResult(0);
 
     bool includePad = op.getCountIncludePad();
     Type outElt = elementType(adaptor.getInit());
-    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
     return linalg::GenericOp::create(
                b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{red},
                ValueRange{adaptor.getInit()}, SmallVector<AffineMap>{id, id},
@@ -484,6 +495,7 @@ struct Pool2DLowering : DwcLowering<dwc::Pool2DOp> {
                      nb, l, nb.getI64Type(), count);
                  Value divisor = arith::SIToFPOp::create(nb, l, acc, countI);
                  Value avg = arith::DivFOp::create(nb, l, args[0], divisor);
+                 avg = dwc::applyActivation(nb, l, avg, act);
                  linalg::YieldOp::create(nb, l,
                                          convertFloat(nb, l, avg, outElt));
                })

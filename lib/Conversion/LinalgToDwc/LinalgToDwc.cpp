@@ -359,7 +359,7 @@ struct RaiseMaxPool : OpRewritePattern<linalg::PoolingNhwcMaxOp> {
     rewriter.replaceOpWithNewOp<dwc::Pool2DOp>(
         op, Type(outType), dwc::PoolKind::Max, padded.input, dest, window, strides,
         padded.padding, /*ceil_mode=*/false, /*count_include_pad=*/false,
-        /*acc=*/TypeAttr());
+        /*acc=*/TypeAttr(), /*activation=*/dwc::ActivationAttr());
     return success();
   }
 };
@@ -497,7 +497,7 @@ struct RaiseAvgPool : OpRewritePattern<DivisionOp> {
     rewriter.replaceOpWithNewOp<dwc::Pool2DOp>(
         op, Type(outType), dwc::PoolKind::Avg, padded.input, dest, window, strides,
         padded.padding, /*ceil_mode=*/false, /*count_include_pad=*/folded,
-        /*acc=*/TypeAttr());
+        /*acc=*/TypeAttr(), /*activation=*/dwc::ActivationAttr());
     return success();
   }
 };

@@ -2,7 +2,7 @@
 // column reuse, 128-bit accesses, exact padding, f32 accumulation, the
 // gather backward with its argmax recomputation, the global-average block
 // reduction) and the ops it leaves to convert-dwc-to-gpu.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=avg-backward=true --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=recompute --canonicalize --cse -split-input-file | FileCheck %s
 
 // 8x8 -> 4x4, 16 channels: 4 channel vectors x 4 rows x 1 strip of 4
 // outputs = 16 threads of one 256-thread block.

@@ -43,9 +43,9 @@ func.func @pooling(%x: tensor<1x57x57x72xf16>, %i: tensor<1x29x29x72xf16>, %g: t
   // CHECK: dwc.pool2d max ins({{.*}}) outs({{.*}}) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x29x29x72xf16>
   %0 = dwc.pool2d max ins(%x : tensor<1x57x57x72xf16>) outs(%i : tensor<1x29x29x72xf16>)
          window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x29x29x72xf16>
-  // CHECK: dwc.pool2d avg ins({{.*}}) outs({{.*}}) window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad acc = f32 -> tensor<1x29x29x72xf16>
+  // CHECK: dwc.pool2d avg ins({{.*}}) outs({{.*}}) window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad acc = f32 activation = relu6 -> tensor<1x29x29x72xf16>
   %1 = dwc.pool2d avg ins(%x : tensor<1x57x57x72xf16>) outs(%i : tensor<1x29x29x72xf16>)
-         window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad acc = f32 -> tensor<1x29x29x72xf16>
+         window = [3, 3] strides = [2, 2] padding = [0, 1, 0, 1] ceil_mode count_include_pad acc = f32 activation = relu6 -> tensor<1x29x29x72xf16>
   // CHECK: dwc.global_avg_pool ins({{.*}} : tensor<1x57x57x72xf16>) outs({{.*}} : tensor<1x1x1x72xf16>) -> tensor<1x1x1x72xf16>
   %2 = dwc.global_avg_pool ins(%x : tensor<1x57x57x72xf16>) outs(%g : tensor<1x1x1x72xf16>) -> tensor<1x1x1x72xf16>
   return %0, %1, %2 : tensor<1x29x29x72xf16>, tensor<1x29x29x72xf16>, tensor<1x1x1x72xf16>

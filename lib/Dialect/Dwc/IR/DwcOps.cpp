@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -206,6 +207,24 @@ void DepthwiseConv2DOp::build(OpBuilder &b, OperationState &state, Value input,
                                          type.getElementType());
   build(b, state, type, input, filter, bias, init, strides, dilations, padding,
         /*acc=*/nullptr);
+}
+
+Value dwc::applyActivation(OpBuilder &b, Location loc, Value value,
+                           std::optional<Activation> activation) {
+  if (!activation)
+    return value;
+  auto splat = [&](double v) -> Value {
+    Type t = value.getType();
+    Type elem = getElementTypeOrSelf(t);
+    TypedAttr a = b.getFloatAttr(elem, v);
+    if (auto vt = dyn_cast<VectorType>(t))
+      a = DenseElementsAttr::get(vt, a);
+    return arith::ConstantOp::create(b, loc, a);
+  };
+  Value r = arith::MaximumFOp::create(b, loc, value, splat(0.0));
+  if (*activation == Activation::Relu6)
+    r = arith::MinimumFOp::create(b, loc, r, splat(6.0));
+  return r;
 }
 
 Type DepthwiseConv2DOp::getAccType() {

@@ -33,18 +33,9 @@ def family(name, rng):
 def with_row_tile(n):
     lower = check_ops.lower_gpu_pool_emulated
 
-    def lowered(dwc_opt, src):
-        real = check_ops.subprocess.run
-
-        def run(cmd, *a, **kw):
-            cmd = [("--convert-dwc-to-gpu-pool=row-tile=%s" % n)
-                   if c.startswith("--convert-dwc-to-gpu-pool") else c for c in cmd]
-            return real(cmd, *a, **kw)
-        check_ops.subprocess.run = run
-        try:
-            return lower(dwc_opt, src)
-        finally:
-            check_ops.subprocess.run = real
+    def lowered(dwc_opt, src, pool_options=""):
+        opts = ",".join(o for o in (pool_options, "row-tile=%s" % n) if o)
+        return lower(dwc_opt, src, opts)
     check_ops.lower_gpu_pool_emulated = lowered
 
 

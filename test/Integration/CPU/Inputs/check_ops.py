@@ -371,16 +371,23 @@ def bwd_filter_case(rng, name, ty, out_ty, N, H, W, C, FH, FW, st=(1, 1),
     return Case(name, ty, body, [("x", x), ("dy", dy)], dw.shape, out_ty, dw)
 
 
+ACTIVATIONS = {"relu": lambda v: max(v, 0.0), "relu6": lambda v: min(max(v, 0.0), 6.0)}
+
+
 def pool_case(rng, name, ty, kind, N, H, W, C, win, st, pad, ceil=False,
-              cip=False):
+              cip=False, act=None, scale=1.0):
     x = random_tensor(rng, [N, H, W, C], ty)
+    if scale != 1.0:  # e.g. values beyond 6 for relu6
+        x.data = [round_to(v * scale, ty) for v in x.data]
     y = ref_pool(x, kind, win, st, pad, ceil, cip)
+    if act:
+        y.data = [ACTIVATIONS[act](v) for v in y.data]
     ot = mlir_type(y.shape, ty)
     body = ("dwc.pool2d %s ins(%%x : %s) outs(%%init : %s) window = %s "
-            "strides = %s padding = %s%s%s -> %s" %
+            "strides = %s padding = %s%s%s%s -> %s" %
             (kind, mlir_type(x.shape, ty), ot, a(win), a(st), a(pad),
              " ceil_mode" if ceil else "", " count_include_pad" if cip else "",
-             ot))
+             (" activation = %s" % act) if act else "", ot))
     return Case(name, ty, body, [("x", x)], y.shape, ty, y, exact=(kind == "max"))
 
 
@@ -493,6 +500,8 @@ def family(name, rng):
             pool_case(rng, "avg_5x1_asym_incl", "f32", "avg", 1, 9, 4, 5, (5, 1), (1, 1), (2, 1, 0, 0), cip=True),
             pool_case(rng, "avg_f16_incl", "f16", "avg", 1, 7, 7, 13, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
             pool_case(rng, "avg_bf16_excl", "bf16", "avg", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_case(rng, "max_relu", "f32", "max", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1), act="relu"),
+            pool_case(rng, "avg_relu6_f16", "f16", "avg", 1, 7, 7, 5, (3, 3), (1, 1), (1, 1, 1, 1), act="relu6", scale=10.0),
             gap_case(rng, "gap_f32", "f32", 2, 5, 7, 13),
             gap_case(rng, "gap_f16", "f16", 1, 7, 7, 5),
             gap_case(rng, "gap_bf16", "bf16", 2, 3, 3, 5),
@@ -533,6 +542,9 @@ def family(name, rng):
             pool_case(rng, "gpu_avg_f16_incl", "f16", "avg", 1, 7, 7, 16, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
             pool_case(rng, "gpu_avg_bf16_5x1", "bf16", "avg", 1, 9, 4, 8, (5, 1), (1, 1), (2, 1, 0, 0), cip=True),
             pool_case(rng, "gpu_avg_s3_k2", "f32", "avg", 1, 10, 11, 4, (2, 2), (3, 3), (1, 1, 1, 1)),
+            pool_case(rng, "gpu_max_relu6", "f32", "max", 1, 9, 10, 8, (3, 3), (2, 2), (1, 1, 1, 1), act="relu6", scale=10.0),
+            pool_case(rng, "gpu_avg_relu_rows", "f32", "avg", 2, 6, 19, 8, (3, 3), (1, 1), (1, 1, 1, 1), act="relu"),
+            pool_case(rng, "gpu_avg_relu6_f16", "f16", "avg", 1, 7, 7, 16, (3, 3), (2, 2), (1, 1, 1, 1), act="relu6", scale=10.0),
         ]
     if name == "im2win_conv2d":
         return [
@@ -689,11 +701,12 @@ EMULATE_PIPELINE = [
     "--reconcile-unrealized-casts"]
 
 
-def lower_gpu_pool_emulated(dwc_opt, src):
+def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
     """convert-dwc-to-gpu-pool after bufferization, launches run serially
     on the host: checks the kernels' index arithmetic and semantics."""
     k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
-                        "--convert-dwc-to-gpu-pool=avg-backward=true", src], capture_output=True, text=True)
+                        "--convert-dwc-to-gpu-pool" + (f"={pool_options}" if pool_options else ""),
+                        src], capture_output=True, text=True)
     if k.returncode != 0:
         return k
     if "dwc." in k.stdout:
@@ -717,6 +730,9 @@ def main():
     ap.add_argument("--gpu-pool-emulate", action="store_true",
                     help="lower with convert-dwc-to-gpu-pool and run its kernels "
                          "serially on the host instead of --dwc-to-llvm-cpu")
+    ap.add_argument("--gpu-pool-options", default="",
+                    help="options of convert-dwc-to-gpu-pool for --gpu-pool-emulate, "
+                         "e.g. max-backward-argmax=stored")
     args = ap.parse_args()
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
@@ -732,7 +748,7 @@ def main():
         with open(src, "w") as fh:
             fh.write(module)
         if args.gpu_pool_emulate:
-            low = lower_gpu_pool_emulated(args.dwc_opt, src)
+            low = lower_gpu_pool_emulated(args.dwc_opt, src, args.gpu_pool_options)
         else:
             low = subprocess.run([args.dwc_opt, "--dwc-to-llvm-cpu", src],
                                  capture_output=True, text=True)

@@ -1,6 +1,6 @@
 //===- DwcAttrs.td - dwc enums and attributes -------------*- tablegen -*-===//
 //
-// Enumerations used by dwc ops (the pooling kind).
+// Enumerations used by dwc ops (the pooling kind, fused activations).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,18 @@ def Dwc_PoolKind : I32EnumAttr<"PoolKind", "pooling reduction", [
 }
 
 def Dwc_PoolKindAttr : EnumAttr<Dwc_Dialect, Dwc_PoolKind, "pool_kind"> {
+  let assemblyFormat = "$value";
+}
+
+def Dwc_Activation : I32EnumAttr<"Activation", "fused elementwise activation", [
+    I32EnumAttrCase<"Relu", 0, "relu">,
+    I32EnumAttrCase<"Relu6", 1, "relu6">
+  ]> {
+  let cppNamespace = "::mlir::dwc";
+  let genSpecializedAttr = 0;
+}
+
+def Dwc_ActivationAttr : EnumAttr<Dwc_Dialect, Dwc_Activation, "activation"> {
   let assemblyFormat = "$value";
 }
 

@@ -15,6 +15,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include <optional>
 
 namespace mlir {
 namespace dwc {
@@ -24,6 +25,12 @@ namespace dwc {
 /// Returns a value < 1 when the (dilated) window does not fit.
 int64_t convOutputSize(int64_t in, int64_t window, int64_t stride,
                        int64_t dilation, int64_t padBefore, int64_t padAfter);
+
+/// Applies a fused activation (none: `value` itself) to a float scalar or
+/// vector: relu = arith.maximumf(v, 0), relu6 = arith.minimumf(relu, 6).
+/// Shared by every lowering of ops with an `activation` attribute.
+Value applyActivation(OpBuilder &b, Location loc, Value value,
+                      std::optional<Activation> activation);
 
 } // namespace dwc
 } // namespace mlir

@@ -195,6 +195,12 @@ def Dwc_Pool2DOp : Dwc_Op<"pool2d"> {
     amount must be smaller than the window (every window then holds at least
     one element of the input).
 
+    An optional `activation` (`relu`: max(y, 0), `relu6`: min(max(y, 0), 6))
+    is applied to each pooled value before it is stored (after the division
+    of `avg`, before rounding to the element type); `dwc-fuse-activation`
+    folds a following elementwise ReLU/ReLU6 into it. It is an inference
+    epilogue: `dwc.pool2d_backward` is the gradient of the pooling alone.
+
     Example:
 
     ```mlir
@@ -207,14 +213,16 @@ def Dwc_Pool2DOp : Dwc_Op<"pool2d"> {
                        Dwc_Shaped:$init,
                        DenseI64ArrayAttr:$window, DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$padding, UnitAttr:$ceil_mode,
-                       UnitAttr:$count_include_pad, OptionalAttr<TypeAttr>:$acc);
+                       UnitAttr:$count_include_pad, OptionalAttr<TypeAttr>:$acc,
+                       OptionalAttr<Dwc_ActivationAttr>:$activation);
   let results = (outs Optional<Dwc_Tensor>:$result);
   let assemblyFormat = [{
     $kind `ins` `(` $input `:` type($input) `)`
     `outs` `(` $init `:` type($init) `)`
     `window` `=` $window `strides` `=` $strides `padding` `=` $padding
     (`ceil_mode` $ceil_mode^)? (`count_include_pad` $count_include_pad^)?
-    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+    (`acc` `=` $acc^)? (`activation` `=` $activation^)? attr-dict
+    (`->` type($result)^)?
   }];
   let extraClassDeclaration = dpsMethods # [{
     ::mlir::Type getAccType();

@@ -1,0 +1,25 @@
+//===- Passes.h - dwc dialect transformations -------------------*- C++ -*-===//
+//
+// Declarations of the tensor-level dwc passes (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_DIALECT_DWC_TRANSFORMS_PASSES_H
+#define DWC_DIALECT_DWC_TRANSFORMS_PASSES_H
+
+#include "dwc/Dialect/Dwc/IR/DwcDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace dwc {
+
+#define GEN_PASS_DECL
+#include "dwc/Dialect/Dwc/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dwc/Dialect/Dwc/Transforms/Passes.h.inc"
+
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES_H
