@@ -453,6 +453,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--channels", type=int, default=16)
     ap.add_argument("--grads-budget", type=float, default=240)
+    ap.add_argument("--grads-only", default="",
+                    help="comma list of substrings: grads rows to run (default all)")
     ap.add_argument("--skip", default="", help="comma list of gradcheck,grads,train,fallbacks")
     ap.add_argument("--label", default="torch-check")
     args = ap.parse_args()
@@ -494,7 +496,10 @@ def main():
             res["train"] = {"error": str(e)}
         save()
     if "grads" not in skip:
-        res["grads"] = run_grads(lib, by_tag("grid"), args.channels, args.grads_budget)
+        grid = by_tag("grid")
+        if args.grads_only:
+            grid = [s for s in grid if any(k in s.key for k in args.grads_only.split(","))]
+        res["grads"] = run_grads(lib, grid, args.channels, args.grads_budget)
         save()
     save()
     gc_ok = all(r["gradcheck"] for r in res.get("gradcheck", []))
