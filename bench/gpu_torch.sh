@@ -27,5 +27,8 @@ export DWC_TORCH_COMMAND="bash bench/gpu_torch.sh $*"
 export PYTHONUNBUFFERED=1
 timeout -k 5 "$HARD" python3 bench/torch_check.py --kernels "$KDIR" --out "$OUT" "$@" 2>&1 | tee "$OUT/torch_check.log"
 RC=${PIPESTATUS[0]}
+for j in "$OUT"/*.json; do
+  python3 bench/torch_plot.py "$j" "${j%.json}-train.png" 2>&1 | tail -3
+done
 echo "gpu_torch.sh: rc $RC; files in $OUT:"; ls -la "$OUT"
 exit "$RC"

@@ -16,7 +16,9 @@
 4. fallbacks  : shapes without kernels, CPU tensors, fallback='error',
                 non-channels_last and misaligned inputs.
 
-Writes OUT/torch-check.json (+ .md, train-loss.png) and prints a summary.
+Writes OUT/LABEL.json and .md and prints a summary; bench/torch_plot.py
+(a separate process: matplotlib does not import after torch there) draws
+OUT/LABEL-train.png from the JSON.
 """
 
 import argparse
@@ -264,7 +266,19 @@ def run_train(steps, batch, seed):
           .contiguous(memory_format=torch.channels_last) for _ in range(8)]
     teacher = torch.randn(3 * 8 * 8, 10, device="cuda", generator=g)
     ys = [(F.avg_pool2d(x, 4).flatten(1) @ teacher).argmax(1) for x in xs]
-    result = {"same_init": same_init, "state_dict_both_ways": sd_ok, "steps": steps,
+    # Step-0 gradients of every parameter, both nets, same batch.
+    grads = {}
+    for name, net in (("torch", ref_net), ("dwc", our_net)):
+        net.zero_grad(set_to_none=True)
+        F.cross_entropy(net(xs[0]), ys[0]).backward()
+        grads[name] = {k: p.grad.detach().clone() for k, p in net.named_parameters()}
+        net.zero_grad(set_to_none=True)
+    step0 = {k: rel(grads["dwc"][k], grads["torch"][k]) for k in grads["torch"]}
+    worst = max(step0, key=step0.get)
+    log("train step-0 parameter gradients: max rel. diff dwc vs torch %.1e (%s)" % (
+        step0[worst], worst))
+    result = {"step0_grad_rel_diff": step0, "step0_grad_max_rel_diff": step0[worst],
+              "same_init": same_init, "state_dict_both_ways": sd_ok, "steps": steps,
               "batch": batch, "seed": seed, "optimizer": "AdamW(lr=2e-3, wd=0.05)",
               "tf32": False, "cudnn_benchmark": True}
     for name, net in (("torch", ref_net), ("dwc", our_net)):
@@ -354,35 +368,6 @@ def run_fallbacks(train_spec):
 
 
 # ---------------------------------------------------------------------------
-def plot(train, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(1, 3, figsize=(15, 4))
-    steps = range(len(train["torch"]["loss"]))
-    ax[0].plot(steps, train["torch"]["loss"], label="nn.Conv2d(groups=C) (cuDNN)", lw=1.5)
-    ax[0].plot(steps, train["dwc"]["loss"], label="dwc_torch.DepthwiseConv2d", lw=1, ls="--")
-    ax[0].set_xlabel("step")
-    ax[0].set_ylabel("cross-entropy")
-    ax[0].set_title("training loss (same init, data, seed)")
-    ax[0].legend()
-    ax[1].semilogy(steps, [abs(a - b) + 1e-12 for a, b in
-                           zip(train["torch"]["loss"], train["dwc"]["loss"])])
-    ax[1].set_xlabel("step")
-    ax[1].set_title("|loss(torch) - loss(dwc)|")
-    ax[2].plot(steps, train["torch"]["step_ms"], label="torch", lw=0.8)
-    ax[2].plot(steps, train["dwc"]["step_ms"], label="dwc", lw=0.8)
-    ax[2].set_ylim(0, max(3 * train["torch"]["median_step_ms"],
-                          1.5 * train["dwc"]["median_step_ms"]))
-    ax[2].set_xlabel("step")
-    ax[2].set_ylabel("ms")
-    ax[2].set_title("step time (median %.2f vs %.2f ms)" % (
-        train["torch"]["median_step_ms"], train["dwc"]["median_step_ms"]))
-    ax[2].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-
-
 def markdown(res):
     L = ["# dwc_torch GPU check (%s)" % res["date"], "",
          "Command: `%s`  " % res["command"],
@@ -431,9 +416,10 @@ def markdown(res):
                 n, l[0], l[min(100, len(l) - 1)], l[-1], t[n]["median_step_ms"],
                 t[n]["min_step_ms"]))
         L += ["", "Max |loss difference|: %.2e over all steps, %.2e over the first 50. "
-              "Step time torch/dwc: %.2f." % (t["max_abs_loss_diff"],
-                                              t["max_abs_loss_diff_first_50"],
-                                              t["step_time_ratio_torch_over_dwc"]), ""]
+              "Step time torch/dwc: %.2f. Step-0 gradients of all parameters, dwc vs "
+              "torch: max relative difference %.1e." % (
+                  t["max_abs_loss_diff"], t["max_abs_loss_diff_first_50"],
+                  t["step_time_ratio_torch_over_dwc"], t["step0_grad_max_rel_diff"]), ""]
     if res.get("fallbacks"):
         L += ["## Fallbacks and input handling", ""]
         for k, v in res["fallbacks"].items():
@@ -490,7 +476,6 @@ def main():
     if "train" not in skip and by_tag("train"):
         try:
             res["train"] = run_train(args.steps, args.batch, args.seed)
-            plot(res["train"], os.path.join(args.out, args.label + "-train.png"))
         except Exception as e:
             traceback.print_exc()
             res["train"] = {"error": str(e)}

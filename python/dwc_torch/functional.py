@@ -13,9 +13,10 @@ gradient, sum of dY over N, H, W, is computed by torch (in f32 for
 f16/bf16).
 
 Streams: every call first sets the runtime's external stream of the calling
-thread to torch.cuda.current_stream(), so the kernels are queued in order
-with PyTorch's work and nothing synchronises (autograd runs backward on its
-own thread, with the forward's stream current: the stream is set per call).
+thread to torch.cuda.current_stream() (PyTorch's default stream, handle 0,
+as CU_STREAM_LEGACY), so the kernels are queued in order with PyTorch's work
+and nothing synchronises (autograd runs backward on its own thread, with
+the forward's stream current: the stream is set per call).
 """
 
 import warnings
@@ -57,8 +58,16 @@ def _filter_hwc(weight):
     return weight.detach().reshape(C, KH * KW).t().contiguous()  # KH*KW x C
 
 
+# CUDA's handle of the legacy default stream (CU_STREAM_LEGACY). PyTorch's
+# default stream has the handle 0, which for the runtime would mean "no
+# external stream": its own non-blocking streams, not ordered with PyTorch's
+# work on the default stream.
+CU_STREAM_LEGACY = 0x1
+
+
 def _set_stream(lib, device):
-    lib.set_stream(torch.cuda.current_stream(device).cuda_stream)
+    handle = torch.cuda.current_stream(device).cuda_stream
+    lib.set_stream(handle if handle else CU_STREAM_LEGACY)
 
 
 class DwcDepthwiseConv2dFunction(torch.autograd.Function):
