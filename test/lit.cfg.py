@@ -55,3 +55,13 @@ def _has_gpu():
         return False
 if os.environ.get("DWC_FORCE_NO_GPU") != "1" and _has_gpu():
     config.available_features.add("gpu")
+# 'torch' when the Python of the tests imports torch (the PyTorch binding's
+# GPU tests need it and a GPU; never on CI).
+def _has_torch():
+    try:
+        return subprocess.run([config.python_executable, "-c", "import torch"],
+                              capture_output=True, timeout=120).returncode == 0
+    except Exception:
+        return False
+if "gpu" in config.available_features and _has_torch():
+    config.available_features.add("torch")

@@ -410,7 +410,12 @@ struct ModuleRecord {
 };
 
 std::mutex gModulesMutex;
-std::map<std::pair<const void *, size_t>, ModuleRecord *> gModules;
+// Never destroyed: compiled code unregisters its modules from global
+// destructors (mgpuModuleUnload), which for a library loaded with dlopen
+// (e.g. by Python's ctypes) run from _dl_fini, after the exit handlers that
+// destroy this library's own globals.
+std::map<std::pair<const void *, size_t>, ModuleRecord *> &gModules =
+    *new std::map<std::pair<const void *, size_t>, ModuleRecord *>();
 
 void *registerModule(const void *data, size_t size, bool jit, int optLevel) {
   if (!data || size == 0) {

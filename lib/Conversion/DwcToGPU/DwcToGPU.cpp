@@ -7,13 +7,13 @@
 // * 1-D launch, 256 threads per block, a bounds check on the global thread
 //   id; each thread owns one output element-vector, threads are laid out
 //   NHWC-coalesced (consecutive threads on consecutive channel vectors);
-// * V = 128 bits of channels per thread (4 x f32, 8 x f16/bf16) when the
+// * V = 128 bits of channels per thread (2 x f64, 4 x f32, 8 x f16/bf16) when the
 //   channel count is a multiple of V and the vectorised buffers have the
 //   identity layout, otherwise V = 1 (scalar loads);
 // * zero padding by predication: the window coordinates are compared with
 //   the input bounds and the load sits in an scf.if (no out-of-bounds read);
-// * sums in the op's accumulation type (f32 unless `acc` says f64), one
-//   rounding to the element type at the end.
+// * sums in the op's accumulation type (f32 unless `acc` says f64; f64 for
+//   f64 depthwise convolutions), one rounding to the element type at the end.
 //
 // The buffers are read through their base pointers: the vector path assumes
 // they are 16-byte aligned (any cudaMalloc'ed / gpu.alloc'ed buffer is).
@@ -431,7 +431,7 @@ struct DepthwiseConv2DBackwardFilterLowering
     int64_t FH = f[0], FW = f[1], OH = og[1], OW = og[2];
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     int64_t vw = pickVectorWidth(elemOf(x), C, {x, dy, dw});
-    Type acc = rewriter.getF32Type();
+    Type acc = op.getAccType();
 
     // One thread per (fh, fw, channel vector), looping over n, oh, ow.
     emitLaunch(rewriter, op, FH * FW * (C / vw), [&](OpBuilder &b,

@@ -361,7 +361,7 @@ struct BackwardFilterLowering
     MLIRContext *ctx = b.getContext();
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
     Type elt = elementType(adaptor.getInput());
-    Type acc = b.getF32Type();
+    Type acc = op.getAccType();
     Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
                           pad[3], zeroAttr(b, elt));
     Value init = accumulator(b, loc, adaptor.getInit(), acc,

@@ -69,7 +69,10 @@ DWC_RT_API dwc_status dwcPeekLastError(void);
  * PyTorch's current stream), compiled code queues its kernels and copies on
  * that stream and returns without synchronising: the caller synchronises.
  * NULL restores the default: the runtime uses its own streams and every
- * compiled call synchronises before returning. */
+ * compiled call synchronises before returning. The runtime's own streams
+ * are non-blocking, so they are NOT ordered with the legacy default stream:
+ * a caller whose stream handle is 0 (PyTorch's default stream) must pass
+ * CU_STREAM_LEGACY, (void *)0x1, not NULL. */
 DWC_RT_API dwc_status dwcSetStream(void *cuStream);
 DWC_RT_API void *dwcGetStream(void);
 

@@ -26,7 +26,7 @@ func.func @memref_with_result(%x: memref<1x8x8x4xf32>, %i: memref<1x1x1x4xf32>) 
 // -----
 
 func.func @dynamic_shape(%x: tensor<?x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x8x8x4xf32>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor or memref of f32, f16 or bf16}}
+  // expected-error @+1 {{operand #0 must be statically shaped tensor or memref of f64, f32, f16 or bf16}}
   %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<?x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x8x8x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x4xf32>
   return
 }
@@ -548,5 +548,46 @@ func.func @pool_bwd_max_count_pad(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x4x4x4xf
 func.func @pool_bwd_acc(%x: tensor<1x8x8x4xf16>, %dy: tensor<1x4x4x4xf16>, %i: tensor<1x8x8x4xf16>) {
   // expected-error @+1 {{expects an f32 or f64 accumulation type, got 'f16'}}
   %0 = dwc.pool2d_backward avg ins(%x, %dy : tensor<1x8x8x4xf16>, tensor<1x4x4x4xf16>) outs(%i : tensor<1x8x8x4xf16>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] acc = f16 -> tensor<1x8x8x4xf16>
+  return
+}
+
+// -----
+
+// f64 is a depthwise-convolution element type only.
+func.func @pool_f64(%x: tensor<1x8x8x4xf64>, %i: tensor<1x4x4x4xf64>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor or memref of f32, f16 or bf16}}
+  %0 = dwc.pool2d max ins(%x : tensor<1x8x8x4xf64>) outs(%i : tensor<1x4x4x4xf64>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf64>
+  return
+}
+
+// -----
+
+func.func @depthwise_f64_acc_f32(%x: tensor<1x8x8x4xf64>, %w: tensor<3x3x4xf64>, %i: tensor<1x8x8x4xf64>) {
+  // expected-error @+1 {{expects the f64 accumulation type for f64 elements, got 'f32'}}
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x4xf64>, tensor<3x3x4xf64>) outs(%i : tensor<1x8x8x4xf64>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] acc = f32 -> tensor<1x8x8x4xf64>
+  return
+}
+
+// -----
+
+func.func @backward_data_f64_acc_f32(%dy: tensor<1x8x8x4xf64>, %w: tensor<3x3x4xf64>, %i: tensor<1x8x8x4xf64>) {
+  // expected-error @+1 {{expects the f64 accumulation type for f64 elements, got 'f32'}}
+  %0 = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x8x8x4xf64>, tensor<3x3x4xf64>) outs(%i : tensor<1x8x8x4xf64>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] acc = f32 -> tensor<1x8x8x4xf64>
+  return
+}
+
+// -----
+
+func.func @depthwise_f64_mixed(%x: tensor<1x8x8x4xf64>, %w: tensor<3x3x4xf32>, %i: tensor<1x8x8x4xf64>) {
+  // expected-error @+1 {{expects the same element type for input, filter, bias and output, got 'f64' and 'f32'}}
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x4xf64>, tensor<3x3x4xf32>) outs(%i : tensor<1x8x8x4xf64>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x4xf64>
+  return
+}
+
+// -----
+
+func.func @backward_filter_f64_to_f16(%x: tensor<1x8x8x4xf64>, %dy: tensor<1x8x8x4xf64>, %i: tensor<3x3x4xf16>) {
+  // expected-error @+1 {{expects a filter gradient of the input's element type or f32, got 'f16'}}
+  %0 = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x4xf64>, tensor<1x8x8x4xf64>) outs(%i : tensor<3x3x4xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x4xf16>
   return
 }

@@ -88,3 +88,21 @@ func.func @memref_form(%x: memref<1x8x8x16xf32>, %w: memref<3x3x16xf32>, %y: mem
     window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]
   return
 }
+
+// f64 depthwise ops (forward with bias and acc = f64, backward data and
+// filter), tensor form.
+// CHECK-LABEL: func @depthwise_f64
+func.func @depthwise_f64(%x: tensor<2x9x8x5xf64>, %w: tensor<3x3x5xf64>, %b: tensor<5xf64>,
+                         %y: tensor<2x5x4x5xf64>, %dw: tensor<3x3x5xf64>)
+    -> (tensor<2x5x4x5xf64>, tensor<2x9x8x5xf64>, tensor<3x3x5xf64>) {
+  // CHECK: dwc.depthwise_conv2d ins({{.*}} : tensor<2x9x8x5xf64>, tensor<3x3x5xf64>) bias({{.*}} : tensor<5xf64>) outs({{.*}} : tensor<2x5x4x5xf64>) strides = [2, 2] dilations = [1, 1] padding = [1, 2, 0, 1] acc = f64 -> tensor<2x5x4x5xf64>
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<2x9x8x5xf64>, tensor<3x3x5xf64>) bias(%b : tensor<5xf64>)
+         outs(%y : tensor<2x5x4x5xf64>) strides = [2, 2] dilations = [1, 1] padding = [1, 2, 0, 1] acc = f64 -> tensor<2x5x4x5xf64>
+  // CHECK: dwc.depthwise_conv2d_backward_data ins({{.*}} : tensor<2x5x4x5xf64>, tensor<3x3x5xf64>) outs({{.*}} : tensor<2x9x8x5xf64>)
+  %1 = dwc.depthwise_conv2d_backward_data ins(%0, %w : tensor<2x5x4x5xf64>, tensor<3x3x5xf64>) outs(%x : tensor<2x9x8x5xf64>)
+         strides = [2, 2] dilations = [1, 1] padding = [1, 2, 0, 1] -> tensor<2x9x8x5xf64>
+  // CHECK: dwc.depthwise_conv2d_backward_filter ins({{.*}} : tensor<2x9x8x5xf64>, tensor<2x5x4x5xf64>) outs({{.*}} : tensor<3x3x5xf64>)
+  %2 = dwc.depthwise_conv2d_backward_filter ins(%x, %0 : tensor<2x9x8x5xf64>, tensor<2x5x4x5xf64>) outs(%dw : tensor<3x3x5xf64>)
+         strides = [2, 2] dilations = [1, 1] padding = [1, 2, 0, 1] -> tensor<3x3x5xf64>
+  return %0, %1, %2 : tensor<2x5x4x5xf64>, tensor<2x9x8x5xf64>, tensor<3x3x5xf64>
+}

@@ -176,6 +176,24 @@ void dpsEffects(Operation *op,
 Type accOrF32(Builder b, std::optional<Type> acc) {
   return acc ? *acc : Type(b.getF32Type());
 }
+
+/// Default accumulation type of the depthwise ops: f64 for f64 elements
+/// (nothing narrower may hold their sums), else f32.
+Type depthwiseAcc(Builder b, Type elem, std::optional<Type> acc) {
+  if (acc)
+    return *acc;
+  return elem.isF64() ? Type(b.getF64Type()) : Type(b.getF32Type());
+}
+
+/// f64 elements need an f64 accumulation type (an explicit `acc = f32`
+/// would round every partial sum below the data's precision).
+LogicalResult checkF64Acc(Operation *op, Type elem, std::optional<Type> acc) {
+  if (elem.isF64() && acc && !acc->isF64())
+    return op->emitOpError()
+           << "expects the f64 accumulation type for f64 elements, got "
+           << *acc;
+  return success();
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -228,7 +246,7 @@ Value dwc::applyActivation(OpBuilder &b, Location loc, Value value,
 }
 
 Type DepthwiseConv2DOp::getAccType() {
-  return accOrF32(Builder(getContext()), getAcc());
+  return depthwiseAcc(Builder(getContext()), elemType(getInput()), getAcc());
 }
 
 LogicalResult DepthwiseConv2DOp::verify() {
@@ -262,7 +280,9 @@ LogicalResult DepthwiseConv2DOp::verify() {
     return failure();
   if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
     return failure();
-  return checkAccType(op, getAcc());
+  if (failed(checkAccType(op, getAcc())))
+    return failure();
+  return checkF64Acc(op, elemType(getInput()), getAcc());
 }
 
 //===----------------------------------------------------------------------===//
@@ -270,7 +290,8 @@ LogicalResult DepthwiseConv2DOp::verify() {
 //===----------------------------------------------------------------------===//
 
 Type DepthwiseConv2DBackwardDataOp::getAccType() {
-  return accOrF32(Builder(getContext()), getAcc());
+  return depthwiseAcc(Builder(getContext()), elemType(getOutputGrad()),
+                      getAcc());
 }
 
 LogicalResult DepthwiseConv2DBackwardDataOp::verify() {
@@ -303,12 +324,19 @@ LogicalResult DepthwiseConv2DBackwardDataOp::verify() {
   if (failed(checkOutputShape(op, getOutputGrad(), {dx[0], oh, ow, dx[3]},
                               "output gradient")))
     return failure();
-  return checkAccType(op, getAcc());
+  if (failed(checkAccType(op, getAcc())))
+    return failure();
+  return checkF64Acc(op, elemType(getOutputGrad()), getAcc());
 }
 
 //===----------------------------------------------------------------------===//
 // DepthwiseConv2DBackwardFilterOp
 //===----------------------------------------------------------------------===//
+
+Type DepthwiseConv2DBackwardFilterOp::getAccType() {
+  return depthwiseAcc(Builder(getContext()), elemType(getInput()),
+                      std::nullopt);
+}
 
 LogicalResult DepthwiseConv2DBackwardFilterOp::verify() {
   Operation *op = getOperation();

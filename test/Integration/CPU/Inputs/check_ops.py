@@ -13,7 +13,10 @@ For every configuration of a family this script
     written from the op descriptions in DwcOps.td, independent of the
     lowering) and compares:
       relative error ||out - ref|| / ||ref|| <= 1e-5 (f32), 2e-3 (f16),
-      1e-2 (bf16); max pooling and im2win must match exactly.
+      1e-2 (bf16), 1e-12 (f64); max pooling and im2win must match exactly.
+f64 results are printed as i64 bits (printMemrefI64), the others as f32
+bits. `--gpu-direct-emulate` lowers with convert-dwc-to-gpu instead and runs
+the direct GPU kernels serially on the host (family f64: the f64 kernels).
 It prints one `PASS <name>` / `FAIL <name> ...` line per configuration and
 exits non-zero when any configuration fails.
 
@@ -30,7 +33,7 @@ import sys
 import tempfile
 import os
 
-TOL = {"f32": 1e-5, "f16": 2e-3, "bf16": 1e-2}
+TOL = {"f32": 1e-5, "f16": 2e-3, "bf16": 1e-2, "f64": 1e-12}
 
 # ----------------------------------------------------------------------------
 # Element types: rounding and hex encoding.
@@ -47,6 +50,8 @@ def bits_f32(b):
 
 def round_to(v, ty):
     """Rounds a Python float to the element type (nearest even)."""
+    if ty == "f64":
+        return v
     if ty == "f32":
         return struct.unpack("<f", struct.pack("<f", v))[0]
     if ty == "f16":
@@ -59,6 +64,8 @@ def round_to(v, ty):
 
 
 def encode(v, ty):
+    if ty == "f64":
+        return struct.pack("<d", v)
     if ty == "f32":
         return struct.pack("<f", v)
     if ty == "f16":
@@ -506,6 +513,19 @@ def family(name, rng):
             gap_case(rng, "gap_f16", "f16", 1, 7, 7, 5),
             gap_case(rng, "gap_bf16", "bf16", 2, 3, 3, 5),
         ]
+    if name == "f64":
+        # f64 depthwise ops (float64 gradient checks of the training path):
+        # scalar (C=5) and 2 x f64 vector (C=6) kernels, odd shapes.
+        return [
+            dw_case(rng, "f64_dw_s2_asym_bias", "f64", 2, 9, 8, 5, 3, 3, st=(2, 2), pad=(1, 2, 0, 1), bias=True),
+            dw_case(rng, "f64_dw_5x7_vec", "f64", 1, 7, 9, 6, 5, 7, pad=(2, 2, 3, 3), bias=True),
+            dw_case(rng, "f64_dw_s2_d2", "f64", 1, 11, 10, 5, 3, 3, st=(2, 2), dl=(2, 2), pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "f64_bwd_data_s2_asym", "f64", 2, 9, 8, 5, 3, 3, st=(2, 2), pad=(1, 2, 0, 1)),
+            bwd_data_case(rng, "f64_bwd_data_5x7_vec", "f64", 1, 8, 7, 6, 5, 7, st=(2, 2), pad=(1, 3, 2, 4)),
+            bwd_filter_case(rng, "f64_bwd_filter_s2_asym", "f64", "f64", 2, 9, 8, 5, 3, 3, st=(2, 2), pad=(1, 2, 0, 1)),
+            bwd_filter_case(rng, "f64_bwd_filter_5x7_vec", "f64", "f64", 1, 8, 7, 6, 5, 7, st=(2, 2), pad=(1, 3, 2, 4)),
+            bwd_filter_case(rng, "f64_bwd_filter_d2", "f64", "f64", 1, 11, 10, 5, 3, 3, st=(2, 2), dl=(2, 2), pad=(2, 2, 2, 2)),
+        ]
     if name == "pooling_backward":
         return [
             pool_bwd_case(rng, "bwd_max_3x3_s2_p1_ties", "f32", "max", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
@@ -573,8 +593,10 @@ def identity_map(rank):
 def case_func(i, case):
     rank = len(case.out_shape)
     ot = mlir_type(case.out_shape, case.out_ty)
-    it = mlir_type(case.out_shape, "i32")
-    mt = "memref<" + "x".join(str(s) for s in case.out_shape) + "xi32>"
+    bits = "i64" if case.out_ty == "f64" else "i32"
+    wide = "f64" if case.out_ty == "f64" else "f32"
+    it = mlir_type(case.out_shape, bits)
+    mt = "memref<" + "x".join(str(s) for s in case.out_shape) + "x%s>" % bits
     lines = ["func.func @case%d() {" % i]
     for name, t in case.consts:
         lines.append("  %%%s = %s" % (name, mlir_const(t, case.ty)))
@@ -582,17 +604,18 @@ def case_func(i, case):
     lines.append("  %%r = %s" % case.body)
     lines.append("  %%e = tensor.empty() : %s" % it)
     ext = ("    %%f = arith.extf %%a : %s to f32\n" % case.out_ty
-           if case.out_ty != "f32" else "")
+           if case.out_ty not in ("f32", "f64") else "")
     src = "%f" if ext else "%a"
     lines.append(
         "  %%bits = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
-        "ins(%%r : %s) outs(%%e : %s) {\n  ^bb0(%%a: %s, %%o: i32):\n%s"
-        "    %%i = arith.bitcast %s : f32 to i32\n    linalg.yield %%i : i32\n  } -> %s" %
+        "ins(%%r : %s) outs(%%e : %s) {\n  ^bb0(%%a: %s, %%o: %s):\n%s"
+        "    %%i = arith.bitcast %s : %s to %s\n    linalg.yield %%i : %s\n  } -> %s" %
         (identity_map(rank), identity_map(rank),
-         ", ".join(['"parallel"'] * rank), ot, it, case.out_ty, ext, src, it))
+         ", ".join(['"parallel"'] * rank), ot, it, case.out_ty, bits, ext, src, wide,
+         bits, bits, it))
     lines.append("  %%m = bufferization.to_buffer %%bits : %s to %s" % (it, mt))
-    lines.append("  %%u = memref.cast %%m : %s to memref<*xi32>" % mt)
-    lines.append("  call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
+    lines.append("  %%u = memref.cast %%m : %s to memref<*x%s>" % (mt, bits))
+    lines.append("  call @printMemref%s(%%u) : (memref<*x%s>) -> ()" % (bits.upper(), bits))
     lines.append("  return")
     lines.append("}")
     return "\n".join(lines)
@@ -600,7 +623,8 @@ def case_func(i, case):
 
 def build_module(cases):
     parts = ["// Generated by check_ops.py.",
-             "func.func private @printMemrefI32(memref<*xi32>)"]
+             "func.func private @printMemrefI32(memref<*xi32>)",
+             "func.func private @printMemrefI64(memref<*xi64>)"]
     for i, c in enumerate(cases):
         parts.append(case_func(i, c))
     parts.append("func.func @main() {")
@@ -615,8 +639,14 @@ def parse_outputs(text):
     outs = []
     for ch in chunks:
         data = ch.split("data =", 1)[1]
-        outs.append([bits_f32(int(v)) for v in re.findall(r"-?\d+", data)])
+        outs.append([int(v) for v in re.findall(r"-?\d+", data)])
     return outs
+
+
+def decode(bits, ty):
+    if ty == "f64":
+        return [struct.unpack("<d", struct.pack("<q", b))[0] for b in bits]
+    return [bits_f32(b) for b in bits]
 
 
 def compare(case, got, inject):
@@ -716,6 +746,20 @@ def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
                           capture_output=True, text=True)
 
 
+def lower_gpu_direct_emulated(dwc_opt, src):
+    """convert-dwc-to-gpu (the direct kernels) after bufferization, launches
+    run serially on the host."""
+    k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
+                        "--convert-dwc-to-gpu", src], capture_output=True, text=True)
+    if k.returncode != 0:
+        return k
+    if "dwc." in k.stdout:
+        k.returncode, k.stderr = 1, "ops left by convert-dwc-to-gpu"
+        return k
+    return subprocess.run([dwc_opt] + EMULATE_PIPELINE, input=launches_to_loops(k.stdout),
+                          capture_output=True, text=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--family", required=True)
@@ -733,6 +777,9 @@ def main():
     ap.add_argument("--gpu-pool-options", default="",
                     help="options of convert-dwc-to-gpu-pool for --gpu-pool-emulate, "
                          "e.g. max-backward-argmax=stored")
+    ap.add_argument("--gpu-direct-emulate", action="store_true",
+                    help="lower with convert-dwc-to-gpu (direct kernels) and run "
+                         "them serially on the host")
     args = ap.parse_args()
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
@@ -749,6 +796,8 @@ def main():
             fh.write(module)
         if args.gpu_pool_emulate:
             low = lower_gpu_pool_emulated(args.dwc_opt, src, args.gpu_pool_options)
+        elif args.gpu_direct_emulate:
+            low = lower_gpu_direct_emulated(args.dwc_opt, src)
         else:
             low = subprocess.run([args.dwc_opt, "--dwc-to-llvm-cpu", src],
                                  capture_output=True, text=True)
@@ -769,7 +818,7 @@ def main():
         return 1
     failed = 0
     for case, got in zip(cases, outs):
-        ok, msg = compare(case, got, args.inject_error)
+        ok, msg = compare(case, decode(got, case.out_ty), args.inject_error)
         print("%s %s %s (%s)" % ("PASS" if ok else "FAIL", case.name,
                                  case.out_ty, msg))
         failed += not ok

@@ -21,6 +21,12 @@ def Dwc_MemRef : StaticShapeMemRefOf<[F32, F16, BF16]>;
 // Operands are tensors before bufferization and memrefs after it.
 def Dwc_Shaped : AnyTypeOf<[Dwc_Tensor, Dwc_MemRef],
     "statically shaped tensor or memref of f32, f16 or bf16">;
+// The depthwise convolution ops also take f64 (float64 gradient checks of
+// the training path); their sums are then taken in f64.
+def Dwc_ConvTensor : StaticShapeTensorOf<[F64, F32, F16, BF16]>;
+def Dwc_ConvMemRef : StaticShapeMemRefOf<[F64, F32, F16, BF16]>;
+def Dwc_ConvShaped : AnyTypeOf<[Dwc_ConvTensor, Dwc_ConvMemRef],
+    "statically shaped tensor or memref of f64, f32, f16 or bf16">;
 
 class Dwc_Op<string mnemonic, list<Trait> traits = []>
     : Op<Dwc_Dialect, mnemonic, !listconcat(traits, [
@@ -48,8 +54,11 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
     ```
 
     where `Xpad` is the input zero-padded by `padding = [pt, pb, pl, pr]`.
-    Sums are taken in the accumulation type `acc` (default `f32`) and
-    rounded once to the element type. The output has
+    Sums are taken in the accumulation type `acc` (default `f32`; `f64` for
+    `f64` elements, which only accept `acc = f64`) and rounded once to the
+    element type. Element types: `f32`, `f16`, `bf16` and `f64` (the
+    optimised GPU kernels take `f32`/`f16`/`bf16`; `f64` runs on the direct
+    kernel). The output has
     `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1` (likewise `OW`).
     Non-square filters (e.g. 51x5) are legal.
 
@@ -61,11 +70,11 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
            strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<1x56x56x96xf32>
     ```
   }];
-  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$filter,
-                       Optional<Dwc_Shaped>:$bias, Dwc_Shaped:$init,
+  let arguments = (ins Dwc_ConvShaped:$input, Dwc_ConvShaped:$filter,
+                       Optional<Dwc_ConvShaped>:$bias, Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
-  let results = (outs Optional<Dwc_Tensor>:$result);
+  let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
@@ -107,6 +116,8 @@ def Dwc_DepthwiseConv2DBackwardDataOp
     ```
 
     `OH` and `OW` must be what the forward formula gives for `IH`, `IW`.
+    Sums in `acc` as for the forward op (`f32` by default, `f64` for `f64`
+    elements).
 
     Example:
 
@@ -117,11 +128,11 @@ def Dwc_DepthwiseConv2DBackwardDataOp
             strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x16x16x32xf32>
     ```
   }];
-  let arguments = (ins Dwc_Shaped:$output_grad, Dwc_Shaped:$filter,
-                       Dwc_Shaped:$init,
+  let arguments = (ins Dwc_ConvShaped:$output_grad, Dwc_ConvShaped:$filter,
+                       Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
-  let results = (outs Optional<Dwc_Tensor>:$result);
+  let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $output_grad `,` $filter `:` type($output_grad) `,` type($filter) `)`
     `outs` `(` $init `:` type($init) `)`
@@ -145,7 +156,8 @@ def Dwc_DepthwiseConv2DBackwardFilterOp
                                     * dY[n, oh, ow, c]
     ```
 
-    The sum is taken in `f32`. `dW` has the element type of `X` or `f32`.
+    The sum is taken in `f32` (`f64` when `X` is `f64`). `dW` has the
+    element type of `X` or `f32`.
 
     Example:
 
@@ -156,18 +168,21 @@ def Dwc_DepthwiseConv2DBackwardFilterOp
             strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x32xf32>
     ```
   }];
-  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$output_grad,
-                       Dwc_Shaped:$init,
+  let arguments = (ins Dwc_ConvShaped:$input, Dwc_ConvShaped:$output_grad,
+                       Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding);
-  let results = (outs Optional<Dwc_Tensor>:$result);
+  let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $input `,` $output_grad `:` type($input) `,` type($output_grad) `)`
     `outs` `(` $init `:` type($init) `)`
     `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
     attr-dict (`->` type($result)^)?
   }];
-  let extraClassDeclaration = dpsMethods;
+  let extraClassDeclaration = dpsMethods # [{
+    /// The accumulation type: f64 for f64 inputs, else f32.
+    ::mlir::Type getAccType();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -353,11 +368,11 @@ def Dwc_Conv2DOp : Dwc_Op<"conv2d"> {
            strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x14x14x256xf16>
     ```
   }];
-  let arguments = (ins Dwc_Shaped:$input, Dwc_Shaped:$filter,
-                       Optional<Dwc_Shaped>:$bias, Dwc_Shaped:$init,
+  let arguments = (ins Dwc_ConvShaped:$input, Dwc_ConvShaped:$filter,
+                       Optional<Dwc_ConvShaped>:$bias, Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
-  let results = (outs Optional<Dwc_Tensor>:$result);
+  let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
