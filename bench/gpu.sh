@@ -130,7 +130,7 @@ fi  # POOL_ONLY
 if [ -f .carry/pool_kernels/manifest.json ]; then
   PLEFT=$(( BUDGET - ($(date +%s) - T_START) ))
   if [ "$PLEFT" -gt 30 ]; then
-    PSET=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('set','grid'))" .carry/pool_kernels/manifest.json)
+    PSET=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('set','grid').replace('+','_'))" .carry/pool_kernels/manifest.json)
     timeout -k 5 "$PLEFT" python3 bench/pool_harness.py --runtime-lib "$RT" \
       --kernels-dir .carry/pool_kernels --out "$OUT" --label "pool-$PSET-$LABEL" \
       --time-budget $(( PLEFT - 15 )) 2>&1 | tee "$OUT/pool.log" | tail -60

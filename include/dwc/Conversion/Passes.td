@@ -285,8 +285,8 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
       row wholly outside the input is skipped (scf.if), a column outside is
       a clamped in-bounds load replaced by the neutral element (-inf or 0).
       Refused (left to the baseline): C % V != 0, non-identity layouts.
-    * `pool2d` row tiles, for windows overlapping in height (by default
-      KH >= 2*sh, e.g. 3x3 stride 1; option `row-tile`): a thread owns TH
+    * `pool2d` row tiles, for windows overlapping in height (KH > sh, e.g.
+      3x3 stride 1 or 2; option `row-tile`): a thread owns TH
       output rows x TM outputs x V channels and visits the tile's
       (TH-1)*sh + KH input rows once each (separable: per input row the
       KW-tap partial of every strip output, then folded into the output rows
@@ -351,7 +351,7 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
            "overlap, KH > sh or KW > sw)">,
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
            "pool2d output rows per thread for windows overlapping in height "
-           "(0: automatic, 8 when KH >= 2*sh; 1: single-row strips)">,
+           "(0: automatic, 8 when KH > sh; 1: single-row strips)">,
     Option<"tileAccRegs", "tile-acc-regs", "int64_t", /*default=*/"48",
            "32-bit registers the row-tiled pool2d kernel may hold in live "
            "partial results (bounds the strip width TM)">,

@@ -194,6 +194,15 @@ struct Emitter {
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
     return arith::SIToFPOp::create(b, loc, ft, i);
   }
+  /// `v / count` for a vector `v` and an index count shared by its lanes:
+  /// one scalar division (the reciprocal) and a vector multiply, instead of
+  /// vw IEEE divisions (a dozen instructions each: with f16 data they cost
+  /// as much as the memory traffic). Within 1 ulp of the division.
+  Value divideByCount(Value v, Value count, Type ft) {
+    Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, 1.0));
+    Value rcp = arith::DivFOp::create(b, loc, one, toFloat(count, ft));
+    return arith::MulFOp::create(b, loc, v, broadcast(rcp));
+  }
 };
 
 using LoopBody = function_ref<SmallVector<Value>(
@@ -315,9 +324,10 @@ struct RowTile {
 };
 
 /// The row tile for a forward pool2d, or nullopt for the single-row strip
-/// kernel. `request`: 0 = automatic (tile when every input row is read by
-/// >= 2 output rows, KH >= 2*sh), 1 = never, >= 2 = that many rows whenever
-/// the windows overlap in height (KH > sh).
+/// kernel. `request`: 0 = automatic (8 rows whenever the windows overlap in
+/// height, KH > sh: measured on the H200, f16 avg 3x3 stride 2 went from 79%
+/// to 86% of copy bandwidth, bench/results/2026-11-30-pool-v3.md), 1 = never,
+/// >= 2 = that many rows when KH > sh.
 ///
 /// While input row t is folded in, the output rows whose windows hold it
 /// are live: ceil(KH/sh) rows of TM accumulators, the newest being the row
@@ -332,7 +342,7 @@ std::optional<RowTile> forwardRowTile(int64_t request, int64_t accRegs,
                                       int64_t OH, int64_t OW,
                                       int64_t KH, int64_t KW, int64_t sh,
                                       int64_t sw, int64_t vw, Type cty) {
-  if (request == 1 || KH <= sh || (request == 0 && KH < 2 * sh))
+  if (request == 1 || KH <= sh)
     return std::nullopt;
   int64_t live = llvm::divideCeil(KH, sh);
   int64_t regs = std::max<int64_t>(1, vw * cty.getIntOrFloatBitWidth() / 32);
@@ -449,8 +459,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
           Value ws = e.addc(wbase, i * sw);
           Value cnt = b.createOrFold<arith::MulIOp>(
               loc, rows, e.extent(ws, KW, IW, pl, pr, includePad));
-          r = arith::DivFOp::create(b, loc, r,
-                                    e.broadcast(e.toFloat(cnt, acc)));
+          r = e.divideByCount(r, cnt, acc);
         }
         r = applyActivation(b, loc, r, op.getActivation());
         Value val = e.convert(r, elemOf(y));
@@ -561,8 +570,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
             if (!isMax) {
               Value cnt =
                   b.createOrFold<arith::MulIOp>(loc, rowCnt, colCnt[i]);
-              res = arith::DivFOp::create(b, loc, res,
-                                          e.broadcast(e.toFloat(cnt, acc)));
+              res = e.divideByCount(res, cnt, acc);
             }
             res = applyActivation(b, loc, res, op.getActivation());
             Value val = e.convert(res, elemOf(y));
@@ -847,8 +855,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                   Value ws = r.addc(r.mul(owIdx[j], sw), -pl);
                   Value cnt = rb.createOrFold<arith::MulIOp>(
                       loc, rows, r.extent(ws, KW, IW, pl, pr, includePad));
-                  g = arith::DivFOp::create(rb, loc, g,
-                                            r.broadcast(r.toFloat(cnt, acc)));
+                  g = r.divideByCount(g, cnt, acc);
                 }
                 g = r.select(wOk[j], g, zero);
                 Value tapBase;

@@ -3,25 +3,28 @@
 // gather backward with its argmax recomputation, the global-average block
 // reduction) and the ops it leaves to convert-dwc-to-gpu.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=recompute --canonicalize --cse -split-input-file | FileCheck %s
+// The 3x3 stride-2 cases as single-row strips (by default they are row
+// tiles, like @max_3x3_s1_rows):
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=STRIP
 
 // 8x8 -> 4x4, 16 channels: 4 channel vectors x 4 rows x 1 strip of 4
 // outputs = 16 threads of one 256-thread block.
-// CHECK-LABEL: func @max_3x3_s2
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
-// CHECK: arith.cmpi ult, %{{.*}}, %c16
+// STRIP-LABEL: func @max_3x3_s2
+// STRIP: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// STRIP: arith.cmpi ult, %{{.*}}, %c16
 // The first window row may lie in the padding: one scf.if for the row.
-// CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// STRIP: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // Width-first: 8 in-bounds columns of the row (the 9th is the left
 // padding, folded away), each loaded once and folded into the outputs
 // whose window holds it (12 taps - 1 padding tap - 4 first taps = 7 max).
-// CHECK-COUNT-8: vector.load %arg0{{.*}} vector<4xf32>
-// CHECK: scf.yield
-// CHECK: else
-// CHECK: scf.yield %[[NINF:.*]], %[[NINF]], %[[NINF]], %[[NINF]]
+// STRIP-COUNT-8: vector.load %arg0{{.*}} vector<4xf32>
+// STRIP: scf.yield
+// STRIP: else
+// STRIP: scf.yield %[[NINF:.*]], %[[NINF]], %[[NINF]], %[[NINF]]
 // Rows 2 and 3 of the window are always inside the input: no scf.if.
-// CHECK-NOT: scf.if
-// CHECK-COUNT-4: vector.store %{{.*}}, %arg1{{.*}} {alignment = 16 : i64} : memref<1x4x4x16xf32>, vector<4xf32>
-// CHECK: gpu.terminator
+// STRIP-NOT: scf.if
+// STRIP-COUNT-4: vector.store %{{.*}}, %arg1{{.*}} {alignment = 16 : i64} : memref<1x4x4x16xf32>, vector<4xf32>
+// STRIP: gpu.terminator
 func.func @max_3x3_s2(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
   dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
   return
@@ -31,14 +34,15 @@ func.func @max_3x3_s2(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
 
 // Average, f16: 8 channels (128 bits) per thread, f32 sums, the
 // count_include_pad divisor per output, one truncf per output.
-// CHECK-LABEL: func @avg_f16
-// CHECK: vector.load %arg0{{.*}} : memref<1x8x8x16xf16>, vector<8xf16>
-// CHECK: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
-// CHECK: arith.addf {{.*}} : vector<8xf32>
-// CHECK: arith.sitofp %{{.*}} : i64 to f32
-// CHECK: arith.divf {{.*}} : vector<8xf32>
-// CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
-// CHECK: vector.store %{{.*}}, %arg1{{.*}} : memref<1x4x4x16xf16>, vector<8xf16>
+// STRIP-LABEL: func @avg_f16
+// STRIP: vector.load %arg0{{.*}} : memref<1x8x8x16xf16>, vector<8xf16>
+// STRIP: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+// STRIP: arith.addf {{.*}} : vector<8xf32>
+// STRIP: arith.sitofp %{{.*}} : i64 to f32
+// STRIP: arith.divf %{{.*}}, %{{.*}} : f32
+// STRIP: arith.mulf {{.*}} : vector<8xf32>
+// STRIP: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
+// STRIP: vector.store %{{.*}}, %arg1{{.*}} : memref<1x4x4x16xf16>, vector<8xf16>
 func.func @avg_f16(%x: memref<1x8x8x16xf16>, %y: memref<1x4x4x16xf16>) {
   dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x4x4x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] count_include_pad
   return

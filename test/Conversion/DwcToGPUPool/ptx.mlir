@@ -8,7 +8,8 @@
 // (max backward recomputes its argmax here: the stored-argmax workspace
 // dealloc would meet the buffer-deallocation passes too, see
 // test/Pipelines/pool-backward-ptx.mlir for it through the real pipeline.)
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=recompute --dwc-to-nvvm="format=isa" | FileCheck %s
+// (3x3 stride 2 as single-row strips, row-tile=1.)
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute row-tile=1" --dwc-to-nvvm="format=isa" | FileCheck %s
 
 // CHECK: .entry max_f32_kernel
 // CHECK: ld.global.v4.b32
