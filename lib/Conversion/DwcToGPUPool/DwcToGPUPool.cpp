@@ -608,9 +608,117 @@ std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
 }
 
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
-  Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax)
-      : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax) {}
+  Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax, int64_t rowTile,
+                 int64_t accRegs)
+      : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax),
+        rowTile(rowTile), accRegs(accRegs) {}
   ArgmaxMode argmax;
+  int64_t rowTile, accRegs;
+
+  /// Stride-1 average backward as row tiles: dX[ih, iw] is the sum of
+  /// dY[oh, ow] / divisor(oh, ow) over oh = ih + pt - kh, ow = iw + pl - kw,
+  /// i.e. a KH x KW box sum of the scaled dY, computed like the forward
+  /// row-tiled kernel. A thread owns TH dX rows x TM dX columns x V
+  /// channels and visits the TH + KH - 1 dY rows of its tile once, each dY
+  /// column of the row once (scaled by the reciprocal row and column
+  /// divisors, one scalar product per vector), folding the row partial of
+  /// every dX column into the dX rows it belongs to; a dX row is stored
+  /// after its last dY row. dY rows/columns outside [0, OH) x [0, OW) are
+  /// clamped loads replaced by zero.
+  void emitAvgRows(PatternRewriter &rewriter, Pool2DBackwardOp op,
+                   RowTile tile) const {
+    Value x = op.getInput(), dy = op.getOutputGrad(), dx = op.getInit();
+    Type elt = elemOf(x);
+    auto in = shapeOf(x), out = shapeOf(dy);
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t OH = out[1], OW = out[2];
+    int64_t vw = vectorWidth(elt, C);
+    auto k = op.getWindow(), p = op.getPadding();
+    int64_t KH = k[0], KW = k[1];
+    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    int64_t TH = tile.th, TM = tile.tm;
+    int64_t rows = TH + KH - 1, cols = TM + KW - 1;
+    int64_t IHt = llvm::divideCeil(IH, TH), IWt = llvm::divideCeil(IW, TM);
+    int64_t CV = C / vw;
+    bool includePad = op.getCountIncludePad();
+    Type acc = op.getAccType();
+    Location loc = op.getLoc();
+    int64_t total = N * IHt * IWt * CV;
+    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, vw};
+      auto co = e.delinearize(gid, {N, IHt, IWt, CV});
+      Value n = co[0], ih0 = e.mul(co[1], TH), iw0 = e.mul(co[2], TM),
+            c = e.mul(co[3], vw);
+      Value ohLo = e.addc(ih0, pt - (KH - 1));
+      Value owLo = e.addc(iw0, pl - (KW - 1));
+      Value zero = e.splatF(acc, 0.0);
+      Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 1.0));
+      auto reciprocal = [&](Value count) -> Value {
+        return arith::DivFOp::create(b, loc, one, e.toFloat(count, acc));
+      };
+      // dY columns of the tile: clamped index, validity, 1 / column divisor.
+      SmallVector<Value> colIdx(cols), colOk(cols), colRcp(cols);
+      for (int64_t j = 0; j < cols; ++j) {
+        Value ow = e.addc(owLo, j);
+        int64_t lo = pl - (KW - 1) + j;
+        colOk[j] = e.inBounds(ow, lo, (IWt - 1) * TM + lo, OW);
+        colIdx[j] = e.clampIf(colOk[j], ow, OW);
+        colRcp[j] = reciprocal(
+            e.extent(e.addc(colIdx[j], -pl), KW, IW, pl, pr, includePad));
+      }
+      SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM));
+      for (int64_t t = 0; t < rows; ++t) {
+        Value oh = e.addc(ohLo, t);
+        int64_t lo = pt - (KH - 1) + t;
+        Value rowOk = e.inBounds(oh, lo, (IHt - 1) * TH + lo, OH);
+        Value ohc = e.clampIf(rowOk, oh, OH);
+        Value rowRcp = reciprocal(
+            e.extent(e.addc(ohc, -pt), KH, IH, pt, pb, includePad));
+        SmallVector<Value> part(TM);
+        for (int64_t j = 0; j < cols; ++j) {
+          Value g = e.convert(e.load(dy, {n, ohc, colIdx[j], c}), acc);
+          Value scale = arith::MulFOp::create(b, loc, rowRcp, colRcp[j]);
+          g = arith::MulFOp::create(b, loc, g, e.broadcast(scale));
+          g = e.select(e.andi(rowOk, colOk[j]), g, zero);
+          // dX column i takes dY columns j in [i, i + KW).
+          for (int64_t i = 0; i < TM; ++i) {
+            if (j < i || j >= i + KW)
+              continue;
+            part[i] = part[i] ? arith::AddFOp::create(b, loc, part[i], g)
+                                    .getResult()
+                              : g;
+          }
+        }
+        // dX row r takes dY rows t in [r, r + KH).
+        for (int64_t r = 0; r < TH; ++r) {
+          if (t < r || t >= r + KH)
+            continue;
+          for (int64_t i = 0; i < TM; ++i)
+            accs[r][i] = accs[r][i] ? arith::AddFOp::create(
+                                          b, loc, accs[r][i], part[i])
+                                          .getResult()
+                                    : part[i];
+          if (t != r + KH - 1)
+            continue;
+          Value ih = e.addc(ih0, r);
+          Value rowStore;
+          if ((IHt - 1) * TH + r >= IH)
+            rowStore = e.cmp(arith::CmpIPredicate::slt, ih, e.cst(IH));
+          for (int64_t i = 0; i < TM; ++i) {
+            Value iw = e.addc(iw0, i);
+            Value ok = rowStore;
+            if ((IWt - 1) * TM + i >= IW)
+              ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW)));
+            Value val = e.convert(accs[r][i], elemOf(dx));
+            guarded(b, loc, ok, [&](OpBuilder &sb) {
+              Emitter{sb, loc, vw}.store(val, dx, {n, ih, iw, c});
+            });
+            accs[r][i] = Value();
+          }
+        }
+      }
+    });
+  }
 
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
@@ -642,6 +750,18 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     bool includePad = op.getCountIncludePad();
     Type acc = op.getAccType();
     Location loc = op.getLoc();
+    // Stride-1 average backward: row tiles (a box sum), unless disabled.
+    if (!isMax && sh == 1 && sw == 1 && vw > 1 && rowTile != 1) {
+      if (auto tile = forwardRowTile(rowTile, accRegs, IH, IW, KH, KW, 1, 1,
+                                     vw, acc)) {
+        int64_t rowsTotal = N * llvm::divideCeil(IH, tile->th) *
+                            llvm::divideCeil(IW, tile->tm) * CV;
+        if (!gridTooLarge(rowsTotal, kBlockSize)) {
+          emitAvgRows(rewriter, op, *tile);
+          return success();
+        }
+      }
+    }
     // X columns scanned for the argmax of the strip's windows, relative to
     // iw0: [qLo, qHi].
     int64_t qLo = d0 * sw - pl, qHi = (d0 + NW - 1) * sw - pl + KW - 1;
@@ -1004,7 +1124,8 @@ struct ConvertDwcToGPUPoolPass
           << maxBackwardArgmax << "'";
       return signalPassFailure();
     }
-    patterns.add<Pool2DBackward>(&getContext(), *mode);
+    patterns.add<Pool2DBackward>(&getContext(), *mode, rowTile.getValue(),
+                                 tileAccRegs.getValue());
     patterns.add<GlobalAvgPool>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

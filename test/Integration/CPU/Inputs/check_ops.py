@@ -545,6 +545,10 @@ def family(name, rng):
             pool_bwd_case(rng, "bwd_avg_w57_c72_ceil_excl", "f32", "avg", 1, 5, 57, 72, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True),
             pool_bwd_case(rng, "bwd_avg_f16_incl", "f16", "avg", 1, 7, 7, 13, (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
             pool_bwd_case(rng, "bwd_avg_5x1_asym", "f32", "avg", 1, 9, 4, 5, (5, 1), (1, 1), (2, 1, 0, 0), cip=True),
+            # Stride 1, vectorised: the row-tiled backward of convert-dwc-to-gpu-pool.
+            pool_bwd_case(rng, "bwd_avg_5x3_s1_asym_incl_vec", "f32", "avg", 2, 9, 11, 8, (5, 3), (1, 1), (2, 1, 1, 0), cip=True),
+            pool_bwd_case(rng, "bwd_avg_3x3_s1_h13_bf16", "bf16", "avg", 1, 13, 7, 8, (3, 3), (1, 1), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_avg_2x2_s1_nopad_vec", "f32", "avg", 1, 6, 9, 4, (2, 2), (1, 1), (0, 0, 0, 0)),
         ]
     if name == "gpu_pool_forward":
         # Channel counts the 128-bit kernels of convert-dwc-to-gpu-pool take.
