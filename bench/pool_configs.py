@@ -209,6 +209,11 @@ def tune_set():
     for tag, opts in FWD_VARIANTS[1:]:
         out.append(PoolConfig(n, h, w, c, "avg", [3, 3], [1, 1], [1, 1, 1, 1], "f16",
                               variant=tag, pool_options=opts))
+    # Backward gather strips of 8 dX positions (default 4), stride-2 windows.
+    for kind in ("max", "avg"):
+        for dt in ("f32", "f16"):
+            out.append(PoolConfig(n, h, w, c, kind, [3, 3], [2, 2], [1, 1, 1, 1], dt, True,
+                                  variant="bs8", pool_options="backward-strip=8"))
     return out
 
 

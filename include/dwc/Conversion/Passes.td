@@ -355,6 +355,9 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     Option<"tileAccRegs", "tile-acc-regs", "int64_t", /*default=*/"48",
            "32-bit registers the row-tiled pool2d kernel may hold in live "
            "partial results (bounds the strip width TM)">,
+    Option<"backwardStrip", "backward-strip", "int64_t", /*default=*/"4",
+           "dX positions per thread along the width in the pool2d_backward "
+           "gather (rounded up to a multiple of the width stride)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"128",
            "Channel vector per thread of the pool2d forward kernels, in bits "
            "(32, 64 or 128)">,

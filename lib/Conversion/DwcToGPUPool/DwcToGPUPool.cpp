@@ -609,11 +609,11 @@ std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
 
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
   Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax, int64_t rowTile,
-                 int64_t accRegs)
+                 int64_t accRegs, int64_t strip)
       : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax),
-        rowTile(rowTile), accRegs(accRegs) {}
+        rowTile(rowTile), accRegs(accRegs), strip(strip) {}
   ArgmaxMode argmax;
-  int64_t rowTile, accRegs;
+  int64_t rowTile, accRegs, strip;
 
   /// Stride-1 average backward as row tiles: dX[ih, iw] is the sum of
   /// dY[oh, ow] / divisor(oh, ow) over oh = ih + pt - kh, ow = iw + pl - kw,
@@ -737,7 +737,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     // Strip of TM dX positions, a multiple of sw so that the windows
     // covering it sit at static offsets: window j (ow = iw0/sw + d0 + j)
     // covers strip position i at tap kw = i - (d0 + j)*sw + pl.
-    int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(4, IW), sw);
+    int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(strip, IW), sw);
     int64_t d0 = llvm::divideCeilSigned(pl - KW + 1, sw);
     int64_t NW = 0;
     while ((d0 + NW) * sw - pl <= TM - 1)
@@ -1124,8 +1124,14 @@ struct ConvertDwcToGPUPoolPass
           << maxBackwardArgmax << "'";
       return signalPassFailure();
     }
+    if (backwardStrip < 1 || backwardStrip > 16) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-pool: backward-strip must be in [1, 16]";
+      return signalPassFailure();
+    }
     patterns.add<Pool2DBackward>(&getContext(), *mode, rowTile.getValue(),
-                                 tileAccRegs.getValue());
+                                 tileAccRegs.getValue(),
+                                 backwardStrip.getValue());
     patterns.add<GlobalAvgPool>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
