@@ -115,6 +115,15 @@ static cl::opt<bool> tensorCores(
     cl::desc("Use the tensor-core kernel for eligible f16/bf16 depthwise "
              "convolutions (false: the CUDA-core GEMV kernel)"),
     cl::init(true));
+static cl::opt<int64_t> bwdFilterZ(
+    cl::cat(aotCategory), "bwd-filter-z",
+    cl::desc("Accumulation slices of the split-z depthwise backward-filter "
+             "kernel (0: chosen from the shape and --sm-count)"),
+    cl::init(0));
+static cl::opt<int64_t> smCount(
+    cl::cat(aotCategory), "sm-count",
+    cl::desc("Streaming multiprocessors of the target GPU (H200: 132)"),
+    cl::init(132));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -221,6 +230,8 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.toolkit = toolkit;
     opts.fastPaths = fastPaths;
     opts.tensorCores = tensorCores;
+    opts.bwdFilterZ = bwdFilterZ;
+    opts.smCount = smCount;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
