@@ -4,8 +4,11 @@ Pure Python (no torch). Sets:
   floor - 128x64x64x256 and 128x32x32x1024, F in {3, 7, 13, 31, 51}
           ('same' padding F//2, stride 1), f32 and f16, backward-data and
           backward-filter (40 configs)
-  smoke - four small configs (odd sizes, asymmetric padding, stride 2 on the
+  smoke - five small configs (odd sizes, asymmetric padding, stride 2 on the
           direct fallback)
+  zsweep - backward filter with slice counts around the rule's choice
+  f32dw - f16 backward filter into an f32 dW (no workspace), floor shapes
+  all   - all of them
 Names are MLIR function names; the C entry point is dwc_<name>:
   bwd_data    int dwc_<name>(const void *dy, const void *w, void *dx)
   bwd_filter  int dwc_<name>(const void *x, const void *dy, void *dw)
@@ -54,6 +57,8 @@ class BwdConfig:
     stride: List[int] = field(default_factory=lambda: [1, 1])
     padding: List[int] = None    # [pt, pb, pl, pr]; default F//2 ('same')
     note: str = ""
+    z: int = 0                   # dwc-aot --bwd-filter-z (0: the pass's rule)
+    dw_dtype: str = ""           # bwd_filter: dW element type ("": that of X)
 
     def __post_init__(self):
         if self.padding is None:
@@ -72,7 +77,16 @@ class BwdConfig:
         f = str(self.F[0]) if self.F[0] == self.F[1] else "x".join(map(str, self.F))
         p = "x".join(map(str, self.padding))
         s = "" if self.stride == [1, 1] else "_s" + "x".join(map(str, self.stride))
-        return f"dw_{self.op}_n{self.N}h{self.H}w{self.W}c{self.C}_f{f}{s}_p{p}_{self.dtype}"
+        z = f"_z{self.z}" if self.z else ""
+        dw = f"_dw{self.dw_dtype}" if self.dw_dtype and self.dw_dtype != self.dtype else ""
+        return f"dw_{self.op}_n{self.N}h{self.H}w{self.W}c{self.C}_f{f}{s}_p{p}_{self.dtype}{dw}{z}"
+
+    @property
+    def out_dtype(self):
+        return self.dw_dtype or self.dtype if self.op == "bwd_filter" else self.dtype
+
+    def aot_flags(self):
+        return [f"--bwd-filter-z={self.z}"] if self.z else []
 
     @property
     def symbol(self):
@@ -89,7 +103,7 @@ class BwdConfig:
         x = self.N * self.H * self.W * self.C
         y = self.N * self.OH * self.OW * self.C
         w = self.F[0] * self.F[1] * self.C
-        return (x + y + w) * e
+        return (x + y) * e + w * ESIZE[self.out_dtype]
 
     def kernel(self):
         """The kernel dwc-to-nvvm selects (documentation for the report)."""
@@ -117,6 +131,7 @@ class BwdConfig:
         tx = f"tensor<{self.N}x{self.H}x{self.W}x{self.C}x{e}>"
         ty = f"tensor<{self.N}x{self.OH}x{self.OW}x{self.C}x{e}>"
         tw = f"tensor<{self.F[0]}x{self.F[1]}x{self.C}x{e}>"
+        tdw = f"tensor<{self.F[0]}x{self.F[1]}x{self.C}x{self.out_dtype}>"
         lst = lambda v: "[" + ", ".join(map(str, v)) + "]"
         attrs = (f"strides = {lst(self.stride)} dilations = [1, 1] "
                  f"padding = {lst(self.padding)}")
@@ -127,15 +142,15 @@ class BwdConfig:
                     f"  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : {ty}, {tw}) "
                     f"outs(%init : {tx}) {attrs} -> {tx}\n"
                     f"  return %dx : {tx}\n}}\n")
-        return (head + f"func.func @{self.name}(%x: {tx}, %dy: {ty}) -> {tw} {{\n"
-                f"  %init = tensor.empty() : {tw}\n"
+        return (head + f"func.func @{self.name}(%x: {tx}, %dy: {ty}) -> {tdw} {{\n"
+                f"  %init = tensor.empty() : {tdw}\n"
                 f"  %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : {tx}, {ty}) "
-                f"outs(%init : {tw}) {attrs} -> {tw}\n"
-                f"  return %dw : {tw}\n}}\n")
+                f"outs(%init : {tdw}) {attrs} -> {tdw}\n"
+                f"  return %dw : {tdw}\n}}\n")
 
 
 def config_from_dict(d):
-    keys = ("N", "H", "W", "C", "F", "op", "dtype", "stride", "padding", "note")
+    keys = ("N", "H", "W", "C", "F", "op", "dtype", "stride", "padding", "note", "z", "dw_dtype")
     return BwdConfig(**{k: d[k] for k in keys if k in d})
 
 
@@ -161,12 +176,27 @@ def smoke_set():
     ]
 
 
-SETS = {"floor": floor_set, "smoke": smoke_set}
+def zsweep_set():
+    """Slice counts around the rule's choice (F=7: 586, F=51: 14 on
+    128x64x64x256 f32)."""
+    return [BwdConfig(128, 64, 64, 256, [f, f], "bwd_filter", "f32", z=z, note="z sweep")
+            for f, zs in ((7, (146, 2048)), (51, (4, 56))) for z in zs]
+
+
+def f16_f32dw_set():
+    """f16 backward filter with an f32 dW (no workspace: atomics straight
+    into dW), the floor shapes."""
+    return [BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16", dw_dtype="f32", note="f32 dW")
+            for (n, h, w, c) in FLOOR_SHAPES for f in FLOOR_F]
+
+
+SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
+        "f32dw": f16_f32dw_set}
 
 
 def get_set(name):
     if name == "all":
-        return floor_set() + smoke_set()
+        return floor_set() + smoke_set() + zsweep_set() + f16_f32dw_set()
     if name not in SETS:
         raise SystemExit(f"unknown set '{name}' (choose from {', '.join(SETS)}, all)")
     return SETS[name]()
@@ -189,7 +219,8 @@ def build(cfgs, set_name, aot, outdir, jobs):
         with open(base + ".mlir", "w") as f:
             f.write(c.mlir())
         with open(base + ".log", "w") as log:
-            rc = subprocess.run([aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"],
+            rc = subprocess.run([aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"]
+                                + c.aot_flags(),
                                 stdout=log, stderr=subprocess.STDOUT).returncode
         if rc != 0 and os.path.exists(base + ".o"):
             os.remove(base + ".o")

@@ -139,7 +139,7 @@ def check(lib, c, row, gen):
         row["status"] = "not built" if not row.get("built", True) else "symbol not found"
         return
     ops, out_shape = inputs(c, gen)
-    out = torch.full(out_shape, float("nan"), dtype=TORCH_DTYPE[c.dtype], device="cuda")
+    out = torch.full(out_shape, float("nan"), dtype=TORCH_DTYPE[c.out_dtype], device="cuda")
     lib.call(fn, *ops, out)
     sync()
     k = min(CHECK_CHANNELS, c.C)
@@ -193,18 +193,18 @@ def cudnn_call(c, ops, wt):
         nchw(dy), nchw(x), wt, output_mask=[False, True, False], **args)[1]
 
 
-def timing(lib, c, row, gen, iters, deadline, target_s):
+def timing(lib, c, row, gen, iters, deadline, target_s, no_cudnn=False):
     fn = lib.entry(c.symbol)
     nbuf = int(min(8, max(2, math.ceil(3 * L2_BYTES / c.bytes_moved()))))
     row["buffers"] = nbuf
     sets = [inputs(c, gen) for _ in range(nbuf)]
-    outs = [torch.empty(s[1], dtype=TORCH_DTYPE[c.dtype], device="cuda") for s in sets]
+    outs = [torch.empty(s[1], dtype=TORCH_DTYPE[c.out_dtype], device="cuda") for s in sets]
     if fn is not None and row.get("correct"):
         row["ours_ms"], row["ours_runs"] = time_fn(
             lambda i: lib.call(fn, *sets[i][0], outs[i]), nbuf, iters, deadline, target_s)
     del outs
     pt, pb, pl, pr = c.padding
-    if pt == pb and pl == pr:
+    if pt == pb and pl == pr and not no_cudnn:
         torch.backends.cudnn.benchmark = max(c.F) <= 13
         row["cudnn_benchmark"] = torch.backends.cudnn.benchmark
         wts = [torch.empty(c.C, 1, c.F[0], c.F[1], dtype=TORCH_DTYPE[c.dtype], device="cuda")
@@ -287,6 +287,8 @@ def main(argv=None):
                     help="timed seconds per side and config (at least 3 runs)")
     ap.add_argument("--time-budget", type=float, default=400.0)
     ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--no-cudnn", action="store_true",
+                    help="time our kernels only (cuDNN numbers from an earlier run / the anchors)")
     ap.add_argument("--seed", type=int, default=1234)
     a = ap.parse_args(argv)
     t0 = time.time()
@@ -332,7 +334,7 @@ def main(argv=None):
         try:
             check(lib, c, row, gen)
             if not a.no_timing and time.time() < deadline:
-                timing(lib, c, row, gen, a.iters, deadline, a.target_s)
+                timing(lib, c, row, gen, a.iters, deadline, a.target_s, a.no_cudnn)
             elif not a.no_timing:
                 row["timing"] = "skipped: time budget"
         except torch.cuda.OutOfMemoryError as ex:

@@ -460,20 +460,27 @@ def ConvertDwcToGPUBackwardFilter
        TW vectors, one dY vector is loaded and TW FMAs accumulate in f32
        registers (f16/bf16 widened once on load); the column loop is
        unrolled by 8 with the window carried. Padding is a clamped load and
-       a select. At the end every thread adds its TW x V sums to the buffer
-       with f32 atomic adds (`memref.atomic_rmw addf`, `red.global.add.f32`);
+       a select. The 4 work-unit slots of a warp take 4 consecutive slices
+       of the same tap tile; at the end their TW x V sums are added with
+       butterfly shuffles (`gpu.shuffle xor` 8, 16) and the first slot adds
+       them to the buffer with f32 atomics (`memref.atomic_rmw addf`): 4x
+       fewer atomics (option `warp-reduce`, off: every thread adds its own);
     3. for f16/bf16 filter gradients a conversion kernel rounds the f32
        sums once into dW.
 
     Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
     of equal width TW = ceil(FW / tiles) (maxTW = 9 for f32, 6 for
     f16/bf16, whose vectors are twice as wide; option `max-tile-width`);
-    taps of the last tile past FW are computed and dropped. Z: one full wave
-    of resident threads, Z = ceil(sm-count * 2048 / (threads per slice)),
-    threads per slice = 8 * ceil(C / (8V)) * FH * tiles, clamped to
-    [1, N*OH] and rounded so that slices are equal (option `z` overrides;
-    `sm-count` defaults to the H200's 132). Every slice adds FH*FW*C
-    atomics, at most one per output column of work per thread.
+    taps of the last tile past FW are computed and dropped. Z: four waves
+    of resident threads at full occupancy,
+    Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
+    = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
+    that slices are equal (option `z` overrides; `sm-count` defaults to the
+    H200's 132). Four waves come from a one-off profile on the H200
+    (128x64x64x256 f32): at F=7, Z = 146 / 586 / 2048 took 0.98 / 1.04 /
+    0.73 ms, at F=51 Z = 4 / 14 / 56 took 69 / 42 / 39 ms; shorter slices
+    balance the SMs better than the extra atomics cost. Every slice adds
+    FH*FW*C atomics, at most one per output column of work per thread.
 
     Eligible (everything else is left to `convert-dwc-to-gpu`): strides 1,
     dilations 1, C a multiple of 128 bits, identity layouts. Vector accesses
@@ -512,6 +519,10 @@ def ConvertDwcToGPUBackwardFilter
     Option<"maxTileWidth", "max-tile-width", "int64_t", /*default=*/"0",
            "Most filter taps per thread along the width (0: 9 for f32, 6 "
            "for f16/bf16)">,
+    Option<"warpReduce", "warp-reduce", "bool", /*default=*/"true",
+           "Sum the 4 slices of a tap tile in a warp with shuffles before "
+           "the atomics (false: one atomic per thread; no cross-lane "
+           "operations, as host emulation needs)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

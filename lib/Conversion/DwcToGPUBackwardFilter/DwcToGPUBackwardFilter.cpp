@@ -4,8 +4,9 @@
 // CUDA-core kernels that parallelise along the accumulation axis: the
 // N*OH rows of dY are split into Z slices, every thread reduces one slice
 // for one filter row x TW consecutive taps x 128 bits of channels in f32
-// registers (width-first register window over the input row), then adds its
-// partial sums into a zero-initialised f32 buffer with atomics. f16/bf16
+// registers (width-first register window over the input row), the 4 slices
+// of a tile in a warp are summed with shuffles, and one thread adds the sums
+// into a zero-initialised f32 buffer with atomics. f16/bf16
 // filter gradients go through an f32 workspace and a conversion kernel.
 // The rules (Z, TW) are documented in include/dwc/Conversion/Passes.td.
 //
@@ -40,8 +41,18 @@ constexpr int64_t kSlots = 32;
 constexpr int64_t kThreads = kLanes * kSlots;
 /// Resident threads per SM at full occupancy (sm_80/sm_90).
 constexpr int64_t kThreadsPerSM = 2048;
+/// Waves of fully resident threads the slice count aims at. Measured on the
+/// H200 (128x64x64x256 f32): F=7 0.98 / 1.04 / 0.73 ms with Z = 146 / 586
+/// (one wave) / 2048 (four waves); F=51 69 / 42 / 39 ms with Z = 4 / 14 /
+/// 56 (four waves): more, shorter slices balance the SMs better than the
+/// extra atomics cost.
+constexpr int64_t kTargetWaves = 4;
 /// Output columns per unrolled step of the width loop.
 constexpr int64_t kWidthUnroll = 8;
+/// Work-unit slots per warp (32 / kLanes): with the warp reduction, the 4
+/// slots of a warp take 4 consecutive slices of the same tap tile and sum
+/// their partial results with shuffles before one of them adds atomically.
+constexpr int64_t kSlotsPerWarp = 32 / kLanes;
 /// Threads of the zero-fill and conversion kernels.
 constexpr int64_t kSmallBlock = 256;
 
@@ -59,13 +70,14 @@ struct Plan {
   int64_t rows;     // N * OH accumulation rows
   int64_t rowsPerZ; // rows per slice
   int64_t Z;        // slices
+  int64_t units;    // work units incl. the padding of the last slice group
   int64_t slotBlocks;
   int64_t blocks;
 };
 
 Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
               Type elem, int64_t zOption, int64_t smCount,
-              int64_t maxTileWidth) {
+              int64_t maxTileWidth, int64_t slicesPerWarp) {
   Plan p;
   p.V = channelsPerThread(elem);
   p.groups = (C + kLanes * p.V - 1) / (kLanes * p.V);
@@ -77,14 +89,18 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
   int64_t threadsPerSlice = p.groups * kLanes * p.tiles;
   int64_t z = zOption;
   if (z <= 0) {
-    // One full wave of resident threads (two at half occupancy).
-    int64_t target = smCount * kThreadsPerSM;
+    // kTargetWaves waves of resident threads at full occupancy.
+    int64_t target = kTargetWaves * smCount * kThreadsPerSM;
     z = (target + threadsPerSlice - 1) / threadsPerSlice;
   }
   z = std::clamp<int64_t>(z, 1, p.rows);
   p.rowsPerZ = (p.rows + z - 1) / z;
   p.Z = (p.rows + p.rowsPerZ - 1) / p.rowsPerZ;
-  p.slotBlocks = (p.tiles * p.Z + kSlots - 1) / kSlots;
+  // Work units: groups of `slicesPerWarp` consecutive slices of one tap
+  // tile (adjacent slots of a warp), tiles fastest.
+  int64_t zGroups = (p.Z + slicesPerWarp - 1) / slicesPerWarp;
+  p.units = p.tiles * zGroups * slicesPerWarp;
+  p.slotBlocks = (p.units + kSlots - 1) / kSlots;
   p.blocks = p.groups * p.slotBlocks;
   return p;
 }
@@ -211,10 +227,11 @@ void emitVectorKernel(RewriterBase &rewriter, Location loc, int64_t count,
 struct SplitZBackwardFilterLowering
     : OpRewritePattern<DepthwiseConv2DBackwardFilterOp> {
   SplitZBackwardFilterLowering(MLIRContext *ctx, int64_t z, int64_t smCount,
-                               int64_t maxTileWidth)
+                               int64_t maxTileWidth, bool warpReduce)
       : OpRewritePattern(ctx, /*benefit=*/2), zOption(z), smCount(smCount),
-        maxTileWidth(maxTileWidth) {}
+        maxTileWidth(maxTileWidth), warpReduce(warpReduce) {}
   int64_t zOption, smCount, maxTileWidth;
+  bool warpReduce;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -231,7 +248,9 @@ struct SplitZBackwardFilterLowering
     int64_t OH = og[1], OW = og[2];
     int64_t pt = op.getPadding()[0], pl = op.getPadding()[2];
     Type elem = cast<MemRefType>(x.getType()).getElementType();
-    Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, maxTileWidth);
+    const int64_t zpw = warpReduce ? kSlotsPerWarp : 1;
+    Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, maxTileWidth,
+                      zpw);
     if (p.blocks > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     const int64_t V = p.V;
@@ -266,16 +285,20 @@ struct SplitZBackwardFilterLowering
     Value group = e.rem(bid, p.groups), slotBlock = e.div(bid, p.groups);
     Value c0 = e.add(e.mul(group, kLanes * V), e.mul(lane, V));
     Value unit = e.add(e.mul(slotBlock, kSlots), slot);
-    Value tile = e.rem(unit, p.tiles), z = e.div(unit, p.tiles);
+    Value zGroup = e.div(unit, zpw), zInGroup = e.rem(unit, zpw);
+    Value tile = e.rem(zGroup, p.tiles);
+    Value z = e.add(e.mul(e.div(zGroup, p.tiles), zpw), zInGroup);
     Value fh = e.div(tile, p.tilesW);
     Value fw0 = e.mul(e.rem(tile, p.tilesW), p.TW);
     Value active;
-    if ((p.tiles * p.Z) % (kSlots) != 0)
+    if (p.slotBlocks * kSlots != p.tiles * p.Z)
       active = e.lt(z, p.Z);
     if (C % (kLanes * V) != 0)
       active = e.andi(active, e.lt(c0, C));
 
-    emitIf(b, loc, active, [&](OpBuilder &tb) {
+    // The thread's TW partial sums (zero for an inactive thread, which
+    // still takes part in the warp reduction).
+    auto computeSums = [&](OpBuilder &tb) -> SmallVector<Value> {
       Emitter t{tb, loc, V};
       Value r0 = t.mul(z, p.rowsPerZ);
       Value r1 = p.rows % p.rowsPerZ
@@ -360,20 +383,58 @@ struct SplitZBackwardFilterLowering
             scf::YieldOp::create(rb, loc, ifRow.getResults());
           });
 
-      // Partial sums into the f32 buffer, taps past FW dropped.
+      return SmallVector<Value>(rowLoop.getResults());
+    };
+    SmallVector<Value> sums;
+    if (active) {
+      SmallVector<Type> types(p.TW, e.vec());
+      auto ifOp = scf::IfOp::create(b, loc, types, active,
+                                    /*withElseRegion=*/true);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      scf::YieldOp::create(tb, loc, computeSums(tb));
+      OpBuilder eb = ifOp.getElseBodyBuilder();
+      Emitter ee{eb, loc, V};
+      scf::YieldOp::create(eb, loc, SmallVector<Value>(p.TW, ee.zeros()));
+      sums.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    } else {
+      sums = computeSums(b);
+    }
+
+    // Per-lane scalars; with the warp reduction, the zpw slices of a tile
+    // in a warp (lanes 8 apart) are summed with butterfly shuffles.
+    SmallVector<SmallVector<Value>> scalars(p.TW);
+    for (int64_t i = 0; i < p.TW; ++i) {
+      for (int64_t v = 0; v < V; ++v) {
+        Value s = vector::ExtractOp::create(b, loc, sums[i],
+                                            ArrayRef<int64_t>{v});
+        for (int64_t off = kLanes; off < kLanes * zpw; off *= 2) {
+          Value other = gpu::ShuffleOp::create(b, loc, s, int32_t(off), 32,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult();
+          s = arith::AddFOp::create(b, loc, s, other);
+        }
+        scalars[i].push_back(s);
+      }
+    }
+
+    // Partial sums into the f32 buffer by the first slot of each group,
+    // taps past FW dropped.
+    Value adds = active;
+    if (zpw > 1)
+      adds = e.andi(adds, b.createOrFold<arith::CmpIOp>(
+                              loc, arith::CmpIPredicate::eq, zInGroup,
+                              e.cst(0)));
+    emitIf(b, loc, adds, [&](OpBuilder &tb) {
+      Emitter t{tb, loc, V};
       for (int64_t i = 0; i < p.TW; ++i) {
         Value fw = t.add(fw0, i);
         Value ok = p.tilesW * p.TW > FW ? t.lt(fw, FW) : Value();
         emitIf(tb, loc, ok, [&](OpBuilder &ab) {
           Emitter a{ab, loc, V};
-          Value sum = rowLoop.getResult(i);
-          for (int64_t v = 0; v < V; ++v) {
-            Value s = vector::ExtractOp::create(ab, loc, sum,
-                                                ArrayRef<int64_t>{v});
+          for (int64_t v = 0; v < V; ++v)
             memref::AtomicRMWOp::create(ab, loc, arith::AtomicRMWKind::addf,
-                                        s, acc,
+                                        scalars[i][v], acc,
                                         ValueRange{fh, fw, a.add(c0, v)});
-          }
         });
       }
     });
@@ -413,7 +474,7 @@ struct ConvertDwcToGPUBackwardFilterPass
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<SplitZBackwardFilterLowering>(&getContext(), z, smCount,
-                                               maxTileWidth);
+                                               maxTileWidth, warpReduce);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

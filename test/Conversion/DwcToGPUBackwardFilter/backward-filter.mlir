@@ -3,10 +3,10 @@
 // and conversion kernel for f16 filter gradients, the slice-count rule and
 // its override, and the ops left to the direct kernel.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="z=4 max-tile-width=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
+// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="z=4 max-tile-width=2 warp-reduce=false" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
 
 // 2 x 8 rows of dY; 32 channels (one channel group), 3x3 filter: 3 tap
-// tiles of TW = 3, 8 x 3 = 24 threads per slice. Z = ceil(132*2048 / 24)
+// tiles of TW = 3, 8 x 3 = 24 threads per slice. Z = ceil(4*132*2048 / 24)
 // clamped to N*OH = 16 rows: 16 slices of one row, 48 work units -> 2
 // blocks of 256 threads. Zero-fill: 3*3*32/4 = 72 vectors, one block.
 // CHECK-LABEL: func @f32_3x3
@@ -28,12 +28,20 @@
 // CHECK-NEXT: vector.load %arg0[{{.*}}, %c2, {{.*}}]
 // CHECK-NEXT: vector.load %arg1[{{.*}}, %c1, {{.*}}]
 // CHECK-COUNT-3: vector.fma
-// The sums leave by 3 x 4 f32 atomic adds, straight into dW.
+// The 4 slices of a tile in a warp (lanes 8 and 16 apart) sum their
+// results with butterfly shuffles; the first slot of each group adds the
+// 3 x 4 sums with f32 atomics, straight into dW.
+// CHECK: gpu.shuffle  xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: arith.cmpi eq
+// CHECK: scf.if
 // CHECK-COUNT-12: memref.atomic_rmw addf {{.*}}, %arg2[
 // CHECK-NOT: memref.alloc
 // OPT-LABEL: func @f32_3x3
 // z=4: slices of 4 rows; TW = 2 -> 2 tap tiles per row, the second one
-// with one tap past FW whose sums are dropped.
+// with one tap past FW whose sums are dropped; warp-reduce=false: every
+// thread adds its own sums.
+// OPT-NOT: gpu.shuffle
 // OPT: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>)
 // OPT: memref.atomic_rmw addf
 // OPT: arith.cmpi slt
