@@ -69,7 +69,13 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       mmaOptions.minFilterWidth = 18;
       pm.addPass(dwc::createConvertDwcToGPUMma(mmaOptions));
     }
+    // (Stride-1 depthwise backward-data ops take the tensor-core and GEMV
+    // kernels too, on the rotated filter.)
     pm.addPass(dwc::createConvertDwcToGPUGemv());
+    dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
+    bwdFilterOptions.z = options.bwdFilterZ;
+    bwdFilterOptions.smCount = options.smCount;
+    pm.addPass(dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions));
     std::unique_ptr<Pass> pool = dwc::createConvertDwcToGPUPool();
     if (!options.poolOptions.empty() &&
         failed(pool->initializeOptions(options.poolOptions,

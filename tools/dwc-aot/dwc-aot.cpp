@@ -120,6 +120,15 @@ static cl::opt<std::string> poolOptions(
     cl::desc("Options of the convert-dwc-to-gpu-pool pass, e.g. "
              "\"row-tile=4 tile-acc-regs=96\""),
     cl::init(""));
+static cl::opt<int64_t> bwdFilterZ(
+    cl::cat(aotCategory), "bwd-filter-z",
+    cl::desc("Accumulation slices of the split-z depthwise backward-filter "
+             "kernel (0: chosen from the shape and --sm-count)"),
+    cl::init(0));
+static cl::opt<int64_t> smCount(
+    cl::cat(aotCategory), "sm-count",
+    cl::desc("Streaming multiprocessors of the target GPU (H200: 132)"),
+    cl::init(132));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -227,6 +236,8 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.fastPaths = fastPaths;
     opts.tensorCores = tensorCores;
     opts.poolOptions = poolOptions;
+    opts.bwdFilterZ = bwdFilterZ;
+    opts.smCount = smCount;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"

@@ -221,6 +221,15 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
       is skipped, width padding is a clamped in-bounds load and a select
       (no branch in the inner loop); outputs past OW are not stored.
 
+    Backward data: a stride-1 `dwc.depthwise_conv2d_backward_data` is the
+    forward convolution of dY with the 180-degree rotated filter under the
+    transposed padding (top' = FH-1-top, left' = FW-1-left; bottom and right
+    follow from the shapes, asymmetric padding included), so it takes the
+    same kernel with the rotation fused into the filter loads (tap
+    (FH-1-i, FW-1-j) is read for (i, j): nothing is materialised). Padding
+    larger than the filter extent minus one (a negative transposed padding)
+    is left to the direct kernel.
+
     Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
     kernel): f32, f16 or bf16 with f32 accumulation, strides 1, dilations 1,
     C a multiple of 128 bits (4 f32 / 8 f16), identity layouts. Stride 2 and
@@ -396,6 +405,12 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
       channels at once) following the m16n8k16 register layouts; results
       are stored as 8-channel 16-byte vectors.
 
+    Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
+    as the forward convolution of dY with the 180-degree rotated filter
+    under the transposed padding (top' = FH-1-top, left' = FW-1-left), the
+    rotation fused into the filter copies (tap FW-1-j of row FH-1-i is
+    copied for (i, j)); a negative transposed padding is refused.
+
     Eligible (everything else is left to the other kernels): element type
     f16 or bf16, accumulation f32, strides 1, dilations 1, C % 8 == 0 (a
     channel tail below 64 is masked), identity layouts. Vector accesses
@@ -441,6 +456,98 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::NVVM::NVVMDialect",
                            "mlir::LLVM::LLVMDialect"];
+}
+
+def ConvertDwcToGPUBackwardFilter
+    : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
+  let summary = "Lower depthwise filter gradients to split-z CUDA-core kernels with f32 atomics";
+  let description = [{
+    Replaces each eligible memref-form `dwc.depthwise_conv2d_backward_filter`
+    with kernels that parallelise along the accumulation axis (the filter
+    gradient FH x FW x C is small, the reduction over N x OH x OW is large):
+
+    1. a zero-fill kernel clears an f32 accumulation buffer (dW itself when
+       it is f32, otherwise an f32 workspace `memref.alloc`ed next to the op
+       and freed after it);
+    2. the split-z kernel: the N*OH rows of dY are split into Z contiguous
+       slices; a block is 8 threads along channels (128-bit vectors: 4 f32 /
+       8 f16/bf16 channels each, one 128-byte transaction) x 32 work units;
+       a work unit is (tap tile, slice), tap tile = one filter row fh and TW
+       consecutive taps. Each thread walks the rows of its slice, and for
+       each row whose input row is inside the image slides along the width:
+       per output column one new input vector enters a register window of
+       TW vectors, one dY vector is loaded and TW FMAs accumulate in f32
+       registers (f16/bf16 widened once on load); the column loop is
+       unrolled by 8 with the window carried. Padding is a clamped load and
+       a select. The 4 work-unit slots of a warp take 4 consecutive slices
+       of the same tap tile; at the end their TW x V sums are added with
+       butterfly shuffles (`gpu.shuffle xor` 8, 16) and the first slot adds
+       them to the buffer with f32 atomics (`memref.atomic_rmw addf`): 4x
+       fewer atomics (option `warp-reduce`, off: every thread adds its own);
+    3. for f16/bf16 filter gradients a conversion kernel rounds the f32
+       sums once into dW.
+
+    Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
+    of equal width TW = ceil(FW / tiles) (maxTW = 9 for f32, 6 for
+    f16/bf16, whose vectors are twice as wide; option `max-tile-width`);
+    taps of the last tile past FW are computed and dropped. Z: four waves
+    of resident threads at full occupancy,
+    Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
+    = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
+    that slices are equal (option `z` overrides; `sm-count` defaults to the
+    H200's 132). Four waves come from a one-off profile on the H200
+    (128x64x64x256 f32): at F=7, Z = 146 / 586 / 2048 took 0.98 / 1.04 /
+    0.73 ms, at F=51 Z = 4 / 14 / 56 took 69 / 42 / 39 ms; shorter slices
+    balance the SMs better than the extra atomics cost. Every slice adds
+    FH*FW*C atomics, at most one per output column of work per thread.
+
+    Eligible (everything else is left to `convert-dwc-to-gpu`): strides 1,
+    dilations 1, C a multiple of 128 bits, identity layouts. Vector accesses
+    assume 16-byte aligned base pointers.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d_backward_filter
+      ins(%x, %dy : memref<2x8x8x32xf32>, memref<2x8x8x32xf32>)
+      outs(%dw : memref<3x3x32xf32>)
+      strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch ... {  // zero-fill: vector.store of zeros into %dw
+    }
+    gpu.launch blocks(...) in (%gx = %c1, ...) threads(...) in (%sx = %c256, ...) {
+      // (lane, slot) -> channel vector, tap tile (fh, fw0), slice z
+      %sums:3 = scf.for %r = %r0 to %r1 ... {   // rows n*OH + oh of the slice
+        // window of 3 input vectors, per column: vector.load x, vector.load dy,
+        // 3 x vector.fma
+      }
+      memref.atomic_rmw addf %s, %dw[%fh, %fw, %c] : (f32, memref<3x3x32xf32>) -> f32
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"z", "z", "int64_t", /*default=*/"0",
+           "Slices of the N*OH accumulation rows (0: from the shape and sm-count)">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the target GPU (H200: 132)">,
+    Option<"maxTileWidth", "max-tile-width", "int64_t", /*default=*/"0",
+           "Most filter taps per thread along the width (0: 9 for f32, 6 "
+           "for f16/bf16)">,
+    Option<"warpReduce", "warp-reduce", "bool", /*default=*/"true",
+           "Sum the 4 slices of a tap tile in a warp with shuffles before "
+           "the atomics (false: one atomic per thread; no cross-lane "
+           "operations, as host emulation needs)">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 #endif // DWC_CONVERSION_PASSES

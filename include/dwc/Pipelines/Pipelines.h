@@ -48,6 +48,16 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Options of convert-dwc-to-gpu-pool, e.g. "
                      "'row-tile=4 tile-acc-regs=96' (tuning sweeps)"),
       llvm::cl::init("")};
+  PassOptions::Option<int64_t> bwdFilterZ{
+      *this, "bwd-filter-z",
+      llvm::cl::desc("Accumulation slices of the split-z backward-filter "
+                     "kernel (0: chosen from the shape and sm-count)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> smCount{
+      *this, "sm-count",
+      llvm::cl::desc("Streaming multiprocessors of the target GPU (for "
+                     "work-splitting rules; H200: 132)"),
+      llvm::cl::init(132)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for ptxas)"),
       llvm::cl::init("/usr/local/cuda")};

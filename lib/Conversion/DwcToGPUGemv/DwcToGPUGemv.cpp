@@ -3,8 +3,9 @@
 // Lowers eligible FP32 depthwise convolutions (memref form) to the CUDA-core
 // GEMV-dataflow kernel: 32-channel x 16-patch block tiles, TM outputs x 4
 // channels per thread, width-first register-window input reuse with the FW
-// loop fully unrolled, predicated padding. See the pass description in
-// include/dwc/Conversion/Passes.td.
+// loop fully unrolled, predicated padding. Stride-1 backward-data ops take
+// the same kernel on the 180-degree rotated filter (rotation fused into the
+// filter loads). See the pass description in include/dwc/Conversion/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,20 +43,35 @@ constexpr int64_t kWarps = 4;
 constexpr int64_t kPatchesPerBlock = kWarps * (32 / kThreadsAlongChannels);
 constexpr int64_t kThreads = kWarps * 32;
 
-/// Why `op` cannot take the GEMV kernel, or an empty string.
-std::string ineligibility(DepthwiseConv2DOp op) {
-  auto init = dyn_cast<MemRefType>(op.getInit().getType());
+/// A forward depthwise convolution as the kernel computes it. A stride-1
+/// `dwc.depthwise_conv2d_backward_data` is one too: dX is dY convolved with
+/// the 180-degree rotated filter under the transposed padding
+/// (top' = FH - 1 - top, left' = FW - 1 - left; bottom/right follow from the
+/// shapes); the rotation is fused into the filter loads (tap (FH-1-i,
+/// FW-1-j)), so it costs nothing.
+struct ConvProblem {
+  Value x, w, bias, y;
+  int64_t pt = 0, pl = 0;
+  bool rotateFilter = false;
+};
+
+/// Why a convolution with these operands cannot take the GEMV kernel, or an
+/// empty string.
+std::string ineligibility(Operation *op, Value x, Value y, Type acc,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations) {
+  auto init = dyn_cast<MemRefType>(y.getType());
   if (!init)
     return "tensor form (bufferize first)";
-  auto in = cast<MemRefType>(op.getInput().getType());
+  auto in = cast<MemRefType>(x.getType());
   if (!in.getElementType().isF32() && !in.getElementType().isF16() &&
       !in.getElementType().isBF16())
     return "element type is not f32, f16 or bf16";
-  if (!op.getAccType().isF32())
+  if (!acc.isF32())
     return "accumulation type is not f32";
-  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }))
+  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
     return "stride is not 1";
-  if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
   if (in.getShape()[3] % channelsPerThread(in.getElementType()) != 0)
     return "channel count is not a multiple of 128 bits";
@@ -63,6 +79,34 @@ std::string ineligibility(DepthwiseConv2DOp op) {
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
       return "non-identity layout";
   return "";
+}
+
+FailureOr<ConvProblem> problemOf(DepthwiseConv2DOp op, std::string &why) {
+  why = ineligibility(op, op.getInput(), op.getInit(), op.getAccType(),
+                      op.getStrides(), op.getDilations());
+  if (!why.empty())
+    return failure();
+  auto pad = op.getPadding();
+  return ConvProblem{op.getInput(), op.getFilter(), op.getBias(), op.getInit(),
+                     pad[0], pad[2], /*rotateFilter=*/false};
+}
+
+FailureOr<ConvProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
+                                 std::string &why) {
+  why = ineligibility(op, op.getOutputGrad(), op.getInit(), op.getAccType(),
+                      op.getStrides(), op.getDilations());
+  if (!why.empty())
+    return failure();
+  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+  auto pad = op.getPadding();
+  int64_t pt = f[0] - 1 - pad[0], pl = f[1] - 1 - pad[2];
+  if (pt < 0 || pl < 0) {
+    why = "padding larger than the filter extent minus one (negative "
+          "transposed padding)";
+    return failure();
+  }
+  return ConvProblem{op.getOutputGrad(), op.getFilter(), Value(), op.getInit(),
+                     pt, pl, /*rotateFilter=*/true};
 }
 
 /// Small IR-building helpers for index arithmetic and vectors: memory holds
@@ -76,6 +120,10 @@ struct Emitter {
     return y == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(y));
   }
   Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  /// `x - y` for a constant `x`.
+  Value sub(int64_t x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, cst(x), y);
+  }
   Value mul(Value x, int64_t y) {
     return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
   }
@@ -131,29 +179,30 @@ struct Emitter {
 /// 16 bytes covers 16 taps x 32 channels.
 constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
 
-struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
+template <typename OpTy>
+struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem)
-      : OpRewritePattern(ctx, /*benefit=*/2), tmOption(tm),
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
         filterSmem(filterSmem) {}
   int64_t tmOption;
   bool filterSmem;
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    std::string why = ineligibility(op);
-    if (!why.empty())
+    std::string why;
+    FailureOr<ConvProblem> problem = problemOf(op, why);
+    if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
 
-    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
-          y = op.getInit();
+    Value x = problem->x, w = problem->w, bias = problem->bias,
+          y = problem->y;
     auto in = cast<MemRefType>(x.getType()).getShape();
     auto f = cast<MemRefType>(w.getType()).getShape();
     auto out = cast<MemRefType>(y.getType()).getShape();
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
     int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
-    auto pad = op.getPadding();
-    int64_t pt = pad[0], pb = pad[1], pl = pad[2];
-    (void)pb;
+    int64_t pt = problem->pt, pl = problem->pl;
+    bool rotate = problem->rotateFilter;
 
     Type elem = cast<MemRefType>(x.getType()).getElementType();
     const int64_t kChannelsPerThread = channelsPerThread(elem);
@@ -238,7 +287,9 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
                                              c.cst(kChannelsPerThread), c.cst(0));
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
             cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), smem,
-            ValueRange{buf, tap, cInTile}, w, ValueRange{fh, srcTap, srcCh},
+            ValueRange{buf, tap, cInTile}, w,
+            ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
+                       rotate ? c.sub(FW - 1, srcTap) : srcTap, srcCh},
             cb.getIndexAttr(kChannelsPerThread), srcElems,
             cb.getUnitAttr()));
       }
@@ -312,7 +363,10 @@ struct GemvDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
                   Value wv =
                       filterSmem
                           ? k.load(smem, ValueRange{buf, k.cst(fw), cInTile})
-                          : k.load(w, ValueRange{fh, k.cst(fw), c0});
+                          : k.load(w, ValueRange{
+                                          rotate ? k.sub(FH - 1, fh) : fh,
+                                          k.cst(rotate ? FW - 1 - fw : fw),
+                                          c0});
                   for (int64_t i = 0; i < TM; ++i)
                     acc[i] =
                         vector::FMAOp::create(ib, loc, window[i], wv, acc[i]);
@@ -365,7 +419,9 @@ struct ConvertDwcToGPUGemvPass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<GemvDepthwiseLowering>(&getContext(), tm, filterSmem);
+    patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
+                 GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
+        &getContext(), tm, filterSmem);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -5,7 +5,9 @@
 // x one width-9 filter fragment into one m16n8k16 nvgpu.mma.sync per
 // channel (f32 accumulators), compressed 23-element filter vectors, input
 // and filter tiles staged in swizzled shared memory by cp.async (zero-fill
-// padding), double-buffered over the FH x ceil(FW/9) fragments.
+// padding), double-buffered over the FH x ceil(FW/9) fragments. Stride-1
+// backward-data ops take the same kernel on the 180-degree rotated filter
+// (rotation fused into the filter copies, transposed padding).
 // Index math is mirrored by test/Conversion/DwcToGPUMma/Inputs/packing_model.py.
 // See the pass description in include/dwc/Conversion/Passes.td.
 //
@@ -44,22 +46,36 @@ constexpr int64_t kTM = 8;       // outputs per GEMV (mma N)
 constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
 constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
 
-/// Why `op` cannot take the tensor-core kernel, or an empty string.
-std::string ineligibility(DepthwiseConv2DOp op, int64_t minFilterWidth) {
-  auto init = dyn_cast<MemRefType>(op.getInit().getType());
+/// A forward depthwise convolution as the kernel computes it; a stride-1
+/// `dwc.depthwise_conv2d_backward_data` is dY convolved with the 180-degree
+/// rotated filter under the transposed padding (top' = FH - 1 - top,
+/// left' = FW - 1 - left), the rotation fused into the filter copies.
+struct ConvProblem {
+  Value x, w, bias, y;
+  int64_t pt = 0, pl = 0;
+  bool rotateFilter = false;
+};
+
+/// Why a convolution with these operands cannot take the tensor-core kernel,
+/// or an empty string.
+std::string ineligibility(Operation *op, Value x, Value w, Value y, Type acc,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations,
+                          int64_t minFilterWidth) {
+  auto init = dyn_cast<MemRefType>(y.getType());
   if (!init)
     return "tensor form (bufferize first)";
-  if (cast<MemRefType>(op.getFilter().getType()).getShape()[1] < minFilterWidth)
+  if (cast<MemRefType>(w.getType()).getShape()[1] < minFilterWidth)
     return "filter narrower than min-filter-width";
-  auto in = cast<MemRefType>(op.getInput().getType());
+  auto in = cast<MemRefType>(x.getType());
   Type et = in.getElementType();
   if (!et.isF16() && !et.isBF16())
     return "element type is not f16 or bf16";
-  if (!op.getAccType().isF32())
+  if (!acc.isF32())
     return "accumulation type is not f32";
-  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }))
+  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
     return "stride is not 1";
-  if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
   if (in.getShape()[3] % kVec != 0)
     return "channel count is not a multiple of 8";
@@ -70,6 +86,37 @@ std::string ineligibility(DepthwiseConv2DOp op, int64_t minFilterWidth) {
   if (llvm::any_of(out, [](int64_t d) { return d <= 0; }))
     return "empty output";
   return "";
+}
+
+FailureOr<ConvProblem> problemOf(DepthwiseConv2DOp op, int64_t minFilterWidth,
+                                 std::string &why) {
+  why = ineligibility(op, op.getInput(), op.getFilter(), op.getInit(),
+                      op.getAccType(), op.getStrides(), op.getDilations(),
+                      minFilterWidth);
+  if (!why.empty())
+    return failure();
+  auto pad = op.getPadding();
+  return ConvProblem{op.getInput(), op.getFilter(), op.getBias(), op.getInit(),
+                     pad[0], pad[2], /*rotateFilter=*/false};
+}
+
+FailureOr<ConvProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
+                                 int64_t minFilterWidth, std::string &why) {
+  why = ineligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
+                      op.getAccType(), op.getStrides(), op.getDilations(),
+                      minFilterWidth);
+  if (!why.empty())
+    return failure();
+  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+  auto pad = op.getPadding();
+  int64_t pt = f[0] - 1 - pad[0], pl = f[1] - 1 - pad[2];
+  if (pt < 0 || pl < 0) {
+    why = "padding larger than the filter extent minus one (negative "
+          "transposed padding)";
+    return failure();
+  }
+  return ConvProblem{op.getOutputGrad(), op.getFilter(), Value(), op.getInit(),
+                     pt, pl, /*rotateFilter=*/true};
 }
 
 /// Spatial tile: R rows x G groups of 8 outputs (R * G = 16 GEMVs).
@@ -91,6 +138,7 @@ struct Emitter {
   }
   Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
   Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value sub(int64_t x, Value y) { return sub(cst(x), y); }
   Value mul(Value x, int64_t y) {
     return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
   }
@@ -174,27 +222,30 @@ Value emitMma(OpBuilder &b, Location loc, ArrayRef<Value> aS,
   return vector::FromElementsOp::create(b, loc, accTy, dS);
 }
 
-struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
+template <typename OpTy>
+struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   MmaDepthwiseLowering(MLIRContext *ctx, int64_t minFilterWidth)
-      : OpRewritePattern(ctx, /*benefit=*/3), minFilterWidth(minFilterWidth) {}
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
+        minFilterWidth(minFilterWidth) {}
   int64_t minFilterWidth;
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    std::string why = ineligibility(op, minFilterWidth);
-    if (!why.empty())
+    std::string why;
+    FailureOr<ConvProblem> problem = problemOf(op, minFilterWidth, why);
+    if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
 
-    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
-          y = op.getInit();
+    Value x = problem->x, w = problem->w, bias = problem->bias,
+          y = problem->y;
     auto in = cast<MemRefType>(x.getType()).getShape();
     auto f = cast<MemRefType>(w.getType()).getShape();
     auto out = cast<MemRefType>(y.getType()).getShape();
     Type et = cast<MemRefType>(x.getType()).getElementType();
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
     int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
-    auto pad = op.getPadding();
-    int64_t pt = pad[0], pl = pad[2];
+    int64_t pt = problem->pt, pl = problem->pl;
+    bool rotate = problem->rotateFilter;
 
     int64_t nfrag = (FW + kFrag - 1) / kFrag;
     int64_t S = FH * nfrag;                  // pipeline stages
@@ -329,7 +380,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<DepthwiseConv2DOp> {
       Value cnt = valid ? c.select(valid, eight, zero) : eight;
       nvgpu::DeviceAsyncCopyOp::create(
           fb, loc, tokTy, zSmem, ValueRange{buf, zpos, c.swizzled(zpos, hh)},
-          w, ValueRange{fh, c.select(valid, tap, zero), c.select(valid, ch, zero)},
+          w,
+          ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
+                     c.select(valid, rotate ? c.sub(FW - 1, tap) : tap, zero),
+                     c.select(valid, ch, zero)},
           fb.getIndexAttr(kVec), cnt, /*bypassL1=*/fb.getUnitAttr());
     };
 
@@ -471,7 +525,9 @@ struct ConvertDwcToGPUMmaPass
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<MmaDepthwiseLowering>(&getContext(), minFilterWidth);
+    patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
+                 MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
+        &getContext(), minFilterWidth);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

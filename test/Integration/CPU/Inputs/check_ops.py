@@ -570,6 +570,27 @@ def family(name, rng):
             pool_case(rng, "gpu_avg_relu_rows", "f32", "avg", 2, 6, 19, 8, (3, 3), (1, 1), (1, 1, 1, 1), act="relu"),
             pool_case(rng, "gpu_avg_relu6_f16", "f16", "avg", 1, 7, 7, 16, (3, 3), (2, 2), (1, 1, 1, 1), act="relu6", scale=10.0),
         ]
+    if name == "gpu_backward":
+        # Shapes the fast backward kernels take (stride 1, C a multiple of
+        # 128 bits): the GEMV kernel on the rotated filter for dX, the
+        # split-z kernel for dW. Odd sizes, asymmetric and zero padding,
+        # W < FW, tap tiles past FW, channel tails of a block.
+        return [
+            bwd_data_case(rng, "gpu_bwd_data_3x3", "f32", 2, 6, 7, 8, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "gpu_bwd_data_asym", "f32", 1, 9, 11, 4, 5, 3, pad=(2, 1, 0, 2)),
+            bwd_data_case(rng, "gpu_bwd_data_nopad", "f32", 1, 7, 9, 12, 3, 4, pad=(0, 0, 0, 0)),
+            bwd_data_case(rng, "gpu_bwd_data_7x3_w_lt_fw", "f32", 1, 8, 2, 4, 7, 3, pad=(3, 3, 1, 1)),
+            bwd_data_case(rng, "gpu_bwd_data_13x13_w19", "f32", 1, 5, 19, 36, 13, 13, pad=(6, 6, 6, 6)),
+            bwd_data_case(rng, "gpu_bwd_data_f16", "f16", 2, 6, 6, 16, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "gpu_bwd_data_bf16_asym", "bf16", 1, 7, 6, 8, 4, 2, pad=(1, 2, 1, 0)),
+            bwd_filter_case(rng, "gpu_bwd_filter_3x3", "f32", "f32", 2, 6, 7, 8, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "gpu_bwd_filter_asym", "f32", "f32", 1, 9, 11, 4, 5, 3, pad=(2, 1, 0, 2)),
+            bwd_filter_case(rng, "gpu_bwd_filter_13x13_w21", "f32", "f32", 2, 9, 21, 36, 13, 13, pad=(6, 6, 6, 6)),
+            bwd_filter_case(rng, "gpu_bwd_filter_7x3_w_lt_fw", "f32", "f32", 1, 8, 2, 4, 7, 3, pad=(3, 3, 1, 1)),
+            bwd_filter_case(rng, "gpu_bwd_filter_f16_to_f16", "f16", "f16", 2, 7, 9, 16, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "gpu_bwd_filter_f16_to_f32", "f16", "f32", 1, 6, 17, 8, 7, 7, pad=(3, 3, 3, 3)),
+            bwd_filter_case(rng, "gpu_bwd_filter_bf16", "bf16", "bf16", 1, 6, 6, 24, 4, 2, pad=(1, 2, 1, 0)),
+        ]
     if name == "im2win_conv2d":
         return [
             im2win_case(rng, "im2win_3x3", "f32", 1, 6, 6, 3, (3, 3)),
@@ -696,8 +717,9 @@ LAUNCH_RE = re.compile(
 
 
 def launches_to_loops(text):
-    """Serial host emulation of barrier-free 1-D gpu.launch kernels: the
-    launch becomes scf.for over blocks x threads (y/z ids 0), its
+    """Serial host emulation of barrier-free gpu.launch kernels with 1-D
+    blocks: the launch becomes scf.for over blocks (x, y) x threads (x) (the
+    z block id and y/z thread ids are 0), its
     gpu.terminator the end of the loops. Exact for kernels in which no
     thread reads what another writes."""
     out, k = [], 0
@@ -713,15 +735,16 @@ def launches_to_loops(text):
             out.append("%s%s = arith.constant 0 : index" % (ind, z))
             out.append("%s%s = arith.constant 1 : index" % (ind, o))
             out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[0], z, g[4], o))
+            out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[1], z, g[6], o))
             out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[9], z, g[13], o))
-            for name, size in ((g[1], None), (g[2], None), (g[10], None), (g[11], None)):
+            for name, size in ((g[2], None), (g[10], None), (g[11], None)):
                 out.append("%s  %s = arith.constant 0 : index" % (ind, name))
             for name, size in ((g[3], g[4]), (g[5], g[6]), (g[7], g[8]), (g[12], g[13]),
                                (g[14], g[15]), (g[16], g[17])):
                 out.append("%s  %s = arith.addi %s, %s : index" % (ind, name, size, z))
             continue
         if line.strip() == "gpu.terminator":
-            out.append(line.replace("gpu.terminator", "}"))
+            out.append(line.replace("gpu.terminator", "}}"))
             continue
         out.append(line)
     return "\n".join(out) + "\n"
@@ -750,18 +773,25 @@ def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
                           capture_output=True, text=True)
 
 
-def lower_gpu_direct_emulated(dwc_opt, src):
-    """convert-dwc-to-gpu (the direct kernels) after bufferization, launches
-    run serially on the host."""
-    k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
-                        "--convert-dwc-to-gpu", src], capture_output=True, text=True)
+def lower_gpu_emulated(dwc_opt, src, passes):
+    """The given kernel passes after bufferization (every dwc op must be
+    taken), launches run serially on the host."""
+    k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries"]
+                       + ["--" + p for p in passes] + [src],
+                       capture_output=True, text=True)
     if k.returncode != 0:
         return k
     if "dwc." in k.stdout:
-        k.returncode, k.stderr = 1, "ops left by convert-dwc-to-gpu"
+        k.returncode, k.stderr = 1, "ops left by " + " ".join(passes)
         return k
     return subprocess.run([dwc_opt] + EMULATE_PIPELINE, input=launches_to_loops(k.stdout),
                           capture_output=True, text=True)
+
+
+def lower_gpu_direct_emulated(dwc_opt, src):
+    """convert-dwc-to-gpu (the direct kernels) after bufferization, launches
+    run serially on the host."""
+    return lower_gpu_emulated(dwc_opt, src, ["convert-dwc-to-gpu"])
 
 
 def main():
@@ -784,6 +814,11 @@ def main():
     ap.add_argument("--gpu-direct-emulate", action="store_true",
                     help="lower with convert-dwc-to-gpu (direct kernels) and run "
                          "them serially on the host")
+    ap.add_argument("--gpu-emulate", action="append", default=[],
+                    metavar="PASS",
+                    help="lower with these dwc-opt passes (repeatable, e.g. "
+                         "'convert-dwc-to-gpu-gemv=filter-smem=false') and run "
+                         "the kernels serially on the host")
     args = ap.parse_args()
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
@@ -802,6 +837,8 @@ def main():
             low = lower_gpu_pool_emulated(args.dwc_opt, src, args.gpu_pool_options)
         elif args.gpu_direct_emulate:
             low = lower_gpu_direct_emulated(args.dwc_opt, src)
+        elif args.gpu_emulate:
+            low = lower_gpu_emulated(args.dwc_opt, src, args.gpu_emulate)
         else:
             low = subprocess.run([args.dwc_opt, "--dwc-to-llvm-cpu", src],
                                  capture_output=True, text=True)

@@ -1,0 +1,281 @@
+"""Depthwise-convolution backward benchmark configurations (issue 7 floor).
+
+Pure Python (no torch). Sets:
+  floor - 128x64x64x256 and 128x32x32x1024, F in {3, 7, 13, 31, 51}
+          ('same' padding F//2, stride 1), f32 and f16, backward-data and
+          backward-filter (40 configs)
+  smoke - five small configs (odd sizes, asymmetric padding, stride 2 on the
+          direct fallback)
+  zsweep - backward filter with slice counts around the rule's choice
+  f32dw - f16 backward filter into an f32 dW (no workspace), floor shapes
+  all   - all of them
+Names are MLIR function names; the C entry point is dwc_<name>:
+  bwd_data    int dwc_<name>(const void *dy, const void *w, void *dx)
+  bwd_filter  int dwc_<name>(const void *x, const void *dy, void *dw)
+dW has the element type of X (f16 sums go through an f32 workspace).
+
+    python3 bench/backward_configs.py --set floor --list
+    python3 bench/backward_configs.py --set floor --build --aot BUILD/bin/dwc-aot
+        (one .mlir per config -> dwc-aot -> .carry/backward_kernels/{name.o,.h,.log}
+         + manifest.json)
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import List
+
+COPY_BPS = 4.24e12        # measured H200 copy bandwidth (anchors-h200.json)
+FFMA_FLOPS = 60e12        # measured H200 FP32 FFMA peak (CUDA cores)
+MMA_FLOPS = 620e12        # measured mma.sync m16n8k16 f16->f32 peak
+L2_BYTES = 60 * 1024 * 1024
+ESIZE = {"f32": 4, "f16": 2, "bf16": 2}
+# ||ours - ref|| / ||ref|| against float64 (FP32 accumulation everywhere).
+TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "bf16": 2e-3}
+# The tensor-core kernel takes f16/bf16 backward-data with FW >= this
+# (lib/Pipelines/GPUPipeline.cpp).
+MMA_MIN_FW = 18
+
+
+def conv_out(i, f, s, d, p0, p1):
+    return (i + p0 + p1 - d * (f - 1) - 1) // s + 1
+
+
+@dataclass
+class BwdConfig:
+    N: int
+    H: int
+    W: int
+    C: int
+    F: List[int]                 # [FH, FW]
+    op: str                      # "bwd_data" | "bwd_filter"
+    dtype: str = "f32"
+    stride: List[int] = field(default_factory=lambda: [1, 1])
+    padding: List[int] = None    # [pt, pb, pl, pr]; default F//2 ('same')
+    note: str = ""
+    z: int = 0                   # dwc-aot --bwd-filter-z (0: the pass's rule)
+    dw_dtype: str = ""           # bwd_filter: dW element type ("": that of X)
+
+    def __post_init__(self):
+        if self.padding is None:
+            self.padding = [self.F[0] // 2, self.F[0] // 2, self.F[1] // 2, self.F[1] // 2]
+
+    @property
+    def OH(self):
+        return conv_out(self.H, self.F[0], self.stride[0], 1, self.padding[0], self.padding[1])
+
+    @property
+    def OW(self):
+        return conv_out(self.W, self.F[1], self.stride[1], 1, self.padding[2], self.padding[3])
+
+    @property
+    def name(self):
+        f = str(self.F[0]) if self.F[0] == self.F[1] else "x".join(map(str, self.F))
+        p = "x".join(map(str, self.padding))
+        s = "" if self.stride == [1, 1] else "_s" + "x".join(map(str, self.stride))
+        z = f"_z{self.z}" if self.z else ""
+        dw = f"_dw{self.dw_dtype}" if self.dw_dtype and self.dw_dtype != self.dtype else ""
+        return f"dw_{self.op}_n{self.N}h{self.H}w{self.W}c{self.C}_f{f}{s}_p{p}_{self.dtype}{dw}{z}"
+
+    @property
+    def out_dtype(self):
+        return self.dw_dtype or self.dtype if self.op == "bwd_filter" else self.dtype
+
+    def aot_flags(self):
+        return [f"--bwd-filter-z={self.z}"] if self.z else []
+
+    @property
+    def symbol(self):
+        return "dwc_" + self.name
+
+    def flops(self):
+        """Useful FLOPs: 2 per tap per output-gradient element (the direct
+        convolution's count; padding taps excluded only at the borders is
+        ignored, as in maxDNN's accounting of the dense problem)."""
+        return 2 * self.N * self.OH * self.OW * self.C * self.F[0] * self.F[1]
+
+    def bytes_moved(self):
+        e = ESIZE[self.dtype]
+        x = self.N * self.H * self.W * self.C
+        y = self.N * self.OH * self.OW * self.C
+        w = self.F[0] * self.F[1] * self.C
+        return (x + y) * e + w * ESIZE[self.out_dtype]
+
+    def kernel(self):
+        """The kernel dwc-to-nvvm selects (documentation for the report)."""
+        if self.stride != [1, 1]:
+            return "direct"
+        if self.op == "bwd_filter":
+            return "split-z"
+        if self.dtype != "f32" and self.F[1] >= MMA_MIN_FW:
+            return "mma"
+        return "gemv"
+
+    def floor_ms(self):
+        peak = MMA_FLOPS if self.kernel() == "mma" else FFMA_FLOPS
+        return 1e3 * max(self.bytes_moved() / COPY_BPS, self.flops() / peak)
+
+    def to_dict(self):
+        d = asdict(self)
+        d.update(name=self.name, symbol=self.symbol, OH=self.OH, OW=self.OW,
+                 flops=self.flops(), bytes=self.bytes_moved(), floor_ms=self.floor_ms(),
+                 kernel=self.kernel())
+        return d
+
+    def mlir(self):
+        e = self.dtype
+        tx = f"tensor<{self.N}x{self.H}x{self.W}x{self.C}x{e}>"
+        ty = f"tensor<{self.N}x{self.OH}x{self.OW}x{self.C}x{e}>"
+        tw = f"tensor<{self.F[0]}x{self.F[1]}x{self.C}x{e}>"
+        tdw = f"tensor<{self.F[0]}x{self.F[1]}x{self.C}x{self.out_dtype}>"
+        lst = lambda v: "[" + ", ".join(map(str, v)) + "]"
+        attrs = (f"strides = {lst(self.stride)} dilations = [1, 1] "
+                 f"padding = {lst(self.padding)}")
+        head = f"// Generated by bench/backward_configs.py: {self.name}\n"
+        if self.op == "bwd_data":
+            return (head + f"func.func @{self.name}(%dy: {ty}, %w: {tw}) -> {tx} {{\n"
+                    f"  %init = tensor.empty() : {tx}\n"
+                    f"  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : {ty}, {tw}) "
+                    f"outs(%init : {tx}) {attrs} -> {tx}\n"
+                    f"  return %dx : {tx}\n}}\n")
+        return (head + f"func.func @{self.name}(%x: {tx}, %dy: {ty}) -> {tdw} {{\n"
+                f"  %init = tensor.empty() : {tdw}\n"
+                f"  %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : {tx}, {ty}) "
+                f"outs(%init : {tdw}) {attrs} -> {tdw}\n"
+                f"  return %dw : {tdw}\n}}\n")
+
+
+def config_from_dict(d):
+    keys = ("N", "H", "W", "C", "F", "op", "dtype", "stride", "padding", "note", "z", "dw_dtype")
+    return BwdConfig(**{k: d[k] for k in keys if k in d})
+
+
+FLOOR_SHAPES = [(128, 64, 64, 256), (128, 32, 32, 1024)]
+FLOOR_F = [3, 7, 13, 31, 51]
+
+
+def floor_set():
+    return [BwdConfig(n, h, w, c, [f, f], op, dt)
+            for op in ("bwd_data", "bwd_filter")
+            for dt in ("f32", "f16")
+            for (n, h, w, c) in FLOOR_SHAPES
+            for f in FLOOR_F]
+
+
+def smoke_set():
+    return [
+        BwdConfig(3, 17, 19, 40, [5, 3], "bwd_data", "f32", padding=[2, 1, 0, 2], note="odd, asym"),
+        BwdConfig(3, 17, 19, 40, [5, 3], "bwd_filter", "f32", padding=[2, 1, 0, 2], note="odd, asym"),
+        BwdConfig(2, 15, 33, 72, [19, 19], "bwd_data", "f16", note="tensor cores, channel tail"),
+        BwdConfig(2, 15, 33, 72, [7, 7], "bwd_filter", "f16", note="f16 workspace"),
+        BwdConfig(2, 16, 16, 32, [3, 3], "bwd_data", "f32", stride=[2, 2], note="stride 2: direct"),
+    ]
+
+
+def zsweep_set():
+    """Slice counts around the rule's choice (F=7: 586, F=51: 14 on
+    128x64x64x256 f32)."""
+    return [BwdConfig(128, 64, 64, 256, [f, f], "bwd_filter", "f32", z=z, note="z sweep")
+            for f, zs in ((7, (146, 2048)), (51, (4, 56))) for z in zs]
+
+
+def f16_f32dw_set():
+    """f16 backward filter with an f32 dW (no workspace: atomics straight
+    into dW), the floor shapes."""
+    return [BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16", dw_dtype="f32", note="f32 dW")
+            for (n, h, w, c) in FLOOR_SHAPES for f in FLOOR_F]
+
+
+SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
+        "f32dw": f16_f32dw_set}
+
+
+def get_set(name):
+    if name == "all":
+        return floor_set() + smoke_set() + zsweep_set() + f16_f32dw_set()
+    if name not in SETS:
+        raise SystemExit(f"unknown set '{name}' (choose from {', '.join(SETS)}, all)")
+    return SETS[name]()
+
+
+def select(cfgs, only):
+    keys = [k for k in (only or "").split(",") if k]
+    return [c for c in cfgs if not keys or any(k in c.name for k in keys)]
+
+
+def build(cfgs, set_name, aot, outdir, jobs):
+    """dwc-aot per config into outdir (wiped); writes manifest.json."""
+    if not outdir.rstrip("/").endswith("backward_kernels"):
+        raise SystemExit("--out must end in backward_kernels (it is wiped)")
+    subprocess.run(["rm", "-rf", outdir], check=True)
+    os.makedirs(outdir)
+
+    def one(c):
+        base = os.path.join(outdir, c.name)
+        with open(base + ".mlir", "w") as f:
+            f.write(c.mlir())
+        with open(base + ".log", "w") as log:
+            rc = subprocess.run([aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"]
+                                + c.aot_flags(),
+                                stdout=log, stderr=subprocess.STDOUT).returncode
+        if rc != 0 and os.path.exists(base + ".o"):
+            os.remove(base + ".o")
+        return c, rc == 0
+
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        results = list(ex.map(one, cfgs))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
+                                text=True).stdout.strip() or "unknown"
+    except OSError:
+        commit = "unknown"
+    entries = []
+    for c, ok in results:
+        e = c.to_dict()
+        e["object"], e["built"] = c.name + ".o", ok
+        if not ok:
+            with open(os.path.join(outdir, c.name + ".log"), errors="replace") as f:
+                e["build_error"] = f.read()[-2000:]
+            print(f"  FAILED {c.name}")
+        entries.append(e)
+    with open(os.path.join(outdir, "manifest.json"), "w") as f:
+        json.dump({"set": set_name, "kind": "backward", "commit": commit, "dwc_aot": aot,
+                   "configs": entries}, f, indent=1)
+    print(f"backward_configs: {sum(ok for _, ok in results)}/{len(results)} kernels built in {outdir}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", default="smoke")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--emit-mlir", metavar="DIR")
+    ap.add_argument("--build", action="store_true", help="compile with dwc-aot and write the manifest")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--aot", default=os.path.join(root, "build", "bin", "dwc-aot"))
+    ap.add_argument("--out", default=os.path.join(root, ".carry", "backward_kernels"))
+    ap.add_argument("-j", type=int, default=2)
+    a = ap.parse_args(argv)
+    cfgs = select(get_set(a.set), a.only)
+    assert len({c.name for c in cfgs}) == len(cfgs), "config names must be unique"
+    if a.emit_mlir:
+        os.makedirs(a.emit_mlir, exist_ok=True)
+        for c in cfgs:
+            with open(os.path.join(a.emit_mlir, c.name + ".mlir"), "w") as f:
+                f.write(c.mlir())
+    if a.build:
+        build(cfgs, a.set, os.path.abspath(a.aot), os.path.abspath(a.out), a.j)
+    if a.list or not (a.emit_mlir or a.build):
+        for c in cfgs:
+            print(f"{c.name:58s} {c.kernel():7s} {c.flops() / 1e9:8.1f} GFLOP "
+                  f"{c.bytes_moved() / 1e6:8.1f} MB floor {c.floor_ms():8.3f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

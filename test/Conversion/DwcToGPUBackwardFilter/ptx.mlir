@@ -1,0 +1,65 @@
+// The backward kernels the dwc-to-nvvm pipeline selects, in PTX (format=isa
+// stops at PTX text: no ptxas): backward filter -> zero-fill + split-z
+// kernel with 128-bit loads, f32 FMAs and f32 atomic adds (+ the
+// conversion kernel for f16); stride-1 backward data -> the GEMV kernel
+// (cp.async filter rows) for f32 and the tensor-core kernel (mma.sync) for
+// f16 with FW >= 18; stride 2 -> the direct kernel (no cp.async, no mma).
+// RUN: dwc-opt %s --dwc-to-nvvm="format=isa" | FileCheck %s
+
+// CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel 
+// CHECK: st.global.v4.b32
+// CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel_0 
+// CHECK: ld.global.v4.b32
+// CHECK: fma.rn.f32
+// CHECK: {{(atom|red)}}.global.add.f32
+// CHECK: ret;
+func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>) -> tensor<3x3x32xf32> {
+  %init = tensor.empty() : tensor<3x3x32xf32>
+  %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<2x8x16x32xf32>, tensor<2x8x16x32xf32>)
+    outs(%init : tensor<3x3x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x32xf32>
+  return %dw : tensor<3x3x32xf32>
+}
+
+// CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_1 
+// CHECK: cvt.f32.f16
+// CHECK: {{(atom|red)}}.global.add.f32
+// CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_2 
+// CHECK: cvt.rn.f16x2.f32
+// CHECK: st.global.v4.b32
+func.func @bwd_filter_f16(%x: tensor<2x8x16x64xf16>, %dy: tensor<2x8x16x64xf16>) -> tensor<7x7x64xf16> {
+  %init = tensor.empty() : tensor<7x7x64xf16>
+  %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<2x8x16x64xf16>, tensor<2x8x16x64xf16>)
+    outs(%init : tensor<7x7x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<7x7x64xf16>
+  return %dw : tensor<7x7x64xf16>
+}
+
+// CHECK-LABEL: gpu.binary @bwd_data_f32_kernel 
+// CHECK: cp.async.cg.shared.global
+// CHECK: fma.rn.f32
+func.func @bwd_data_f32(%dy: tensor<2x8x16x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<2x8x16x32xf32> {
+  %init = tensor.empty() : tensor<2x8x16x32xf32>
+  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<2x8x16x32xf32>, tensor<3x3x32xf32>)
+    outs(%init : tensor<2x8x16x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x8x16x32xf32>
+  return %dx : tensor<2x8x16x32xf32>
+}
+
+// CHECK-LABEL: gpu.binary @bwd_data_f16_19_kernel 
+// CHECK: cp.async
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+func.func @bwd_data_f16_19(%dy: tensor<1x8x32x64xf16>, %w: tensor<19x19x64xf16>) -> tensor<1x8x32x64xf16> {
+  %init = tensor.empty() : tensor<1x8x32x64xf16>
+  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x8x32x64xf16>, tensor<19x19x64xf16>)
+    outs(%init : tensor<1x8x32x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [9, 9, 9, 9] -> tensor<1x8x32x64xf16>
+  return %dx : tensor<1x8x32x64xf16>
+}
+
+// CHECK-LABEL: gpu.binary @bwd_data_stride2_kernel 
+// CHECK-NOT: cp.async
+// CHECK-NOT: mma.sync
+// CHECK: ret;
+func.func @bwd_data_stride2(%dy: tensor<1x4x8x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<1x8x16x32xf32> {
+  %init = tensor.empty() : tensor<1x8x16x32xf32>
+  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x4x8x32xf32>, tensor<3x3x32xf32>)
+    outs(%init : tensor<1x8x16x32xf32>) strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x16x32xf32>
+  return %dx : tensor<1x8x16x32xf32>
+}
