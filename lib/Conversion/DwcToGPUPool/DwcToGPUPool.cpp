@@ -194,6 +194,22 @@ struct Emitter {
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
     return arith::SIToFPOp::create(b, loc, ft, i);
   }
+  /// Offers window tap `tapRow + kw` with value `v` (valid where `ok`) to a
+  /// running argmax (`max`, `tap`; tap -1: none yet): the first strict
+  /// maximum in row-major tap order wins (the op's tie-breaking).
+  void offerArgmax(Value &max, Value &tap, Value v, Value ok, Value tapRow,
+                   int64_t kw) {
+    Value unset = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tap,
+                                        splatI32(0));
+    Value greater =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v, max);
+    Value better = arith::OrIOp::create(b, loc, unset, greater);
+    Value here = arith::AddIOp::create(b, loc, tapRow, splatI32(kw));
+    Value nv = arith::SelectOp::create(b, loc, better, v, max);
+    Value nt = arith::SelectOp::create(b, loc, better, here, tap);
+    max = select(ok, nv, max);
+    tap = select(ok, nt, tap);
+  }
   /// `v / count` for a vector `v` and an index count shared by its lanes:
   /// one scalar division (the reciprocal) and a vector multiply, instead of
   /// vw IEEE divisions (a dozen instructions each: with f16 data they cost
@@ -790,7 +806,6 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                 mt(st.begin() + NW, st.end());
             Value tapRow = ex.broadcast(arith::IndexCastOp::create(
                 xb, loc, xb.getI32Type(), ex.mul(kr, KW)));
-            Value none = ex.splatI32(0);
             for (int64_t q = qLo; q <= qHi; ++q) {
               Value iw = ex.addc(iw0, q);
               Value colOk = ex.inBounds(iw, q, (IWc - 1) * TM + q, IW);
@@ -800,17 +815,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                 int64_t kw = q - ((d0 + j) * sw - pl);
                 if (kw < 0 || kw >= KW)
                   continue;
-                Value unset = arith::CmpIOp::create(
-                    xb, loc, arith::CmpIPredicate::slt, mt[j], none);
-                Value greater = arith::CmpFOp::create(
-                    xb, loc, arith::CmpFPredicate::OGT, v, mv[j]);
-                Value better = arith::OrIOp::create(xb, loc, unset, greater);
-                Value tap = arith::AddIOp::create(xb, loc, tapRow,
-                                                  ex.splatI32(kw));
-                Value nv = arith::SelectOp::create(xb, loc, better, v, mv[j]);
-                Value nt = arith::SelectOp::create(xb, loc, better, tap, mt[j]);
-                mv[j] = ex.select(ok, nv, mv[j]);
-                mt[j] = ex.select(ok, nt, mt[j]);
+                ex.offerArgmax(mv[j], mt[j], v, ok, tapRow, kw);
               }
             }
             SmallVector<Value> next(mv);
@@ -868,7 +873,6 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                       mt(st.begin() + TA, st.end());
                   Value tapRow = ex.broadcast(arith::IndexCastOp::create(
                       xb, loc, xb.getI32Type(), ex.mul(kh, KW)));
-                  Value none = ex.splatI32(0);
                   for (int64_t q = 0; q < colsA; ++q) {
                     Value iw = ex.addc(wbase, q);
                     Value colOk =
@@ -880,21 +884,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                       int64_t kw = q - i * sw;
                       if (kw < 0 || kw >= KW)
                         continue;
-                      // First maximum in row-major tap order wins.
-                      Value unset = arith::CmpIOp::create(
-                          xb, loc, arith::CmpIPredicate::slt, mt[i], none);
-                      Value greater = arith::CmpFOp::create(
-                          xb, loc, arith::CmpFPredicate::OGT, v, mv[i]);
-                      Value better =
-                          arith::OrIOp::create(xb, loc, unset, greater);
-                      Value tap = arith::AddIOp::create(xb, loc, tapRow,
-                                                        ex.splatI32(kw));
-                      Value nv =
-                          arith::SelectOp::create(xb, loc, better, v, mv[i]);
-                      Value nt =
-                          arith::SelectOp::create(xb, loc, better, tap, mt[i]);
-                      mv[i] = ex.select(ok, nv, mv[i]);
-                      mt[i] = ex.select(ok, nt, mt[i]);
+                      ex.offerArgmax(mv[i], mt[i], v, ok, tapRow, kw);
                     }
                   }
                   SmallVector<Value> next(mv);
