@@ -193,7 +193,7 @@ def cudnn_call(c, ops, wt):
         nchw(dy), nchw(x), wt, output_mask=[False, True, False], **args)[1]
 
 
-def timing(lib, c, row, gen, iters, deadline, target_s, no_cudnn=False):
+def timing(lib, c, row, gen, iters, deadline, target_s, no_cudnn=False, cudnn_max_f=10**9):
     fn = lib.entry(c.symbol)
     nbuf = int(min(8, max(2, math.ceil(3 * L2_BYTES / c.bytes_moved()))))
     row["buffers"] = nbuf
@@ -204,7 +204,7 @@ def timing(lib, c, row, gen, iters, deadline, target_s, no_cudnn=False):
             lambda i: lib.call(fn, *sets[i][0], outs[i]), nbuf, iters, deadline, target_s)
     del outs
     pt, pb, pl, pr = c.padding
-    if pt == pb and pl == pr and not no_cudnn:
+    if pt == pb and pl == pr and not no_cudnn and max(c.F) <= cudnn_max_f:
         torch.backends.cudnn.benchmark = max(c.F) <= 13
         row["cudnn_benchmark"] = torch.backends.cudnn.benchmark
         wts = [torch.empty(c.C, 1, c.F[0], c.F[1], dtype=TORCH_DTYPE[c.dtype], device="cuda")
@@ -287,6 +287,9 @@ def main(argv=None):
                     help="timed seconds per side and config (at least 3 runs)")
     ap.add_argument("--time-budget", type=float, default=400.0)
     ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--cudnn-max-f", type=int, default=10**9,
+                    help="time cuDNN only for filters up to this size (its heuristic "
+                         "algorithms for big filters take seconds per call)")
     ap.add_argument("--no-cudnn", action="store_true",
                     help="time our kernels only (cuDNN numbers from an earlier run / the anchors)")
     ap.add_argument("--seed", type=int, default=1234)
@@ -334,7 +337,8 @@ def main(argv=None):
         try:
             check(lib, c, row, gen)
             if not a.no_timing and time.time() < deadline:
-                timing(lib, c, row, gen, a.iters, deadline, a.target_s, a.no_cudnn)
+                timing(lib, c, row, gen, a.iters, deadline, a.target_s, a.no_cudnn,
+                       a.cudnn_max_f)
             elif not a.no_timing:
                 row["timing"] = "skipped: time budget"
         except torch.cuda.OutOfMemoryError as ex:

@@ -4,9 +4,9 @@
 // CUDA-core kernels that parallelise along the accumulation axis: the
 // N*OH rows of dY are split into Z slices, every thread reduces one slice
 // for one filter row x TW consecutive taps x 128 bits of channels in f32
-// registers (width-first register window over the input row), the 4 slices
-// of a tile in a warp are summed with shuffles, and one thread adds the sums
-// into a zero-initialised f32 buffer with atomics. f16/bf16
+// registers (width-first register window over the input row), for small
+// filters the 4 slices of a tile in a warp are summed with shuffles, and the
+// sums are added into a zero-initialised f32 buffer with atomics. f16/bf16
 // filter gradients go through an f32 workspace and a conversion kernel.
 // The rules (Z, TW) are documented in include/dwc/Conversion/Passes.td.
 //
@@ -232,11 +232,10 @@ void emitVectorKernel(RewriterBase &rewriter, Location loc, int64_t count,
 struct SplitZBackwardFilterLowering
     : OpRewritePattern<DepthwiseConv2DBackwardFilterOp> {
   SplitZBackwardFilterLowering(MLIRContext *ctx, int64_t z, int64_t smCount,
-                               int64_t maxTileWidth, bool warpReduce)
+                               int64_t maxTileWidth, int64_t warpReduceTaps)
       : OpRewritePattern(ctx, /*benefit=*/2), zOption(z), smCount(smCount),
-        maxTileWidth(maxTileWidth), warpReduce(warpReduce) {}
-  int64_t zOption, smCount, maxTileWidth;
-  bool warpReduce;
+        maxTileWidth(maxTileWidth), warpReduceTaps(warpReduceTaps) {}
+  int64_t zOption, smCount, maxTileWidth, warpReduceTaps;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -253,7 +252,10 @@ struct SplitZBackwardFilterLowering
     int64_t OH = og[1], OW = og[2];
     int64_t pt = op.getPadding()[0], pl = op.getPadding()[2];
     Type elem = cast<MemRefType>(x.getType()).getElementType();
-    const int64_t zpw = warpReduce ? kSlotsPerWarp : 1;
+    // Small filters: few FMAs per atomic, the warp reduction pays. Large
+    // ones: the slots of a warp take different tap tiles of the same rows
+    // instead (their dY loads are one broadcast, L1 traffic is the limit).
+    const int64_t zpw = FH * FW <= warpReduceTaps ? kSlotsPerWarp : 1;
     Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, maxTileWidth,
                       zpw);
     if (p.blocks > std::numeric_limits<int32_t>::max())
@@ -471,15 +473,15 @@ struct ConvertDwcToGPUBackwardFilterPass
           ConvertDwcToGPUBackwardFilterPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (z < 0 || smCount <= 0 || maxTileWidth < 0) {
+    if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0) {
       getOperation().emitError()
-          << "convert-dwc-to-gpu-backward-filter: z and max-tile-width must "
-             "be >= 0 and sm-count > 0";
+          << "convert-dwc-to-gpu-backward-filter: z, max-tile-width and "
+             "warp-reduce-taps must be >= 0 and sm-count > 0";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<SplitZBackwardFilterLowering>(&getContext(), z, smCount,
-                                               maxTileWidth, warpReduce);
+                                               maxTileWidth, warpReduceTaps);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -3,7 +3,7 @@
 // and conversion kernel for f16 filter gradients, the slice-count rule and
 // its override, and the ops left to the direct kernel.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="z=4 max-tile-width=2 warp-reduce=false" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
+// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="z=4 max-tile-width=2 warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
 
 // 2 x 8 rows of dY; 32 channels (one channel group), 3x3 filter: 3 tap
 // tiles of TW = 3, 8 x 3 = 24 threads per slice. Z = ceil(4*132*2048 / 24)
@@ -39,7 +39,7 @@
 // CHECK-NOT: memref.alloc
 // OPT-LABEL: func @f32_3x3
 // z=4: slices of 4 rows; TW = 2 -> 2 tap tiles per row, the second one
-// with one tap past FW whose sums are dropped; warp-reduce=false: every
+// with one tap past FW whose sums are dropped; warp-reduce-taps=0: every
 // thread adds its own sums.
 // OPT-NOT: gpu.shuffle
 // OPT: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>)
@@ -66,6 +66,21 @@ func.func @f32_3x3(%x: memref<2x8x8x32xf32>, %dy: memref<2x8x8x32xf32>, %dw: mem
 func.func @wide_row(%x: memref<1x4x20x16xf32>, %dy: memref<1x4x20x16xf32>, %dw: memref<3x3x16xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x4x20x16xf32>, memref<1x4x20x16xf32>) outs(%dw : memref<3x3x16xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// 9x9 = 81 taps > 64: no warp reduction (the slots of a warp take different
+// tap tiles of the same rows), one atomic add per thread and sum.
+// CHECK-LABEL: func @no_warp_reduce_9x9
+// CHECK-NOT: gpu.shuffle
+// CHECK: memref.atomic_rmw addf
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
+func.func @no_warp_reduce_9x9(%x: memref<1x8x8x32xf32>, %dy: memref<1x8x8x32xf32>, %dw: memref<9x9x32xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%dw : memref<9x9x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
   return
 }
 
