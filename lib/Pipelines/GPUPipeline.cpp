@@ -35,6 +35,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 
@@ -60,6 +61,18 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
 
   // 2. dwc ops to GPU kernels; host buffers are device buffers.
   if (options.fastPaths) {
+    // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
+    // f16/bf16 when allowed); the ablation switches come in conv-options.
+    dwc::ConvertDwcToGPUIm2winOptions convOpts;
+    convOpts.tensorCores = options.tensorCores;
+    std::unique_ptr<Pass> conv = dwc::createConvertDwcToGPUIm2win(convOpts);
+    if (!options.convOptions.empty() &&
+        failed(conv->initializeOptions(options.convOptions, [](const Twine &msg) {
+          llvm::errs() << "dwc-to-nvvm: bad conv-options: " << msg << "\n";
+          return failure();
+        })))
+      llvm::report_fatal_error("dwc-to-nvvm: invalid conv-options");
+    pm.addPass(std::move(conv));
     if (options.tensorCores) {
       // Tensor cores for wide filters; narrower ones run faster on the
       // CUDA-core GEMV kernel (measured, see the pass option).

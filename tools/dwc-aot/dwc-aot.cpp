@@ -115,6 +115,11 @@ static cl::opt<bool> tensorCores(
     cl::desc("Use the tensor-core kernel for eligible f16/bf16 depthwise "
              "convolutions (false: the CUDA-core GEMV kernel)"),
     cl::init(true));
+static cl::opt<std::string> convOptions(
+    cl::cat(aotCategory), "conv-options",
+    cl::desc("Options of convert-dwc-to-gpu-im2win for dense conv2d, e.g. "
+             "'async-copy=false' (ablations)"),
+    cl::init(""));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -221,6 +226,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.toolkit = toolkit;
     opts.fastPaths = fastPaths;
     opts.tensorCores = tensorCores;
+    opts.convOptions = convOptions;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
