@@ -39,6 +39,7 @@ VARIANTS = {
     "noasync": "async-copy=false",
     "nodbuf": "double-buffer=false",
     "noswz": "swizzle=false",
+    "st2": "stages=2",
     "none": "precompute-indices=false async-copy=false double-buffer=false swizzle=false",
     "im2wint": "im2win-tensor=true",
 }

@@ -258,7 +258,8 @@ def write_report(args, man, rows):
          f"{meta['gpu']}, torch {meta['torch']}, cuDNN {meta['cudnn']}, commit {meta['commit']}.",
          f"Command: `{meta['command']}`", "",
          "Correctness: float64 reference on images 0, N/2, N-1, NaN-poisoned output with guards; "
-         "tolerance 1e-5 (f32), 2e-3 (f16), 4e-3 (bf16). Peak memory = x + w + output + "
+         "tolerance 1e-5 (f32), 2e-3 (f16), 4e-3 (bf16). FP32 baselines with TF32 disabled "
+         "(cudnn.allow_tf32 = matmul.allow_tf32 = False). Peak memory = x + w + output + "
          "temporaries (PyTorch: its peak allocation around one call; ours: the function's "
          "static allocations). TFLOP/s count 2*N*OH*OW*OC*FH*FW*C.", ""]
     lay = [r for r in rows if r.get("variant") == "base" and r.get("layer")]
@@ -329,6 +330,10 @@ def main():
             continue
         cfgs.append((c, e))
     torch.zeros(1, device="cuda")
+    # FP32 means FP32: no TF32 tensor cores in cuDNN or cuBLAS (PyTorch lets
+    # cuDNN use TF32 for convolutions by default).
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
     ours = Ours(args.runtime_lib, args.kernel_lib)
     assert ours.rt.dwcInit() == 0, "dwcInit failed"
     ours.rt.dwcSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
@@ -382,4 +387,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    rc = main()
+    sys.stdout.flush()
+    # Skip interpreter teardown: the CUDA runtime and our driver-API runtime
+    # both tear down at exit and abort with a double free.
+    os._exit(rc)

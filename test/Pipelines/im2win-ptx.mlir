@@ -19,7 +19,7 @@
 // TC: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
 // TC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // TC: cp.async.commit_group;
-// TC: cp.async.wait_group 1;
+// TC: cp.async.wait_group 2;
 // TC: bar.sync 0;
 // TC: ld.shared.v4.b32
 // TC: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
@@ -28,7 +28,7 @@
 
 // F32-LABEL: .entry conv_f32_kernel
 // F32: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
-// F32: cp.async.wait_group 1;
+// F32: cp.async.wait_group 2;
 // F32: ld.shared.v4.b32
 // F32: fma.rn.f32
 // F32: st.global.v4.b32

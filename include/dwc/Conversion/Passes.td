@@ -461,7 +461,10 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
       C % BK == 0; off: offsets recomputed from (m, k) by division for every
       copy), `async-copy` (cp.async with zero-fill; off: register-staged
       128-bit loads and shared stores), `double-buffer` (tile t+1 in flight
-      while tile t is multiplied; off: one buffer, load-wait-compute), and
+      while tile t is multiplied; off: one buffer, load-wait-compute; with
+      cp.async the pipeline is deepened to `stages` buffers, by default 3
+      when they fit in 48 KB of static shared memory, i.e. 128 x 128 tiles,
+      so that tiles t+1 and t+2 are in flight), and
       `swizzle` (parity swizzle of the B tile's 16-byte chunks,
       chunk ^ (((k >> 3) & 3) << 1 | (k & 1)), so that the 8 rows an
       ldmatrix phase reads fall in different bank groups; the f32 layout
@@ -505,6 +508,9 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "Stage tiles with cp.async (false: plain loads through registers)">,
     Option<"doubleBuffer", "double-buffer", "bool", /*default=*/"true",
            "Double-buffer the shared tiles (false: one buffer)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory pipeline stages with double-buffer and async-copy "
+           "(0: as many as fit in 48 KB, at most 3; 2: classic double buffering)">,
     Option<"swizzle", "swizzle", "bool", /*default=*/"true",
            "Parity-swizzle the tensor-core B tile against bank conflicts">,
     Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",

@@ -47,6 +47,7 @@ struct Switches {
   bool precompute = true;
   bool asyncCopy = true;
   bool doubleBuffer = true;
+  int64_t stages = 0;  // 0: automatic
   bool swizzle = true;
   bool im2winTensor = false;
 };
@@ -181,7 +182,8 @@ struct Plan {
   int64_t IWp = 0;        // width of the im2win tensor
   int64_t M, K, T, MB, NB;
   bool checkH = true, checkW = true;  // input bounds needed
-  int64_t buffers() const { return sw.doubleBuffer ? 2 : 1; }
+  int64_t S = 2;          // shared-memory buffers (pipeline stages)
+  int64_t buffers() const { return S; }
 };
 
 /// What one thread gathers into one shared tile: copies (16-byte chunks or
@@ -223,6 +225,17 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     p.BK = p.tc ? 32 : 16;
     p.BN = p.OC <= 64 ? 64 : 128;
     p.BM = p.BN == 64 ? 256 : 128;
+    // Stages: one without double buffering; else as many as fit in 48 KB
+    // of static shared memory, at most 3 (cp.async only: register-staged
+    // loads keep 2), or the `stages` option.
+    {
+      int64_t stageBytes = (p.BM + p.BN) * p.BK * (p.tc ? 2 : 4);
+      int64_t fit = std::max<int64_t>(2, std::min<int64_t>(3, 49152 / stageBytes));
+      p.S = !sw.doubleBuffer ? 1
+            : !sw.asyncCopy  ? 2
+            : sw.stages > 0  ? std::max<int64_t>(2, std::min(sw.stages, fit))
+                             : fit;
+    }
     p.chunked = p.C % p.V == 0;
     p.uniform = p.chunked && p.C % p.BK == 0 && sw.precompute;
     p.M = p.N * p.OH * p.OW;
@@ -770,7 +783,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       Value accInit = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(cast<ShapedType>(accType()),
                                          b.getF32FloatAttr(0.0f)));
-      bool dbl = p.sw.doubleBuffer;
+      int64_t S = p.S;
       auto commit = [&](OpBuilder &ob) {
         return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
                                                        ValueRange{});
@@ -778,14 +791,18 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       auto wait = [&](OpBuilder &ob, Value tok, int32_t n) {
         nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(n));
       };
-      // Prologue (double buffering): tile 0 into buffer 0.
+      // Prologue (S > 1): tiles 0 .. S-2 into buffers 0 .. S-2, one cp.async
+      // group each.
       SmallVector<Value> ctr = ctr0;
-      if (dbl) {
-        issueTile(b, zero, Value(), ctr0, zero, /*doStoreNow=*/true);
+      for (int64_t j = 0; j + 1 < S; ++j) {
+        Value ok = j < p.T ? Value()
+                           : arith::ConstantOp::create(b, loc, b.getBoolAttr(false))
+                                 .getResult();
+        issueTile(b, e.cst(j), ok, ctr, e.cst(j), /*doStoreNow=*/true);
         if (p.sw.asyncCopy)
           commit(b);
         if (p.uniform)
-          ctr = advance(e, ctr0);
+          ctr = advance(e, ctr);
       }
       SmallVector<Value> iter(accCount(), accInit);
       if (p.uniform)
@@ -797,17 +814,18 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             Emitter l{lb, loc};
             SmallVector<Value> acc(args.begin(), args.begin() + nAcc);
             SmallVector<Value> c(args.begin() + nAcc, args.end());
-            Value cur = dbl ? l.rem(t, 2) : zero;
+            Value cur = S > 1 ? l.rem(t, S) : zero;
             SmallVector<Value> staged;
             Value next;
-            if (dbl) {
-              next = l.sub(one, cur);
-              Value tn = l.add(t, 1);
+            if (S > 1) {
+              // Tile t + S - 1 into the buffer tile t - 1 used (every
+              // thread passed the barrier after computing on it).
+              Value tn = l.add(t, S - 1);
+              next = l.rem(tn, S);
               Value ok = l.lt(tn, p.T);
               staged = issueTile(lb, tn, ok, c, next, /*doStoreNow=*/false);
-              Value tok = p.sw.asyncCopy ? commit(lb) : Value();
-              if (tok)
-                wait(lb, tok, 1);
+              if (p.sw.asyncCopy)
+                wait(lb, commit(lb), S - 1);   // tile t has landed
             } else {
               issueTile(lb, t, Value(), c, zero, /*doStoreNow=*/true);
               if (p.sw.asyncCopy)
@@ -815,7 +833,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             }
             gpu::BarrierOp::create(lb, loc);
             acc = computeTile(lb, cur, acc);
-            if (dbl)
+            if (S > 1)
               storeStaged(lb, staged, next);
             gpu::BarrierOp::create(lb, loc);
             SmallVector<Value> yieldV(acc);
@@ -841,6 +859,7 @@ struct ConvertDwcToGPUIm2winPass
     sw.precompute = precomputeIndices;
     sw.asyncCopy = asyncCopy;
     sw.doubleBuffer = doubleBuffer;
+    sw.stages = stages;
     sw.swizzle = swizzle;
     sw.im2winTensor = im2winTensor;
     if (diagnoseRefusals) {

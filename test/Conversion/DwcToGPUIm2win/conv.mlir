@@ -49,12 +49,16 @@ func.func @f32(%x: memref<2x8x8x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<2
 
 // -----
 
-// f16: tensor cores, 128 x 128 tiles (OC = 128), K tiles of 32; B
+// f16: tensor cores, 128 x 128 tiles (OC = 128), K tiles of 32 in a
+// 3-stage cp.async pipeline (48 KB; tiles t+1 and t+2 in flight); B
 // fragments by ldmatrix.trans, 16 mma.sync per k16 step and warp.
 // CHECK-LABEL: func @f16
-// CHECK: workgroup(%{{.*}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x32x128xf16, #gpu.address_space<workgroup>>)
-// CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}xf16> to memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK: workgroup(%{{.*}} : memref<3x128x32xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x32x128xf16, #gpu.address_space<workgroup>>)
+// CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}xf16> to memref<3x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_create_group
 // CHECK: scf.for
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
 // CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-32: nvgpu.mma.sync
 // CHECK: scf.yield
