@@ -295,8 +295,8 @@ def write_report(args, man, rows):
     ab = [r for r in rows if r.get("variant") != "base" or not r.get("layer")]
     if ab:
         L += ["## Odd shapes and ablation variants", "",
-              "| name | note | rel err | status | ours ms | TFLOP/s | base ms (same layer) | variant/base time |",
-              "|---|---|---|---|---|---|---|---|"]
+              "| name | note | rel err | status | ours ms | TFLOP/s | base ms (same layer) | variant/base time | peak MiB (temporaries) |",
+              "|---|---|---|---|---|---|---|---|---|"]
         base = {(r["layer"], r["dtype"]): r for r in lay}
         for r in ab:
             bl = base.get((r.get("layer"), r["dtype"]))
@@ -304,7 +304,8 @@ def write_report(args, man, rows):
             rat = r["ours_ms"] / bms if bms and r.get("ours_ms") else None
             L.append(f"| {r['name']} | {r.get('note') or r.get('variant')} | {r.get('rel_err', float('nan')):.1e} "
                      f"| {r.get('status')} | {r.get('ours_ms', float('nan')):.3f} | {r.get('ours_tflops', float('nan')):.1f} "
-                     f"| {bms if bms is None else f'{bms:.3f}'} | {rat and f'{rat:.2f}' or '-'} |")
+                     f"| {bms if bms is None else f'{bms:.3f}'} | {rat and f'{rat:.2f}' or '-'} "
+                     f"| {r.get('ours_peak_bytes', 0) / 2**20:.0f} ({r.get('ours_extra_bytes', 0) / 2**20:.0f}) |")
     with open(os.path.join(args.out, f"conv-{args.label}.md"), "w") as f:
         f.write("\n".join(L) + "\n")
 

@@ -16,13 +16,14 @@
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f32_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // TC-LABEL: .entry conv_f16_kernel
+// TC: .maxntid 256, 1, 1
 // TC: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
 // TC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // TC: cp.async.commit_group;
 // TC: cp.async.wait_group 2;
 // TC: bar.sync 0;
-// TC: ld.shared.v4.b32
 // TC: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// TC: ld.shared.v4.b32
 // TC-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // TC: bar.sync 0;
 

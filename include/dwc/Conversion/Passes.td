@@ -457,9 +457,9 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
       the temporary's memory and a pass over it;
     * the paper's optimisations, each an option for ablation:
       `precompute-indices` (per-thread row offsets computed once before the
-      K loop, per-tile (fh, fw, c) counters advanced without division when
-      C % BK == 0; off: offsets recomputed from (m, k) by division for every
-      copy), `async-copy` (cp.async with zero-fill; off: register-staged
+      K loop and, when C % BK == 0, one (fh, fw, c) per K tile shared by all
+      of the thread's copies; off: offsets recomputed from (m, k) by
+      division for every copy), `async-copy` (cp.async with zero-fill; off: register-staged
       128-bit loads and shared stores), `double-buffer` (tile t+1 in flight
       while tile t is multiplied; off: one buffer, load-wait-compute; with
       cp.async the pipeline is deepened to `stages` buffers, by default 3
@@ -469,6 +469,13 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
       chunk ^ (((k >> 3) & 3) << 1 | (k & 1)), so that the 8 rows an
       ldmatrix phase reads fall in different bank groups; the f32 layout
       is conflict-free without it and ignores the option).
+
+    The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
+    one `gpu.func`, launched by `gpu.launch_func`), named as
+    gpu-kernel-outlining would name them, so that they carry launch bounds:
+    `known_block_size` (256 threads) and, for the tensor-core kernel with
+    C % 32 == 0, `nvvm.minctasm = 2` (two blocks per SM, at most 128
+    registers; option `min-blocks-per-sm`).
 
     Any stride, dilation and padding. Refused (left to `convert-dwc-to-gpu`,
     the direct kernel): tensor form, f16/bf16 with `tensor-cores=false`,
@@ -488,14 +495,20 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     After:
 
     ```mlir
-    gpu.launch blocks(%bx, %by, %bz) in (%c1, %c1, %c1)
-               threads(%tx, %ty, %tz) in (%c256, %c1, %c1)
-               workgroup(%a : memref<2x256x16xf32, #gpu.address_space<workgroup>>,
-                         %b : memref<2x16x64xf32, #gpu.address_space<workgroup>>) {
-      // cp.async tile 0; scf.for over K tiles: cp.async tile t+1, commit,
-      // wait(1), barrier, 16 x 4 x vector.fma per k per thread, barrier
-      // vector.store of 4 channels per output row
-      gpu.terminator
+    gpu.launch_func @f_kernel::@f_kernel blocks in (%c1, %c1, %c1)
+        threads in (%c256, %c1, %c1) args(%x : ..., %w : ..., %y : ...)
+    ...
+    gpu.module @f_kernel {
+      gpu.func @f_kernel(%x: memref<2x8x8x32xf32>, %w: memref<3x3x32x64xf32>,
+                         %y: memref<2x8x8x64xf32>)
+          workgroup(%a : memref<2x256x16xf32, #gpu.address_space<workgroup>>,
+                    %b : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
+          kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+        // cp.async tile 0; scf.for over K tiles: cp.async tile t+1, commit,
+        // wait(1), barrier, 16 x 4 x vector.fma per k per thread, barrier
+        // vector.store of 4 channels per output row
+        gpu.return
+      }
     }
     ```
   }];
@@ -511,6 +524,10 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Shared-memory pipeline stages with double-buffer and async-copy "
            "(0: as many as fit in 48 KB, at most 3; 2: classic double buffering)">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
+           "Launch bound nvvm.minctasm of the kernel (0: 2 for the tensor-core "
+           "kernel with C % 32 == 0 and cp.async, i.e. at most 128 registers, "
+           "else none)">,
     Option<"swizzle", "swizzle", "bool", /*default=*/"true",
            "Parity-swizzle the tensor-core B tile against bank conflicts">,
     Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",

@@ -48,6 +48,7 @@ struct Switches {
   bool asyncCopy = true;
   bool doubleBuffer = true;
   int64_t stages = 0;  // 0: automatic
+  int64_t minBlocksPerSM = 0;  // 0: automatic
   bool swizzle = true;
   bool im2winTensor = false;
 };
@@ -274,23 +275,67 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     auto aSmemTy = MemRefType::get({NBUF, p.BM, p.BK}, p.et, AffineMap(), wg);
     auto bSmemTy = MemRefType::get({NBUF, p.BK, p.BN}, p.et, AffineMap(), wg);
 
+    // The kernel is outlined here (not by gpu-kernel-outlining) so that it
+    // can carry launch bounds: 256 threads (known_block_size) and, for the
+    // tensor-core kernel, 2 blocks per SM (nvvm.minctasm: ptxas keeps it
+    // within 128 registers).
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    rewriter.getUnitAttr());
+    // Named like gpu-kernel-outlining names its kernels: <func>_kernel.
+    std::string name = "dwc_conv_kernel";
+    if (auto fn = op->getParentOfType<FunctionOpInterface>())
+      name = (fn.getName() + "_kernel").str();
+    for (int i = 0; SymbolTable::lookupSymbolIn(module, name); ++i)
+      name = (name + "_" + std::to_string(i));
+    SmallVector<Value> args = {src, w};
+    if (bias)
+      args.push_back(bias);
+    args.push_back(y);
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto gm = gpu::GPUModuleOp::create(mb, loc, name);
+    OpBuilder fb = OpBuilder::atBlockBegin(gm.getBody());
+    auto fty = FunctionType::get(ctx, ValueRange(args).getTypes(), {});
+    auto kernel = gpu::GPUFuncOp::create(fb, loc, name, fty,
+                                         TypeRange{aSmemTy, bSmemTy},
+                                         TypeRange{});
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(
+        rewriter.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+    // Two blocks per SM by default where the kernel fits 128 registers
+    // without spilling (one block of 8 warps per SM leaves the tensor cores
+    // idle at every barrier): the tensor-core kernel with 128 x 128 tiles,
+    // 16-byte gathers with C % 32 == 0, cp.async, no input bounds checks
+    // and no bias. ptxas spills the other variants (f32, element-wise
+    // gather, 256 x 64 tiles, padding) under that bound.
+    int64_t minBlocks = sw.minBlocksPerSM;
+    if (minBlocks == 0)
+      minBlocks = p.tc && p.chunked && p.C % p.BK == 0 && p.sw.asyncCopy &&
+                          p.BN == 128 && !p.checkH && !p.checkW && !bias
+                      ? 2
+                      : 1;
+    if (minBlocks > 1)
+      kernel->setAttr("nvvm.minctasm", rewriter.getI32IntegerAttr(minBlocks));
+    Block &entry = kernel.getBody().front();
+    OpBuilder b = OpBuilder::atBlockEnd(&entry);
+    gpu::ReturnOp::create(b, loc);
+    b.setInsertionPointToStart(&entry);
+    Value aS = kernel.getWorkgroupAttributions()[0];
+    Value bS = kernel.getWorkgroupAttributions()[1];
+    Value kx = entry.getArgument(0), kw = entry.getArgument(1);
+    Value kbias = bias ? entry.getArgument(2) : Value();
+    Value ky = entry.getArgument(bias ? 3 : 2);
+    KernelBuilder kb{p, b, loc, kx, kw, kbias, ky, aS, bS};
+    kb.build();
+
     Emitter h{rewriter, loc};
     Value one = h.cst(1);
-    auto launch = gpu::LaunchOp::create(
-        rewriter, loc, h.cst(p.MB * p.NB), one, one, h.cst(kThreads), one, one,
-        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/{}, TypeRange{aSmemTy, bSmemTy});
-    Block &entry = launch.getBody().front();
-    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-      gpu::TerminatorOp::create(tb, loc);
-    }
-    Value aS = launch.getWorkgroupAttributions()[0];
-    Value bS = launch.getWorkgroupAttributions()[1];
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    b.setInsertionPoint(entry.getTerminator());
-    KernelBuilder kb{p, b, loc, launch, src, w, bias, y, aS, bS};
-    kb.build();
+    gpu::LaunchFuncOp::create(
+        rewriter, loc, kernel,
+        gpu::KernelDim3{h.cst(p.MB * p.NB), one, one},
+        gpu::KernelDim3{h.cst(kThreads), one, one},
+        /*dynamicSharedMemorySize=*/Value(), args);
 
     if (tmp)
       memref::DeallocOp::create(rewriter, loc, tmp);
@@ -302,7 +347,6 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Plan &p;
     OpBuilder &b;
     Location loc;
-    gpu::LaunchOp launch;
     Value src, w, bias, y, aS, bS;
     Value tid, mBase, nBase;
     Value srcFlat, w2, y2;
@@ -333,8 +377,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
     void build() {
       Emitter e{b, loc};
-      tid = launch.getThreadIds().x;
-      Value bid = launch.getBlockIds().x;
+      tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
       nBase = e.mul(e.rem(bid, p.NB), p.BN);
       mBase = e.mul(e.div(bid, p.NB), p.BM);
       auto flat = [&](Value v) -> Value {
@@ -426,8 +470,12 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       // all of its copies).
       Value kFh, kFw, kC, kValid, kOff;
       if (p.uniform) {
-        kFh = ctr[0]; kFw = ctr[1];
-        kC = e.add(ctr[2], kk);
+        // The tile lies in one pixel: (fh, fw, c0) once per tile (no
+        // loop-carried counters: they cost registers the mma kernel needs).
+        int64_t cb = p.C / p.BK;
+        kFh = e.div(t, cb * p.FW);
+        kFw = e.rem(e.div(t, cb), p.FW);
+        kC = e.add(e.mul(e.rem(t, cb), p.BK), kk);
         kValid = tileOk;
       } else {
         Value k = e.add(e.mul(t, p.BK), kk);
@@ -575,18 +623,6 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
     }
 
-    /// Counters (fh, fw, c0) of the tile after the one at `ctr`.
-    SmallVector<Value> advance(Emitter &e, ArrayRef<Value> ctr) {
-      Value c0 = e.add(ctr[2], p.BK);
-      Value wrapC = e.cmp(arith::CmpIPredicate::sge, c0, e.cst(p.C));
-      c0 = e.select(wrapC, e.cst(0), c0);
-      Value fw = e.select(wrapC, e.add(ctr[1], 1), ctr[1]);
-      Value wrapW = e.cmp(arith::CmpIPredicate::sge, fw, e.cst(p.FW));
-      fw = e.select(wrapW, e.cst(0), fw);
-      Value fh = e.select(wrapW, e.add(ctr[0], 1), ctr[0]);
-      return {fh, fw, c0};
-    }
-
     // --- compute --------------------------------------------------------
     int64_t accCount() const {
       return p.tc ? 16 : (p.BM / 16) * (p.BN / 64);
@@ -645,22 +681,13 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       auto aTy = VectorType::get({4, 2}, et());
       auto bTy = VectorType::get({2, 2}, et());
       auto ldTy = VectorType::get({4, 2}, et());
-      // A: rows g and g + 8 of the 4 m16 tiles, 8 consecutive k at 8q.
-      Value va[4][2];
-      for (int64_t mt = 0; mt < 4; ++mt)
-        for (int64_t hf = 0; hf < 2; ++hf) {
-          Value row = e.add(e.add(e.mul(wm, 64), g), mt * 16 + hf * 8);
-          va[mt][hf] = vector::LoadOp::create(ob, loc, v8, aS,
-                                              ValueRange{buf, row, e.mul(q, 8)},
-                                              false, llvm::Align(16));
-        }
-      // B via ldmatrix.x4.trans: lane L gives row r = L % 8 of matrix
-      // i = L / 8 = (n tile 2*np + i / 2, k half i % 2); matrix row r is
-      // shared k row 8*(r/2) + 4s + 2*half + r%2 (the k positions whose
-      // A values the lane pairs with), 8 consecutive n.
+      // B via ldmatrix.x4.trans for both k16 steps first: lane L gives row
+      // r = L % 8 of matrix i = L / 8 = (n tile 2*np + i / 2, k half i % 2);
+      // matrix row r is shared k row 8*(r/2) + 4s + 2*half + r%2 (the k
+      // positions whose A values the lane pairs with), 8 consecutive n.
       Value mi = e.div(lane, 8), r = e.rem(lane, 8);
+      Value bfr[2][4];
       for (int64_t s = 0; s < 2; ++s) {
-        Value bfr[4];
         for (int64_t np = 0; np < 2; ++np) {
           Value nt = e.add(e.div(mi, 2), 2 * np);
           Value half = e.rem(mi, 2);
@@ -680,15 +707,27 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
               for (int64_t cc = 0; cc < 2; ++cc)
                 el.push_back(vector::ExtractOp::create(
                     ob, loc, ld, ArrayRef<int64_t>{2 * h2 + rr, cc}));
-            bfr[2 * np + h2] = vector::FromElementsOp::create(ob, loc, bTy, el);
+            bfr[s][2 * np + h2] = vector::FromElementsOp::create(ob, loc, bTy, el);
           }
         }
-        for (int64_t mt = 0; mt < 4; ++mt) {
+      }
+      // A per m16 tile: rows g and g + 8, 8 consecutive k at 8q (both k16
+      // steps: the lane's k positions 8q + 4s + {0,1} / {2,3} pair with
+      // the B rows above), then its 8 mma.sync.
+      for (int64_t mt = 0; mt < 4; ++mt) {
+        Value va[2];
+        for (int64_t hf = 0; hf < 2; ++hf) {
+          Value row = e.add(e.add(e.mul(wm, 64), g), mt * 16 + hf * 8);
+          va[hf] = vector::LoadOp::create(ob, loc, v8, aS,
+                                          ValueRange{buf, row, e.mul(q, 8)},
+                                          false, llvm::Align(16));
+        }
+        for (int64_t s = 0; s < 2; ++s) {
           int64_t o = 4 * s;
           auto ex = [&](Value v, int64_t i) -> Value {
             return vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i});
           };
-          Value g0 = va[mt][0], g8 = va[mt][1];
+          Value g0 = va[0], g8 = va[1];
           Value av = vector::FromElementsOp::create(
               ob, loc, aTy,
               ValueRange{ex(g0, o), ex(g0, o + 1), ex(g8, o), ex(g8, o + 1),
@@ -696,7 +735,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                          ex(g8, o + 3)});
           for (int64_t nt = 0; nt < 4; ++nt) {
             Value &c = acc[mt * 4 + nt];
-            c = emitMma(ob, loc, av, bfr[nt], c);
+            c = emitMma(ob, loc, av, bfr[s][nt], c);
           }
         }
       }
@@ -801,12 +840,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         issueTile(b, e.cst(j), ok, ctr, e.cst(j), /*doStoreNow=*/true);
         if (p.sw.asyncCopy)
           commit(b);
-        if (p.uniform)
-          ctr = advance(e, ctr);
       }
       SmallVector<Value> iter(accCount(), accInit);
-      if (p.uniform)
-        iter.append(ctr.begin(), ctr.end());
       int64_t nAcc = accCount();
       auto loop = scf::ForOp::create(
           b, loc, zero, e.cst(p.T), one, iter,
@@ -836,12 +871,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             if (S > 1)
               storeStaged(lb, staged, next);
             gpu::BarrierOp::create(lb, loc);
-            SmallVector<Value> yieldV(acc);
-            if (p.uniform) {
-              auto nc = advance(l, c);
-              yieldV.append(nc.begin(), nc.end());
-            }
-            scf::YieldOp::create(lb, loc, yieldV);
+            scf::YieldOp::create(lb, loc, acc);
           });
       SmallVector<Value> res(loop.getResults().begin(),
                              loop.getResults().begin() + nAcc);
@@ -860,6 +890,7 @@ struct ConvertDwcToGPUIm2winPass
     sw.asyncCopy = asyncCopy;
     sw.doubleBuffer = doubleBuffer;
     sw.stages = stages;
+    sw.minBlocksPerSM = minBlocksPerSM;
     sw.swizzle = swizzle;
     sw.im2winTensor = im2winTensor;
     if (diagnoseRefusals) {

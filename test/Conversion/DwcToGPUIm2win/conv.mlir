@@ -9,8 +9,12 @@
 
 // OC = 64: 256 x 64 tiles, 16 x 16 threads of 16 rows x 4 channels; K tiles
 // of 16 (C = 32: two tiles per filter tap), cp.async into two buffers.
+// The kernel is outlined by the pass (gpu.module @<func>_kernel) to carry
+// its launch bounds.
 // CHECK-LABEL: func @f32
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<2x256x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch_func @f32_kernel::@f32_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%c256{{.*}}) args(%{{.*}} : memref<2x8x8x32xf32>, %{{.*}} : memref<3x3x32x64xf32>, %{{.*}} : memref<2x8x8x64xf32>)
+// CHECK: gpu.module @f32_kernel
+// CHECK: gpu.func @f32_kernel({{.*}}) workgroup(%{{.*}} : memref<2x256x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : memref<2x8x8x32xf32> into memref<4096xf32>
 // CHECK: nvgpu.device_async_copy {{.*}} 4, %{{.*}} : memref<4096xf32> to memref<2x256x16xf32, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_create_group
@@ -26,9 +30,9 @@
 // TENSOR-LABEL: func @f32
 // TENSOR: %[[R:.*]] = memref.alloc() : memref<2x8x10x3x32xf32>
 // TENSOR: dwc.im2win ins(%{{.*}} : memref<2x8x8x32xf32>) outs(%[[R]] : memref<2x8x10x3x32xf32>) window = [3, 3] strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
-// TENSOR: gpu.launch
-// TENSOR: memref.collapse_shape %[[R]]
+// TENSOR: gpu.launch_func {{.*}} args(%[[R]] : memref<2x8x10x3x32xf32>
 // TENSOR: memref.dealloc %[[R]]
+// TENSOR: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3, 4]] : memref<2x8x10x3x32xf32>
 // PLAIN-LABEL: func @f32
 // PLAIN: workgroup(%{{.*}} : memref<1x256x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x16x64xf32, #gpu.address_space<workgroup>>)
 // PLAIN-NOT: nvgpu.device_async_copy
@@ -52,8 +56,9 @@ func.func @f32(%x: memref<2x8x8x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<2
 // f16: tensor cores, 128 x 128 tiles (OC = 128), K tiles of 32 in a
 // 3-stage cp.async pipeline (48 KB; tiles t+1 and t+2 in flight); B
 // fragments by ldmatrix.trans, 16 mma.sync per k16 step and warp.
+// With a bias, one block per SM (no nvvm.minctasm; see the layers test).
 // CHECK-LABEL: func @f16
-// CHECK: workgroup(%{{.*}} : memref<3x128x32xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x32x128xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @f16_kernel({{.*}}) workgroup(%{{.*}} : memref<3x128x32xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x32x128xf16, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}xf16> to memref<3x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.device_async_create_group
