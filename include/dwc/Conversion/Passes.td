@@ -473,9 +473,9 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as
     gpu-kernel-outlining would name them, so that they carry launch bounds:
-    `known_block_size` (256 threads) and, for the tensor-core kernel with
-    C % 32 == 0, `nvvm.minctasm = 2` (two blocks per SM, at most 128
-    registers; option `min-blocks-per-sm`).
+    `known_block_size` (256 threads) and, with `min-blocks-per-sm`,
+    `nvvm.minctasm` (2: two blocks per SM, at most 128 registers; measured
+    0.93-1.03x the time of one block for the f16 kernel, so off by default).
 
     Any stride, dilation and padding. Refused (left to `convert-dwc-to-gpu`,
     the direct kernel): tensor form, f16/bf16 with `tensor-cores=false`,
@@ -525,9 +525,8 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "Shared-memory pipeline stages with double-buffer and async-copy "
            "(0: as many as fit in 48 KB, at most 3; 2: classic double buffering)">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
-           "Launch bound nvvm.minctasm of the kernel (0: 2 for the tensor-core "
-           "kernel with C % 32 == 0 and cp.async, i.e. at most 128 registers, "
-           "else none)">,
+           "Launch bound nvvm.minctasm of the kernel (0 or 1: none; 2 = at "
+           "most 128 registers, measured neutral for the f16 kernel)">,
     Option<"swizzle", "swizzle", "bool", /*default=*/"true",
            "Parity-swizzle the tensor-core B tile against bank conflicts">,
     Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",

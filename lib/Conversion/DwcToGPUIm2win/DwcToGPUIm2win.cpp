@@ -276,9 +276,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     auto bSmemTy = MemRefType::get({NBUF, p.BK, p.BN}, p.et, AffineMap(), wg);
 
     // The kernel is outlined here (not by gpu-kernel-outlining) so that it
-    // can carry launch bounds: 256 threads (known_block_size) and, for the
-    // tensor-core kernel, 2 blocks per SM (nvvm.minctasm: ptxas keeps it
-    // within 128 registers).
+    // can carry launch bounds: 256 threads (known_block_size) and, with
+    // min-blocks-per-sm, nvvm.minctasm.
     ModuleOp module = op->getParentOfType<ModuleOp>();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     rewriter.getUnitAttr());
@@ -303,18 +302,12 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                     rewriter.getUnitAttr());
     kernel.setKnownBlockSizeAttr(
         rewriter.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
-    // Two blocks per SM by default where the kernel fits 128 registers
-    // without spilling (one block of 8 warps per SM leaves the tensor cores
-    // idle at every barrier): the tensor-core kernel with 128 x 128 tiles,
-    // 16-byte gathers with C % 32 == 0, cp.async, no input bounds checks
-    // and no bias. ptxas spills the other variants (f32, element-wise
-    // gather, 256 x 64 tiles, padding) under that bound.
+    // Launch bound on request only: two blocks per SM (128 registers) for
+    // the 128 x 128 tensor-core kernel measured 0.93-1.03x the time of one
+    // block (bench/results/2026-11-30-conv-v3.md, variant occ1), and ptxas
+    // spills under that bound for the f32 kernel, the element-wise gather,
+    // 256 x 64 tiles and padded inputs.
     int64_t minBlocks = sw.minBlocksPerSM;
-    if (minBlocks == 0)
-      minBlocks = p.tc && p.chunked && p.C % p.BK == 0 && p.sw.asyncCopy &&
-                          p.BN == 128 && !p.checkH && !p.checkW && !bias
-                      ? 2
-                      : 1;
     if (minBlocks > 1)
       kernel->setAttr("nvvm.minctasm", rewriter.getI32IntegerAttr(minBlocks));
     Block &entry = kernel.getBody().front();
