@@ -197,6 +197,18 @@ def act_set():
 FWD_VARIANTS = [("strip", "row-tile=1"), ("vb64", "vector-bits=64")]
 
 
+def occupancy_set():
+    """f16 3x3 stride-1 average forward with fewer live accumulators (more
+    resident threads): TM = 1 (tile-acc-regs=24), with 4/8/16 rows."""
+    out = []
+    for (n, h, w, c) in GRID_SHAPES:
+        for tag, opts in (("acc24", "tile-acc-regs=24"), ("acc24rt4", "tile-acc-regs=24 row-tile=4"),
+                          ("acc24rt16", "tile-acc-regs=24 row-tile=16")):
+            out.append(PoolConfig(n, h, w, c, "avg", [3, 3], [1, 1], [1, 1, 1, 1], "f16",
+                                  variant=tag, pool_options=opts))
+    return out
+
+
 def tune_set():
     """Variants of the stride-2 3x3 windows (row tiles are the default since
     2026-11-30-pool-v3; 'strip' is the previous single-row kernel) and of f16
@@ -217,7 +229,8 @@ def tune_set():
     return out
 
 
-SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "act": act_set, "tune": tune_set}
+SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "act": act_set, "tune": tune_set,
+        "occupancy": occupancy_set}
 
 
 def get_set(name):

@@ -36,8 +36,25 @@
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
+
+/// Adds `pass` after applying the extra textual `extra` options of pipeline
+/// option `what` (tuning sweeps, ablations); invalid ones end the program
+/// with a message (the pipeline builder cannot return an error).
+static void addWithOptions(OpPassManager &pm, std::unique_ptr<Pass> pass,
+                           StringRef extra, StringRef what) {
+  if (!extra.empty() &&
+      failed(pass->initializeOptions(extra, [&](const Twine &msg) {
+        llvm::errs() << "dwc-to-nvvm: " << what << ": " << msg << "\n";
+        return failure();
+      })))
+    llvm::report_fatal_error("dwc-to-nvvm: invalid " + Twine(what) + " '" +
+                                 Twine(extra) + "'",
+                             /*gen_crash_diag=*/false);
+  pm.addPass(std::move(pass));
+}
 
 void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
                                  const DwcToNVVMPipelineOptions &options) {
@@ -62,6 +79,12 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
 
   // 2. dwc ops to GPU kernels; host buffers are device buffers.
   if (options.fastPaths) {
+    // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
+    // f16/bf16 when allowed); the ablation switches come in conv-options.
+    dwc::ConvertDwcToGPUIm2winOptions convOpts;
+    convOpts.tensorCores = options.tensorCores;
+    addWithOptions(pm, dwc::createConvertDwcToGPUIm2win(convOpts),
+                   options.convOptions, "conv-options");
     if (options.tensorCores) {
       // Tensor cores for wide filters; narrower ones run faster on the
       // CUDA-core GEMV kernel (measured, see the pass option).
@@ -76,17 +99,8 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;
     pm.addPass(dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions));
-    std::unique_ptr<Pass> pool = dwc::createConvertDwcToGPUPool();
-    if (!options.poolOptions.empty() &&
-        failed(pool->initializeOptions(options.poolOptions,
-                                       [](const Twine &msg) {
-                                         llvm::errs() << msg << "\n";
-                                         return failure();
-                                       })))
-      llvm::report_fatal_error("dwc-to-nvvm: invalid pool-options '" +
-                                   Twine(options.poolOptions) + "'",
-                               /*gen_crash_diag=*/false);
-    pm.addPass(std::move(pool));
+    addWithOptions(pm, dwc::createConvertDwcToGPUPool(), options.poolOptions,
+                   "pool-options");
   }
   pm.addPass(dwc::createConvertDwcToGPU());
   pm.addPass(dwc::createConvertHostBuffersToGPU());

@@ -129,6 +129,11 @@ static cl::opt<int64_t> smCount(
     cl::cat(aotCategory), "sm-count",
     cl::desc("Streaming multiprocessors of the target GPU (H200: 132)"),
     cl::init(132));
+static cl::opt<std::string> convOptions(
+    cl::cat(aotCategory), "conv-options",
+    cl::desc("Options of convert-dwc-to-gpu-im2win for dense conv2d, e.g. "
+             "'async-copy=false' (ablations)"),
+    cl::init(""));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -238,6 +243,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.poolOptions = poolOptions;
     opts.bwdFilterZ = bwdFilterZ;
     opts.smCount = smCount;
+    opts.convOptions = convOptions;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"

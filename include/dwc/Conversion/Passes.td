@@ -555,4 +555,126 @@ def ConvertDwcToGPUBackwardFilter
                            "mlir::vector::VectorDialect"];
 }
 
+def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> {
+  let summary = "Lower dense conv2d to im2win GEMM-like kernels on CUDA cores (f32) and tensor cores (f16/bf16)";
+  let description = [{
+    Replaces each eligible memref-form `dwc.conv2d` with a blocked,
+    register-tiled `gpu.launch` that treats the convolution as a GEMM over
+    the im2win windows: M = N*OH*OW output pixels (the NHWC output is an
+    M x OC row-major matrix), N = OC, K = FH*FW*C in the filter's order (the
+    FH x FW x C x OC filter is a K x OC row-major matrix), the whole batch in
+    one launch of 256-thread blocks:
+
+    * block tile BM x BN = 128 x 128 (OC > 64) or 256 x 64 (OC <= 64);
+      K tiles of BK = 16 (f32) / 32 (f16, bf16) staged in shared memory,
+      A as BM rows x BK (k contiguous), B as BK rows x BN (oc contiguous);
+    * f32 on CUDA cores: 16 x 16 threads, each BM/16 rows x BN/16 channels
+      (8 x 8 or 16 x 4) in registers, 128-bit shared loads (A along k, B
+      along oc), `vector.fma`;
+    * f16/bf16 on tensor cores: 8 warps of 64 x 32 outputs, 16 m16n8k16
+      `mma.sync` per k16 step with f32 accumulators (bf16 through
+      `nvvm.mma.sync`); A fragments from 128-bit shared loads (a lane's 8
+      consecutive k serve both k16 steps of the tile: the k order inside a
+      tile is permuted identically for A and B), B fragments from
+      `nvgpu.ldmatrix` x4 `.trans` with per-lane row addresses;
+    * the window gather is fused into the A loads by default: a 16-byte chunk
+      of K (C % 8 or 4 == 0) lies in one input pixel
+      `X[n, oh*sh + fh*dh - pt, ow*sw + fw*dw - pl, c..c+V)` and is copied
+      with zero-fill outside the input; other channel counts (e.g. C = 3)
+      are gathered element by element. With `im2win-tensor`, the input is
+      first rearranged by `dwc.im2win` into a temporary `N x OH x IWp x FH x C`
+      tensor (lowered by `convert-dwc-to-gpu`, coalesced 128-bit) and the
+      chunks are read from the windows there (no bounds checks), costing
+      the temporary's memory and a pass over it;
+    * the paper's optimisations, each an option for ablation:
+      `precompute-indices` (per-thread row offsets computed once before the
+      K loop and, when C % BK == 0, one (fh, fw, c) per K tile shared by all
+      of the thread's copies; off: offsets recomputed from (m, k) by
+      division for every copy), `async-copy` (cp.async with zero-fill; off: register-staged
+      128-bit loads and shared stores), `double-buffer` (tile t+1 in flight
+      while tile t is multiplied; off: one buffer, load-wait-compute; with
+      cp.async the pipeline is deepened to `stages` buffers, by default 3
+      when they fit in 48 KB of static shared memory, i.e. 128 x 128 tiles,
+      so that tiles t+1 and t+2 are in flight), and
+      `swizzle` (parity swizzle of the B tile's 16-byte chunks,
+      chunk ^ (((k >> 3) & 3) << 1 | (k & 1)), so that the 8 rows an
+      ldmatrix phase reads fall in different bank groups; the f32 layout
+      is conflict-free without it and ignores the option).
+
+    The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
+    one `gpu.func`, launched by `gpu.launch_func`), named as
+    gpu-kernel-outlining would name them, so that they carry launch bounds:
+    `known_block_size` (256 threads) and, with `min-blocks-per-sm`,
+    `nvvm.minctasm` (2: two blocks per SM, at most 128 registers; measured
+    0.93-1.03x the time of one block for the f16 kernel, so off by default).
+
+    Any stride, dilation and padding. Refused (left to `convert-dwc-to-gpu`,
+    the direct kernel): tensor form, f16/bf16 with `tensor-cores=false`,
+    accumulation other than f32, OC not a multiple of 128 bits (4 f32 /
+    8 f16), mixed element types, non-identity layouts, grids over 2^31 - 1
+    blocks. `diagnose-refusals` reports each refusal as a remark. Vector
+    accesses assume 16-byte aligned base pointers.
+
+    Before:
+
+    ```mlir
+    dwc.conv2d ins(%x, %w : memref<2x8x8x32xf32>, memref<3x3x32x64xf32>)
+      outs(%y : memref<2x8x8x64xf32>)
+      strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel blocks in (%c1, %c1, %c1)
+        threads in (%c256, %c1, %c1) args(%x : ..., %w : ..., %y : ...)
+    ...
+    gpu.module @f_kernel {
+      gpu.func @f_kernel(%x: memref<2x8x8x32xf32>, %w: memref<3x3x32x64xf32>,
+                         %y: memref<2x8x8x64xf32>)
+          workgroup(%a : memref<2x256x16xf32, #gpu.address_space<workgroup>>,
+                    %b : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
+          kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+        // cp.async tile 0; scf.for over K tiles: cp.async tile t+1, commit,
+        // wait(1), barrier, 16 x 4 x vector.fma per k per thread, barrier
+        // vector.store of 4 channels per output row
+        gpu.return
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Lower f16/bf16 convolutions to the mma.sync kernel (false: refuse them)">,
+    Option<"precomputeIndices", "precompute-indices", "bool", /*default=*/"true",
+           "Compute per-thread gather offsets once (false: per copy and tile)">,
+    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
+           "Stage tiles with cp.async (false: plain loads through registers)">,
+    Option<"doubleBuffer", "double-buffer", "bool", /*default=*/"true",
+           "Double-buffer the shared tiles (false: one buffer)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory pipeline stages with double-buffer and async-copy "
+           "(0: as many as fit in 48 KB, at most 3; 2: classic double buffering)">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
+           "Launch bound nvvm.minctasm of the kernel (0 or 1: none; 2 = at "
+           "most 128 registers, measured neutral for the f16 kernel)">,
+    Option<"swizzle", "swizzle", "bool", /*default=*/"true",
+           "Parity-swizzle the tensor-core B tile against bank conflicts">,
+    Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",
+           "Materialise the im2win tensor first (false: fuse the window "
+           "gather into the A loads)">,
+    Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
+           "Emit a remark for every conv2d the kernel refuses">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::dwc::DwcDialect"];
+}
+
 #endif // DWC_CONVERSION_PASSES

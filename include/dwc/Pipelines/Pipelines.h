@@ -38,6 +38,12 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Use the optimised kernels (GEMV dataflow, ...) where "
                      "they apply; false: direct kernels only"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> convOptions{
+      *this, "conv-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-im2win (dense "
+                     "conv2d), e.g. 'async-copy=false double-buffer=false' "
+                     "for ablations"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",
       llvm::cl::desc("Use the tensor-core (mma.sync) kernel for eligible "

@@ -1,0 +1,902 @@
+//===- DwcToGPUIm2win.cpp - dense conv2d via im2win on CUDA/tensor cores --===//
+//
+// Lowers eligible memref-form dwc.conv2d ops to a blocked, register-tiled
+// GEMM-like kernel over the im2win view of the input: the M dimension is the
+// output pixels (N*OH*OW, the output is an M x OC row-major matrix in NHWC),
+// N the output channels, K = FH*FW*C in the order of the filter (a K x OC
+// row-major matrix). Each K tile of the A operand is gathered from the
+// im2win windows, either directly from the NHWC input (the window gather
+// fused into the loads, default) or from a materialised im2win tensor
+// (dwc.im2win into a temporary, option im2win-tensor). FP32 runs on CUDA
+// cores (8x8 / 16x4 outputs per thread), f16/bf16 on tensor cores
+// (mma.sync m16n8k16, f32 accumulators, 64x32 outputs per warp). The
+// paper's optimisations are switchable: index precomputation, cp.async,
+// double buffering and the parity swizzle of shared memory.
+// See the pass description in include/dwc/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::dwc {
+#define GEN_PASS_DEF_CONVERTDWCTOGPUIM2WIN
+#include "dwc/Conversion/Passes.h.inc"
+} // namespace mlir::dwc
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+namespace {
+
+constexpr int64_t kThreads = 256;
+
+/// The switches of the pass (see Passes.td).
+struct Switches {
+  bool tensorCores = true;
+  bool precompute = true;
+  bool asyncCopy = true;
+  bool doubleBuffer = true;
+  int64_t stages = 0;  // 0: automatic
+  int64_t minBlocksPerSM = 0;  // 0: automatic
+  bool swizzle = true;
+  bool im2winTensor = false;
+};
+
+/// Why `op` cannot take the im2win kernel, or an empty string.
+std::string ineligibility(Conv2DOp op, const Switches &sw) {
+  auto init = dyn_cast<MemRefType>(op.getInit().getType());
+  if (!init)
+    return "tensor form (bufferize first)";
+  auto in = cast<MemRefType>(op.getInput().getType());
+  Type et = in.getElementType();
+  bool half = et.isF16() || et.isBF16();
+  if (!et.isF32() && !half)
+    return "unsupported element type";
+  if (half && !sw.tensorCores)
+    return "f16/bf16 without tensor cores";
+  if (!op.getAccType().isF32())
+    return "accumulation type is not f32";
+  for (Value v : op->getOperands())
+    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+      return "non-identity layout";
+  for (Value v : op->getOperands())
+    if (cast<MemRefType>(v.getType()).getElementType() != et)
+      return "mixed element types";
+  int64_t vec = 16 / (et.getIntOrFloatBitWidth() / 8);
+  int64_t OC = cast<MemRefType>(op.getFilter().getType()).getShape()[3];
+  if (OC % vec != 0)
+    return "output channel count is not a multiple of 128 bits";
+  if (llvm::any_of(init.getShape(), [](int64_t d) { return d <= 0; }))
+    return "empty output";
+  return "";
+}
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, cst(y)); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    if (y == 0)
+      return cst(0);
+    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
+  }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
+  }
+  Value xori(Value x, Value y) { return b.createOrFold<arith::XOrIOp>(loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
+  }
+  Value lt(Value x, int64_t y) { return cmp(arith::CmpIPredicate::slt, x, cst(y)); }
+  Value lt(Value x, Value y) { return cmp(arith::CmpIPredicate::slt, x, y); }
+  Value ge(Value x, int64_t y) { return cmp(arith::CmpIPredicate::sge, x, cst(y)); }
+  Value eq(Value x, int64_t y) { return cmp(arith::CmpIPredicate::eq, x, cst(y)); }
+  Value andi(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return c ? b.createOrFold<arith::SelectOp>(loc, c, x, y) : x;
+  }
+  Value minc(Value x, int64_t y) {
+    return b.createOrFold<arith::MinSIOp>(loc, x, cst(y));
+  }
+  /// [x0, x1, ...] of a row-major index into `dims`.
+  SmallVector<Value> delinearize(Value x, ArrayRef<int64_t> dims) {
+    SmallVector<Value> out(dims.size());
+    for (int64_t i = dims.size() - 1; i >= 0; --i) {
+      out[i] = i == 0 ? x : rem(x, dims[i]);
+      if (i > 0)
+        x = div(x, dims[i]);
+    }
+    return out;
+  }
+};
+
+/// One m16n8k16 mma.sync, f32 accumulators: `a` vector<4x2xT>, `bm`
+/// vector<2x2xT>, `c` vector<2x2xf32>. f16 through nvgpu.mma.sync; bf16
+/// through nvvm.mma.sync (the nvgpu lowering does not deduce bf16 types).
+Value emitMma(OpBuilder &b, Location loc, Value a, Value bm, Value c) {
+  Type et = cast<VectorType>(a.getType()).getElementType();
+  Type f32 = b.getF32Type();
+  if (et.isF16())
+    return nvgpu::MmaSyncOp::create(b, loc, a, bm, c,
+                                    ArrayRef<int64_t>{16, 8, 16});
+  auto i32x1 = VectorType::get({1}, b.getI32Type());
+  auto regs = [&](Value v, int64_t rows) {
+    SmallVector<Value> out;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value p = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r});
+      p = vector::BitCastOp::create(b, loc, i32x1, p);
+      out.push_back(vector::ExtractOp::create(b, loc, p, ArrayRef<int64_t>{0}));
+    }
+    return out;
+  };
+  SmallVector<Value> cS;
+  for (int64_t i = 0; i < 4; ++i)
+    cS.push_back(vector::ExtractOp::create(b, loc, c,
+                                           ArrayRef<int64_t>{i / 2, i % 2}));
+  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                {f32, f32, f32, f32});
+  Value d = NVVM::MmaOp::create(
+      b, loc, resTy, regs(a, 4), regs(bm, 2), cS, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+  SmallVector<Value> dS;
+  for (int64_t i = 0; i < 4; ++i)
+    dS.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{i}));
+  return vector::FromElementsOp::create(b, loc, c.getType(), dS);
+}
+
+/// Static description of one kernel.
+struct Plan {
+  Switches sw;
+  Type et;
+  bool tc = false;
+  int64_t V = 4;          // elements per 16-byte chunk
+  int64_t BM = 128, BN = 128, BK = 16;
+  bool chunked = true;    // A gathered in 16-byte chunks (C % V == 0)
+  bool uniform = true;    // every K tile lies in one (fh, fw) pixel
+  int64_t N, IH, IW, C, FH, FW, OC, OH, OW, sh, sw_, dh, dw, pt, pl;
+  int64_t IWp = 0;        // width of the im2win tensor
+  int64_t M, K, T, MB, NB;
+  bool checkH = true, checkW = true;  // input bounds needed
+  int64_t S = 2;          // shared-memory buffers (pipeline stages)
+  int64_t buffers() const { return S; }
+};
+
+/// What one thread gathers into one shared tile: copies (16-byte chunks or
+/// scalars) with their shared destination and global source; `pending` holds
+/// register-staged values between load and store.
+struct StagedTile {
+  SmallVector<Value> values;   // loaded values (plain loads)
+  SmallVector<SmallVector<Value>> dst;  // shared indices per copy
+  SmallVector<Value> dstMem;
+};
+
+struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
+  Im2winConvLowering(MLIRContext *ctx, Switches sw)
+      : OpRewritePattern(ctx, /*benefit=*/2), sw(sw) {}
+  Switches sw;
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = ineligibility(op, sw);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+
+    Plan p;
+    p.sw = sw;
+    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
+          y = op.getInit();
+    auto in = cast<MemRefType>(x.getType()).getShape();
+    auto f = cast<MemRefType>(w.getType()).getShape();
+    auto out = cast<MemRefType>(y.getType()).getShape();
+    p.et = cast<MemRefType>(x.getType()).getElementType();
+    p.tc = !p.et.isF32();
+    p.V = p.tc ? 8 : 4;
+    p.N = in[0]; p.IH = in[1]; p.IW = in[2]; p.C = in[3];
+    p.FH = f[0]; p.FW = f[1]; p.OC = f[3]; p.OH = out[1]; p.OW = out[2];
+    auto s = op.getStrides(), d = op.getDilations(), pad = op.getPadding();
+    p.sh = s[0]; p.sw_ = s[1]; p.dh = d[0]; p.dw = d[1];
+    p.pt = pad[0]; p.pl = pad[2];
+    p.IWp = p.IW + pad[2] + pad[3];
+    p.BK = p.tc ? 32 : 16;
+    p.BN = p.OC <= 64 ? 64 : 128;
+    p.BM = p.BN == 64 ? 256 : 128;
+    // Stages: one without double buffering; else as many as fit in 48 KB
+    // of static shared memory, at most 3 (cp.async only: register-staged
+    // loads keep 2), or the `stages` option.
+    {
+      int64_t stageBytes = (p.BM + p.BN) * p.BK * (p.tc ? 2 : 4);
+      int64_t fit = std::max<int64_t>(2, std::min<int64_t>(3, 49152 / stageBytes));
+      p.S = !sw.doubleBuffer ? 1
+            : !sw.asyncCopy  ? 2
+            : sw.stages > 0  ? std::max<int64_t>(2, std::min(sw.stages, fit))
+                             : fit;
+    }
+    p.chunked = p.C % p.V == 0;
+    p.uniform = p.chunked && p.C % p.BK == 0 && sw.precompute;
+    p.M = p.N * p.OH * p.OW;
+    p.K = p.FH * p.FW * p.C;
+    p.T = (p.K + p.BK - 1) / p.BK;
+    p.MB = (p.M + p.BM - 1) / p.BM;
+    p.NB = (p.OC + p.BN - 1) / p.BN;
+    if (p.MB * p.NB > (int64_t(1) << 31) - 1)
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    // Input rows/columns can leave the input only with padding or a
+    // window reaching past the end.
+    p.checkH = p.pt > 0 || (p.OH - 1) * p.sh + (p.FH - 1) * p.dh - p.pt >= p.IH;
+    p.checkW = p.pl > 0 || (p.OW - 1) * p.sw_ + (p.FW - 1) * p.dw - p.pl >= p.IW;
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    MLIRContext *ctx = rewriter.getContext();
+
+    // The separate transform: dwc.im2win into a temporary (lowered by
+    // convert-dwc-to-gpu), read by the kernel below, freed after it.
+    Value src = x;
+    Value tmp;
+    if (sw.im2winTensor) {
+      auto rTy = MemRefType::get({p.N, p.OH, p.IWp, p.FH, p.C}, p.et);
+      tmp = memref::AllocOp::create(rewriter, loc, rTy);
+      Im2winOp::create(rewriter, loc, TypeRange{}, x, tmp,
+                       rewriter.getDenseI64ArrayAttr({p.FH, p.FW}),
+                       op.getStridesAttr(), op.getDilationsAttr(),
+                       op.getPaddingAttr());
+      src = tmp;
+      p.checkH = p.checkW = false;
+    }
+
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    int64_t NBUF = p.buffers();
+    auto aSmemTy = MemRefType::get({NBUF, p.BM, p.BK}, p.et, AffineMap(), wg);
+    auto bSmemTy = MemRefType::get({NBUF, p.BK, p.BN}, p.et, AffineMap(), wg);
+
+    // The kernel is outlined here (not by gpu-kernel-outlining) so that it
+    // can carry launch bounds: 256 threads (known_block_size) and, with
+    // min-blocks-per-sm, nvvm.minctasm.
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    rewriter.getUnitAttr());
+    // Named like gpu-kernel-outlining names its kernels: <func>_kernel.
+    std::string name = "dwc_conv_kernel";
+    if (auto fn = op->getParentOfType<FunctionOpInterface>())
+      name = (fn.getName() + "_kernel").str();
+    for (int i = 0; SymbolTable::lookupSymbolIn(module, name); ++i)
+      name = (name + "_" + std::to_string(i));
+    SmallVector<Value> args = {src, w};
+    if (bias)
+      args.push_back(bias);
+    args.push_back(y);
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto gm = gpu::GPUModuleOp::create(mb, loc, name);
+    OpBuilder fb = OpBuilder::atBlockBegin(gm.getBody());
+    auto fty = FunctionType::get(ctx, ValueRange(args).getTypes(), {});
+    auto kernel = gpu::GPUFuncOp::create(fb, loc, name, fty,
+                                         TypeRange{aSmemTy, bSmemTy},
+                                         TypeRange{});
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(
+        rewriter.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+    // Launch bound on request only: two blocks per SM (128 registers) for
+    // the 128 x 128 tensor-core kernel measured 0.93-1.03x the time of one
+    // block (bench/results/2026-11-30-conv-v3.md, variant occ1), and ptxas
+    // spills under that bound for the f32 kernel, the element-wise gather,
+    // 256 x 64 tiles and padded inputs.
+    int64_t minBlocks = sw.minBlocksPerSM;
+    if (minBlocks > 1)
+      kernel->setAttr("nvvm.minctasm", rewriter.getI32IntegerAttr(minBlocks));
+    Block &entry = kernel.getBody().front();
+    OpBuilder b = OpBuilder::atBlockEnd(&entry);
+    gpu::ReturnOp::create(b, loc);
+    b.setInsertionPointToStart(&entry);
+    Value aS = kernel.getWorkgroupAttributions()[0];
+    Value bS = kernel.getWorkgroupAttributions()[1];
+    Value kx = entry.getArgument(0), kw = entry.getArgument(1);
+    Value kbias = bias ? entry.getArgument(2) : Value();
+    Value ky = entry.getArgument(bias ? 3 : 2);
+    KernelBuilder kb{p, b, loc, kx, kw, kbias, ky, aS, bS};
+    kb.build();
+
+    Emitter h{rewriter, loc};
+    Value one = h.cst(1);
+    gpu::LaunchFuncOp::create(
+        rewriter, loc, kernel,
+        gpu::KernelDim3{h.cst(p.MB * p.NB), one, one},
+        gpu::KernelDim3{h.cst(kThreads), one, one},
+        /*dynamicSharedMemorySize=*/Value(), args);
+
+    if (tmp)
+      memref::DeallocOp::create(rewriter, loc, tmp);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  struct KernelBuilder {
+    Plan &p;
+    OpBuilder &b;
+    Location loc;
+    Value src, w, bias, y, aS, bS;
+    Value tid, mBase, nBase;
+    Value srcFlat, w2, y2;
+    // Per A copy of this thread (precompute): row offset, ih0, iw0, valid.
+    struct Row {
+      Value base, ih0, iw0, mValid, m;
+    };
+    SmallVector<Row> rows;
+
+    Type et() const { return p.et; }
+    int64_t aCopies() const {
+      return p.chunked ? p.BM * p.BK / p.V / kThreads : p.BM * p.BK / kThreads;
+    }
+    int64_t aPerRow() const { return p.chunked ? p.BK / p.V : p.BK; }
+    int64_t bCopies() const { return p.BK * p.BN / p.V / kThreads; }
+
+    /// Shared-memory chunk column of B row `k`, chunk `c` (parity swizzle of
+    /// the tensor-core kernel: the 8 rows an ldmatrix phase reads land on
+    /// 8 different 16-byte bank groups).
+    Value bChunk(Emitter &e, Value k, Value c) {
+      if (!p.tc || !p.sw.swizzle)
+        return c;
+      // f(k) = ((k >> 3) & 3) << 1 | (k & 1)
+      Value hi = e.mul(e.rem(e.div(k, 8), 4), 2);
+      Value lo = e.rem(k, 2);
+      return e.xori(c, e.add(hi, lo));
+    }
+
+    void build() {
+      Emitter e{b, loc};
+      tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+      nBase = e.mul(e.rem(bid, p.NB), p.BN);
+      mBase = e.mul(e.div(bid, p.NB), p.BM);
+      auto flat = [&](Value v) -> Value {
+        auto ty = cast<MemRefType>(v.getType());
+        ReassociationIndices all;
+        for (int64_t i = 0; i < ty.getRank(); ++i)
+          all.push_back(i);
+        return memref::CollapseShapeOp::create(b, loc, v,
+                                               ArrayRef<ReassociationIndices>{all});
+      };
+      srcFlat = flat(src);
+      w2 = memref::CollapseShapeOp::create(
+          b, loc, w, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+      y2 = memref::CollapseShapeOp::create(
+          b, loc, y, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+
+      if (p.sw.precompute)
+        for (int64_t i = 0; i < aCopies(); ++i)
+          rows.push_back(rowInfo(e, aRowOf(e, i)));
+
+      buildLoop(e);
+    }
+
+    /// Tile row (0..BM) of this thread's A copy `i`.
+    Value aRowOf(Emitter &e, int64_t i) {
+      return e.div(e.add(tid, i * kThreads), aPerRow());
+    }
+    /// K offset inside the tile of this thread's A copies (the same for all).
+    Value aKOf(Emitter &e) {
+      Value r = e.rem(tid, aPerRow());
+      return p.chunked ? e.mul(r, p.V) : r;
+    }
+
+    Row rowInfo(Emitter &e, Value row) {
+      Row r;
+      r.m = e.add(mBase, row);
+      if (p.M % p.BM != 0)
+        r.mValid = e.lt(r.m, p.M);
+      Value mc = r.mValid ? e.minc(r.m, p.M - 1) : r.m;
+      auto co = e.delinearize(mc, {p.N, p.OH, p.OW});
+      Value n = co[0], oh = co[1], ow = co[2];
+      if (p.sw.im2winTensor) {
+        // R[n, oh, ow*sw + fw*dw, fh, c]
+        r.base = e.mul(e.add(e.mul(e.add(e.mul(n, p.OH), oh), p.IWp),
+                             e.mul(ow, p.sw_)),
+                       p.FH * p.C);
+        return r;
+      }
+      r.ih0 = e.add(e.mul(oh, p.sh), -p.pt);
+      r.iw0 = e.add(e.mul(ow, p.sw_), -p.pl);
+      r.base = e.mul(e.add(e.mul(e.add(e.mul(n, p.IH), r.ih0), p.IW), r.iw0),
+                     p.C);
+      return r;
+    }
+
+    /// Linear source offset of (fh, fw, c) relative to a row base, and the
+    /// bounds condition of the element.
+    Value kOffset(Emitter &e, Value fh, Value fw, Value c) {
+      if (p.sw.im2winTensor)
+        return e.add(e.mul(e.add(e.mul(fw, p.dw * p.FH), fh), p.C), c);
+      return e.add(e.mul(e.add(e.mul(fh, p.dh * p.IW), e.mul(fw, p.dw)), p.C), c);
+    }
+    Value inBounds(Emitter &e, const Row &r, Value fh, Value fw) {
+      Value ok = r.mValid;
+      if (p.checkH) {
+        Value ih = e.add(r.ih0, e.mul(fh, p.dh));
+        ok = e.andi(ok, e.andi(e.ge(ih, 0), e.lt(ih, p.IH)));
+      }
+      if (p.checkW) {
+        Value iw = e.add(r.iw0, e.mul(fw, p.dw));
+        ok = e.andi(ok, e.andi(e.ge(iw, 0), e.lt(iw, p.IW)));
+      }
+      return ok;
+    }
+
+    /// Loads/copies of tile `t` (pixel counters fh, fw, c0 for uniform
+    /// tiles; `tileOk` false when t is past the end) into buffer `buf`.
+    /// Async copies are issued; plain loads are returned for storeTile.
+    SmallVector<Value> issueTile(OpBuilder &ob, Value t, Value tileOk,
+                                 ArrayRef<Value> ctr, Value buf, bool doStoreNow) {
+      Emitter e{ob, loc};
+      SmallVector<Value> staged;
+      Type vecTy = VectorType::get({p.V}, et());
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(ob.getContext());
+      Value zero = e.cst(0);
+      Value kk = aKOf(e);
+
+      // Decomposition of this thread's k (non-uniform tiles; the same for
+      // all of its copies).
+      Value kFh, kFw, kC, kValid, kOff;
+      if (p.uniform) {
+        // The tile lies in one pixel: (fh, fw, c0) once per tile (no
+        // loop-carried counters: they cost registers the mma kernel needs).
+        int64_t cb = p.C / p.BK;
+        kFh = e.div(t, cb * p.FW);
+        kFw = e.rem(e.div(t, cb), p.FW);
+        kC = e.add(e.mul(e.rem(t, cb), p.BK), kk);
+        kValid = tileOk;
+      } else {
+        Value k = e.add(e.mul(t, p.BK), kk);
+        if (p.K % p.BK != 0 || tileOk) {
+          kValid = e.lt(k, p.K);
+          k = e.minc(k, p.K - 1);
+        }
+        kFh = e.div(k, p.FW * p.C);
+        kFw = e.rem(e.div(k, p.C), p.FW);
+        kC = e.rem(k, p.C);
+      }
+      if (p.sw.precompute)
+        kOff = kOffset(e, kFh, kFw, kC);
+
+      // A operand.
+      for (int64_t i = 0; i < aCopies(); ++i) {
+        Value row = aRowOf(e, i);
+        Row r = p.sw.precompute ? rows[i] : rowInfo(e, row);
+        Value valid = e.andi(inBounds(e, r, kFh, kFw), kValid);
+        Value dstCol = kk;
+        SmallVector<Value> dIdx = {buf, row, dstCol};
+        if (!p.sw.precompute) {
+          // Offsets recomputed from (n, oh, ow, fh, fw, c) for every copy.
+          Value mc = r.mValid ? e.minc(r.m, p.M - 1) : r.m;
+          auto co = e.delinearize(mc, {p.N, p.OH, p.OW});
+          SmallVector<Value> sIdx;
+          if (p.sw.im2winTensor) {
+            sIdx = {co[0], co[1],
+                    e.add(e.mul(co[2], p.sw_), e.mul(kFw, p.dw)), kFh, kC};
+          } else {
+            Value ih = e.add(e.add(e.mul(co[1], p.sh), e.mul(kFh, p.dh)), -p.pt);
+            Value iw = e.add(e.add(e.mul(co[2], p.sw_), e.mul(kFw, p.dw)), -p.pl);
+            sIdx = {co[0], e.select(valid, ih, zero), e.select(valid, iw, zero), kC};
+          }
+          // Linearised the same way as the memref (row-major).
+          auto shape = cast<MemRefType>(src.getType()).getShape();
+          Value lin = sIdx[0];
+          for (size_t dI = 1; dI < sIdx.size(); ++dI)
+            lin = e.add(e.mul(lin, shape[dI]), sIdx[dI]);
+          staged.push_back(copyA(ob, e, lin, valid, dIdx, vecTy, tokTy, doStoreNow));
+        } else {
+          Value lin = e.add(r.base, kOff);
+          if (valid)
+            lin = e.select(valid, lin, zero);
+          staged.push_back(copyA(ob, e, lin, valid, dIdx, vecTy, tokTy, doStoreNow));
+        }
+      }
+
+      // B operand: W as a K x OC matrix, BK rows x BN columns.
+      int64_t cpr = p.BN / p.V;
+      for (int64_t i = 0; i < bCopies(); ++i) {
+        Value id = e.add(tid, i * kThreads);
+        Value kr = e.div(id, cpr), cc = e.rem(id, cpr);
+        Value k = e.add(e.mul(t, p.BK), kr);
+        Value oc = e.add(nBase, e.mul(cc, p.V));
+        Value valid = tileOk;
+        if (p.K % p.BK != 0)
+          valid = e.andi(valid, e.lt(k, p.K));
+        if (p.OC % p.BN != 0)
+          valid = e.andi(valid, e.lt(oc, p.OC));
+        SmallVector<Value> dIdx = {buf, kr, e.mul(bChunk(e, kr, cc), p.V)};
+        SmallVector<Value> sIdx = {e.select(valid, k, zero),
+                                   e.select(valid, oc, zero)};
+        if (p.sw.asyncCopy) {
+          Value cnt = valid ? e.select(valid, e.cst(p.V), zero) : Value();
+          nvgpu::DeviceAsyncCopyOp::create(ob, loc, tokTy, bS, dIdx, w2, sIdx,
+                                           ob.getIndexAttr(p.V), cnt,
+                                           /*bypassL1=*/ob.getUnitAttr());
+          staged.push_back(Value());
+        } else {
+          Value v = vector::LoadOp::create(ob, loc, vecTy, w2, sIdx, false,
+                                           llvm::Align(16));
+          if (valid)
+            v = arith::SelectOp::create(ob, loc, valid, v, zeroVec(ob, vecTy));
+          if (doStoreNow) {
+            vector::StoreOp::create(ob, loc, v, bS, dIdx, false, llvm::Align(16));
+            v = Value();
+          }
+          staged.push_back(v);
+        }
+      }
+      return staged;
+    }
+
+    Value zeroVec(OpBuilder &ob, Type ty) {
+      return arith::ConstantOp::create(
+          ob, loc, DenseElementsAttr::get(cast<ShapedType>(ty),
+                                          ob.getZeroAttr(et())));
+    }
+
+    /// One A copy: a 16-byte chunk (cp.async or plain) or a scalar (plain).
+    Value copyA(OpBuilder &ob, Emitter &e, Value lin, Value valid,
+                ArrayRef<Value> dIdx, Type vecTy, Type tokTy, bool doStoreNow) {
+      if (p.chunked && p.sw.asyncCopy) {
+        Value cnt = valid ? e.select(valid, e.cst(p.V), e.cst(0)) : Value();
+        nvgpu::DeviceAsyncCopyOp::create(ob, loc, tokTy, aS, dIdx, srcFlat,
+                                         ValueRange{lin}, ob.getIndexAttr(p.V),
+                                         cnt, /*bypassL1=*/nullptr);
+        return Value();
+      }
+      Value v;
+      if (p.chunked) {
+        v = vector::LoadOp::create(ob, loc, vecTy, srcFlat, ValueRange{lin},
+                                   false, llvm::Align(16));
+        if (valid)
+          v = arith::SelectOp::create(ob, loc, valid, v, zeroVec(ob, vecTy));
+      } else {
+        v = memref::LoadOp::create(ob, loc, srcFlat, ValueRange{lin});
+        if (valid)
+          v = arith::SelectOp::create(
+              ob, loc, valid, v,
+              arith::ConstantOp::create(ob, loc, ob.getZeroAttr(et())));
+      }
+      if (doStoreNow) {
+        storeA(ob, v, dIdx);
+        return Value();
+      }
+      return v;
+    }
+
+    void storeA(OpBuilder &ob, Value v, ArrayRef<Value> dIdx) {
+      if (p.chunked)
+        vector::StoreOp::create(ob, loc, v, aS, dIdx, false, llvm::Align(16));
+      else
+        memref::StoreOp::create(ob, loc, v, aS, dIdx);
+    }
+
+    /// Stores register-staged values of issueTile into buffer `buf`.
+    void storeStaged(OpBuilder &ob, ArrayRef<Value> staged, Value buf) {
+      Emitter e{ob, loc};
+      Value kk = aKOf(e);
+      int64_t n = 0;
+      for (int64_t i = 0; i < aCopies(); ++i, ++n)
+        if (staged[n])
+          storeA(ob, staged[n], {buf, aRowOf(e, i), kk});
+      int64_t cpr = p.BN / p.V;
+      for (int64_t i = 0; i < bCopies(); ++i, ++n) {
+        if (!staged[n])
+          continue;
+        Value id = e.add(tid, i * kThreads);
+        Value kr = e.div(id, cpr), cc = e.rem(id, cpr);
+        vector::StoreOp::create(ob, loc, staged[n], bS,
+                                ValueRange{buf, kr, e.mul(bChunk(e, kr, cc), p.V)},
+                                false, llvm::Align(16));
+      }
+    }
+
+    // --- compute --------------------------------------------------------
+    int64_t accCount() const {
+      return p.tc ? 16 : (p.BM / 16) * (p.BN / 64);
+    }
+    Type accType() const {
+      return p.tc ? VectorType::get({2, 2}, b.getF32Type())
+                  : VectorType::get({4}, b.getF32Type());
+    }
+
+    SmallVector<Value> computeTile(OpBuilder &ob, Value buf, ValueRange acc) {
+      return p.tc ? computeTC(ob, buf, acc) : computeFP32(ob, buf, acc);
+    }
+
+    SmallVector<Value> computeFP32(OpBuilder &ob, Value buf, ValueRange accIn) {
+      Emitter e{ob, loc};
+      SmallVector<Value> acc(accIn);
+      Value tm = e.div(tid, 16), tn = e.rem(tid, 16);
+      int64_t RI = p.BM / 16, CJ = p.BN / 64;
+      auto v4 = VectorType::get({4}, et());
+      for (int64_t kq = 0; kq < p.BK / 4; ++kq) {
+        SmallVector<Value> a(RI);
+        for (int64_t i = 0; i < RI; ++i)
+          a[i] = vector::LoadOp::create(ob, loc, v4, aS,
+                                        ValueRange{buf, e.add(tm, 16 * i),
+                                                   e.cst(4 * kq)},
+                                        false, llvm::Align(16));
+        for (int64_t k4 = 0; k4 < 4; ++k4) {
+          SmallVector<Value> bv(CJ);
+          for (int64_t j = 0; j < CJ; ++j)
+            bv[j] = vector::LoadOp::create(
+                ob, loc, v4, bS,
+                ValueRange{buf, e.cst(4 * kq + k4), e.add(e.mul(tn, 4), 64 * j)},
+                false, llvm::Align(16));
+          for (int64_t i = 0; i < RI; ++i) {
+            Value s = vector::ExtractOp::create(ob, loc, a[i],
+                                                ArrayRef<int64_t>{k4});
+            Value sb = vector::BroadcastOp::create(ob, loc, v4, s);
+            for (int64_t j = 0; j < CJ; ++j) {
+              Value &c = acc[i * CJ + j];
+              c = vector::FMAOp::create(ob, loc, sb, bv[j], c);
+            }
+          }
+        }
+      }
+      return acc;
+    }
+
+    SmallVector<Value> computeTC(OpBuilder &ob, Value buf, ValueRange accIn) {
+      Emitter e{ob, loc};
+      SmallVector<Value> acc(accIn);
+      int64_t WN = p.BN / 32;
+      Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+      Value wm = e.div(warp, WN), wn = e.rem(warp, WN);
+      Value g = e.div(lane, 4), q = e.rem(lane, 4);
+      auto v8 = VectorType::get({8}, et());
+      auto aTy = VectorType::get({4, 2}, et());
+      auto bTy = VectorType::get({2, 2}, et());
+      auto ldTy = VectorType::get({4, 2}, et());
+      // B via ldmatrix.x4.trans for both k16 steps first: lane L gives row
+      // r = L % 8 of matrix i = L / 8 = (n tile 2*np + i / 2, k half i % 2);
+      // matrix row r is shared k row 8*(r/2) + 4s + 2*half + r%2 (the k
+      // positions whose A values the lane pairs with), 8 consecutive n.
+      Value mi = e.div(lane, 8), r = e.rem(lane, 8);
+      Value bfr[2][4];
+      for (int64_t s = 0; s < 2; ++s) {
+        for (int64_t np = 0; np < 2; ++np) {
+          Value nt = e.add(e.div(mi, 2), 2 * np);
+          Value half = e.rem(mi, 2);
+          Value krow = e.add(e.add(e.mul(e.div(r, 2), 8), e.mul(half, 2)),
+                             e.add(e.rem(r, 2), 4 * s));
+          Value chunk = e.add(e.mul(wn, 4), nt);
+          Value col = e.mul(bChunk(e, krow, chunk), 8);
+          Value ld = nvgpu::LdMatrixOp::create(ob, loc, ldTy, bS,
+                                               ValueRange{buf, krow, col},
+                                               /*transpose=*/true,
+                                               /*numTiles=*/4);
+          // (Scalars and from_elements: n-D shape casts have no NVVM
+          // lowering in the pipeline; this becomes register renaming.)
+          for (int64_t h2 = 0; h2 < 2; ++h2) {
+            SmallVector<Value> el;
+            for (int64_t rr = 0; rr < 2; ++rr)
+              for (int64_t cc = 0; cc < 2; ++cc)
+                el.push_back(vector::ExtractOp::create(
+                    ob, loc, ld, ArrayRef<int64_t>{2 * h2 + rr, cc}));
+            bfr[s][2 * np + h2] = vector::FromElementsOp::create(ob, loc, bTy, el);
+          }
+        }
+      }
+      // A per m16 tile: rows g and g + 8, 8 consecutive k at 8q (both k16
+      // steps: the lane's k positions 8q + 4s + {0,1} / {2,3} pair with
+      // the B rows above), then its 8 mma.sync.
+      for (int64_t mt = 0; mt < 4; ++mt) {
+        Value va[2];
+        for (int64_t hf = 0; hf < 2; ++hf) {
+          Value row = e.add(e.add(e.mul(wm, 64), g), mt * 16 + hf * 8);
+          va[hf] = vector::LoadOp::create(ob, loc, v8, aS,
+                                          ValueRange{buf, row, e.mul(q, 8)},
+                                          false, llvm::Align(16));
+        }
+        for (int64_t s = 0; s < 2; ++s) {
+          int64_t o = 4 * s;
+          auto ex = [&](Value v, int64_t i) -> Value {
+            return vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i});
+          };
+          Value g0 = va[0], g8 = va[1];
+          Value av = vector::FromElementsOp::create(
+              ob, loc, aTy,
+              ValueRange{ex(g0, o), ex(g0, o + 1), ex(g8, o), ex(g8, o + 1),
+                         ex(g0, o + 2), ex(g0, o + 3), ex(g8, o + 2),
+                         ex(g8, o + 3)});
+          for (int64_t nt = 0; nt < 4; ++nt) {
+            Value &c = acc[mt * 4 + nt];
+            c = emitMma(ob, loc, av, bfr[s][nt], c);
+          }
+        }
+      }
+      return acc;
+    }
+
+    void epilogue(OpBuilder &ob, ValueRange acc) {
+      Emitter e{ob, loc};
+      Type f32 = ob.getF32Type();
+      auto guarded = [&](Value ok, function_ref<void(OpBuilder &)> body) {
+        if (!ok)
+          return body(ob);
+        auto ifOp = scf::IfOp::create(ob, loc, ok, false);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        body(tb);
+      };
+      if (!p.tc) {
+        Value tm = e.div(tid, 16), tn = e.rem(tid, 16);
+        int64_t RI = p.BM / 16, CJ = p.BN / 64;
+        auto v4 = VectorType::get({4}, f32);
+        for (int64_t j = 0; j < CJ; ++j) {
+          Value oc = e.add(e.add(nBase, e.mul(tn, 4)), 64 * j);
+          Value ocOk = p.OC % p.BN != 0 ? e.lt(oc, p.OC) : Value();
+          Value bv;
+          if (bias) {
+            Value occ = ocOk ? e.select(ocOk, oc, e.cst(0)) : oc;
+            bv = vector::LoadOp::create(ob, loc, v4, bias, ValueRange{occ},
+                                        false, llvm::Align(16));
+          }
+          for (int64_t i = 0; i < RI; ++i) {
+            Value m = e.add(e.add(mBase, tm), 16 * i);
+            Value ok = ocOk;
+            if (p.M % p.BM != 0)
+              ok = e.andi(ok, e.lt(m, p.M));
+            Value v = acc[i * CJ + j];
+            if (bv)
+              v = arith::AddFOp::create(ob, loc, v, bv);
+            guarded(ok, [&](OpBuilder &sb) {
+              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
+                                      llvm::Align(16));
+            });
+          }
+        }
+        return;
+      }
+      int64_t WN = p.BN / 32;
+      Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+      Value wm = e.div(warp, WN), wn = e.rem(warp, WN);
+      Value g = e.div(lane, 4), q = e.rem(lane, 4);
+      auto v2f = VectorType::get({2}, f32);
+      auto v2 = VectorType::get({2}, et());
+      for (int64_t nt = 0; nt < 4; ++nt) {
+        Value oc = e.add(e.add(nBase, e.mul(wn, 32)), e.add(e.mul(q, 2), nt * 8));
+        Value ocOk = p.OC % p.BN != 0 ? e.lt(oc, p.OC) : Value();
+        Value bv;
+        if (bias) {
+          Value occ = ocOk ? e.select(ocOk, oc, e.cst(0)) : oc;
+          bv = vector::LoadOp::create(ob, loc, v2, bias, ValueRange{occ});
+          bv = arith::ExtFOp::create(ob, loc, v2f, bv);
+        }
+        for (int64_t mt = 0; mt < 4; ++mt)
+          for (int64_t hf = 0; hf < 2; ++hf) {
+            Value m = e.add(e.add(mBase, e.mul(wm, 64)), e.add(g, mt * 16 + hf * 8));
+            Value ok = ocOk;
+            if (p.M % p.BM != 0)
+              ok = e.andi(ok, e.lt(m, p.M));
+            Value v = vector::ExtractOp::create(ob, loc, acc[mt * 4 + nt],
+                                                ArrayRef<int64_t>{hf});
+            if (bv)
+              v = arith::AddFOp::create(ob, loc, v, bv);
+            v = arith::TruncFOp::create(ob, loc, v2, v);
+            guarded(ok, [&](OpBuilder &sb) {
+              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
+                                      llvm::Align(4));
+            });
+          }
+      }
+    }
+
+    void buildLoop(Emitter &e) {
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+      Value zero = e.cst(0), one = e.cst(1);
+      SmallVector<Value> ctr0 = {zero, zero, zero};
+      Value accInit = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(cast<ShapedType>(accType()),
+                                         b.getF32FloatAttr(0.0f)));
+      int64_t S = p.S;
+      auto commit = [&](OpBuilder &ob) {
+        return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
+                                                       ValueRange{});
+      };
+      auto wait = [&](OpBuilder &ob, Value tok, int32_t n) {
+        nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(n));
+      };
+      // Prologue (S > 1): tiles 0 .. S-2 into buffers 0 .. S-2, one cp.async
+      // group each.
+      SmallVector<Value> ctr = ctr0;
+      for (int64_t j = 0; j + 1 < S; ++j) {
+        Value ok = j < p.T ? Value()
+                           : arith::ConstantOp::create(b, loc, b.getBoolAttr(false))
+                                 .getResult();
+        issueTile(b, e.cst(j), ok, ctr, e.cst(j), /*doStoreNow=*/true);
+        if (p.sw.asyncCopy)
+          commit(b);
+      }
+      SmallVector<Value> iter(accCount(), accInit);
+      int64_t nAcc = accCount();
+      auto loop = scf::ForOp::create(
+          b, loc, zero, e.cst(p.T), one, iter,
+          [&](OpBuilder &lb, Location, Value t, ValueRange args) {
+            Emitter l{lb, loc};
+            SmallVector<Value> acc(args.begin(), args.begin() + nAcc);
+            SmallVector<Value> c(args.begin() + nAcc, args.end());
+            Value cur = S > 1 ? l.rem(t, S) : zero;
+            SmallVector<Value> staged;
+            Value next;
+            if (S > 1) {
+              // Tile t + S - 1 into the buffer tile t - 1 used (every
+              // thread passed the barrier after computing on it).
+              Value tn = l.add(t, S - 1);
+              next = l.rem(tn, S);
+              Value ok = l.lt(tn, p.T);
+              staged = issueTile(lb, tn, ok, c, next, /*doStoreNow=*/false);
+              if (p.sw.asyncCopy)
+                wait(lb, commit(lb), S - 1);   // tile t has landed
+            } else {
+              issueTile(lb, t, Value(), c, zero, /*doStoreNow=*/true);
+              if (p.sw.asyncCopy)
+                wait(lb, commit(lb), 0);
+            }
+            gpu::BarrierOp::create(lb, loc);
+            acc = computeTile(lb, cur, acc);
+            if (S > 1)
+              storeStaged(lb, staged, next);
+            gpu::BarrierOp::create(lb, loc);
+            scf::YieldOp::create(lb, loc, acc);
+          });
+      SmallVector<Value> res(loop.getResults().begin(),
+                             loop.getResults().begin() + nAcc);
+      epilogue(b, res);
+    }
+  };
+};
+
+struct ConvertDwcToGPUIm2winPass
+    : dwc::impl::ConvertDwcToGPUIm2winBase<ConvertDwcToGPUIm2winPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    Switches sw;
+    sw.tensorCores = tensorCores;
+    sw.precompute = precomputeIndices;
+    sw.asyncCopy = asyncCopy;
+    sw.doubleBuffer = doubleBuffer;
+    sw.stages = stages;
+    sw.minBlocksPerSM = minBlocksPerSM;
+    sw.swizzle = swizzle;
+    sw.im2winTensor = im2winTensor;
+    if (diagnoseRefusals) {
+      getOperation().walk([&](Conv2DOp op) {
+        std::string why = ineligibility(op, sw);
+        if (!why.empty())
+          op.emitRemark() << "im2win kernel refused: " << why;
+      });
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<Im2winConvLowering>(&getContext(), sw);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace
