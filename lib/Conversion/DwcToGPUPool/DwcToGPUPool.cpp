@@ -408,8 +408,21 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
     Type cty = isMax ? elt : acc;
     Location loc = op.getLoc();
     int64_t CV = C / vw;
-    if (auto tile = forwardRowTile(rowTile, accRegs, OH, OW, KH, KW, sh, sw,
-                                   vw, cty)) {
+    // Stride-1 averages of 16-bit data (8 f32 sums per channel vector):
+    // by default one output per row and 4 rows per thread, whose lower
+    // register use keeps more threads resident. Measured on the H200, f16
+    // avg 3x3 s1 at 128x112x112x64 / 128x56x56x256: TM=2 x 8 rows 77% / 79%
+    // of copy bandwidth, TM=1 x 4 rows 79% / 85%, TM=1 x 8 rows 78% / 81%
+    // (bench/results/2026-11-30-pool-occupancy.md).
+    int64_t tileRequest = rowTile, tileRegs = accRegs;
+    if (!isMax && sh == 1 && sw == 1 && rowTile == 0 &&
+        accRegs == kDefaultTileAccRegs &&
+        vw * acc.getIntOrFloatBitWidth() / 32 == 8) {
+      tileRequest = 4;
+      tileRegs = 24;
+    }
+    if (auto tile = forwardRowTile(tileRequest, tileRegs, OH, OW, KH, KW, sh,
+                                   sw, vw, cty)) {
       int64_t total = N * llvm::divideCeil(OH, tile->th) *
                       llvm::divideCeil(OW, tile->tm) * CV;
       if (!gridTooLarge(total, kBlockSize)) {

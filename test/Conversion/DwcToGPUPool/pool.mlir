@@ -174,3 +174,18 @@ func.func @refused(%a: memref<1x8x8x6xf32>, %b: memref<1x4x4x6xf32>,
   %g = dwc.pool2d_backward max ins(%t, %u : tensor<1x8x8x8xf32>, tensor<1x4x4x8xf32>) outs(%t : tensor<1x8x8x8xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x8x8x8xf32>
   return %r, %g : tensor<1x4x4x8xf32>, tensor<1x8x8x8xf32>
 }
+
+// -----
+
+// Stride-1 average of f16 (8 f32 sums per channel vector): by default one
+// output per row and 4 rows per thread (2 row tiles x 8 columns x 2 channel
+// vectors = 32 threads), 4 stores each.
+// CHECK-LABEL: func @avg_f16_s1_rows
+// CHECK: arith.cmpi ult, %{{.*}}, %c32
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg1{{.*}} : memref<1x8x8x16xf16>, vector<8xf16>
+// CHECK-NOT: vector.store
+// CHECK: gpu.terminator
+func.func @avg_f16_s1_rows(%x: memref<1x8x8x16xf16>, %y: memref<1x8x8x16xf16>) {
+  dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x8x8x16xf16>) window = [3, 3] strides = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
