@@ -30,16 +30,15 @@ Exit 0: all correct, 10: some incorrect.
 import argparse
 import ctypes
 import datetime
-import glob
 import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_lib import KernelLib, link_objects  # noqa: E402
 from backward_configs import L2_BYTES, TOLERANCE, config_from_dict, get_set, select  # noqa: E402
 
 import torch  # noqa: E402
@@ -55,43 +54,6 @@ def log(*a):
 
 def sync():
     torch.cuda.synchronize()
-
-
-class Lib:
-    def __init__(self, runtime_lib, kernel_libs):
-        mode = getattr(os, "RTLD_GLOBAL", 0) | getattr(os, "RTLD_NOW", 0)
-        self.rt = ctypes.CDLL(runtime_lib, mode=mode)
-        self.rt.dwcInit.restype = ctypes.c_int
-        self.rt.dwcSetStream.argtypes = [ctypes.c_void_p]
-        self.rt.dwcGetLastErrorMessage.restype = ctypes.c_char_p
-        self.libs = [ctypes.CDLL(p, mode=mode) for p in kernel_libs]
-
-    def entry(self, symbol):
-        for lib in self.libs:
-            fn = getattr(lib, symbol, None)
-            if fn is not None:
-                fn.argtypes = [ctypes.c_void_p] * 3
-                fn.restype = ctypes.c_int
-                return fn
-        return None
-
-    def call(self, fn, *tensors):
-        rc = fn(*[t.data_ptr() for t in tensors])
-        if rc != 0:
-            m = self.rt.dwcGetLastErrorMessage()
-            raise RuntimeError(f"entry point returned {rc}: {m.decode() if m else ''}")
-
-
-def link_objects(kdir, runtime_lib, work):
-    objs = sorted(glob.glob(os.path.join(kdir, "*.o")))
-    if not objs:
-        raise SystemExit(f"no kernel objects in {kdir}")
-    os.makedirs(work, exist_ok=True)
-    so = os.path.join(work, "libdwc_backward_kernels.so")
-    rtdir = os.path.dirname(os.path.abspath(runtime_lib))
-    subprocess.run(["g++", "-shared", "-o", so] + objs +
-                   ["-L" + rtdir, "-ldwc_runtime", "-Wl,-rpath," + rtdir], check=True)
-    return [so]
 
 
 def nchw(t):
@@ -134,7 +96,7 @@ def reference(c, ops, idx):
 
 
 def check(lib, c, row, gen):
-    fn = lib.entry(c.symbol)
+    fn = lib.entry(c.symbol, 3)
     if fn is None:
         row["status"] = "not built" if not row.get("built", True) else "symbol not found"
         return
@@ -194,7 +156,7 @@ def cudnn_call(c, ops, wt):
 
 
 def timing(lib, c, row, gen, iters, deadline, target_s, no_cudnn=False, cudnn_max_f=10**9):
-    fn = lib.entry(c.symbol)
+    fn = lib.entry(c.symbol, 3)
     nbuf = int(min(8, max(2, math.ceil(3 * L2_BYTES / c.bytes_moved()))))
     row["buffers"] = nbuf
     sets = [inputs(c, gen) for _ in range(nbuf)]
@@ -302,7 +264,7 @@ def main(argv=None):
     built = {e["name"]: e for e in man["configs"]}
     cfgs = get_set(a.set) if a.set else [config_from_dict(e) for e in man["configs"]]
     cfgs = select(cfgs, a.only)
-    libs = a.kernel_lib or link_objects(a.kernels_dir, a.runtime_lib, a.work)
+    libs = a.kernel_lib or link_objects(a.kernels_dir, a.runtime_lib, a.work, "dwc_backward_kernels")
     anchors = []
     if a.anchors and os.path.exists(a.anchors):
         with open(a.anchors) as f:
@@ -313,7 +275,7 @@ def main(argv=None):
     torch.zeros(1, device="cuda")
     stream = torch.cuda.Stream()
     torch.cuda.set_stream(stream)
-    lib = Lib(a.runtime_lib, libs)
+    lib = KernelLib(a.runtime_lib, libs)
     if lib.rt.dwcInit() != 0 or lib.rt.dwcSetStream(ctypes.c_void_p(stream.cuda_stream)) != 0:
         raise SystemExit("dwc runtime init failed")
     gen = torch.Generator(device="cuda")

@@ -33,6 +33,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from conv_configs import ConvConfig  # noqa: E402
 
+from kernel_lib import KernelLib  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
@@ -86,32 +87,6 @@ def im2col_gemm(c, x_nchw, wmat, b):
     if b is not None:
         out = out + b.view(1, -1, 1)
     return out.view(c.N, c.OC, c.OH, c.OW)
-
-
-class Ours:
-    def __init__(self, rt_path, libs):
-        mode = os.RTLD_GLOBAL | os.RTLD_NOW
-        self.rt = ctypes.CDLL(rt_path, mode=mode)
-        self.rt.dwcInit.restype = ctypes.c_int
-        self.rt.dwcSetStream.argtypes = [ctypes.c_void_p]
-        self.rt.dwcGetLastErrorMessage.restype = ctypes.c_char_p
-        self.libs = [ctypes.CDLL(p, mode=mode) for p in libs]
-
-    def entry(self, sym, nargs):
-        for lib in self.libs:
-            fn = getattr(lib, sym, None)
-            if fn is not None:
-                fn.argtypes = [ctypes.c_void_p] * nargs
-                fn.restype = ctypes.c_int
-                return fn
-        return None
-
-    def call(self, fn, x, w, b, y):
-        args = [x.data_ptr(), w.data_ptr()] + ([b.data_ptr()] if b is not None else []) + [y.data_ptr()]
-        rc = fn(*args)
-        if rc != 0:
-            m = self.rt.dwcGetLastErrorMessage()
-            raise RuntimeError(f"rc {rc}: {m.decode() if m else ''}")
 
 
 def time_fn(launch, nbuf, target_s=0.25, max_runs=200, min_runs=5):
@@ -335,7 +310,7 @@ def main():
     # cuDNN use TF32 for convolutions by default).
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
-    ours = Ours(args.runtime_lib, args.kernel_lib)
+    ours = KernelLib(args.runtime_lib, args.kernel_lib)
     assert ours.rt.dwcInit() == 0, "dwcInit failed"
     ours.rt.dwcSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
     gen = torch.Generator(device="cuda")

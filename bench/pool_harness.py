@@ -23,16 +23,15 @@ Exit 0: all correct, 10: some incorrect.
 import argparse
 import ctypes
 import datetime
-import glob
 import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_lib import KernelLib, link_objects  # noqa: E402
 from pool_configs import COPY_BPS, L2_BYTES, TOLERANCE, config_from_dict, get_set, select  # noqa: E402
 
 import torch  # noqa: E402
@@ -47,43 +46,6 @@ def log(*a):
 
 def sync():
     torch.cuda.synchronize()
-
-
-class Lib:
-    def __init__(self, runtime_lib, kernel_libs):
-        mode = getattr(os, "RTLD_GLOBAL", 0) | getattr(os, "RTLD_NOW", 0)
-        self.rt = ctypes.CDLL(runtime_lib, mode=mode)
-        self.rt.dwcInit.restype = ctypes.c_int
-        self.rt.dwcSetStream.argtypes = [ctypes.c_void_p]
-        self.rt.dwcGetLastErrorMessage.restype = ctypes.c_char_p
-        self.libs = [ctypes.CDLL(p, mode=mode) for p in kernel_libs]
-
-    def entry(self, symbol, nargs):
-        for lib in self.libs:
-            fn = getattr(lib, symbol, None)
-            if fn is not None:
-                fn.argtypes = [ctypes.c_void_p] * nargs
-                fn.restype = ctypes.c_int
-                return fn
-        return None
-
-    def call(self, fn, *tensors):
-        rc = fn(*[t.data_ptr() for t in tensors])
-        if rc != 0:
-            m = self.rt.dwcGetLastErrorMessage()
-            raise RuntimeError(f"entry point returned {rc}: {m.decode() if m else ''}")
-
-
-def link_objects(kdir, runtime_lib, work):
-    objs = sorted(glob.glob(os.path.join(kdir, "*.o")))
-    if not objs:
-        raise SystemExit(f"no kernel objects in {kdir}")
-    os.makedirs(work, exist_ok=True)
-    so = os.path.join(work, "libdwc_pool_kernels.so")
-    rtdir = os.path.dirname(os.path.abspath(runtime_lib))
-    subprocess.run(["g++", "-shared", "-o", so] + objs +
-                   ["-L" + rtdir, "-ldwc_runtime", "-Wl,-rpath," + rtdir], check=True)
-    return [so]
 
 
 # --- torch side ------------------------------------------------------------
@@ -290,12 +252,12 @@ def main(argv=None):
     built = {e["name"]: e for e in man["configs"]}
     cfgs = get_set(a.set) if a.set else [config_from_dict(e) for e in man["configs"]]
     cfgs = select(cfgs, a.only)
-    libs = a.kernel_lib or link_objects(a.kernels_dir, a.runtime_lib, a.work)
+    libs = a.kernel_lib or link_objects(a.kernels_dir, a.runtime_lib, a.work, "dwc_pool_kernels")
 
     torch.zeros(1, device="cuda")
     stream = torch.cuda.Stream()
     torch.cuda.set_stream(stream)
-    lib = Lib(a.runtime_lib, libs)
+    lib = KernelLib(a.runtime_lib, libs)
     if lib.rt.dwcInit() != 0 or lib.rt.dwcSetStream(ctypes.c_void_p(stream.cuda_stream)) != 0:
         raise SystemExit("dwc runtime init failed")
     gen = torch.Generator(device="cuda")
