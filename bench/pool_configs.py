@@ -19,13 +19,13 @@ Names are MLIR function names; the C entry point is dwc_<name>:
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import List
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from aot_build import build_objects  # noqa: E402
 
 COPY_BPS = 4.24e12                       # measured H200 copy bandwidth
 L2_BYTES = 60 * 1024 * 1024
@@ -114,6 +114,10 @@ class PoolConfig:
 
     def nargs(self):
         return 3 if self.bwd else 2
+
+    def aot_flags(self):
+        """Extra dwc-aot arguments of a tuning variant."""
+        return ["--pool-options=" + self.pool_options] if self.pool_options else []
 
     def to_dict(self):
         d = asdict(self)
@@ -250,44 +254,8 @@ def select(cfgs, only):
 
 def build(cfgs, set_name, aot, outdir, jobs):
     """dwc-aot per config into outdir (wiped); writes manifest.json."""
-    if not outdir.rstrip("/").endswith("pool_kernels"):
-        raise SystemExit("--out must end in pool_kernels (it is wiped)")
-    subprocess.run(["rm", "-rf", outdir], check=True)
-    os.makedirs(outdir)
-
-    def one(c):
-        base = os.path.join(outdir, c.name)
-        with open(base + ".mlir", "w") as f:
-            f.write(c.mlir())
-        with open(base + ".log", "w") as log:
-            extra = ["--pool-options=" + c.pool_options] if c.pool_options else []
-            rc = subprocess.run([aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"] + extra,
-                                stdout=log, stderr=subprocess.STDOUT).returncode
-        if rc != 0 and os.path.exists(base + ".o"):
-            os.remove(base + ".o")
-        return c, rc == 0
-
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
-        results = list(ex.map(one, cfgs))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    try:
-        commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
-                                text=True).stdout.strip() or "unknown"
-    except OSError:
-        commit = "unknown"
-    entries = []
-    for c, ok in results:
-        e = c.to_dict()
-        e["object"], e["built"] = c.name + ".o", ok
-        if not ok:
-            with open(os.path.join(outdir, c.name + ".log"), errors="replace") as f:
-                e["build_error"] = f.read()[-2000:]
-            print(f"  FAILED {c.name}")
-        entries.append(e)
-    with open(os.path.join(outdir, "manifest.json"), "w") as f:
-        json.dump({"set": set_name, "kind": "pool", "commit": commit, "dwc_aot": aot,
-                   "configs": entries}, f, indent=1)
-    print(f"pool_configs: {sum(ok for _, ok in results)}/{len(results)} kernels built in {outdir}")
+    built = build_objects(cfgs, set_name, "pool", aot, outdir, jobs, "pool_kernels")
+    print(f"pool_configs: {built}/{len(cfgs)} kernels built in {outdir}")
 
 
 def main(argv=None):
