@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -132,43 +133,10 @@ std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
 
 /// Index arithmetic and vector helpers (memory holds `vw` elements per
 /// thread, arithmetic is f32).
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
+struct Emitter : IndexEmitter {
   int64_t vw;
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, int64_t y) {
-    return y == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(y));
-  }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
-  }
-  Value lt(Value x, int64_t y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x,
-                                         cst(y));
-  }
-  Value ge(Value x, int64_t y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, x,
-                                         cst(y));
-  }
-  Value andi(Value x, Value y) {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value clamp(Value x, int64_t lo, int64_t hi) {
-    x = b.createOrFold<arith::MaxSIOp>(loc, x, cst(lo));
-    return b.createOrFold<arith::MinSIOp>(loc, x, cst(hi));
-  }
+  Emitter(OpBuilder &b, Location loc, int64_t vw)
+      : IndexEmitter(b, loc), vw(vw) {}
   VectorType vec(Type elem) { return VectorType::get({vw}, elem); }
   VectorType vec() { return vec(b.getF32Type()); }
   Value zeros() {

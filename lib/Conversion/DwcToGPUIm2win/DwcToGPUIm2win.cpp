@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -82,56 +83,8 @@ std::string ineligibility(Conv2DOp op, const Switches &sw) {
   return "";
 }
 
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, cst(y)); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    if (y == 0)
-      return cst(0);
-    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
-  }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
-  }
-  Value xori(Value x, Value y) { return b.createOrFold<arith::XOrIOp>(loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
-  }
-  Value lt(Value x, int64_t y) { return cmp(arith::CmpIPredicate::slt, x, cst(y)); }
-  Value lt(Value x, Value y) { return cmp(arith::CmpIPredicate::slt, x, y); }
-  Value ge(Value x, int64_t y) { return cmp(arith::CmpIPredicate::sge, x, cst(y)); }
-  Value eq(Value x, int64_t y) { return cmp(arith::CmpIPredicate::eq, x, cst(y)); }
-  Value andi(Value x, Value y) {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return c ? b.createOrFold<arith::SelectOp>(loc, c, x, y) : x;
-  }
-  Value minc(Value x, int64_t y) {
-    return b.createOrFold<arith::MinSIOp>(loc, x, cst(y));
-  }
-  /// [x0, x1, ...] of a row-major index into `dims`.
-  SmallVector<Value> delinearize(Value x, ArrayRef<int64_t> dims) {
-    SmallVector<Value> out(dims.size());
-    for (int64_t i = dims.size() - 1; i >= 0; --i) {
-      out[i] = i == 0 ? x : rem(x, dims[i]);
-      if (i > 0)
-        x = div(x, dims[i]);
-    }
-    return out;
-  }
+struct Emitter : IndexEmitter {
+  using IndexEmitter::IndexEmitter;
 };
 
 /// One m16n8k16 mma.sync, f32 accumulators: `a` vector<4x2xT>, `bm`

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -129,44 +130,8 @@ int64_t groupsPerRow(int64_t OW) {
   return g;
 }
 
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, int64_t y) {
-    return y == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(y));
-  }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value sub(int64_t x, Value y) { return sub(cst(x), y); }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
-  }
-  Value xori(Value x, Value y) { return b.createOrFold<arith::XOrIOp>(loc, x, y); }
-  Value lt(Value x, int64_t y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x,
-                                         cst(y));
-  }
-  Value ge(Value x, int64_t y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, x,
-                                         cst(y));
-  }
-  Value andi(Value x, Value y) {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return c ? b.createOrFold<arith::SelectOp>(loc, c, x, y) : x;
-  }
+struct Emitter : IndexEmitter {
+  using IndexEmitter::IndexEmitter;
   /// Element offset of 16-byte chunk `h` of shared row `row` (XOR swizzle
   /// over the 8 chunks of a 128-byte row: conflict-free cp.async writes,
   /// spread fragment reads).

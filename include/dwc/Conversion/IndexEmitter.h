@@ -1,0 +1,89 @@
+//===- IndexEmitter.h - index arithmetic of generated GPU kernels -*- C++ -*-===//
+//
+// The small IR builders the dwc GPU kernel passes share: index constants and
+// arithmetic (folded where the operands allow), comparisons, predicates that
+// may be absent (a null predicate means "always true"), clamping and
+// row-major delinearization. Each pass derives its own emitter from it for
+// its vector types and memory accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_CONVERSION_INDEXEMITTER_H
+#define DWC_CONVERSION_INDEXEMITTER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+namespace dwc {
+
+struct IndexEmitter {
+  OpBuilder &b;
+  Location loc;
+
+  IndexEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, cst(y)); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  /// `x - y` for a constant `x`.
+  Value sub(int64_t x, Value y) { return sub(cst(x), y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    if (y == 0)
+      return cst(0);
+    return y == 1 ? x : mul(x, cst(y));
+  }
+  /// Unsigned division and remainder (indices are non-negative).
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
+  }
+  Value xori(Value x, Value y) { return b.createOrFold<arith::XOrIOp>(loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
+  }
+  Value lt(Value x, Value y) { return cmp(arith::CmpIPredicate::slt, x, y); }
+  Value lt(Value x, int64_t y) { return lt(x, cst(y)); }
+  Value ge(Value x, int64_t y) { return cmp(arith::CmpIPredicate::sge, x, cst(y)); }
+  Value eq(Value x, int64_t y) { return cmp(arith::CmpIPredicate::eq, x, cst(y)); }
+  /// `x && y` where a null operand is "true".
+  Value andi(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  /// `c ? x : y`, or `x` when `c` is null ("true").
+  Value select(Value c, Value x, Value y) {
+    return c ? b.createOrFold<arith::SelectOp>(loc, c, x, y) : x;
+  }
+  Value minc(Value x, int64_t y) {
+    return b.createOrFold<arith::MinSIOp>(loc, x, cst(y));
+  }
+  /// `x` clamped into [lo, hi] (signed).
+  Value clamp(Value x, int64_t lo, int64_t hi) {
+    x = b.createOrFold<arith::MaxSIOp>(loc, x, cst(lo));
+    return minc(x, hi);
+  }
+  /// [x0, x1, ...] of a row-major index into `dims`.
+  SmallVector<Value> delinearize(Value x, ArrayRef<int64_t> dims) {
+    SmallVector<Value> out(dims.size());
+    for (int64_t i = dims.size() - 1; i >= 0; --i) {
+      out[i] = i == 0 ? x : rem(x, dims[i]);
+      if (i > 0)
+        x = div(x, dims[i]);
+    }
+    return out;
+  }
+};
+
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_CONVERSION_INDEXEMITTER_H
