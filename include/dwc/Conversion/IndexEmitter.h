@@ -67,9 +67,24 @@ struct IndexEmitter {
     return b.createOrFold<arith::MinSIOp>(loc, x, cst(y));
   }
   /// `x` clamped into [lo, hi] (signed).
-  Value clamp(Value x, int64_t lo, int64_t hi) {
-    x = b.createOrFold<arith::MaxSIOp>(loc, x, cst(lo));
-    return minc(x, hi);
+  Value clamp(Value x, int64_t lo, int64_t hi) { return minc(maxc(x, lo), hi); }
+  Value maxc(Value x, int64_t y) {
+    return b.createOrFold<arith::MaxSIOp>(loc, x, cst(y));
+  }
+  /// `0 <= i < size` for an `i` statically known to lie in [lo, hi]: only
+  /// the checks that can fail (null: always true).
+  Value inBounds(Value i, int64_t lo, int64_t hi, int64_t size) {
+    Value ok;
+    if (lo < 0)
+      ok = andi(ok, cmp(arith::CmpIPredicate::sge, i, cst(0)));
+    if (hi >= size)
+      ok = andi(ok, cmp(arith::CmpIPredicate::slt, i, cst(size)));
+    return ok;
+  }
+  /// `i` clamped into [0, size) when `ok` may be false (an access stays in
+  /// bounds; its value is then discarded), else `i`.
+  Value clampIf(Value ok, Value i, int64_t size) {
+    return ok ? clamp(i, 0, size - 1) : i;
   }
   /// [x0, x1, ...] of a row-major index into `dims`.
   SmallVector<Value> delinearize(Value x, ArrayRef<int64_t> dims) {

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -83,13 +84,12 @@ int64_t pickVectorWidth(Type elem, int64_t extent, ArrayRef<Value> vectorised) {
 
 /// Builds the body of one kernel. Values of "vector kind" are always
 /// `vector<vw x T>` (also for vw = 1, where loads/stores are scalar).
-struct KernelEmitter {
-  OpBuilder &b;
-  Location loc;
+struct KernelEmitter : IndexEmitter {
   int64_t vw;
   Type acc;
+  KernelEmitter(OpBuilder &b, Location loc, int64_t vw, Type acc)
+      : IndexEmitter(b, loc), vw(vw), acc(acc) {}
 
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   VectorType vecOf(Type elem) { return VectorType::get({vw}, elem); }
 
   Value splat(Type elem, const APFloat &value) {
@@ -103,49 +103,6 @@ struct KernelEmitter {
   Value zero(Type elem) { return splat(elem, 0.0); }
   Value broadcast(Value scalar) {
     return vector::BroadcastOp::create(b, loc, vecOf(scalar.getType()), scalar);
-  }
-
-  // Index arithmetic, folded when the operands are constants.
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    if (y == 1)
-      return x;
-    return b.createOrFold<arith::MulIOp>(loc, x, cst(y));
-  }
-  Value addc(Value x, int64_t y) { return y == 0 ? x : add(x, cst(y)); }
-  Value andi(Value x, Value y) {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
-  }
-
-  /// `0 <= i < size`, given that `i` is statically known to lie in
-  /// [lo, hi]; the checks that cannot fail are omitted (nullptr: always
-  /// valid).
-  Value inBounds(Value i, int64_t lo, int64_t hi, int64_t size) {
-    Value ok;
-    if (lo < 0)
-      ok = andi(ok, cmp(arith::CmpIPredicate::sge, i, cst(0)));
-    if (hi >= size)
-      ok = andi(ok, cmp(arith::CmpIPredicate::slt, i, cst(size)));
-    return ok;
-  }
-
-  /// Splits a linear id into coordinates of `dims` (last fastest).
-  SmallVector<Value> delinearize(Value lin, ArrayRef<int64_t> dims) {
-    SmallVector<Value> out(dims.size());
-    for (int64_t i = dims.size() - 1; i > 0; --i) {
-      out[i] = b.createOrFold<arith::RemUIOp>(loc, lin, cst(dims[i]));
-      lin = b.createOrFold<arith::DivUIOp>(loc, lin, cst(dims[i]));
-    }
-    out[0] = lin;
-    return out;
   }
 
   unsigned bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
@@ -313,7 +270,7 @@ struct DepthwiseConv2DLowering : OpRewritePattern<DepthwiseConv2DOp> {
               ValueRange a) -> SmallVector<Value> {
             KernelEmitter eh{bh, l, vw, acc};
             auto [fhLo, fhHi] = ivRange(cfh, FH);
-            Value ih = eh.addc(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
+            Value ih = eh.add(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
             Value hOk = eh.inBounds(ih, fhLo * d[0] - p[0],
                                     (OH - 1) * s[0] + fhHi * d[0] - p[0], IH);
             return emitLoop(
@@ -323,7 +280,7 @@ struct DepthwiseConv2DLowering : OpRewritePattern<DepthwiseConv2DOp> {
                     ValueRange a2) -> SmallVector<Value> {
                   KernelEmitter ew{bw, l2, vw, acc};
                   auto [fwLo, fwHi] = ivRange(cfw, FW);
-                  Value iw = ew.addc(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
+                  Value iw = ew.add(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
                   Value ok = ew.andi(
                       hOk, ew.inBounds(iw, fwLo * d[1] - p[2],
                                        (OW - 1) * s[1] + fwHi * d[1] - p[2],
@@ -363,7 +320,7 @@ struct DepthwiseConv2DBackwardDataLowering
     auto tap = [](KernelEmitter &e, Value pos, int64_t pad, Value f,
                   int64_t dil, int64_t stride, int64_t outSize, int64_t posHi,
                   int64_t fLo, int64_t fHi, Value &ok) -> Value {
-      Value t = e.sub(e.addc(pos, pad), e.mul(f, dil));
+      Value t = e.sub(e.add(pos, pad), e.mul(f, dil));
       int64_t tLo = pad - fHi * dil, tHi = posHi + pad - fLo * dil;
       if (tLo < 0)
         ok = e.andi(ok, e.cmp(arith::CmpIPredicate::sge, t, e.cst(0)));
@@ -439,8 +396,8 @@ struct DepthwiseConv2DBackwardFilterLowering
       KernelEmitter e{b, loc, vw, acc};
       auto co = e.delinearize(gid, {FH, FW, C / vw});
       Value fh = co[0], fw = co[1], c = e.mul(co[2], vw);
-      Value hOff = e.addc(e.mul(fh, d[0]), -p[0]);
-      Value wOff = e.addc(e.mul(fw, d[1]), -p[2]);
+      Value hOff = e.add(e.mul(fh, d[0]), -p[0]);
+      Value wOff = e.add(e.mul(fw, d[1]), -p[2]);
       auto res = emitLoop(
           b, loc, N, false, e.zero(acc),
           [&](OpBuilder &bn, Location l, Value n, std::optional<int64_t>,
@@ -504,8 +461,8 @@ struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
       KernelEmitter e{b, loc, vw, acc};
       auto co = e.delinearize(gid, {N, OH, OW, C / vw});
       Value n = co[0], oh = co[1], ow = co[2], c = e.mul(co[3], vw);
-      Value hs = e.addc(e.mul(oh, s[0]), -p[0]);
-      Value ws = e.addc(e.mul(ow, s[1]), -p[2]);
+      Value hs = e.add(e.mul(oh, s[0]), -p[0]);
+      Value ws = e.add(e.mul(ow, s[1]), -p[2]);
       const llvm::fltSemantics &sem = cast<FloatType>(acc).getFloatSemantics();
       Value init = isMax ? e.splat(acc, APFloat::getInf(sem, /*Negative=*/true))
                          : e.zero(acc);
@@ -558,7 +515,7 @@ struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
         // window clipped to the padded input [-pt, IH + pb).
         auto count = [&](Value start, int64_t win, int64_t size,
                          int64_t padHi) -> Value {
-          Value end = arith::MinSIOp::create(b, loc, e.addc(start, win),
+          Value end = arith::MinSIOp::create(b, loc, e.add(start, win),
                                              e.cst(size + (includePad ? padHi : 0)));
           Value begin = start;
           if (!includePad)
@@ -639,8 +596,8 @@ struct Im2winLowering : OpRewritePattern<Im2winOp> {
                  Value n = co[0], oh = co[1], wp = co[2], fh = co[3],
                        c = e.mul(co[4], vw);
                  Value ih =
-                     e.addc(e.add(e.mul(oh, s[0]), e.mul(fh, d[0])), -p[0]);
-                 Value iw = e.addc(wp, -p[2]);
+                     e.add(e.add(e.mul(oh, s[0]), e.mul(fh, d[0])), -p[0]);
+                 Value iw = e.add(wp, -p[2]);
                  Value ok = e.andi(
                      e.inBounds(ih, -p[0], (OH - 1) * s[0] + (FH - 1) * d[0] - p[0],
                                 IH),
@@ -680,7 +637,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
           [&](OpBuilder &bh, Location l, Value fh, std::optional<int64_t>,
               ValueRange a) -> SmallVector<Value> {
             KernelEmitter eh{bh, l, vw, acc};
-            Value ih = eh.addc(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
+            Value ih = eh.add(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
             Value hOk = eh.inBounds(ih, -p[0],
                                     (OH - 1) * s[0] + (FH - 1) * d[0] - p[0], IH);
             return emitLoop(
@@ -690,7 +647,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
                     ValueRange a2) -> SmallVector<Value> {
                   KernelEmitter ew{bw, l2, vw, acc};
                   auto [fwLo, fwHi] = ivRange(cfw, FW);
-                  Value iw = ew.addc(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
+                  Value iw = ew.add(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
                   Value ok = ew.andi(
                       hOk, ew.inBounds(iw, fwLo * d[1] - p[2],
                                        (OW - 1) * s[1] + fwHi * d[1] - p[2],

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -72,64 +73,10 @@ int64_t vectorWidth(Type elem, int64_t c, int64_t bits = 128) {
 
 /// Index arithmetic and `vector<vw x T>` helpers (vw = 1 uses scalar
 /// memory accesses).
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
+struct Emitter : IndexEmitter {
   int64_t vw;
-
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value addc(Value x, int64_t y) { return y == 0 ? x : add(x, cst(y)); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(y));
-  }
-  Value divu(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
-  }
-  Value remu(Value x, int64_t y) {
-    return y == 1 ? cst(0) : b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
-  }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
-  }
-  Value andi(Value x, Value y) {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value maxs(Value x, int64_t y) {
-    return b.createOrFold<arith::MaxSIOp>(loc, x, cst(y));
-  }
-  Value mins(Value x, int64_t y) {
-    return b.createOrFold<arith::MinSIOp>(loc, x, cst(y));
-  }
-  /// `0 <= i < size` for `i` known to lie in [lo, hi]; nullptr when it
-  /// always holds.
-  Value inBounds(Value i, int64_t lo, int64_t hi, int64_t size) {
-    Value ok;
-    if (lo < 0)
-      ok = andi(ok, cmp(arith::CmpIPredicate::sge, i, cst(0)));
-    if (hi >= size)
-      ok = andi(ok, cmp(arith::CmpIPredicate::slt, i, cst(size)));
-    return ok;
-  }
-  /// `i` clamped into [0, size) when `ok` may be false (the load stays in
-  /// bounds; its value is then discarded).
-  Value clampIf(Value ok, Value i, int64_t size) {
-    return ok ? mins(maxs(i, 0), size - 1) : i;
-  }
-  SmallVector<Value> delinearize(Value lin, ArrayRef<int64_t> dims) {
-    SmallVector<Value> out(dims.size());
-    for (int64_t i = dims.size() - 1; i > 0; --i) {
-      out[i] = remu(lin, dims[i]);
-      lin = divu(lin, dims[i]);
-    }
-    out[0] = lin;
-    return out;
-  }
+  Emitter(OpBuilder &b, Location loc, int64_t vw)
+      : IndexEmitter(b, loc), vw(vw) {}
 
   VectorType vecOf(Type elem) { return VectorType::get({vw}, elem); }
   Value splat(Type elem, TypedAttr value) {
@@ -186,8 +133,8 @@ struct Emitter {
   /// count_include_pad, [-before, size + after).
   Value extent(Value start, int64_t k, int64_t size, int64_t before,
                int64_t after, bool includePad) {
-    Value end = mins(addc(start, k), includePad ? size + after : size);
-    Value begin = maxs(start, includePad ? -before : 0);
+    Value end = minc(add(start, k), includePad ? size + after : size);
+    Value begin = maxc(start, includePad ? -before : 0);
     return sub(end, begin);
   }
   Value toFloat(Value index, Type ft) {
@@ -440,8 +387,8 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
       auto co = e.delinearize(gid, {N, OH, OWc, CV});
       Value n = co[0], oh = co[1], ow0 = e.mul(co[2], TM),
             c = e.mul(co[3], vw);
-      Value hs = e.addc(e.mul(oh, sh), -pt);
-      Value wbase = e.addc(e.mul(ow0, sw), -pl);
+      Value hs = e.add(e.mul(oh, sh), -pt);
+      Value wbase = e.add(e.mul(ow0, sw), -pl);
       Value neutral = isMax ? e.negInf(cty) : e.splatF(cty, 0.0);
       SmallVector<Value> inits(TM, neutral);
       auto res = loop(
@@ -460,7 +407,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
               // Width-first: each column of the strip once, folded into
               // every output whose window holds it.
               for (int64_t j = 0; j < cols; ++j) {
-                Value iw = r.addc(wbase, j);
+                Value iw = r.add(wbase, j);
                 Value ok = r.inBounds(iw, j - pl,
                                       (OWc - 1) * TM * sw - pl + j, IW);
                 Value v = r.convert(
@@ -482,10 +429,10 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
       if (!isMax)
         rows = e.extent(hs, KH, IH, pt, pb, includePad);
       for (int64_t i = 0; i < TM; ++i) {
-        Value ow = e.addc(ow0, i);
+        Value ow = e.add(ow0, i);
         Value r = res[i];
         if (!isMax) {
-          Value ws = e.addc(wbase, i * sw);
+          Value ws = e.add(wbase, i * sw);
           Value cnt = b.createOrFold<arith::MulIOp>(
               loc, rows, e.extent(ws, KW, IW, pl, pr, includePad));
           r = e.divideByCount(r, cnt, acc);
@@ -539,8 +486,8 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
       auto co = e.delinearize(gid, {N, OHt, OWc, CV});
       Value n = co[0], oh0 = e.mul(co[1], TH), ow0 = e.mul(co[2], TM),
             c = e.mul(co[3], vw);
-      Value hs0 = e.addc(e.mul(oh0, sh), -pt);
-      Value wbase = e.addc(e.mul(ow0, sw), -pl);
+      Value hs0 = e.add(e.mul(oh0, sh), -pt);
+      Value wbase = e.add(e.mul(ow0, sw), -pl);
       Value neutral = isMax ? e.negInf(cty) : e.splatF(cty, 0.0);
       auto fold = [&](Value a, Value v) -> Value {
         if (isMax)
@@ -550,7 +497,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
       // Columns of the strip: clamped index and validity, static per j.
       SmallVector<Value> colIdx(cols), colOk(cols);
       for (int64_t j = 0; j < cols; ++j) {
-        Value iw = e.addc(wbase, j);
+        Value iw = e.add(wbase, j);
         colOk[j] = e.inBounds(iw, j - pl, (OWc - 1) * TM * sw - pl + j, IW);
         colIdx[j] = e.clampIf(colOk[j], iw, IW);
       }
@@ -558,11 +505,11 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
       SmallVector<Value> colCnt(TM);
       if (!isMax)
         for (int64_t i = 0; i < TM; ++i)
-          colCnt[i] = e.extent(e.addc(wbase, i * sw), KW, IW, pl, pr,
+          colCnt[i] = e.extent(e.add(wbase, i * sw), KW, IW, pl, pr,
                                includePad);
       SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM));
       for (int64_t t = 0; t < rows; ++t) {
-        Value ih = e.addc(hs0, t);
+        Value ih = e.add(hs0, t);
         Value rowOk = e.inBounds(ih, t - pt, (OHt - 1) * TH * sh - pt + t, IH);
         Value ihc = e.clampIf(rowOk, ih, IH);
         // Row partials: the KW taps of each strip output in this row.
@@ -587,10 +534,10 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
           if (t != r * sh + KH - 1)
             continue;
           // Last window row of output row r: divide and store.
-          Value oh = e.addc(oh0, r);
+          Value oh = e.add(oh0, r);
           Value rowCnt;
           if (!isMax)
-            rowCnt = e.extent(e.addc(hs0, r * sh), KH, IH, pt, pb, includePad);
+            rowCnt = e.extent(e.add(hs0, r * sh), KH, IH, pt, pb, includePad);
           Value rowStore;
           if ((OHt - 1) * TH + r >= OH)
             rowStore = e.cmp(arith::CmpIPredicate::slt, oh, e.cst(OH));
@@ -603,7 +550,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
             }
             res = applyActivation(b, loc, res, op.getActivation());
             Value val = e.convert(res, elemOf(y));
-            Value ow = e.addc(ow0, i);
+            Value ow = e.add(ow0, i);
             Value ok = rowStore;
             if ((OWc - 1) * TM + i >= OW)
               ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW)));
@@ -678,8 +625,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
       auto co = e.delinearize(gid, {N, IHt, IWt, CV});
       Value n = co[0], ih0 = e.mul(co[1], TH), iw0 = e.mul(co[2], TM),
             c = e.mul(co[3], vw);
-      Value ohLo = e.addc(ih0, pt - (KH - 1));
-      Value owLo = e.addc(iw0, pl - (KW - 1));
+      Value ohLo = e.add(ih0, pt - (KH - 1));
+      Value owLo = e.add(iw0, pl - (KW - 1));
       Value zero = e.splatF(acc, 0.0);
       Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 1.0));
       auto reciprocal = [&](Value count) -> Value {
@@ -688,21 +635,21 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
       // dY columns of the tile: clamped index, validity, 1 / column divisor.
       SmallVector<Value> colIdx(cols), colOk(cols), colRcp(cols);
       for (int64_t j = 0; j < cols; ++j) {
-        Value ow = e.addc(owLo, j);
+        Value ow = e.add(owLo, j);
         int64_t lo = pl - (KW - 1) + j;
         colOk[j] = e.inBounds(ow, lo, (IWt - 1) * TM + lo, OW);
         colIdx[j] = e.clampIf(colOk[j], ow, OW);
         colRcp[j] = reciprocal(
-            e.extent(e.addc(colIdx[j], -pl), KW, IW, pl, pr, includePad));
+            e.extent(e.add(colIdx[j], -pl), KW, IW, pl, pr, includePad));
       }
       SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM));
       for (int64_t t = 0; t < rows; ++t) {
-        Value oh = e.addc(ohLo, t);
+        Value oh = e.add(ohLo, t);
         int64_t lo = pt - (KH - 1) + t;
         Value rowOk = e.inBounds(oh, lo, (IHt - 1) * TH + lo, OH);
         Value ohc = e.clampIf(rowOk, oh, OH);
         Value rowRcp = reciprocal(
-            e.extent(e.addc(ohc, -pt), KH, IH, pt, pb, includePad));
+            e.extent(e.add(ohc, -pt), KH, IH, pt, pb, includePad));
         SmallVector<Value> part(TM);
         for (int64_t j = 0; j < cols; ++j) {
           Value g = e.convert(e.load(dy, {n, ohc, colIdx[j], c}), acc);
@@ -729,12 +676,12 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                                     : part[i];
           if (t != r + KH - 1)
             continue;
-          Value ih = e.addc(ih0, r);
+          Value ih = e.add(ih0, r);
           Value rowStore;
           if ((IHt - 1) * TH + r >= IH)
             rowStore = e.cmp(arith::CmpIPredicate::slt, ih, e.cst(IH));
           for (int64_t i = 0; i < TM; ++i) {
-            Value iw = e.addc(iw0, i);
+            Value iw = e.add(iw0, i);
             Value ok = rowStore;
             if ((IWt - 1) * TM + i >= IW)
               ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW)));
@@ -805,7 +752,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
       Emitter r{rb, loc, vw};
       SmallVector<Value> inits(NW, r.negInf(elt));
       inits.append(NW, r.splatI32(-1));
-      Value top = r.addc(r.mul(oh, sh), -pt);
+      Value top = r.add(r.mul(oh, sh), -pt);
       auto state = loop(
           rb, loc, KH, KH <= kMaxUnroll, inits,
           [&](OpBuilder &xb, Value kr, std::optional<int64_t> ckr,
@@ -820,7 +767,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
             Value tapRow = ex.broadcast(arith::IndexCastOp::create(
                 xb, loc, xb.getI32Type(), ex.mul(kr, KW)));
             for (int64_t q = qLo; q <= qHi; ++q) {
-              Value iw = ex.addc(iw0, q);
+              Value iw = ex.add(iw0, q);
               Value colOk = ex.inBounds(iw, q, (IWc - 1) * TM + q, IW);
               Value ok = ex.andi(rowOk, colOk);
               Value v = ex.load(x, {n, xrc, ex.clampIf(colOk, iw, IW), c});
@@ -868,8 +815,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
             auto co = e.delinearize(gid, {N, OH, OWa, CV});
             Value n = co[0], oh = co[1], ow0 = e.mul(co[2], TA),
                   c = e.mul(co[3], vw);
-            Value top = e.addc(e.mul(oh, sh), -pt);
-            Value wbase = e.addc(e.mul(ow0, sw), -pl);
+            Value top = e.add(e.mul(oh, sh), -pt);
+            Value wbase = e.add(e.mul(ow0, sw), -pl);
             SmallVector<Value> inits(TA, e.negInf(elt));
             inits.append(TA, e.splatI32(-1));
             auto state = loop(
@@ -887,7 +834,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                   Value tapRow = ex.broadcast(arith::IndexCastOp::create(
                       xb, loc, xb.getI32Type(), ex.mul(kh, KW)));
                   for (int64_t q = 0; q < colsA; ++q) {
-                    Value iw = ex.addc(wbase, q);
+                    Value iw = ex.add(wbase, q);
                     Value colOk =
                         ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
                     Value ok = ex.andi(rowOk, colOk);
@@ -907,7 +854,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
             for (int64_t i = 0; i < TA; ++i) {
               Value t8 = arith::TruncIOp::create(
                   b, loc, e.vecOf(b.getIntegerType(8)), state[TA + i]);
-              Value ow = e.addc(ow0, i);
+              Value ow = e.add(ow0, i);
               Value ok;
               if ((OWa - 1) * TA + i >= OW)
                 ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW));
@@ -924,7 +871,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
       auto co = e.delinearize(gid, {N, IH, IWc, CV});
       Value n = co[0], ih = co[1], iwc = co[2], c = e.mul(co[3], vw);
       Value iw0 = e.mul(iwc, TM);
-      Value owBase = e.addc(e.mul(iwc, TM / sw), d0);
+      Value owBase = e.add(e.mul(iwc, TM / sw), d0);
       Value zero = e.splatF(acc, 0.0);
       SmallVector<Value> inits(TM, zero);
       // Windows whose row range holds ih: oh*sh = ih + pt - kh.
@@ -934,7 +881,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
               ValueRange accs) -> SmallVector<Value> {
             Emitter eh{bh, loc, vw};
             int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
-            Value ohNum = eh.sub(eh.addc(ih, pt), kh);
+            Value ohNum = eh.sub(eh.add(ih, pt), kh);
             Value cond;
             if (pt - khHi < 0)
               cond = eh.cmp(arith::CmpIPredicate::sge, ohNum, eh.cst(0));
@@ -943,18 +890,18 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                                           eh.cst((OH - 1) * sh)));
             if (sh > 1) {
               // (ih + pt - kh) % sh == 0, on a non-negative operand.
-              Value r = eh.remu(eh.addc(ohNum, sh * KH), sh);
+              Value r = eh.rem(eh.add(ohNum, sh * KH), sh);
               cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::eq, r,
                                           eh.cst(0)));
             }
             return ifThen(bh, loc, cond, accs, [&](OpBuilder &rb) {
               Emitter r{rb, loc, vw};
-              Value oh = r.divu(ohNum, sh);
+              Value oh = r.div(ohNum, sh);
               SmallVector<Value> a(accs);
               // Validity and clamped index of window j.
               SmallVector<Value> wOk(NW), owIdx(NW);
               for (int64_t j = 0; j < NW; ++j) {
-                Value ow = r.addc(owBase, j);
+                Value ow = r.add(owBase, j);
                 wOk[j] = r.inBounds(ow, d0 + j,
                                     (IWc - 1) * (TM / sw) + d0 + j, OW);
                 owIdx[j] = r.clampIf(wOk[j], ow, OW);
@@ -970,12 +917,12 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
               }
               Value rows;
               if (!isMax)
-                rows = r.extent(r.addc(r.mul(oh, sh), -pt), KH, IH, pt, pb,
+                rows = r.extent(r.add(r.mul(oh, sh), -pt), KH, IH, pt, pb,
                                 includePad);
               for (int64_t j = 0; j < NW; ++j) {
                 Value g = r.convert(r.load(dy, {n, oh, owIdx[j], c}), acc);
                 if (!isMax) {
-                  Value ws = r.addc(r.mul(owIdx[j], sw), -pl);
+                  Value ws = r.add(r.mul(owIdx[j], sw), -pl);
                   Value cnt = rb.createOrFold<arith::MulIOp>(
                       loc, rows, r.extent(ws, KW, IW, pl, pr, includePad));
                   g = r.divideByCount(g, cnt, acc);
@@ -1004,7 +951,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
             });
           });
       for (int64_t i = 0; i < TM; ++i) {
-        Value iw = e.addc(iw0, i);
+        Value iw = e.add(iw0, i);
         Value val = e.convert(res[i], elemOf(dx));
         Value ok;
         if ((IWc - 1) * TM + i >= IW)
@@ -1064,9 +1011,9 @@ struct GlobalAvgPool : OpRewritePattern<GlobalAvgPoolOp> {
     Value partial = launch.getWorkgroupAttributions()[0];
     Emitter e{b, loc, vw};
     Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
-    Value n = e.divu(bid, tiles);
-    Value cvl = e.remu(tid, CT), row = e.divu(tid, CT);
-    Value cv = e.add(e.mul(e.remu(bid, tiles), CT), cvl);
+    Value n = e.div(bid, tiles);
+    Value cvl = e.rem(tid, CT), row = e.div(tid, CT);
+    Value cv = e.add(e.mul(e.rem(bid, tiles), CT), cvl);
     Value active;
     if (CV % CT != 0)
       active = e.cmp(arith::CmpIPredicate::ult, cv, e.cst(CV));
