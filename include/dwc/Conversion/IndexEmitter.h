@@ -3,8 +3,8 @@
 // The small IR builders the dwc GPU kernel passes share: index constants and
 // arithmetic (folded where the operands allow), comparisons, predicates that
 // may be absent (a null predicate means "always true"), clamping and
-// row-major delinearization. Each pass derives its own emitter from it for
-// its vector types and memory accesses.
+// row-major delinearization; F32VectorEmitter adds f32 channel vectors. Each
+// pass derives its own emitter for its memory accesses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +12,9 @@
 #define DWC_CONVERSION_INDEXEMITTER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
@@ -95,6 +97,28 @@ struct IndexEmitter {
         x = div(x, dims[i]);
     }
     return out;
+  }
+};
+
+/// An IndexEmitter for kernels that hold `vw`-element channel vectors in
+/// f32 registers: 128-bit loads widened to f32 once.
+struct F32VectorEmitter : IndexEmitter {
+  int64_t vw;
+  F32VectorEmitter(OpBuilder &b, Location loc, int64_t vw)
+      : IndexEmitter(b, loc), vw(vw) {}
+
+  VectorType vec(Type elem) { return VectorType::get({vw}, elem); }
+  VectorType vec() { return vec(b.getF32Type()); }
+  Value zeros() {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(), b.getF32FloatAttr(0.0f)));
+  }
+  /// A 128-bit load, widened to f32.
+  Value load(Value mem, ValueRange idx) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    Value v = vector::LoadOp::create(b, loc, vec(elem), mem, idx,
+                                     /*nontemporal=*/false, llvm::Align(16));
+    return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
   }
 };
 

@@ -133,24 +133,7 @@ std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
 
 /// Index arithmetic and vector helpers (memory holds `vw` elements per
 /// thread, arithmetic is f32).
-struct Emitter : IndexEmitter {
-  int64_t vw;
-  Emitter(OpBuilder &b, Location loc, int64_t vw)
-      : IndexEmitter(b, loc), vw(vw) {}
-  VectorType vec(Type elem) { return VectorType::get({vw}, elem); }
-  VectorType vec() { return vec(b.getF32Type()); }
-  Value zeros() {
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vec(), b.getF32FloatAttr(0.0f)));
-  }
-  /// A 128-bit load, widened to f32.
-  Value load(Value mem, ValueRange idx) {
-    Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    Value v = vector::LoadOp::create(b, loc, vec(elem), mem, idx,
-                                     /*nontemporal=*/false, llvm::Align(16));
-    return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
-  }
-};
+using Emitter = F32VectorEmitter;
 
 /// Creates a 1-D gpu.launch of `blocks` x `threads` before `op` and returns
 /// a builder inside it (before the terminator) with the launch.

@@ -112,23 +112,8 @@ FailureOr<ConvProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
 
 /// Small IR-building helpers for index arithmetic and vectors: memory holds
 /// `vw` elements of its element type per thread, arithmetic is f32.
-struct Emitter : IndexEmitter {
-  int64_t vw;
-  Emitter(OpBuilder &b, Location loc, int64_t vw)
-      : IndexEmitter(b, loc), vw(vw) {}
-  VectorType vec(Type elem) { return VectorType::get({vw}, elem); }
-  VectorType vec() { return vec(b.getF32Type()); }
-  Value zeros() {
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vec(), b.getF32FloatAttr(0.0f)));
-  }
-  /// A 128-bit load, widened to f32.
-  Value load(Value mem, ValueRange idx) {
-    Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    Value v = vector::LoadOp::create(b, loc, vec(elem), mem, idx,
-                                     /*nontemporal=*/false, llvm::Align(16));
-    return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
-  }
+struct Emitter : F32VectorEmitter {
+  using F32VectorEmitter::F32VectorEmitter;
   /// Rounds an f32 vector once to the memory's element type and stores it.
   void store(Value v, Value mem, ValueRange idx) {
     Type elem = cast<MemRefType>(mem.getType()).getElementType();
