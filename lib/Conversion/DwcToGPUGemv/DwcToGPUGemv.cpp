@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,18 +45,6 @@ constexpr int64_t kWarps = 4;
 constexpr int64_t kPatchesPerBlock = kWarps * (32 / kThreadsAlongChannels);
 constexpr int64_t kThreads = kWarps * 32;
 
-/// A forward depthwise convolution as the kernel computes it. A stride-1
-/// `dwc.depthwise_conv2d_backward_data` is one too: dX is dY convolved with
-/// the 180-degree rotated filter under the transposed padding
-/// (top' = FH - 1 - top, left' = FW - 1 - left; bottom/right follow from the
-/// shapes); the rotation is fused into the filter loads (tap (FH-1-i,
-/// FW-1-j)), so it costs nothing.
-struct ConvProblem {
-  Value x, w, bias, y;
-  int64_t pt = 0, pl = 0;
-  bool rotateFilter = false;
-};
-
 /// Why a convolution with these operands cannot take the GEMV kernel, or an
 /// empty string.
 std::string ineligibility(Operation *op, Value x, Value y, Type acc,
@@ -82,32 +71,21 @@ std::string ineligibility(Operation *op, Value x, Value y, Type acc,
   return "";
 }
 
-FailureOr<ConvProblem> problemOf(DepthwiseConv2DOp op, std::string &why) {
+FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, std::string &why) {
   why = ineligibility(op, op.getInput(), op.getInit(), op.getAccType(),
                       op.getStrides(), op.getDilations());
   if (!why.empty())
     return failure();
-  auto pad = op.getPadding();
-  return ConvProblem{op.getInput(), op.getFilter(), op.getBias(), op.getInit(),
-                     pad[0], pad[2], /*rotateFilter=*/false};
+  return forwardProblem(op);
 }
 
-FailureOr<ConvProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
+FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
                                  std::string &why) {
   why = ineligibility(op, op.getOutputGrad(), op.getInit(), op.getAccType(),
                       op.getStrides(), op.getDilations());
   if (!why.empty())
     return failure();
-  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
-  auto pad = op.getPadding();
-  int64_t pt = f[0] - 1 - pad[0], pl = f[1] - 1 - pad[2];
-  if (pt < 0 || pl < 0) {
-    why = "padding larger than the filter extent minus one (negative "
-          "transposed padding)";
-    return failure();
-  }
-  return ConvProblem{op.getOutputGrad(), op.getFilter(), Value(), op.getInit(),
-                     pt, pl, /*rotateFilter=*/true};
+  return backwardDataProblem(op, why);
 }
 
 /// Small IR-building helpers for index arithmetic and vectors: memory holds
@@ -139,7 +117,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<ConvProblem> problem = problemOf(op, why);
+    FailureOr<DepthwiseProblem> problem = problemOf(op, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
 

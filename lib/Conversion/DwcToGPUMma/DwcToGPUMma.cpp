@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,16 +48,6 @@ constexpr int64_t kTM = 8;       // outputs per GEMV (mma N)
 constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
 constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
 
-/// A forward depthwise convolution as the kernel computes it; a stride-1
-/// `dwc.depthwise_conv2d_backward_data` is dY convolved with the 180-degree
-/// rotated filter under the transposed padding (top' = FH - 1 - top,
-/// left' = FW - 1 - left), the rotation fused into the filter copies.
-struct ConvProblem {
-  Value x, w, bias, y;
-  int64_t pt = 0, pl = 0;
-  bool rotateFilter = false;
-};
-
 /// Why a convolution with these operands cannot take the tensor-core kernel,
 /// or an empty string.
 std::string ineligibility(Operation *op, Value x, Value w, Value y, Type acc,
@@ -89,35 +80,24 @@ std::string ineligibility(Operation *op, Value x, Value w, Value y, Type acc,
   return "";
 }
 
-FailureOr<ConvProblem> problemOf(DepthwiseConv2DOp op, int64_t minFilterWidth,
+FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFilterWidth,
                                  std::string &why) {
   why = ineligibility(op, op.getInput(), op.getFilter(), op.getInit(),
                       op.getAccType(), op.getStrides(), op.getDilations(),
                       minFilterWidth);
   if (!why.empty())
     return failure();
-  auto pad = op.getPadding();
-  return ConvProblem{op.getInput(), op.getFilter(), op.getBias(), op.getInit(),
-                     pad[0], pad[2], /*rotateFilter=*/false};
+  return forwardProblem(op);
 }
 
-FailureOr<ConvProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
+FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
                                  int64_t minFilterWidth, std::string &why) {
   why = ineligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
                       op.getAccType(), op.getStrides(), op.getDilations(),
                       minFilterWidth);
   if (!why.empty())
     return failure();
-  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
-  auto pad = op.getPadding();
-  int64_t pt = f[0] - 1 - pad[0], pl = f[1] - 1 - pad[2];
-  if (pt < 0 || pl < 0) {
-    why = "padding larger than the filter extent minus one (negative "
-          "transposed padding)";
-    return failure();
-  }
-  return ConvProblem{op.getOutputGrad(), op.getFilter(), Value(), op.getInit(),
-                     pt, pl, /*rotateFilter=*/true};
+  return backwardDataProblem(op, why);
 }
 
 /// Spatial tile: R rows x G groups of 8 outputs (R * G = 16 GEMVs).
@@ -197,7 +177,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<ConvProblem> problem = problemOf(op, minFilterWidth, why);
+    FailureOr<DepthwiseProblem> problem = problemOf(op, minFilterWidth, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
 

@@ -1,0 +1,54 @@
+//===- DepthwiseProblem.h - a depthwise conv as the forward kernels see it -*- C++ -*-===//
+//
+// The stride-1 forward kernels (CUDA-core GEMV, tensor cores) compute
+// y = x (*) w with top/left padding pt/pl. Backward data is the same
+// computation on dY with the 180-degree rotated filter and the transposed
+// padding (top' = FH-1-top, left' = FW-1-left; bottom/right follow from the
+// shapes), the rotation fused into the filter loads (tap (FH-1-i, FW-1-j)).
+// These builders give both ops that one form; eligibility checks stay with
+// each pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_CONVERSION_DEPTHWISEPROBLEM_H
+#define DWC_CONVERSION_DEPTHWISEPROBLEM_H
+
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include <string>
+
+namespace mlir {
+namespace dwc {
+
+struct DepthwiseProblem {
+  Value x, w, bias, y;
+  int64_t pt = 0, pl = 0;
+  bool rotateFilter = false;
+};
+
+inline DepthwiseProblem forwardProblem(DepthwiseConv2DOp op) {
+  auto pad = op.getPadding();
+  return DepthwiseProblem{op.getInput(), op.getFilter(), op.getBias(),
+                          op.getInit(), pad[0], pad[2],
+                          /*rotateFilter=*/false};
+}
+
+/// Fails (with `why`) when the transposed padding would be negative.
+inline FailureOr<DepthwiseProblem>
+backwardDataProblem(DepthwiseConv2DBackwardDataOp op, std::string &why) {
+  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+  auto pad = op.getPadding();
+  int64_t pt = f[0] - 1 - pad[0], pl = f[1] - 1 - pad[2];
+  if (pt < 0 || pl < 0) {
+    why = "padding larger than the filter extent minus one (negative "
+          "transposed padding)";
+    return failure();
+  }
+  return DepthwiseProblem{op.getOutputGrad(), op.getFilter(), Value(),
+                          op.getInit(), pt, pl, /*rotateFilter=*/true};
+}
+
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_CONVERSION_DEPTHWISEPROBLEM_H
