@@ -18,6 +18,7 @@
 
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -86,42 +87,6 @@ std::string ineligibility(Conv2DOp op, const Switches &sw) {
 struct Emitter : IndexEmitter {
   using IndexEmitter::IndexEmitter;
 };
-
-/// One m16n8k16 mma.sync, f32 accumulators: `a` vector<4x2xT>, `bm`
-/// vector<2x2xT>, `c` vector<2x2xf32>. f16 through nvgpu.mma.sync; bf16
-/// through nvvm.mma.sync (the nvgpu lowering does not deduce bf16 types).
-Value emitMma(OpBuilder &b, Location loc, Value a, Value bm, Value c) {
-  Type et = cast<VectorType>(a.getType()).getElementType();
-  Type f32 = b.getF32Type();
-  if (et.isF16())
-    return nvgpu::MmaSyncOp::create(b, loc, a, bm, c,
-                                    ArrayRef<int64_t>{16, 8, 16});
-  auto i32x1 = VectorType::get({1}, b.getI32Type());
-  auto regs = [&](Value v, int64_t rows) {
-    SmallVector<Value> out;
-    for (int64_t r = 0; r < rows; ++r) {
-      Value p = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r});
-      p = vector::BitCastOp::create(b, loc, i32x1, p);
-      out.push_back(vector::ExtractOp::create(b, loc, p, ArrayRef<int64_t>{0}));
-    }
-    return out;
-  };
-  SmallVector<Value> cS;
-  for (int64_t i = 0; i < 4; ++i)
-    cS.push_back(vector::ExtractOp::create(b, loc, c,
-                                           ArrayRef<int64_t>{i / 2, i % 2}));
-  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                {f32, f32, f32, f32});
-  Value d = NVVM::MmaOp::create(
-      b, loc, resTy, regs(a, 4), regs(bm, 2), cS, ArrayRef<int64_t>{16, 8, 16},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-  SmallVector<Value> dS;
-  for (int64_t i = 0; i < 4; ++i)
-    dS.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{i}));
-  return vector::FromElementsOp::create(b, loc, c.getType(), dS);
-}
 
 /// Static description of one kernel.
 struct Plan {
@@ -681,7 +646,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                          ex(g8, o + 3)});
           for (int64_t nt = 0; nt < 4; ++nt) {
             Value &c = acc[mt * 4 + nt];
-            c = emitMma(ob, loc, av, bfr[s][nt], c);
+            c = emitMmaM16N8K16(ob, loc, av, bfr[s][nt], c);
           }
         }
       }

@@ -16,6 +16,7 @@
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -122,49 +123,15 @@ struct Emitter : IndexEmitter {
 
 /// One m16n8k16 mma.sync, f32 accumulators. `aS` (8) and `bS` (4) are the
 /// lane's A and B elements in register order (a0..a7, b0..b3), `c` the
-/// lane's vector<2x2xf32> {c0, c1; c2, c3}. f16 goes through
-/// nvgpu.mma.sync; bf16 through nvvm.mma.sync directly (the nvgpu lowering
-/// does not deduce bf16 PTX types).
+/// lane's vector<2x2xf32> {c0, c1; c2, c3}.
 Value emitMma(OpBuilder &b, Location loc, ArrayRef<Value> aS,
               ArrayRef<Value> bS, Value c) {
   Type et = aS[0].getType();
-  Type f32 = b.getF32Type();
-  auto accTy = VectorType::get({2, 2}, f32);
-  if (et.isF16()) {
-    Value a = vector::FromElementsOp::create(
-        b, loc, VectorType::get({4, 2}, et), aS);
-    Value bm = vector::FromElementsOp::create(
-        b, loc, VectorType::get({2, 2}, et), bS);
-    return nvgpu::MmaSyncOp::create(b, loc, a, bm, c,
-                                    ArrayRef<int64_t>{16, 8, 16});
-  }
-  auto pairTy = VectorType::get({2}, et);
-  auto i32x1 = VectorType::get({1}, b.getI32Type());
-  auto regs = [&](ArrayRef<Value> elems) {
-    SmallVector<Value> out;
-    for (size_t i = 0; i < elems.size(); i += 2) {
-      Value p = vector::FromElementsOp::create(
-          b, loc, pairTy, ValueRange{elems[i], elems[i + 1]});
-      p = vector::BitCastOp::create(b, loc, i32x1, p);
-      out.push_back(vector::ExtractOp::create(b, loc, p, ArrayRef<int64_t>{0}));
-    }
-    return out;
-  };
-  SmallVector<Value> cS;
-  for (int64_t i = 0; i < 4; ++i)
-    cS.push_back(vector::ExtractOp::create(b, loc, c,
-                                           ArrayRef<int64_t>{i / 2, i % 2}));
-  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                {f32, f32, f32, f32});
-  Value d = NVVM::MmaOp::create(
-      b, loc, resTy, regs(aS), regs(bS), cS, ArrayRef<int64_t>{16, 8, 16},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-  SmallVector<Value> dS;
-  for (int64_t i = 0; i < 4; ++i)
-    dS.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{i}));
-  return vector::FromElementsOp::create(b, loc, accTy, dS);
+  Value a = vector::FromElementsOp::create(b, loc, VectorType::get({4, 2}, et),
+                                           aS);
+  Value bm = vector::FromElementsOp::create(b, loc,
+                                            VectorType::get({2, 2}, et), bS);
+  return emitMmaM16N8K16(b, loc, a, bm, c);
 }
 
 template <typename OpTy>
