@@ -7,6 +7,7 @@ Pure Python (no torch). Sets:
   smoke - two tiny configs
   act   - fused relu/relu6 epilogues (3)
   tune  - tuning variants (dwc-aot --pool-options) of a few configurations;
+  btiles - strided backward: gather tiles vs strips vs 4-row tiles (24);
           sets combine with '+' (names with '+' are written as '_')
 Names are MLIR function names; the C entry point is dwc_<name>:
   forward  int dwc_<name>(const void *x, void *y)
@@ -233,8 +234,23 @@ def tune_set():
     return out
 
 
+def btiles_set():
+    """Strided (3x3 stride 2) backward on both grid shapes: the default
+    stride-aligned gather tiles, the single-row strips (backward-row-tile=1)
+    and 4-row tiles (backward-row-tile=4)."""
+    out = []
+    for (n, h, w, c) in GRID_SHAPES:
+        for kind in ("max", "avg"):
+            for dt in ("f32", "f16"):
+                for tag, opts in (("", ""), ("strip", "backward-row-tile=1"),
+                                  ("rows4", "backward-row-tile=4")):
+                    out.append(PoolConfig(n, h, w, c, kind, [3, 3], [2, 2], [1, 1, 1, 1], dt, True,
+                                          variant=tag, pool_options=opts))
+    return out
+
+
 SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "act": act_set, "tune": tune_set,
-        "occupancy": occupancy_set}
+        "occupancy": occupancy_set, "btiles": btiles_set}
 
 
 def get_set(name):

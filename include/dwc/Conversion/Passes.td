@@ -324,6 +324,15 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
       3x3 stride 2, which the gather reads instead (option
       `max-backward-argmax`). Sums in `acc`, one rounding. Any channel
       count is accepted (V = 1 scalar accesses when C % V != 0).
+    * `pool2d_backward` with strided windows (sh or sw > 1; avg, and max
+      with the stored argmax; V > 1; option `backward-row-tile`): the gather
+      runs on tiles aligned to the stride, TH = sh dX rows x TM dX columns.
+      The tile origin being a multiple of the stride, which windows cover
+      the tile and at which tap each covers each tile position are known at
+      compile time: each of the NR x NW covering windows is visited once
+      (one dY load, for max one i8 tap-vector load compared with constant
+      tap indices), with no per-row parity branch and, for avg, NR + NW
+      reciprocal divisors per thread instead of one per window.
     * `global_avg_pool`: one block per (n, tile of up to 32 channel
       vectors); the block's 256 threads split H*W into 256 / tile strided
       partial sums (in `acc`), combined through workgroup memory.
@@ -367,6 +376,11 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     Option<"backwardStrip", "backward-strip", "int64_t", /*default=*/"4",
            "dX positions per thread along the width in the pool2d_backward "
            "gather (rounded up to a multiple of the width stride)">,
+    Option<"backwardRowTile", "backward-row-tile", "int64_t",
+           /*default=*/"0",
+           "dX rows per thread of the strided pool2d_backward gather tiles "
+           "(rounded up to a multiple of the height stride; 0: automatic, "
+           "one stride of rows; 1: single-row strips)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"128",
            "Channel vector per thread of the pool2d forward kernels, in bits "
            "(32, 64 or 128)">,

@@ -279,6 +279,10 @@ int64_t forwardStrip(int64_t ow, int64_t sw) {
 constexpr int64_t kRowTile = 8;
 constexpr int64_t kDefaultTileAccRegs = 48;
 constexpr int64_t kMaxTileLoads = 128;
+/// Strided backward gather tiles: most windows visited (unrolled) and most
+/// dX positions held per thread.
+constexpr int64_t kMaxTileWindows = 32;
+constexpr int64_t kMaxTilePositions = 16;
 
 /// Shape of a row-tiled forward thread tile: TH output rows x TM outputs
 /// along the width.
@@ -585,11 +589,129 @@ std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
 
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
   Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax, int64_t rowTile,
-                 int64_t accRegs, int64_t strip)
+                 int64_t accRegs, int64_t strip, int64_t backwardRows)
       : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax),
-        rowTile(rowTile), accRegs(accRegs), strip(strip) {}
+        rowTile(rowTile), accRegs(accRegs), strip(strip),
+        backwardRows(backwardRows) {}
   ArgmaxMode argmax;
-  int64_t rowTile, accRegs, strip;
+  int64_t rowTile, accRegs, strip, backwardRows;
+
+  /// Strided gather as tiles aligned to the stride: a thread owns TH dX rows
+  /// x TM dX columns (multiples of sh and sw) x V channels. Because the tile
+  /// origin is a multiple of the stride, the windows covering the tile and
+  /// the tap (kh, kw) at which each covers each tile position are static:
+  /// the NR x NW windows are visited once each (one dY vector load, for max
+  /// one i8 tap-vector load from the stored argmax `taps`), each adds to the
+  /// tile positions it covers, with no per-row parity branch and no
+  /// division per window (avg: reciprocal row and column divisors, NR + NW
+  /// scalar divisions per thread). Windows outside [0, OH) x [0, OW) are
+  /// clamped loads replaced by zero; positions outside dX are not stored.
+  void emitGatherTiles(PatternRewriter &rewriter, Pool2DBackwardOp op,
+                       Value taps, int64_t TH, int64_t TM) const {
+    Value dy = op.getOutputGrad(), dx = op.getInit();
+    Type elt = elemOf(dx);
+    auto in = shapeOf(dx), out = shapeOf(dy);
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t OH = out[1], OW = out[2];
+    int64_t vw = vectorWidth(elt, C);
+    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
+    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
+    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    bool isMax = op.getKind() == PoolKind::Max;
+    bool includePad = op.getCountIncludePad();
+    Type acc = op.getAccType();
+    Location loc = op.getLoc();
+    int64_t dh0 = llvm::divideCeilSigned(pt - KH + 1, sh);
+    int64_t dw0 = llvm::divideCeilSigned(pl - KW + 1, sw);
+    int64_t NR = 0, NW = 0;
+    while ((dh0 + NR) * sh - pt <= TH - 1)
+      ++NR;
+    while ((dw0 + NW) * sw - pl <= TM - 1)
+      ++NW;
+    int64_t IHt = llvm::divideCeil(IH, TH), IWt = llvm::divideCeil(IW, TM);
+    int64_t CV = C / vw;
+    int64_t total = N * IHt * IWt * CV;
+    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, vw};
+      auto co = e.delinearize(gid, {N, IHt, IWt, CV});
+      Value n = co[0], c = e.mul(co[3], vw);
+      Value ih0 = e.mul(co[1], TH), iw0 = e.mul(co[2], TM);
+      Value ohBase = e.add(e.mul(co[1], TH / sh), dh0);
+      Value owBase = e.add(e.mul(co[2], TM / sw), dw0);
+      Value zero = e.splatF(acc, 0.0);
+      Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 1.0));
+      auto reciprocal = [&](Value count) -> Value {
+        return arith::DivFOp::create(b, loc, one, e.toFloat(count, acc));
+      };
+      // Window columns: validity, clamped index, avg 1 / column divisor.
+      SmallVector<Value> colOk(NW), owIdx(NW), colRcp(NW);
+      for (int64_t j = 0; j < NW; ++j) {
+        Value ow = e.add(owBase, j);
+        colOk[j] = e.inBounds(ow, dw0 + j, (IWt - 1) * (TM / sw) + dw0 + j, OW);
+        owIdx[j] = e.clampIf(colOk[j], ow, OW);
+        if (!isMax)
+          colRcp[j] = reciprocal(e.extent(e.add(e.mul(owIdx[j], sw), -pl), KW,
+                                          IW, pl, pr, includePad));
+      }
+      SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM, zero));
+      for (int64_t r = 0; r < NR; ++r) {
+        Value oh = e.add(ohBase, r);
+        Value rowOk =
+            e.inBounds(oh, dh0 + r, (IHt - 1) * (TH / sh) + dh0 + r, OH);
+        Value ohc = e.clampIf(rowOk, oh, OH);
+        Value rowRcp;
+        if (!isMax)
+          rowRcp = reciprocal(
+              e.extent(e.add(e.mul(ohc, sh), -pt), KH, IH, pt, pb, includePad));
+        for (int64_t j = 0; j < NW; ++j) {
+          Value g = e.convert(e.load(dy, {n, ohc, owIdx[j], c}), acc);
+          if (!isMax) {
+            Value scale = arith::MulFOp::create(b, loc, rowRcp, colRcp[j]);
+            g = arith::MulFOp::create(b, loc, g, e.broadcast(scale));
+          }
+          g = e.select(e.andi(rowOk, colOk[j]), g, zero);
+          Value wtaps;
+          if (isMax)
+            wtaps = arith::ExtSIOp::create(b, loc, e.vecOf(b.getI32Type()),
+                                           e.load(taps, {n, ohc, owIdx[j], c}));
+          for (int64_t t = 0; t < TH; ++t) {
+            int64_t kh = t + pt - (dh0 + r) * sh;
+            if (kh < 0 || kh >= KH)
+              continue;
+            for (int64_t i = 0; i < TM; ++i) {
+              int64_t kw = i + pl - (dw0 + j) * sw;
+              if (kw < 0 || kw >= KW)
+                continue;
+              Value contrib = g;
+              if (isMax) {
+                Value hit = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::eq, wtaps,
+                    e.splatI32(kh * KW + kw));
+                contrib = arith::SelectOp::create(b, loc, hit, g, zero);
+              }
+              accs[t][i] = arith::AddFOp::create(b, loc, accs[t][i], contrib);
+            }
+          }
+        }
+      }
+      for (int64_t t = 0; t < TH; ++t) {
+        Value ih = e.add(ih0, t);
+        Value rowStore;
+        if ((IHt - 1) * TH + t >= IH)
+          rowStore = e.cmp(arith::CmpIPredicate::slt, ih, e.cst(IH));
+        for (int64_t i = 0; i < TM; ++i) {
+          Value iw = e.add(iw0, i);
+          Value ok = rowStore;
+          if ((IWt - 1) * TM + i >= IW)
+            ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW)));
+          Value val = e.convert(accs[t][i], elt);
+          guarded(b, loc, ok, [&](OpBuilder &sb) {
+            Emitter{sb, loc, vw}.store(val, dx, {n, ih, iw, c});
+          });
+        }
+      }
+    }, /*eraseOp=*/false);
+  }
 
   /// Stride-1 average backward as row tiles: dX[ih, iw] is the sum of
   /// dY[oh, ow] / divisor(oh, ow) over oh = ih + pt - kh, ow = iw + pl - kw,
@@ -798,6 +920,21 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     bool stored = isMax && KH * KW <= 127 && colsA <= kMaxColumns &&
                   (argmax == ArgmaxMode::Stored ||
                    (argmax == ArgmaxMode::Auto && overlap));
+    // Strided windows: stride-aligned gather tiles (avg, and max with the
+    // stored argmax), unless disabled (backward-row-tile=1).
+    std::optional<RowTile> tile;
+    if ((sh > 1 || sw > 1) && vw > 1 && backwardRows != 1 &&
+        (!isMax || stored)) {
+      int64_t th = sh * std::max<int64_t>(
+                            1, llvm::divideCeil(backwardRows ? backwardRows
+                                                             : sh, sh));
+      int64_t nr = llvm::divideCeil(th + KH - 1, sh) + 1;
+      int64_t nw = llvm::divideCeil(TM + KW - 1, sw) + 1;
+      int64_t tiles = N * llvm::divideCeil(IH, th) * IWc * CV;
+      if (nr * nw <= kMaxTileWindows && th * TM <= kMaxTilePositions &&
+          !gridTooLarge(tiles, kBlockSize))
+        tile = RowTile{th, TM};
+    }
     Value taps;
     if (stored) {
       int64_t OWa = llvm::divideCeil(OW, TA);
@@ -866,6 +1003,9 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
           /*eraseOp=*/false);
     }
 
+    if (tile) {
+      emitGatherTiles(rewriter, op, taps, tile->th, tile->tm);
+    } else {
     emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
       Emitter e{b, loc, vw};
       auto co = e.delinearize(gid, {N, IH, IWc, CV});
@@ -962,6 +1102,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
         });
       }
     }, /*eraseOp=*/false);
+    }
     if (taps) {
       rewriter.setInsertionPoint(op);
       memref::DeallocOp::create(rewriter, loc, taps);
@@ -1074,6 +1215,11 @@ struct ConvertDwcToGPUPoolPass
           << maxBackwardArgmax << "'";
       return signalPassFailure();
     }
+    if (backwardRowTile < 0 || backwardRowTile > 8) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-pool: backward-row-tile must be in [0, 8]";
+      return signalPassFailure();
+    }
     if (backwardStrip < 1 || backwardStrip > 16) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-pool: backward-strip must be in [1, 16]";
@@ -1081,7 +1227,8 @@ struct ConvertDwcToGPUPoolPass
     }
     patterns.add<Pool2DBackward>(&getContext(), *mode, rowTile.getValue(),
                                  tileAccRegs.getValue(),
-                                 backwardStrip.getValue());
+                                 backwardStrip.getValue(),
+                                 backwardRowTile.getValue());
     patterns.add<GlobalAvgPool>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

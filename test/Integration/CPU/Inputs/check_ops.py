@@ -549,6 +549,12 @@ def family(name, rng):
             pool_bwd_case(rng, "bwd_avg_5x3_s1_asym_incl_vec", "f32", "avg", 2, 9, 11, 8, (5, 3), (1, 1), (2, 1, 1, 0), cip=True),
             pool_bwd_case(rng, "bwd_avg_3x3_s1_h13_bf16", "bf16", "avg", 1, 13, 7, 8, (3, 3), (1, 1), (1, 1, 1, 1)),
             pool_bwd_case(rng, "bwd_avg_2x2_s1_nopad_vec", "f32", "avg", 1, 6, 9, 4, (2, 2), (1, 1), (0, 0, 0, 0)),
+            # Strided, vectorised: the stride-aligned gather tiles (odd H/W: partial tiles).
+            pool_bwd_case(rng, "bwd_max_3x3_s2_p1_ties_f16_vec", "f16", "max", 1, 9, 11, 16, (3, 3), (2, 2), (1, 1, 1, 1)),
+            pool_bwd_case(rng, "bwd_max_ceil_asym_vec", "f32", "max", 2, 7, 6, 8, (3, 2), (2, 2), (1, 0, 0, 1), ceil=True),
+            pool_bwd_case(rng, "bwd_avg_ceil_incl_vec", "f32", "avg", 1, 7, 5, 4, (3, 3), (2, 2), (1, 0, 1, 0), ceil=True, cip=True),
+            pool_bwd_case(rng, "bwd_avg_5x3_s2x1_vec", "f32", "avg", 1, 9, 7, 8, (5, 3), (2, 1), (2, 2, 1, 1)),
+            pool_bwd_case(rng, "bwd_max_s3_gap_vec", "f32", "max", 1, 8, 8, 4, (2, 2), (3, 3), (1, 0, 1, 0)),
         ]
     if name == "gpu_pool_forward":
         # Channel counts the 128-bit kernels of convert-dwc-to-gpu-pool take.
