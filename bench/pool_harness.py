@@ -16,6 +16,10 @@ library (g++ -shared, against the runtime). Per config:
   2. timing: ours and PyTorch, CUDA events, median, buffers rotated so the
      working set is >= 3x L2. bytes = input read once + output written once
      (backward: dY + dX, + X for max); GB/s and share of 4.24 TB/s.
+Depthwise conv + pool configs (conv_f > 0): the reference is the float64
+conv rounded to the element type, then float64 pooling (relative error, the
+conv sums make max inexact too); PyTorch side: cuDNN conv2d (groups = C,
+benchmark=True) + pool on the same inputs; bytes = X + W + b + Y.
 Writes pool-<label>.json and pool-<label>.md under --out after every config.
 Exit 0: all correct, 10: some incorrect.
 """
@@ -93,6 +97,28 @@ def make_dy(c, gen):
                        device="cuda").uniform_(-1, 1, generator=gen)
 
 
+def make_wb(c, gen):
+    """Depthwise filter (F x F x C) and bias of a conv + pool config."""
+    dt = TORCH_DTYPE[c.dtype]
+    w = torch.empty(c.conv_f, c.conv_f, c.C, dtype=dt, device="cuda").uniform_(-1, 1, generator=gen)
+    b = torch.empty(c.C, dtype=dt, device="cuda").uniform_(-1, 1, generator=gen)
+    return w, b
+
+
+def torch_conv_nchw(c, x, w, b):
+    """PyTorch's depthwise conv2d (groups = C, 'same' padding) on an NCHW view."""
+    return F.conv2d(x, w.permute(2, 0, 1).unsqueeze(1), b, padding=c.conv_f // 2, groups=c.C)
+
+
+def reference_conv_pool(c, x, w, b):
+    """float64 conv, rounded to the element type (the unfused op's rounding),
+    then float64 pooling; NHWC."""
+    x64 = nchw(x.double()).contiguous()
+    conv = torch_conv_nchw(c, x64, w.double(), b.double())
+    conv = conv.to(x.dtype).double()
+    return torch_fwd_nchw(c, conv).permute(0, 2, 3, 1)
+
+
 def reference(c, x, dy):
     """float64 result in NHWC, computed on contiguous NCHW tensors: PyTorch's
     CUDA avg_pool2d backward on channels_last float64 views returned a
@@ -119,9 +145,15 @@ def check(lib, c, row, gen):
     dy = make_dy(c, gen) if c.bwd else None
     out_shape = x.shape if c.bwd else (c.N, c.OH, c.OW, c.C)
     y = torch.full(out_shape, float("nan"), dtype=x.dtype, device="cuda")
-    lib.call(fn, *([x, dy, y] if c.bwd else [x, y]))
-    sync()
-    ref = reference(c, x, dy)
+    if c.conv_f:
+        w, b = make_wb(c, gen)
+        lib.call(fn, x, w, b, y)
+        sync()
+        ref = reference_conv_pool(c, x, w, b)
+    else:
+        lib.call(fn, *([x, dy, y] if c.bwd else [x, y]))
+        sync()
+        ref = reference(c, x, dy)
     if c.bwd and c.kind == "avg":
         # Record how far PyTorch's channels_last float64 backward is from
         # the contiguous one (see reference()).
@@ -133,13 +165,13 @@ def check(lib, c, row, gen):
     row["nan_count"] = int(torch.isnan(ys).sum().item())
     nref = torch.linalg.vector_norm(ref).item()
     row["rel_err"] = torch.linalg.vector_norm(ys - ref).item() / max(nref, 1e-300)
-    if c.kind == "max" and not c.bwd:
+    if c.kind == "max" and not c.bwd and not c.conv_f:
         mism = int((ys != ref.to(x.dtype).double()).sum().item())
         row["mismatches"] = mism
         ok = mism == 0
     else:
         ok = row["rel_err"] <= TOLERANCE[c.dtype]
-        if c.kind == "max":
+        if c.kind == "max" and c.bwd:
             misrouted = int(((ys == 0) != (ref == 0)).sum().item())
             row["misrouted"] = misrouted
             ok = ok and misrouted == 0
@@ -176,8 +208,12 @@ def timing(lib, c, row, gen, iters, deadline):
     dys = [make_dy(c, gen) for _ in range(nbuf)] if c.bwd else None
     out_shape = xs[0].shape if c.bwd else (c.N, c.OH, c.OW, c.C)
     ys = [torch.empty(out_shape, dtype=xs[0].dtype, device="cuda") for _ in range(nbuf)]
+    w, b = make_wb(c, gen) if c.conv_f else (None, None)
     if fn is not None and row.get("correct"):
-        if c.bwd:
+        if c.conv_f:
+            row["ours_ms"], row["ours_runs"] = time_fn(lambda i: lib.call(fn, xs[i], w, b, ys[i]),
+                                                       nbuf, iters, deadline)
+        elif c.bwd:
             row["ours_ms"], row["ours_runs"] = time_fn(lambda i: lib.call(fn, xs[i], dys[i], ys[i]),
                                                        nbuf, iters, deadline)
         else:
@@ -186,7 +222,11 @@ def timing(lib, c, row, gen, iters, deadline):
     del ys
     a = torch_args(c)
     with torch.no_grad():
-        if not c.bwd:
+        if c.conv_f:
+            # cuDNN's depthwise conv (autotuned) on channels_last, then pool.
+            torch.backends.cudnn.benchmark = True
+            ref = lambda i: torch_fwd_nchw(c, torch_conv_nchw(c, nchw(xs[i]), w, b))
+        elif not c.bwd:
             ref = lambda i: torch_fwd(c, xs[i])
         elif c.kind == "max":
             # The autograd backward of max_pool2d: saved int64 indices.

@@ -20,6 +20,7 @@ using namespace mlir;
 
 void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
   pm.addPass(dwc::createDwcFuseActivation());
+  pm.addPass(dwc::createDwcDecomposeConvPool());
   pm.addPass(dwc::createConvertDwcToLinalg());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufOpts;

@@ -62,6 +62,7 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   //    allocated in the function is written directly into the caller's
   //    buffer (hoist-static-allocs), without a copy.
   pm.addPass(dwc::createDwcFuseActivation());
+  pm.addPass(dwc::createDwcFuseConvPool());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufOpts;
   bufOpts.bufferizeFunctionBoundaries = true;
@@ -78,6 +79,13 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
 
   // 2. dwc ops to GPU kernels; host buffers are device buffers.
+  // Pooling first: it takes the fused depthwise convolution + pooling ops
+  // it has a kernel for; the rest are split into their two ops for the
+  // passes below.
+  if (options.fastPaths)
+    addWithOptions(pm, dwc::createConvertDwcToGPUPool(), options.poolOptions,
+                   "pool-options");
+  pm.addPass(dwc::createDwcDecomposeConvPool());
   if (options.fastPaths) {
     // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
     // f16/bf16 when allowed); the ablation switches come in conv-options.
@@ -99,8 +107,6 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;
     pm.addPass(dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions));
-    addWithOptions(pm, dwc::createConvertDwcToGPUPool(), options.poolOptions,
-                   "pool-options");
   }
   pm.addPass(dwc::createConvertDwcToGPU());
   pm.addPass(dwc::createConvertHostBuffersToGPU());

@@ -8,7 +8,7 @@
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK: %[[WS:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_kernel::@max_bwd_kernel
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_kernel_0::@max_bwd_kernel {{.*}} args(%[[WS]] : !llvm.ptr
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_kernel_0::@max_bwd_kernel {{.*}} args({{.*}}%[[WS]] : !llvm.ptr
 // CHECK: llvm.call @mgpuMemFree(%[[WS]], %[[S]])
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // Argmax kernel: f16 comparisons, taps stored as 8 x i8.

@@ -319,10 +319,13 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
       KW <= sw, e.g. 2x2 stride 2) the gather recomputes it (X is read once
       either way). With overlapping windows (3x3 stride 2) a recomputing
       gather would scan each window ~4.5 times, so a first kernel (forward
-      strips) writes each window's tap index as i8 (-1: no tap inside the
-      input) to a `memref.alloc` workspace of dY's shape, 1/16 of X for f32
-      3x3 stride 2, which the gather reads instead (option
-      `max-backward-argmax`). Sums in `acc`, one rounding. Any channel
+      strips) writes each window's tap index as i8 to a `memref.alloc`
+      workspace of dY's shape, 1/16 of X for f32 3x3 stride 2, which the
+      gather reads instead (option `max-backward-argmax`). The argmax scan
+      costs one compare and two selects per tap and lane: taps outside the
+      input are loaded as -inf, and the running tap starts at the window's
+      first tap inside the input (so an all -inf window keeps it; NaN
+      never wins). Sums in `acc`, one rounding. Any channel
       count is accepted (V = 1 scalar accesses when C % V != 0).
     * `pool2d_backward` with strided windows (sh or sw > 1; avg, and max
       with the stored argmax; V > 1; option `backward-row-tile`): the gather
@@ -381,6 +384,12 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
            "dX rows per thread of the strided pool2d_backward gather tiles "
            "(rounded up to a multiple of the height stride; 0: automatic, "
            "one stride of rows; 1: single-row strips)">,
+    Option<"fuseConv", "fuse-conv", "bool", /*default=*/"true",
+           "Lower dwc.depthwise_conv2d_pool2d to the fused kernel (false: "
+           "leave it to dwc-decompose-conv-pool)">,
+    Option<"argmaxStrip", "argmax-strip", "int64_t", /*default=*/"0",
+           "Windows per thread of the stored-argmax kernel of max "
+           "pool2d_backward (0: the forward strip, 4 for strided windows)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"128",
            "Channel vector per thread of the pool2d forward kernels, in bits "
            "(32, 64 or 128)">,

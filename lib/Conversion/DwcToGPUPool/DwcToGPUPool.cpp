@@ -141,21 +141,30 @@ struct Emitter : IndexEmitter {
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
     return arith::SIToFPOp::create(b, loc, ft, i);
   }
-  /// Offers window tap `tapRow + kw` with value `v` (valid where `ok`) to a
-  /// running argmax (`max`, `tap`; tap -1: none yet): the first strict
-  /// maximum in row-major tap order wins (the op's tie-breaking).
-  void offerArgmax(Value &max, Value &tap, Value v, Value ok, Value tapRow,
-                   int64_t kw) {
-    Value unset = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tap,
-                                        splatI32(0));
-    Value greater =
+  /// Offers window tap `tapRow + kw` with value `v` to a running argmax
+  /// (`max`, `tap`): a strictly greater value wins, so the first maximum in
+  /// row-major tap order stays (the op's tie-breaking). Taps outside the
+  /// input must come as -inf (`maskOutside`) and the running tap must start
+  /// at the window's first tap inside the input (`firstTap`): a window whose
+  /// inside values are all -inf keeps that tap. (NaN never wins.)
+  void offerArgmax(Value &max, Value &tap, Value v, Value tapRow, int64_t kw) {
+    Value better =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v, max);
-    Value better = arith::OrIOp::create(b, loc, unset, greater);
     Value here = arith::AddIOp::create(b, loc, tapRow, splatI32(kw));
-    Value nv = arith::SelectOp::create(b, loc, better, v, max);
-    Value nt = arith::SelectOp::create(b, loc, better, here, tap);
-    max = select(ok, nv, max);
-    tap = select(ok, nt, tap);
+    max = arith::SelectOp::create(b, loc, better, v, max);
+    tap = arith::SelectOp::create(b, loc, better, here, tap);
+  }
+  /// `v` where `ok` (or always), -inf elsewhere.
+  Value maskOutside(Value v, Value ok) {
+    Type elem = cast<VectorType>(v.getType()).getElementType();
+    return select(ok, v, negInf(elem));
+  }
+  /// Tap index (broadcast to i32 lanes) of the first tap inside the input
+  /// of a KH x KW window whose top-left tap is at (top, left).
+  Value firstTap(Value top, Value left, int64_t kw) {
+    Value kh0 = maxc(sub(cst(0), top), 0), kw0 = maxc(sub(cst(0), left), 0);
+    Value t = add(mul(kh0, kw), kw0);
+    return broadcast(arith::IndexCastOp::create(b, loc, b.getI32Type(), t));
   }
   /// `v / count` for a vector `v` and an index count shared by its lanes:
   /// one scalar division (the reciprocal) and a vector multiply, instead of
@@ -589,12 +598,13 @@ std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
 
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
   Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax, int64_t rowTile,
-                 int64_t accRegs, int64_t strip, int64_t backwardRows)
+                 int64_t accRegs, int64_t strip, int64_t backwardRows,
+                 int64_t argmaxStrip)
       : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax),
         rowTile(rowTile), accRegs(accRegs), strip(strip),
-        backwardRows(backwardRows) {}
+        backwardRows(backwardRows), argmaxStrip(argmaxStrip) {}
   ArgmaxMode argmax;
-  int64_t rowTile, accRegs, strip, backwardRows;
+  int64_t rowTile, accRegs, strip, backwardRows, argmaxStrip;
 
   /// Strided gather as tiles aligned to the stride: a thread owns TH dX rows
   /// x TM dX columns (multiples of sh and sw) x V channels. Because the tile
@@ -866,15 +876,17 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
 
     // For the NW windows (oh, iw0/sw + d0 + j) of a strip: the tap
     // kh*KW + kw of the first maximum (row-major) over the window's taps
-    // inside the input, as vector<vw x i32> (-1: none). The window rows
+    // inside the input, as vector<vw x i32>. The window rows
     // are scanned in order, each X column of the windows' union loaded
     // once per row and offered to every window holding it, in kw order.
     auto argmaxTaps = [&](OpBuilder &rb, Value n, Value oh, Value iw0,
                           Value c) -> SmallVector<Value> {
       Emitter r{rb, loc, vw};
-      SmallVector<Value> inits(NW, r.negInf(elt));
-      inits.append(NW, r.splatI32(-1));
       Value top = r.add(r.mul(oh, sh), -pt);
+      SmallVector<Value> inits(NW, r.negInf(elt));
+      for (int64_t j = 0; j < NW; ++j)
+        inits.push_back(
+            r.firstTap(top, r.add(iw0, (d0 + j) * sw - pl), KW));
       auto state = loop(
           rb, loc, KH, KH <= kMaxUnroll, inits,
           [&](OpBuilder &xb, Value kr, std::optional<int64_t> ckr,
@@ -892,12 +904,13 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
               Value iw = ex.add(iw0, q);
               Value colOk = ex.inBounds(iw, q, (IWc - 1) * TM + q, IW);
               Value ok = ex.andi(rowOk, colOk);
-              Value v = ex.load(x, {n, xrc, ex.clampIf(colOk, iw, IW), c});
+              Value v = ex.maskOutside(
+                  ex.load(x, {n, xrc, ex.clampIf(colOk, iw, IW), c}), ok);
               for (int64_t j = 0; j < NW; ++j) {
                 int64_t kw = q - ((d0 + j) * sw - pl);
                 if (kw < 0 || kw >= KW)
                   continue;
-                ex.offerArgmax(mv[j], mt[j], v, ok, tapRow, kw);
+                ex.offerArgmax(mv[j], mt[j], v, tapRow, kw);
               }
             }
             SmallVector<Value> next(mv);
@@ -910,12 +923,12 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     // Stored argmax: when windows overlap, every window's argmax would be
     // recomputed by each dX strip it covers (3x3 stride 2: ~4.5 times, 9
     // loads each), so a first kernel computes it once per window (forward
-    // strip, width-first) into an i8 workspace of tap indices (-1: window
-    // entirely in the padding) and the gather reads those instead of X.
+    // strip, width-first) into an i8 workspace of tap indices and the
+    // gather reads those instead of X.
     // Non-overlapping windows (2x2 stride 2) recompute: X is then read once
     // either way and no workspace is needed.
     bool overlap = KH > sh || KW > sw;
-    int64_t TA = forwardStrip(OW, sw);
+    int64_t TA = argmaxStrip ? std::min(argmaxStrip, OW) : forwardStrip(OW, sw);
     int64_t colsA = (TA - 1) * sw + KW;
     bool stored = isMax && KH * KW <= 127 && colsA <= kMaxColumns &&
                   (argmax == ArgmaxMode::Stored ||
@@ -955,7 +968,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
             Value top = e.add(e.mul(oh, sh), -pt);
             Value wbase = e.add(e.mul(ow0, sw), -pl);
             SmallVector<Value> inits(TA, e.negInf(elt));
-            inits.append(TA, e.splatI32(-1));
+            for (int64_t i = 0; i < TA; ++i)
+              inits.push_back(e.firstTap(top, e.add(wbase, i * sw), KW));
             auto state = loop(
                 b, loc, KH, KH <= kMaxUnroll, inits,
                 [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
@@ -975,13 +989,14 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                     Value colOk =
                         ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
                     Value ok = ex.andi(rowOk, colOk);
-                    Value v =
-                        ex.load(x, {n, ihc, ex.clampIf(colOk, iw, IW), c});
+                    Value v = ex.maskOutside(
+                        ex.load(x, {n, ihc, ex.clampIf(colOk, iw, IW), c}),
+                        ok);
                     for (int64_t i = 0; i < TA; ++i) {
                       int64_t kw = q - i * sw;
                       if (kw < 0 || kw >= KW)
                         continue;
-                      ex.offerArgmax(mv[i], mt[i], v, ok, tapRow, kw);
+                      ex.offerArgmax(mv[i], mt[i], v, tapRow, kw);
                     }
                   }
                   SmallVector<Value> next(mv);
@@ -1114,6 +1129,171 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// depthwise_conv2d_pool2d
+//===----------------------------------------------------------------------===//
+
+/// Most filter taps the fused convolution + pooling kernel computes per
+/// convolution output (its recomputation of overlapping windows grows with
+/// the filter; beyond this the GEMV convolution and the pooling kernel are
+/// faster apart).
+constexpr int64_t kMaxFusedTaps = 49;
+
+/// Depthwise convolution with a pooling epilogue in one kernel: a thread
+/// owns a strip of TM pooled outputs x V channels of one pooled row. For
+/// each pooling window row (a convolution row inside [0, OH)), the strip's
+/// (TM-1)*sw + KW convolution columns are computed in registers: per filter
+/// row, the input columns they need are loaded once each (width-first) and
+/// each feeds the FW convolution columns holding it; bias added, the value
+/// rounded to the element type (the unfused op's rounding), then folded
+/// into every pooled output whose window holds the column (columns outside
+/// [0, OW) are the pooling padding: skipped). The convolution output never
+/// goes to memory. Stride-1 undilated convolutions only.
+struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
+  ConvPoolForward(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = formProblem(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
+          y = op.getInit();
+    Type elt = elemOf(x);
+    auto in = shapeOf(x), f = shapeOf(w), out = shapeOf(y);
+    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
+    int64_t FH = f[0], FW = f[1];
+    auto conv = op.getConvShape();
+    int64_t OH = conv[1], OW = conv[2], PH = out[1], PW = out[2];
+    auto cs = op.getStrides(), cd = op.getDilations(), cp = op.getPadding();
+    if (cs[0] != 1 || cs[1] != 1 || cd[0] != 1 || cd[1] != 1)
+      return rewriter.notifyMatchFailure(op, "strided or dilated convolution");
+    if (FH * FW > kMaxFusedTaps)
+      return rewriter.notifyMatchFailure(op, "filter larger than 49 taps");
+    int64_t vw = vectorWidth(elt, C);
+    if (vw == 1)
+      return rewriter.notifyMatchFailure(
+          op, "channels not a multiple of the vector width");
+    int64_t cpt = cp[0], cpl = cp[2];
+    auto k = op.getWindow(), s = op.getPoolStrides(), p = op.getPoolPadding();
+    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
+    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    int64_t TM = forwardStrip(PW, sw);
+    int64_t cols = (TM - 1) * sw + KW;
+    if (cols + FW - 1 > kMaxColumns)
+      return rewriter.notifyMatchFailure(op, "window too wide for the register strip");
+    int64_t PWc = llvm::divideCeil(PW, TM), CV = C / vw;
+    int64_t total = N * PH * PWc * CV;
+    if (gridTooLarge(total, kBlockSize))
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    bool isMax = op.getKind() == PoolKind::Max;
+    bool includePad = op.getCountIncludePad();
+    Type acc = op.getAccType();
+    Type pty = isMax ? elt : acc; // pooling in the element type for max
+    Location loc = op.getLoc();
+
+    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, vw};
+      auto co = e.delinearize(gid, {N, PH, PWc, CV});
+      Value n = co[0], ph = co[1], pw0 = e.mul(co[2], TM),
+            c = e.mul(co[3], vw);
+      Value hs = e.add(e.mul(ph, sh), -pt);
+      Value wbase = e.add(e.mul(pw0, sw), -pl); // first conv column
+      Value neutral = isMax ? e.negInf(pty) : e.splatF(pty, 0.0);
+      Value zero = e.splatF(acc, 0.0);
+      Value biasV = bias ? e.convert(e.load(bias, {c}), acc) : zero;
+      // Convolution columns of the strip: validity (inside [0, OW)).
+      SmallVector<Value> colOk(cols);
+      for (int64_t q = 0; q < cols; ++q)
+        colOk[q] = e.inBounds(e.add(wbase, q), q - pl,
+                              (PWc - 1) * TM * sw - pl + q, OW);
+      SmallVector<Value> inits(TM, neutral);
+      auto res = loop(
+          b, loc, KH, KH <= kMaxUnroll, inits,
+          [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
+              ValueRange accs) -> SmallVector<Value> {
+            Emitter eh{bh, loc, vw};
+            int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
+            Value r = eh.add(hs, kh); // convolution row
+            Value rowOk =
+                eh.inBounds(r, khLo - pt, (PH - 1) * sh + khHi - pt, OH);
+            return ifThen(bh, loc, rowOk, accs, [&](OpBuilder &rb) {
+              Emitter ec{rb, loc, vw};
+              SmallVector<Value> convAcc(cols, biasV);
+              Value ir0 = ec.add(r, -cpt);
+              Value ic0 = ec.add(wbase, -cpl);
+              for (int64_t fh = 0; fh < FH; ++fh) {
+                Value ir = ec.add(ir0, fh);
+                // Input rows outside [0, IH) are the zero padding.
+                Value irOk = ec.inBounds(ir, khLo - pt - cpt + fh,
+                                         (PH - 1) * sh + khHi - pt - cpt + fh,
+                                         IH);
+                Value irc = ec.clampIf(irOk, ir, IH);
+                SmallVector<Value> taps(FW);
+                for (int64_t fw = 0; fw < FW; ++fw)
+                  taps[fw] = ec.convert(ec.load(w, {ec.cst(fh), ec.cst(fw), c}),
+                                        acc);
+                for (int64_t j = 0; j < cols + FW - 1; ++j) {
+                  Value ic = ec.add(ic0, j);
+                  int64_t lo = j - pl - cpl;
+                  Value ok = ec.andi(
+                      irOk, ec.inBounds(ic, lo, (PWc - 1) * TM * sw + lo, IW));
+                  Value v = ec.convert(
+                      ec.load(x, {n, irc, ec.clampIf(ok, ic, IW), c}), acc);
+                  v = ec.select(ok, v, zero);
+                  // Input column j feeds conv column q = j - fw.
+                  for (int64_t fw = 0; fw < FW; ++fw) {
+                    int64_t q = j - fw;
+                    if (q < 0 || q >= cols)
+                      continue;
+                    convAcc[q] = vector::FMAOp::create(rb, loc, v, taps[fw],
+                                                     convAcc[q]);
+                  }
+                }
+              }
+              SmallVector<Value> a(accs);
+              for (int64_t q = 0; q < cols; ++q) {
+                // The unfused convolution's rounding to the element type.
+                Value cv = ec.convert(ec.convert(convAcc[q], elt), pty);
+                cv = ec.select(colOk[q], cv, neutral);
+                for (int64_t i = 0; i < TM; ++i) {
+                  if (q < i * sw || q >= i * sw + KW)
+                    continue;
+                  a[i] = isMax ? arith::MaximumFOp::create(rb, loc, a[i], cv)
+                                     .getResult()
+                               : arith::AddFOp::create(rb, loc, a[i], cv)
+                                     .getResult();
+                }
+              }
+              return a;
+            });
+          });
+      Value rows;
+      if (!isMax)
+        rows = e.extent(hs, KH, OH, pt, pb, includePad);
+      for (int64_t i = 0; i < TM; ++i) {
+        Value pw = e.add(pw0, i);
+        Value v = res[i];
+        if (!isMax) {
+          Value ws = e.add(wbase, i * sw);
+          Value cnt = b.createOrFold<arith::MulIOp>(
+              loc, rows, e.extent(ws, KW, OW, pl, pr, includePad));
+          v = e.divideByCount(v, cnt, acc);
+        }
+        v = applyActivation(b, loc, v, op.getActivation());
+        Value val = e.convert(v, elemOf(y));
+        Value ok;
+        if ((PWc - 1) * TM + i >= PW)
+          ok = e.cmp(arith::CmpIPredicate::slt, pw, e.cst(PW));
+        guarded(b, loc, ok, [&](OpBuilder &sb) {
+          Emitter{sb, loc, vw}.store(val, y, {n, ph, pw, c});
+        });
+      }
+    });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // global_avg_pool
 //===----------------------------------------------------------------------===//
 
@@ -1215,6 +1395,11 @@ struct ConvertDwcToGPUPoolPass
           << maxBackwardArgmax << "'";
       return signalPassFailure();
     }
+    if (argmaxStrip < 0 || argmaxStrip > 8) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-pool: argmax-strip must be in [0, 8]";
+      return signalPassFailure();
+    }
     if (backwardRowTile < 0 || backwardRowTile > 8) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-pool: backward-row-tile must be in [0, 8]";
@@ -1228,8 +1413,11 @@ struct ConvertDwcToGPUPoolPass
     patterns.add<Pool2DBackward>(&getContext(), *mode, rowTile.getValue(),
                                  tileAccRegs.getValue(),
                                  backwardStrip.getValue(),
-                                 backwardRowTile.getValue());
+                                 backwardRowTile.getValue(),
+                                 argmaxStrip.getValue());
     patterns.add<GlobalAvgPool>(&getContext());
+    if (fuseConv)
+      patterns.add<ConvPoolForward>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -591,3 +591,139 @@ func.func @backward_filter_f64_to_f16(%x: tensor<1x8x8x4xf64>, %dy: tensor<1x8x8
   %0 = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x4xf64>, tensor<1x8x8x4xf64>) outs(%i : tensor<3x3x4xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x4xf16>
   return
 }
+
+// -----
+
+func.func @cp_mixed_forms(%x: tensor<1x8x8x4xf32>, %w: memref<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects all operands to be tensors or all to be memrefs}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, memref<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_memref_result(%x: memref<1x8x8x4xf32>, %w: memref<3x3x4xf32>, %i: memref<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects no result when operating on memrefs}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : memref<1x8x8x4xf32>, memref<3x3x4xf32>) outs(%i : memref<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_input_rank(%x: tensor<8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects input of rank 4 (N x IH x IW x C), got rank 3}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_filter_rank(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects filter of rank 3 (FH x FW x C), got rank 2}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_output_rank(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<4x4x4xf32>) {
+  // expected-error @+1 {{expects output of rank 4 (N x PH x PW x C), got rank 3}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_conv_strides(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects 2 strides, got 1}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_elem_types(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf16>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects the same element type for input, filter, bias and output}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf16>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_filter_channels(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x8xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{filter has 8 channels but the input has 4}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x8xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_bias_shape(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %b: tensor<8xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects a bias of shape 4, got 8}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) bias(%b : tensor<8xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_filter_too_big(%x: tensor<1x4x4x4xf32>, %w: tensor<9x9x4xf32>, %i: tensor<1x1x1x4xf32>) {
+  // expected-error @+1 {{window 9x9 (dilated) is larger than the padded input 6x6}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x4x4x4xf32>, tensor<9x9x4xf32>) outs(%i : tensor<1x1x1x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_pool_window_count(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects a 2-D window, got 1 values}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_pool_strides(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects positive strides, got [2, 0]}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 0] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_pool_padding(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects each padding amount to be smaller than the window along its dimension}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [2, 0, 0, 0] -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_pool_window_big(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x1x1x4xf32>) {
+  // expected-error @+1 {{window 9x9 is larger than the padded input 6x6}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x1x1x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] window = [9, 9] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_max_count_include_pad(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{count_include_pad only applies to avg pooling}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] count_include_pad -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_output_shape(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{output shape mismatch: expected 1x4x4x4 from the operands and attributes, got 1x3x4x4}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x3x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @cp_acc_type(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{expects an f32 or f64 accumulation type, got 'f16'}}
+  %0 = dwc.depthwise_conv2d_pool2d avg ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] acc = f16 -> tensor<1x4x4x4xf32>
+  return
+}

@@ -51,6 +51,19 @@ func.func @pooling(%x: tensor<1x57x57x72xf16>, %i: tensor<1x29x29x72xf16>, %g: t
   return %0, %1, %2 : tensor<1x29x29x72xf16>, tensor<1x29x29x72xf16>, tensor<1x1x1x72xf16>
 }
 
+// CHECK-LABEL: func @conv_pool
+func.func @conv_pool(%x: tensor<1x56x57x72xf16>, %w: tensor<3x3x72xf16>, %b: tensor<72xf16>, %i: tensor<1x28x29x72xf16>,
+                     %mx: memref<1x56x57x72xf16>, %mw: memref<3x3x72xf16>, %my: memref<1x28x29x72xf16>) -> tensor<1x28x29x72xf16> {
+  // CHECK: dwc.depthwise_conv2d_pool2d avg ins({{.*}} : tensor<1x56x57x72xf16>, tensor<3x3x72xf16>) bias({{.*}} : tensor<72xf16>) outs({{.*}} : tensor<1x28x29x72xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [3, 3] pool_strides = [2, 2] pool_padding = [1, 1, 1, 1] count_include_pad acc = f32 activation = relu -> tensor<1x28x29x72xf16>
+  %0 = dwc.depthwise_conv2d_pool2d avg ins(%x, %w : tensor<1x56x57x72xf16>, tensor<3x3x72xf16>) bias(%b : tensor<72xf16>) outs(%i : tensor<1x28x29x72xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [3, 3] pool_strides = [2, 2] pool_padding = [1, 1, 1, 1]
+         count_include_pad acc = f32 activation = relu -> tensor<1x28x29x72xf16>
+  // CHECK: dwc.depthwise_conv2d_pool2d max ins({{.*}} : memref<1x56x57x72xf16>, memref<3x3x72xf16>) outs({{.*}} : memref<1x28x29x72xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 1]
+  dwc.depthwise_conv2d_pool2d max ins(%mx, %mw : memref<1x56x57x72xf16>, memref<3x3x72xf16>) outs(%my : memref<1x28x29x72xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 1]
+  return %0 : tensor<1x28x29x72xf16>
+}
+
 // CHECK-LABEL: func @pooling_backward
 func.func @pooling_backward(%x: tensor<1x57x57x72xf32>, %dy: tensor<1x29x29x72xf32>, %i: tensor<1x57x57x72xf32>)
     -> (tensor<1x57x57x72xf32>, tensor<1x57x57x72xf32>) {

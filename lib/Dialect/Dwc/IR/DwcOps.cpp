@@ -434,6 +434,61 @@ LogicalResult Pool2DOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// DepthwiseConv2DPool2DOp
+//===----------------------------------------------------------------------===//
+
+Type DepthwiseConv2DPool2DOp::getAccType() {
+  return accOrF32(Builder(getContext()), getAcc());
+}
+
+SmallVector<int64_t> DepthwiseConv2DPool2DOp::getConvShape() {
+  auto in = shapeOf(getInput());
+  auto f = shapeOf(getFilter());
+  auto s = getStrides(), d = getDilations(), p = getPadding();
+  return {in[0], convOutputSize(in[1], f[0], s[0], d[0], p[0], p[1]),
+          convOutputSize(in[2], f[1], s[1], d[1], p[2], p[3]), in[3]};
+}
+
+LogicalResult DepthwiseConv2DPool2DOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkForm(op)))
+    return failure();
+  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, getFilter(), 3, "filter", "FH x FW x C")) ||
+      failed(checkRank(op, getInit(), 4, "output", "N x PH x PW x C")) ||
+      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
+    return failure();
+  SmallVector<Value> typed = {getInput(), getFilter(), getInit()};
+  if (getBias())
+    typed.push_back(getBias());
+  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
+    return failure();
+  auto in = shapeOf(getInput());
+  auto f = shapeOf(getFilter());
+  if (f[2] != in[3])
+    return emitOpError() << "filter has " << f[2]
+                         << " channels but the input has " << in[3];
+  if (getBias()) {
+    auto b = shapeOf(getBias());
+    if (b.size() != 1 || b[0] != in[3])
+      return emitOpError() << "expects a bias of shape " << in[3] << ", got "
+                           << shapeStr(b);
+  }
+  int64_t oh, ow;
+  if (failed(checkWindowFits(op, in, f[0], f[1], getStrides(), getDilations(),
+                             getPadding(), oh, ow)))
+    return failure();
+  SmallVector<int64_t> convShape = {in[0], oh, ow, in[3]}, outShape;
+  if (failed(checkPoolAttrs(op, getKind(), convShape, getWindow(),
+                            getPoolStrides(), getPoolPadding(), getCeilMode(),
+                            getCountIncludePad(), outShape)))
+    return failure();
+  if (failed(checkOutputShape(op, getInit(), outShape, "output")))
+    return failure();
+  return checkAccType(op, getAcc());
+}
+
+//===----------------------------------------------------------------------===//
 // Pool2DBackwardOp
 //===----------------------------------------------------------------------===//
 
@@ -580,6 +635,10 @@ void DepthwiseConv2DBackwardFilterOp::getEffects(
   dpsEffects(getOperation(), e);
 }
 void Pool2DOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
+  dpsEffects(getOperation(), e);
+}
+void DepthwiseConv2DPool2DOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
   dpsEffects(getOperation(), e);
 }

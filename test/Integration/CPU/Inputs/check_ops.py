@@ -398,6 +398,31 @@ def pool_case(rng, name, ty, kind, N, H, W, C, win, st, pad, ceil=False,
     return Case(name, ty, body, [("x", x)], y.shape, ty, y, exact=(kind == "max"))
 
 
+def conv_pool_case(rng, name, ty, kind, N, H, W, C, FH, FW, pad, win, st, ppad,
+                   ceil=False, cip=False, bias=False, act=None, cst=(1, 1),
+                   dl=(1, 1)):
+    """dwc.depthwise_conv2d_pool2d: the convolution rounded to `ty`, pooled."""
+    x = random_tensor(rng, [N, H, W, C], ty)
+    f = random_tensor(rng, [FH, FW, C], ty)
+    b = random_tensor(rng, [C], ty) if bias else None
+    conv = ref_depthwise(x, f, b, cst, dl, pad)
+    conv.data = [round_to(v, ty) for v in conv.data]
+    y = ref_pool(conv, kind, win, st, ppad, ceil, cip)
+    if act:
+        y.data = [ACTIVATIONS[act](v) for v in y.data]
+    consts = [("x", x), ("w", f)] + ([("b", b)] if bias else [])
+    ot = mlir_type(y.shape, ty)
+    body = ("dwc.depthwise_conv2d_pool2d %s ins(%%x, %%w : %s, %s)%s outs(%%init : %s) "
+            "strides = %s dilations = %s padding = %s window = %s pool_strides = %s "
+            "pool_padding = %s%s%s%s -> %s" %
+            (kind, mlir_type(x.shape, ty), mlir_type(f.shape, ty),
+             (" bias(%%b : %s)" % mlir_type([C], ty)) if bias else "", ot,
+             a(cst), a(dl), a(pad), a(win), a(st), a(ppad),
+             " ceil_mode" if ceil else "", " count_include_pad" if cip else "",
+             (" activation = %s" % act) if act else "", ot))
+    return Case(name, ty, body, consts, y.shape, ty, y)
+
+
 def coarse_tensor(rng, shape, ty):
     """Values on a grid of 7 levels: many equal maxima in every window."""
     t = Tensor(shape)
@@ -575,6 +600,36 @@ def family(name, rng):
             pool_case(rng, "gpu_max_relu6", "f32", "max", 1, 9, 10, 8, (3, 3), (2, 2), (1, 1, 1, 1), act="relu6", scale=10.0),
             pool_case(rng, "gpu_avg_relu_rows", "f32", "avg", 2, 6, 19, 8, (3, 3), (1, 1), (1, 1, 1, 1), act="relu"),
             pool_case(rng, "gpu_avg_relu6_f16", "f16", "avg", 1, 7, 7, 16, (3, 3), (2, 2), (1, 1, 1, 1), act="relu6", scale=10.0),
+        ]
+    if name == "conv_pool":
+        # Shapes the fused kernel of convert-dwc-to-gpu-pool takes (stride-1
+        # undilated conv, <= 49 taps, C a multiple of 128 bits).
+        return [
+            conv_pool_case(rng, "cp_max_3x3_s2_p1", "f32", "max", 1, 9, 10, 8, 3, 3, (1, 1, 1, 1),
+                           (3, 3), (2, 2), (1, 1, 1, 1)),
+            conv_pool_case(rng, "cp_max_2x2_bias_n2", "f32", "max", 2, 8, 8, 4, 3, 3, (1, 1, 1, 1),
+                           (2, 2), (2, 2), (0, 0, 0, 0), bias=True),
+            conv_pool_case(rng, "cp_avg_f16_5x5_ceil_incl", "f16", "avg", 1, 7, 9, 16, 5, 5, (2, 2, 2, 2),
+                           (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
+            conv_pool_case(rng, "cp_max_relu_w57_c72", "f32", "max", 1, 5, 57, 72, 3, 3, (1, 1, 1, 1),
+                           (3, 3), (2, 2), (1, 1, 1, 1), act="relu"),
+            conv_pool_case(rng, "cp_avg_bf16_3x5_asym_ceil", "bf16", "avg", 1, 7, 11, 8, 3, 5, (1, 0, 2, 1),
+                           (2, 2), (2, 2), (0, 1, 0, 1), ceil=True),
+            conv_pool_case(rng, "cp_max_f16_7x7_bias_relu6", "f16", "max", 1, 9, 9, 8, 7, 7, (3, 3, 3, 3),
+                           (3, 3), (2, 2), (1, 1, 1, 1), bias=True, act="relu6"),
+            conv_pool_case(rng, "cp_avg_nopad_conv_s1_pool", "f32", "avg", 1, 8, 9, 4, 3, 3, (0, 0, 0, 0),
+                           (3, 3), (1, 1), (1, 1, 1, 1)),
+        ]
+    if name == "conv_pool_split":
+        # What the fused kernel refuses (dwc-decompose-conv-pool splits it):
+        # channels not a multiple of 128 bits, strided or dilated convs.
+        return [
+            conv_pool_case(rng, "cp_c5", "f32", "max", 1, 8, 8, 5, 3, 3, (1, 1, 1, 1),
+                           (3, 3), (2, 2), (1, 1, 1, 1)),
+            conv_pool_case(rng, "cp_conv_s2", "f32", "avg", 1, 11, 10, 4, 3, 3, (1, 1, 1, 1),
+                           (2, 2), (2, 2), (0, 0, 0, 0), cst=(2, 2), bias=True),
+            conv_pool_case(rng, "cp_conv_d2_f16", "f16", "max", 1, 9, 9, 8, 3, 3, (2, 2, 2, 2),
+                           (2, 2), (2, 2), (0, 0, 0, 0), dl=(2, 2)),
         ]
     if name == "gpu_backward":
         # Shapes the fast backward kernels take (stride 1, C a multiple of

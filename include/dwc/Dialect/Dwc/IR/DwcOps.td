@@ -247,6 +247,66 @@ def Dwc_Pool2DOp : Dwc_Op<"pool2d"> {
   }];
 }
 
+def Dwc_DepthwiseConv2DPool2DOp : Dwc_Op<"depthwise_conv2d_pool2d"> {
+  let summary = "2-D depthwise convolution with a pooling epilogue";
+  let description = [{
+    The composition `pool2d(depthwise_conv2d(X, W, bias))` as one op, so that
+    the convolution's output never goes to memory: the fused kernels compute
+    each pooling window's convolution outputs in registers and store only the
+    pooled result. It is what `dwc-fuse-conv-pool` makes of a
+    `dwc.depthwise_conv2d` whose result only feeds a `dwc.pool2d`.
+
+    Semantics, exactly those of the two ops: the convolution (`strides`,
+    `dilations`, `padding`, bias, sums in `acc`) is rounded to the element
+    type, then pooled (`kind`, `window`, `pool_strides`, `pool_padding`,
+    `ceil_mode`, `count_include_pad`; averages summed in `acc`), then the
+    optional `activation` is applied. Shapes: input `N x IH x IW x C`, filter
+    `FH x FW x C`, optional bias `C`, output `N x PH x PW x C` where
+    `PH x PW` is the pooled size of the convolution's `OH x OW`. Element
+    types `f32`, `f16`, `bf16`.
+
+    Lowering: `convert-dwc-to-gpu-pool` emits one fused kernel for stride-1
+    undilated convolutions with at most 49 taps and 128-bit channel vectors;
+    `dwc-decompose-conv-pool` rewrites it back into the two ops otherwise
+    (and on the CPU path).
+
+    Example:
+
+    ```mlir
+    %y = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x112x112x64xf32>, tensor<3x3x64xf32>)
+           outs(%init : tensor<1x56x56x64xf32>)
+           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+           window = [3, 3] pool_strides = [2, 2] pool_padding = [1, 1, 1, 1] -> tensor<1x56x56x64xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_PoolKindAttr:$kind, Dwc_Shaped:$input,
+                       Dwc_Shaped:$filter, Optional<Dwc_Shaped>:$bias,
+                       Dwc_Shaped:$init,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$window, DenseI64ArrayAttr:$pool_strides,
+                       DenseI64ArrayAttr:$pool_padding, UnitAttr:$ceil_mode,
+                       UnitAttr:$count_include_pad, OptionalAttr<TypeAttr>:$acc,
+                       OptionalAttr<Dwc_ActivationAttr>:$activation);
+  let results = (outs Optional<Dwc_Tensor>:$result);
+  let assemblyFormat = [{
+    $kind `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    `window` `=` $window `pool_strides` `=` $pool_strides
+    `pool_padding` `=` $pool_padding
+    (`ceil_mode` $ceil_mode^)? (`count_include_pad` $count_include_pad^)?
+    (`acc` `=` $acc^)? (`activation` `=` $activation^)? attr-dict
+    (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    ::mlir::Type getAccType();
+    /// Shape of the (unmaterialized) convolution output, N x OH x OW x C.
+    ::llvm::SmallVector<int64_t> getConvShape();
+  }];
+}
+
 def Dwc_Pool2DBackwardOp : Dwc_Op<"pool2d_backward"> {
   let summary = "Gradient of 2-D max or average pooling with respect to its input";
   let description = [{

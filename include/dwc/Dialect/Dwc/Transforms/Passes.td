@@ -54,4 +54,92 @@ def DwcFuseActivation : Pass<"dwc-fuse-activation"> {
   let dependentDialects = ["mlir::dwc::DwcDialect"];
 }
 
+def DwcFuseConvPool : Pass<"dwc-fuse-conv-pool"> {
+  let summary = "Fuse a dwc.pool2d into the epilogue of the depthwise "
+                "convolution that produces its input";
+  let description = [{
+    Matches a tensor-form `dwc.pool2d` whose input is
+
+    * the result of a tensor-form `dwc.depthwise_conv2d` used nowhere else
+      (any kind of pooling, any activation of the pool kept), or
+    * an elementwise ReLU/ReLU6 `linalg.generic` (as `dwc-fuse-activation`
+      recognises it) of such a convolution result, the activation used
+      nowhere else, under **max** pooling without an activation of its own:
+      max pooling commutes with a monotone activation, so the activation
+      becomes the fused op's epilogue,
+
+    with the convolution's and the pool's accumulation types equal, and
+    replaces the pair (or the three ops) with one
+    `dwc.depthwise_conv2d_pool2d` carrying both ops' attributes. The result
+    is bit-identical: the fused op keeps the convolution's rounding to the
+    element type. Left alone: convolutions with other users (the output is
+    needed anyway), activations before average pooling (they do not
+    commute), a pool that already has an activation after a ReLU, memref
+    forms, differing accumulation types.
+
+    Fused patterns, by kernel (`convert-dwc-to-gpu-pool`): stride-1,
+    undilated convolutions of up to 49 taps with 128-bit channel vectors
+    (e.g. 3x3/5x5/7x7 depthwise followed by max 3x3 s2, max 2x2 s2, avg 3x3
+    s2 or avg 2x2 s2) run as one kernel; the rest is split again by
+    `dwc-decompose-conv-pool`.
+
+    Before:
+
+    ```mlir
+    %c = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>)
+           outs(%e : tensor<1x8x8x16xf32>)
+           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
+    %p = dwc.pool2d max ins(%c : tensor<1x8x8x16xf32>) outs(%i : tensor<1x4x4x16xf32>)
+           window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] -> tensor<1x4x4x16xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %p = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>)
+           outs(%i : tensor<1x4x4x16xf32>)
+           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+           window = [3, 3] pool_strides = [2, 2] pool_padding = [1, 1, 1, 1] -> tensor<1x4x4x16xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::dwc::DwcDialect"];
+}
+
+def DwcDecomposeConvPool : Pass<"dwc-decompose-conv-pool"> {
+  let summary = "Split dwc.depthwise_conv2d_pool2d into a depthwise "
+                "convolution and a pool2d";
+  let description = [{
+    The inverse of `dwc-fuse-conv-pool`, for the paths without a fused
+    kernel: the CPU reference pipeline and, in `dwc-to-nvvm`, whatever
+    `convert-dwc-to-gpu-pool` did not lower (strided, dilated or large
+    filters, odd channel counts, fast paths off). Tensor form: the
+    convolution writes into a `tensor.empty` of the convolution's shape.
+    Memref form: into a `memref.alloc` freed right after the pool. The
+    convolution keeps the fused op's accumulation type, the pool its
+    pooling attributes and activation.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d_pool2d avg ins(%x, %w : memref<1x8x8x5xf32>, memref<3x3x5xf32>)
+      outs(%y : memref<1x4x4x5xf32>)
+      strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+      window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0]
+    ```
+
+    After:
+
+    ```mlir
+    %c = memref.alloc() : memref<1x8x8x5xf32>
+    dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x5xf32>, memref<3x3x5xf32>)
+      outs(%c : memref<1x8x8x5xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    dwc.pool2d avg ins(%c : memref<1x8x8x5xf32>) outs(%y : memref<1x4x4x5xf32>)
+      window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]
+    memref.dealloc %c : memref<1x8x8x5xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::dwc::DwcDialect", "mlir::memref::MemRefDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES
