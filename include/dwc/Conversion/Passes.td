@@ -376,9 +376,10 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     Option<"tileAccRegs", "tile-acc-regs", "int64_t", /*default=*/"48",
            "32-bit registers the row-tiled pool2d kernel may hold in live "
            "partial results (bounds the strip width TM)">,
-    Option<"backwardStrip", "backward-strip", "int64_t", /*default=*/"4",
+    Option<"backwardStrip", "backward-strip", "int64_t", /*default=*/"0",
            "dX positions per thread along the width in the pool2d_backward "
-           "gather (rounded up to a multiple of the width stride)">,
+           "gather (rounded up to a multiple of the width stride; 0: 4, or 2 "
+           "for 16-bit max with the stored argmax)">,
     Option<"backwardRowTile", "backward-row-tile", "int64_t",
            /*default=*/"0",
            "dX rows per thread of the strided pool2d_backward gather tiles "
@@ -389,7 +390,8 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
            "leave it to dwc-decompose-conv-pool)">,
     Option<"argmaxStrip", "argmax-strip", "int64_t", /*default=*/"0",
            "Windows per thread of the stored-argmax kernel of max "
-           "pool2d_backward (0: the forward strip, 4 for strided windows)">,
+           "pool2d_backward (0: 1 for 16-bit data, else the forward strip, "
+           "4 for strided windows)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"128",
            "Channel vector per thread of the pool2d forward kernels, in bits "
            "(32, 64 or 128)">,

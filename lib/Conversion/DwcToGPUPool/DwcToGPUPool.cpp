@@ -845,7 +845,17 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     // Strip of TM dX positions, a multiple of sw so that the windows
     // covering it sit at static offsets: window j (ow = iw0/sw + d0 + j)
     // covers strip position i at tap kw = i - (d0 + j)*sw + pl.
-    int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(strip, IW), sw);
+    bool isMax = op.getKind() == PoolKind::Max;
+    bool overlap = KH > sh || KW > sw;
+    bool narrow = elt.getIntOrFloatBitWidth() == 16;
+    // 16-bit max backward with the stored argmax: 2-wide gather strips and
+    // one window per argmax thread (fewer live registers, more resident
+    // threads): f16 3x3 s2 went from 54-55% to 67-68% of copy bandwidth on
+    // the H200 (bench/results/2026-11-30-pool-fuse.md, variant as1bs2).
+    bool narrowStoredMax = isMax && narrow && overlap &&
+                           argmax != ArgmaxMode::Recompute;
+    int64_t stripReq = strip ? strip : (narrowStoredMax ? 2 : 4);
+    int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(stripReq, IW), sw);
     int64_t d0 = llvm::divideCeilSigned(pl - KW + 1, sw);
     int64_t NW = 0;
     while ((d0 + NW) * sw - pl <= TM - 1)
@@ -854,7 +864,6 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     int64_t total = N * IH * IWc * CV;
     if (gridTooLarge(total, kBlockSize))
       return rewriter.notifyMatchFailure(op, "grid too large");
-    bool isMax = op.getKind() == PoolKind::Max;
     bool includePad = op.getCountIncludePad();
     Type acc = op.getAccType();
     Location loc = op.getLoc();
@@ -927,8 +936,9 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     // gather reads those instead of X.
     // Non-overlapping windows (2x2 stride 2) recompute: X is then read once
     // either way and no workspace is needed.
-    bool overlap = KH > sh || KW > sw;
-    int64_t TA = argmaxStrip ? std::min(argmaxStrip, OW) : forwardStrip(OW, sw);
+    int64_t TA = argmaxStrip ? std::min(argmaxStrip, OW)
+                 : narrowStoredMax ? 1
+                                   : forwardStrip(OW, sw);
     int64_t colsA = (TA - 1) * sw + KW;
     bool stored = isMax && KH * KW <= 127 && colsA <= kMaxColumns &&
                   (argmax == ArgmaxMode::Stored ||
@@ -1137,6 +1147,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
 /// the filter; beyond this the GEMV convolution and the pooling kernel are
 /// faster apart).
 constexpr int64_t kMaxFusedTaps = 49;
+/// f32 lanes the fused kernel may keep live (conv columns + a filter row).
+constexpr int64_t kFusedAccLanes = 64;
 
 /// Depthwise convolution with a pooling epilogue in one kernel: a thread
 /// owns a strip of TM pooled outputs x V channels of one pooled row. For
@@ -1177,7 +1189,16 @@ struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
     auto k = op.getWindow(), s = op.getPoolStrides(), p = op.getPoolPadding();
     int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
     int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
+    // Live f32 lanes: the strip's conv columns and one filter row. TM from
+    // 4 down to 1, then 64-bit channel vectors for 16-bit data, until they
+    // fit kFusedAccLanes (f16 7x7 with TM = 4 and 8 lanes spilled: 3.8 ms
+    // against 0.44 ms unfused on the H200).
     int64_t TM = forwardStrip(PW, sw);
+    auto lanes = [&] { return ((TM - 1) * sw + KW + FW) * vw; };
+    while (TM > 1 && lanes() > kFusedAccLanes)
+      TM /= 2;
+    while (vw > 4 && lanes() > kFusedAccLanes)
+      vw /= 2;
     int64_t cols = (TM - 1) * sw + KW;
     if (cols + FW - 1 > kMaxColumns)
       return rewriter.notifyMatchFailure(op, "window too wide for the register strip");
@@ -1405,9 +1426,9 @@ struct ConvertDwcToGPUPoolPass
           << "convert-dwc-to-gpu-pool: backward-row-tile must be in [0, 8]";
       return signalPassFailure();
     }
-    if (backwardStrip < 1 || backwardStrip > 16) {
+    if (backwardStrip < 0 || backwardStrip > 16) {
       getOperation()->emitError()
-          << "convert-dwc-to-gpu-pool: backward-strip must be in [1, 16]";
+          << "convert-dwc-to-gpu-pool: backward-strip must be in [0, 16]";
       return signalPassFailure();
     }
     patterns.add<Pool2DBackward>(&getContext(), *mode, rowTile.getValue(),
