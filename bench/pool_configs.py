@@ -8,7 +8,7 @@ Pure Python (no torch). Sets:
   act   - fused relu/relu6 epilogues (3)
   tune  - tuning variants (dwc-aot --pool-options) of a few configurations;
   btiles - strided backward: gather tiles vs strips vs 4-row tiles (24);
-  s1tune - f16 3x3 stride-1 average forward thread tiles (8);
+  s1tune - f16 3x3 stride-1 average forward thread tiles (6);
   maxbwd - f16 max 3x3 s2 backward: argmax/gather thread tiles (12);
   fuse  - depthwise conv + pool, fused vs unfused vs PyTorch (24);
           sets combine with '+' (names with '+' are written as '_')
@@ -277,11 +277,11 @@ def btiles_set():
 
 
 def s1tune_set():
-    """f16 3x3 stride-1 average forward: the default thread tile (TM = 1 x
-    4 rows) against 2 and 6 rows and TM = 2 x 4 rows."""
+    """f16 3x3 stride-1 average forward: thread tiles other than the default
+    (TM = 1 x 4 rows, in the grid set): 2 and 6 rows, TM = 2 x 4 rows."""
     out = []
     for (n, h, w, c) in GRID_SHAPES:
-        for tag, opts in (("", ""), ("rt2", "tile-acc-regs=24 row-tile=2"),
+        for tag, opts in (("rt2", "tile-acc-regs=24 row-tile=2"),
                           ("rt6", "tile-acc-regs=24 row-tile=6"), ("tm2rt4", "row-tile=4")):
             out.append(PoolConfig(n, h, w, c, "avg", [3, 3], [1, 1], [1, 1, 1, 1], "f16",
                                   variant=tag, pool_options=opts))

@@ -616,8 +616,14 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
   /// division per window (avg: reciprocal row and column divisors, NR + NW
   /// scalar divisions per thread). Windows outside [0, OH) x [0, OW) are
   /// clamped loads replaced by zero; positions outside dX are not stored.
+  using TapsFn = function_ref<SmallVector<Value>(OpBuilder &, Value n,
+                                                  Value oh, Value iw0,
+                                                  Value c)>;
+  /// (Max without a stored argmax: `recomputeTaps` scans X for the NW
+  /// windows of each covering window row instead.)
   void emitGatherTiles(PatternRewriter &rewriter, Pool2DBackwardOp op,
-                       Value taps, int64_t TH, int64_t TM) const {
+                       Value taps, TapsFn recomputeTaps, int64_t TH,
+                       int64_t TM) const {
     Value dy = op.getOutputGrad(), dx = op.getInit();
     Type elt = elemOf(dx);
     auto in = shapeOf(dx), out = shapeOf(dy);
@@ -673,6 +679,9 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
         if (!isMax)
           rowRcp = reciprocal(
               e.extent(e.add(e.mul(ohc, sh), -pt), KH, IH, pt, pb, includePad));
+        SmallVector<Value> rowTaps;
+        if (isMax && !taps)
+          rowTaps = recomputeTaps(b, n, ohc, iw0, c);
         for (int64_t j = 0; j < NW; ++j) {
           Value g = e.convert(e.load(dy, {n, ohc, owIdx[j], c}), acc);
           if (!isMax) {
@@ -681,9 +690,11 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
           }
           g = e.select(e.andi(rowOk, colOk[j]), g, zero);
           Value wtaps;
-          if (isMax)
+          if (isMax && taps)
             wtaps = arith::ExtSIOp::create(b, loc, e.vecOf(b.getI32Type()),
                                            e.load(taps, {n, ohc, owIdx[j], c}));
+          else if (isMax)
+            wtaps = rowTaps[j];
           for (int64_t t = 0; t < TH; ++t) {
             int64_t kh = t + pt - (dh0 + r) * sh;
             if (kh < 0 || kh >= KH)
@@ -947,7 +958,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     // stored argmax), unless disabled (backward-row-tile=1).
     std::optional<RowTile> tile;
     if ((sh > 1 || sw > 1) && vw > 1 && backwardRows != 1 &&
-        (!isMax || stored)) {
+        (!isMax || stored ||
+         (argmax == ArgmaxMode::Recompute && overlap))) {
       int64_t th = sh * std::max<int64_t>(
                             1, llvm::divideCeil(backwardRows ? backwardRows
                                                              : sh, sh));
@@ -1029,7 +1041,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     }
 
     if (tile) {
-      emitGatherTiles(rewriter, op, taps, tile->th, tile->tm);
+      emitGatherTiles(rewriter, op, taps, argmaxTaps, tile->th, tile->tm);
     } else {
     emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
       Emitter e{b, loc, vw};
@@ -1147,8 +1159,13 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
 /// the filter; beyond this the GEMV convolution and the pooling kernel are
 /// faster apart).
 constexpr int64_t kMaxFusedTaps = 49;
+/// The same for 16-bit data, whose unfused GEMV convolution is faster:
+/// fused f16 7x7 + max 3x3 s2 took 1.14-1.16 ms against 0.44-0.53 ms
+/// unfused, 3x3 0.177 ms against 0.22 ms on the H200
+/// (bench/results/2026-11-30-pool-v7.md, 2026-11-30-pool-fuse.md).
+constexpr int64_t kMaxFusedTaps16 = 9;
 /// f32 lanes the fused kernel may keep live (conv columns + a filter row).
-constexpr int64_t kFusedAccLanes = 64;
+constexpr int64_t kFusedAccLanes = 96;
 
 /// Depthwise convolution with a pooling epilogue in one kernel: a thread
 /// owns a strip of TM pooled outputs x V channels of one pooled row. For
@@ -1179,8 +1196,11 @@ struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
     auto cs = op.getStrides(), cd = op.getDilations(), cp = op.getPadding();
     if (cs[0] != 1 || cs[1] != 1 || cd[0] != 1 || cd[1] != 1)
       return rewriter.notifyMatchFailure(op, "strided or dilated convolution");
-    if (FH * FW > kMaxFusedTaps)
-      return rewriter.notifyMatchFailure(op, "filter larger than 49 taps");
+    bool narrow = elt.getIntOrFloatBitWidth() == 16;
+    if (FH * FW > (narrow ? kMaxFusedTaps16 : kMaxFusedTaps))
+      return rewriter.notifyMatchFailure(
+          op, narrow ? "16-bit filter larger than 9 taps"
+                     : "filter larger than 49 taps");
     int64_t vw = vectorWidth(elt, C);
     if (vw == 1)
       return rewriter.notifyMatchFailure(
@@ -1189,16 +1209,14 @@ struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
     auto k = op.getWindow(), s = op.getPoolStrides(), p = op.getPoolPadding();
     int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
     int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
-    // Live f32 lanes: the strip's conv columns and one filter row. TM from
-    // 4 down to 1, then 64-bit channel vectors for 16-bit data, until they
-    // fit kFusedAccLanes (f16 7x7 with TM = 4 and 8 lanes spilled: 3.8 ms
-    // against 0.44 ms unfused on the H200).
+    // Live f32 lanes: the strip's conv columns and one filter row; TM from
+    // the pooling strip down to 1 until they fit kFusedAccLanes (f16 7x7
+    // with TM = 4 spilled: 3.8 ms against 0.44 ms unfused on the H200; f16
+    // 3x3 + 3x3 s2 keeps TM = 4: 0.177 ms, TM = 2: 0.199 ms).
     int64_t TM = forwardStrip(PW, sw);
     auto lanes = [&] { return ((TM - 1) * sw + KW + FW) * vw; };
     while (TM > 1 && lanes() > kFusedAccLanes)
       TM /= 2;
-    while (vw > 4 && lanes() > kFusedAccLanes)
-      vw /= 2;
     int64_t cols = (TM - 1) * sw + KW;
     if (cols + FW - 1 > kMaxColumns)
       return rewriter.notifyMatchFailure(op, "window too wide for the register strip");

@@ -5,8 +5,8 @@
 // row, skipped outside [0, OH)) the 9 conv columns of the strip take 3 x 11
 // input loads and 3 x 3 x 9 FMAs (each input column feeds the FW columns
 // holding it); the conv output never goes to memory. Refused (left to
-// dwc-decompose-conv-pool): strided or dilated convs, more than 49 taps,
-// C % 4 != 0, fuse-conv=false.
+// dwc-decompose-conv-pool): strided or dilated convs, more than 49 taps
+// (9 for f16/bf16), C % 4 != 0, fuse-conv=false.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-pool=fuse-conv=false -split-input-file | FileCheck %s --check-prefix=OFF
 
@@ -41,7 +41,19 @@ func.func @max_3x3_s2_relu(%x: memref<1x8x8x16xf32>, %w: memref<3x3x16xf32>, %b:
 // CHECK-NEXT: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
 // CHECK: arith.divf
 // CHECK: vector.store %{{.*}}, %arg2{{.*}} : memref<1x4x4x16xf16>, vector<8xf16>
-func.func @avg_f16(%x: memref<1x8x8x16xf16>, %w: memref<5x5x16xf16>, %y: memref<1x4x4x16xf16>) {
+func.func @avg_f16(%x: memref<1x8x8x16xf16>, %w: memref<3x3x16xf16>, %y: memref<1x4x4x16xf16>) {
+  dwc.depthwise_conv2d_pool2d avg ins(%x, %w : memref<1x8x8x16xf16>, memref<3x3x16xf16>) outs(%y : memref<1x4x4x16xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// Refused: 16-bit filters over 9 taps (GEMV convolution + pooling kernel
+// are faster apart).
+// CHECK-LABEL: func @f16_5x5
+// CHECK-NOT: gpu.launch
+// CHECK: dwc.depthwise_conv2d_pool2d
+func.func @f16_5x5(%x: memref<1x8x8x16xf16>, %w: memref<5x5x16xf16>, %y: memref<1x4x4x16xf16>) {
   dwc.depthwise_conv2d_pool2d avg ins(%x, %w : memref<1x8x8x16xf16>, memref<5x5x16xf16>) outs(%y : memref<1x4x4x16xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0]
   return
 }

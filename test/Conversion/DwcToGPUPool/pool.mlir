@@ -2,7 +2,7 @@
 // column reuse, 128-bit accesses, exact padding, f32 accumulation, the
 // gather backward with its argmax recomputation, the global-average block
 // reduction) and the ops it leaves to convert-dwc-to-gpu.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=recompute --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute backward-row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s
 // The 3x3 stride-2 cases as single-row strips (by default they are row
 // tiles, like @max_3x3_s1_rows):
 // RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=STRIP

@@ -603,26 +603,30 @@ def family(name, rng):
         ]
     if name == "conv_pool":
         # Shapes the fused kernel of convert-dwc-to-gpu-pool takes (stride-1
-        # undilated conv, <= 49 taps, C a multiple of 128 bits).
+        # undilated conv, <= 49 taps in f32 and 9 in f16/bf16, C a multiple
+        # of 128 bits).
         return [
             conv_pool_case(rng, "cp_max_3x3_s2_p1", "f32", "max", 1, 9, 10, 8, 3, 3, (1, 1, 1, 1),
                            (3, 3), (2, 2), (1, 1, 1, 1)),
             conv_pool_case(rng, "cp_max_2x2_bias_n2", "f32", "max", 2, 8, 8, 4, 3, 3, (1, 1, 1, 1),
                            (2, 2), (2, 2), (0, 0, 0, 0), bias=True),
-            conv_pool_case(rng, "cp_avg_f16_5x5_ceil_incl", "f16", "avg", 1, 7, 9, 16, 5, 5, (2, 2, 2, 2),
+            conv_pool_case(rng, "cp_avg_f16_3x3_ceil_incl", "f16", "avg", 1, 7, 9, 16, 3, 3, (1, 1, 1, 1),
                            (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
             conv_pool_case(rng, "cp_max_relu_w57_c72", "f32", "max", 1, 5, 57, 72, 3, 3, (1, 1, 1, 1),
                            (3, 3), (2, 2), (1, 1, 1, 1), act="relu"),
-            conv_pool_case(rng, "cp_avg_bf16_3x5_asym_ceil", "bf16", "avg", 1, 7, 11, 8, 3, 5, (1, 0, 2, 1),
+            conv_pool_case(rng, "cp_avg_bf16_asym_ceil", "bf16", "avg", 1, 7, 11, 8, 3, 3, (1, 0, 2, 1),
                            (2, 2), (2, 2), (0, 1, 0, 1), ceil=True),
-            conv_pool_case(rng, "cp_max_f16_7x7_bias_relu6", "f16", "max", 1, 9, 9, 8, 7, 7, (3, 3, 3, 3),
-                           (3, 3), (2, 2), (1, 1, 1, 1), bias=True, act="relu6"),
+            conv_pool_case(rng, "cp_max_f16_bias_relu6_s1", "f16", "max", 1, 9, 19, 8, 3, 3, (1, 1, 1, 1),
+                           (3, 3), (1, 1), (1, 1, 1, 1), bias=True, act="relu6"),
+            conv_pool_case(rng, "cp_max_f32_7x7_bias", "f32", "max", 1, 9, 9, 8, 7, 7, (3, 3, 3, 3),
+                           (3, 3), (2, 2), (1, 1, 1, 1), bias=True),
             conv_pool_case(rng, "cp_avg_nopad_conv_s1_pool", "f32", "avg", 1, 8, 9, 4, 3, 3, (0, 0, 0, 0),
                            (3, 3), (1, 1), (1, 1, 1, 1)),
         ]
     if name == "conv_pool_split":
         # What the fused kernel refuses (dwc-decompose-conv-pool splits it):
-        # channels not a multiple of 128 bits, strided or dilated convs.
+        # channels not a multiple of 128 bits, strided or dilated convs,
+        # 16-bit filters over 9 taps.
         return [
             conv_pool_case(rng, "cp_c5", "f32", "max", 1, 8, 8, 5, 3, 3, (1, 1, 1, 1),
                            (3, 3), (2, 2), (1, 1, 1, 1)),
@@ -630,6 +634,8 @@ def family(name, rng):
                            (2, 2), (2, 2), (0, 0, 0, 0), cst=(2, 2), bias=True),
             conv_pool_case(rng, "cp_conv_d2_f16", "f16", "max", 1, 9, 9, 8, 3, 3, (2, 2, 2, 2),
                            (2, 2), (2, 2), (0, 0, 0, 0), dl=(2, 2)),
+            conv_pool_case(rng, "cp_f16_5x5_ceil_incl", "f16", "avg", 1, 7, 9, 16, 5, 5, (2, 2, 2, 2),
+                           (3, 3), (2, 2), (1, 1, 1, 1), ceil=True, cip=True),
         ]
     if name == "gpu_backward":
         # Shapes the fast backward kernels take (stride 1, C a multiple of

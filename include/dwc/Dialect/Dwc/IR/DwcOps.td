@@ -266,7 +266,8 @@ def Dwc_DepthwiseConv2DPool2DOp : Dwc_Op<"depthwise_conv2d_pool2d"> {
     types `f32`, `f16`, `bf16`.
 
     Lowering: `convert-dwc-to-gpu-pool` emits one fused kernel for stride-1
-    undilated convolutions with at most 49 taps and 128-bit channel vectors;
+    undilated convolutions with at most 49 taps (9 for f16/bf16) and
+    128-bit channel vectors;
     `dwc-decompose-conv-pool` rewrites it back into the two ops otherwise
     (and on the CPU path).
 

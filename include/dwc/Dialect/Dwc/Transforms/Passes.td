@@ -78,10 +78,11 @@ def DwcFuseConvPool : Pass<"dwc-fuse-conv-pool"> {
     forms, differing accumulation types.
 
     Fused patterns, by kernel (`convert-dwc-to-gpu-pool`): stride-1,
-    undilated convolutions of up to 49 taps with 128-bit channel vectors
-    (e.g. 3x3/5x5/7x7 depthwise followed by max 3x3 s2, max 2x2 s2, avg 3x3
-    s2 or avg 2x2 s2) run as one kernel; the rest is split again by
-    `dwc-decompose-conv-pool`.
+    undilated convolutions of up to 49 taps in f32 (3x3 to 7x7) and up to 9
+    taps in f16/bf16 (3x3), with 128-bit channel vectors, followed by any
+    pool (max 3x3 s2, max 2x2 s2, avg 3x3 s2, avg 2x2 s2, ...) run as one
+    kernel; the rest is split again by `dwc-decompose-conv-pool` (larger
+    16-bit filters run faster as GEMV convolution + pooling kernel).
 
     Before:
 
