@@ -460,7 +460,7 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
 
 def ConvertDwcToGPUBackwardFilter
     : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
-  let summary = "Lower depthwise filter gradients to split-z CUDA-core kernels with f32 atomics";
+  let summary = "Lower depthwise filter gradients to streaming / split-z CUDA-core kernels with f32 atomics";
   let description = [{
     Replaces each eligible memref-form `dwc.depthwise_conv2d_backward_filter`
     with kernels that parallelise along the accumulation axis (the filter
@@ -469,7 +469,39 @@ def ConvertDwcToGPUBackwardFilter
     1. a zero-fill kernel clears an f32 accumulation buffer (dW itself when
        it is f32, otherwise an f32 workspace `memref.alloc`ed next to the op
        and freed after it);
-    2. the split-z kernel: the N*OH rows of dY are split into Z contiguous
+    2. a. small filters, FH*FW <= `stream-max-taps` (default 9: 3x3 and
+       smaller; their gradient is bound by reading X and dY once): the
+       streaming kernel. A thread owns one 128-bit channel vector (4 f32 /
+       8 f16/bf16 channels) and all FH*FW taps as f32 register
+       accumulators; a block is `lanes` = min(C/V, 64) channel vectors
+       (consecutive threads, coalesced 128-bit loads) x 256/lanes workers.
+       The N*OH output rows are cut into row blocks of R rows (option
+       `rows-per-step`; 0: R = 2 for f32, 1 for f16/bf16, whose f32-widened
+       vectors take twice the registers); worker w of a channel group
+       streams row blocks w, w + W, w + 2W, ... (W workers per group), so
+       the neighbours of a row block are read at the same time by the
+       neighbouring workers and DRAM sees each byte about once. Per output
+       column a new column of R+FH-1 input vectors enters a register window
+       of FW columns (width reuse; the R+FH-1 rows serve all R output rows:
+       height reuse), R dY vectors are loaded and R*FH*FW FMAs accumulate.
+       Interior row blocks (all rows inside the image) and columns run
+       without predicates (clamped loads and selects only at the borders);
+       the column loop is unrolled by 4 with the window carried. At the end
+       the block sums its workers' vectors tap by tap in shared memory (one
+       256 x V f32 buffer, `gpu.barrier`) and the first worker of each
+       channel lane adds the sum with one f32 atomic per tap and channel
+       (with `warp-reduce-taps=0`, no shared memory or barriers: every
+       thread adds its own sums, as the host emulation needs).
+       Rule for W: one wave of resident blocks. Resident blocks per SM come
+       from an estimate of the registers per thread,
+       regs = (FH*FW + FW*(R+FH-1) + R) * V + 48, as
+       min(65536 / (256 * round8(regs)), 2048 / 256); then
+       W0 = max(1, sm-count * blocksPerSM / groups) * workersPerBlock,
+       iterations = ceil(N*ceil(OH/R) / W0) and W = ceil(N*ceil(OH/R) /
+       iterations), so that every worker streams the same number of row
+       blocks (option `z` overrides W0). Measured on the H200
+       (bench/results/2026-11-30-bwdf-*): see below.
+       b. larger filters: the split-z kernel: the N*OH rows of dY are split into Z contiguous
        slices; a block is 8 threads along channels (128-bit vectors: 4 f32 /
        8 f16/bf16 channels each, one 128-byte transaction) x 32 work units;
        a work unit is (tap tile, slice), tap tile = one filter row fh and TW
@@ -489,13 +521,24 @@ def ConvertDwcToGPUBackwardFilter
        the same rows (their dY loads are one broadcast: the kernel is bound
        by L1 traffic there). Measured on the H200: F=3 f32 0.57 -> 0.43 ms,
        f16 F=3 1.09 -> 0.48 ms with the reduction, F=51 f32 39 -> 71 ms;
+       f16 inputs (option `half-partial-steps` = k, default 8; 0: off):
+       the window and dY stay f16 and the FMAs are packed f16x2
+       (`vector.fma` on vector<8xf16>, PTX `fma.rn.f16x2`) into f16 partial
+       sums over runs of k columns, each run flushed into the f32 sums with
+       one widening add; no f16 -> f32 conversion per input element (the
+       conversions, not the FMAs, bounded the f16 kernel: F=13 f16 took
+       3.6 ms against 2.0 ms for f32). With k = 8 the partial sums hold at
+       most 8 products (relative error measured ~3e-4, bound 2e-3); the
+       f16 range limits each partial sum (|sum of 8 products| < 65504).
+       maxTW is then 9 as for f32 (f16 vectors take half the registers);
     3. for f16/bf16 filter gradients a conversion kernel rounds the f32
        sums once into dW.
 
     Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
     of equal width TW = ceil(FW / tiles) (maxTW = 9 for f32, 6 for
     f16/bf16, whose vectors are twice as wide; option `max-tile-width`);
-    taps of the last tile past FW are computed and dropped. Z: four waves
+    taps of the last tile past FW are computed and dropped (maxTW = 9 for
+    f16 with half-partial-steps > 0). Z: four waves
     of resident threads at full occupancy,
     Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
     = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
@@ -547,6 +590,17 @@ def ConvertDwcToGPUBackwardFilter
            "Filters of at most this many taps sum the 4 slices of a tap tile "
            "in a warp with shuffles before the atomics (0: never; no "
            "cross-lane operations, as host emulation needs)">,
+    Option<"streamMaxTaps", "stream-max-taps", "int64_t", /*default=*/"9",
+           "Filters of at most this many taps take the streaming kernel "
+           "(0: never)">,
+    Option<"rowsPerStep", "rows-per-step", "int64_t", /*default=*/"0",
+           "Output rows per step of the streaming kernel (0: 2 for f32, 1 "
+           "for f16/bf16)">,
+    Option<"halfPartialSteps", "half-partial-steps", "int64_t",
+           /*default=*/"8",
+           "f16 inputs in the split-z kernel: columns summed with packed "
+           "f16x2 FMAs before each flush into the f32 sums (0: f32 FMAs "
+           "only; at most 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
