@@ -222,6 +222,25 @@ def bwdf_sweep_set():
     return out
 
 
+def bwdf_sweep2_set():
+    """Second sweep: streaming rows per step x block threads for F=3, tap
+    tile width for the f16 partial-sum split-z kernel (F=7, 13)."""
+    out = []
+    for (n, h, w, c) in FLOOR_SHAPES:
+        for dt, variants in (("f32", ((4, 256), (4, 128), (2, 128), (3, 128), (3, 256))),
+                             ("f16", ((2, 256), (2, 128)))):
+            for r, t in variants:
+                out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_filter", dt,
+                                     opts=f"rows-per-step={r} stream-block-threads={t}",
+                                     tag=f"r{r}t{t}", note="stream rows x threads"))
+        for f, mtw in ((7, 4), (13, 5)):
+            for m in (0, mtw):
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16",
+                                     opts=f"half-partial-steps=16 max-tile-width={m}",
+                                     tag=f"h16m{m}", note="f16 partial sums, tile width"))
+    return out
+
+
 def bwdf_set():
     """The backward-filter floor configurations and the smoke/odd ones."""
     return ([c for c in floor_set() if c.op == "bwd_filter"]
@@ -245,7 +264,9 @@ def bwdf_odd_set():
 
 SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
-        "bwdfodd": bwdf_odd_set}
+        "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
+        "bwdfdev": lambda: ([c for c in floor_set() if c.op == "bwd_filter" and c.F[0] <= 13]
+                            + bwdf_sweep_set() + bwdf_odd_set())}
 
 
 def get_set(name):

@@ -596,8 +596,11 @@ def ConvertDwcToGPUBackwardFilter
     Option<"rowsPerStep", "rows-per-step", "int64_t", /*default=*/"0",
            "Output rows per step of the streaming kernel (0: 2 for f32, 1 "
            "for f16/bf16)">,
+    Option<"streamBlockThreads", "stream-block-threads", "int64_t",
+           /*default=*/"256",
+           "Threads per block of the streaming kernel (32 to 1024)">,
     Option<"halfPartialSteps", "half-partial-steps", "int64_t",
-           /*default=*/"8",
+           /*default=*/"16",
            "f16 inputs in the split-z kernel: columns summed with packed "
            "f16x2 FMAs before each flush into the f32 sums (0: f32 FMAs "
            "only; at most 16)">,

@@ -70,11 +70,10 @@ constexpr int64_t kSlotsPerWarp = 32 / kLanes;
 constexpr int64_t kSmallBlock = 256;
 
 /// Streaming strategy: channel vectors per block at most (64 x 128 bits = 1
-/// KiB of a position, f32), threads per block, the register file of an SM
+/// KiB of a position, f32), the register file of an SM
 /// (sm_80/sm_90) and the registers the estimate adds for addresses and
 /// loop state.
 constexpr int64_t kStreamLanes = 64;
-constexpr int64_t kStreamThreads = 256;
 constexpr int64_t kRegistersPerSM = 65536;
 constexpr int64_t kStreamRegisterOverhead = 48;
 /// Columns per unrolled step of the streaming width loop.
@@ -149,15 +148,16 @@ struct StreamPlan {
 
 StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
                           int64_t FW, Type elem, int64_t rowsPerStep,
-                          int64_t zOption, int64_t smCount) {
+                          int64_t blockThreads, int64_t zOption,
+                          int64_t smCount) {
   StreamPlan s;
   s.V = channelsPerThread(elem);
   s.vectors = C / s.V;
-  s.lanes = std::min(s.vectors, kStreamLanes);
+  s.lanes = std::min({s.vectors, kStreamLanes, blockThreads});
   s.groups = (s.vectors + s.lanes - 1) / s.lanes;
-  s.workersPerBlock = kStreamThreads / s.lanes;
+  s.workersPerBlock = blockThreads / s.lanes;
   s.threads = s.lanes * s.workersPerBlock;
-  s.R = rowsPerStep > 0 ? rowsPerStep : (elem.isF32() ? 2 : 1);
+  s.R = rowsPerStep > 0 ? rowsPerStep : (elem.isF32() ? 3 : 2);
   s.R = std::clamp<int64_t>(s.R, 1, OH);
   s.rowBlocksPerImage = (OH + s.R - 1) / s.R;
   s.rowBlocks = N * s.rowBlocksPerImage;
@@ -465,13 +465,15 @@ struct SplitZBackwardFilterLowering
   SplitZBackwardFilterLowering(MLIRContext *ctx, int64_t z, int64_t smCount,
                                int64_t maxTileWidth, int64_t warpReduceTaps,
                                int64_t streamMaxTaps, int64_t rowsPerStep,
+                               int64_t streamBlockThreads,
                                int64_t halfPartialSteps)
       : OpRewritePattern(ctx, /*benefit=*/2), zOption(z), smCount(smCount),
         maxTileWidth(maxTileWidth), warpReduceTaps(warpReduceTaps),
         streamMaxTaps(streamMaxTaps), rowsPerStep(rowsPerStep),
+        streamBlockThreads(streamBlockThreads),
         halfPartialSteps(halfPartialSteps) {}
   int64_t zOption, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,
-      rowsPerStep, halfPartialSteps;
+      rowsPerStep, streamBlockThreads, halfPartialSteps;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -502,7 +504,8 @@ struct SplitZBackwardFilterLowering
     Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, tileWidth,
                       zpw);
     StreamPlan sp =
-        makeStreamPlan(N, OH, C, FH, FW, elem, rowsPerStep, zOption, smCount);
+        makeStreamPlan(N, OH, C, FH, FW, elem, rowsPerStep, streamBlockThreads,
+                       zOption, smCount);
     if ((stream ? sp.blocks : p.blocks) > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     const int64_t V = p.V;
@@ -767,17 +770,19 @@ struct ConvertDwcToGPUBackwardFilterPass
   void runOnOperation() override {
     if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0 ||
         streamMaxTaps < 0 || rowsPerStep < 0 || halfPartialSteps < 0 ||
-        halfPartialSteps > 16) {
+        halfPartialSteps > 16 || streamBlockThreads < 32 ||
+        streamBlockThreads > 1024) {
       getOperation().emitError()
           << "convert-dwc-to-gpu-backward-filter: z, max-tile-width, "
              "warp-reduce-taps, stream-max-taps and rows-per-step must be "
-             ">= 0, half-partial-steps in [0, 16] and sm-count > 0";
+             ">= 0, half-partial-steps in [0, 16], stream-block-threads in "
+             "[32, 1024] and sm-count > 0";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<SplitZBackwardFilterLowering>(
         &getContext(), z, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,
-        rowsPerStep, halfPartialSteps);
+        rowsPerStep, streamBlockThreads, halfPartialSteps);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
