@@ -241,6 +241,38 @@ def bwdf_sweep2_set():
     return out
 
 
+def bwdf_sweep3_set():
+    """Third sweep: slice counts around the rule's choice for the f16
+    partial-sum split-z kernel (F=7: Z=4096 both shapes; F=13: 1171 on
+    128x64x64x256, 316 on 128x32x32x1024) and wider tap tiles for F=51 f32."""
+    out = []
+    for (n, h, w, c), zs in (((128, 64, 64, 256), {7: (2048,), 13: (585, 2340)}),
+                             ((128, 32, 32, 1024), {7: (2048,), 13: (158, 632)})):
+        for f, zz in zs.items():
+            for z in zz:
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16", z=z,
+                                     note="f16 partial sums, z sweep"))
+    for m in (13, 17):
+        out.append(BwdConfig(128, 64, 64, 256, [51, 51], "bwd_filter", "f32",
+                             opts=f"max-tile-width={m}", tag=f"m{m}", note="F=51 tile width"))
+    return out
+
+
+def bwdf_sweep4_set():
+    """Fourth sweep: wider f32 tap tiles (max-tile-width 13 / 17) for the
+    large filters after sweep 3 (F=51: 37.5 -> 20.7 ms with 17)."""
+    out = []
+    for (n, h, w, c) in FLOOR_SHAPES:
+        for f, ms in ((13, (17,)), (31, (13, 17)), (51, (13, 17))):
+            if c == 256 and f == 51:
+                continue  # measured in sweep 3
+            for m in ms:
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f32",
+                                     opts=f"max-tile-width={m}", tag=f"m{m}",
+                                     note="f32 tile width"))
+    return out
+
+
 def bwdf_set():
     """The backward-filter floor configurations and the smoke/odd ones."""
     return ([c for c in floor_set() if c.op == "bwd_filter"]
@@ -265,6 +297,7 @@ def bwdf_odd_set():
 SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
         "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
+        "bwdfsweep3": bwdf_sweep3_set, "bwdfsweep4": bwdf_sweep4_set,
         "bwdfdev": lambda: ([c for c in floor_set() if c.op == "bwd_filter" and c.F[0] <= 13]
                             + bwdf_sweep_set() + bwdf_odd_set())}
 

@@ -104,7 +104,7 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
   Plan p;
   p.V = channelsPerThread(elem);
   p.groups = (C + kLanes * p.V - 1) / (kLanes * p.V);
-  int64_t maxTW = maxTileWidth > 0 ? maxTileWidth : (elem.isF32() ? 9 : 6);
+  int64_t maxTW = maxTileWidth > 0 ? maxTileWidth : (elem.isF32() ? 17 : 6);
   p.tilesW = (FW + maxTW - 1) / maxTW;
   p.TW = (FW + p.tilesW - 1) / p.tilesW;
   p.tiles = FH * p.tilesW;
