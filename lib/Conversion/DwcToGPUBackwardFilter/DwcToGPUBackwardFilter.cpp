@@ -203,6 +203,9 @@ std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
       return "non-identity layout";
   if (llvm::any_of(in.getShape(), [](int64_t d) { return d <= 0; }))
     return "empty input";
+  auto og = cast<MemRefType>(op.getOutputGrad().getType()).getShape();
+  if (llvm::any_of(og, [](int64_t d) { return d <= 0; }))
+    return "empty output gradient";
   return "";
 }
 
