@@ -273,6 +273,17 @@ def bwdf_sweep4_set():
     return out
 
 
+def bwdf_sweep5_set():
+    """Fifth sweep: f16 partial-sum run length 8 against the default 16 for
+    the larger filters (dev run: F=13 on 128x32x32x1024 2.55 ms with k=8,
+    3.18 ms with k=16)."""
+    out = [BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16", opts="half-partial-steps=8",
+                     tag="h8", note="f16 partial sums k=8")
+           for (n, h, w, c) in FLOOR_SHAPES for f in (13, 31, 51)]
+    out.append(BwdConfig(128, 32, 32, 1024, [13, 13], "bwd_filter", "f16", note="default k=16, repeat"))
+    return out
+
+
 def bwdf_set():
     """The backward-filter floor configurations and the smoke/odd ones."""
     return ([c for c in floor_set() if c.op == "bwd_filter"]
@@ -298,6 +309,7 @@ SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
         "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
         "bwdfsweep3": bwdf_sweep3_set, "bwdfsweep4": bwdf_sweep4_set,
+        "bwdfsweep5": bwdf_sweep5_set,
         "bwdfdev": lambda: ([c for c in floor_set() if c.op == "bwd_filter" and c.F[0] <= 13]
                             + bwdf_sweep_set() + bwdf_odd_set())}
 

@@ -1,7 +1,9 @@
 // The split-z backward-filter lowering: zero-fill kernel, split-z kernel
 // with the width-first register window and f32 atomics, the f32 workspace
 // and conversion kernel for f16 filter gradients, the slice-count rule and
-// its override, and the ops left to the direct kernel.
+// its override, and the ops left to the direct kernel (stream-max-taps=0
+// keeps the 3x3 ops on the split-z kernel; the streaming kernel is tested
+// in stream.mlir).
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=0" --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=0 z=4 max-tile-width=2 warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
 
