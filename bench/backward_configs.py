@@ -59,6 +59,8 @@ class BwdConfig:
     note: str = ""
     z: int = 0                   # dwc-aot --bwd-filter-z (0: the pass's rule)
     dw_dtype: str = ""           # bwd_filter: dW element type ("": that of X)
+    opts: str = ""               # dwc-aot --bwd-filter-options (sweeps)
+    tag: str = ""                # name suffix for `opts`
 
     def __post_init__(self):
         if self.padding is None:
@@ -79,14 +81,18 @@ class BwdConfig:
         s = "" if self.stride == [1, 1] else "_s" + "x".join(map(str, self.stride))
         z = f"_z{self.z}" if self.z else ""
         dw = f"_dw{self.dw_dtype}" if self.dw_dtype and self.dw_dtype != self.dtype else ""
-        return f"dw_{self.op}_n{self.N}h{self.H}w{self.W}c{self.C}_f{f}{s}_p{p}_{self.dtype}{dw}{z}"
+        t = f"_{self.tag}" if self.tag else ""
+        return f"dw_{self.op}_n{self.N}h{self.H}w{self.W}c{self.C}_f{f}{s}_p{p}_{self.dtype}{dw}{z}{t}"
 
     @property
     def out_dtype(self):
         return self.dw_dtype or self.dtype if self.op == "bwd_filter" else self.dtype
 
     def aot_flags(self):
-        return [f"--bwd-filter-z={self.z}"] if self.z else []
+        flags = [f"--bwd-filter-z={self.z}"] if self.z else []
+        if self.opts:
+            flags.append(f"--bwd-filter-options={self.opts}")
+        return flags
 
     @property
     def symbol(self):
@@ -110,7 +116,8 @@ class BwdConfig:
         if self.stride != [1, 1]:
             return "direct"
         if self.op == "bwd_filter":
-            return "split-z"
+            small = self.F[0] * self.F[1] <= 9 and "stream-max-taps=0" not in self.opts
+            return "stream" if small else "split-z"
         if self.dtype != "f32" and self.F[1] >= MMA_MIN_FW:
             return "mma"
         return "gemv"
@@ -150,7 +157,8 @@ class BwdConfig:
 
 
 def config_from_dict(d):
-    keys = ("N", "H", "W", "C", "F", "op", "dtype", "stride", "padding", "note", "z", "dw_dtype")
+    keys = ("N", "H", "W", "C", "F", "op", "dtype", "stride", "padding", "note", "z", "dw_dtype",
+            "opts", "tag")
     return BwdConfig(**{k: d[k] for k in keys if k in d})
 
 
@@ -190,8 +198,120 @@ def f16_f32dw_set():
             for (n, h, w, c) in FLOOR_SHAPES for f in FLOOR_F]
 
 
+def bwdf_sweep_set():
+    """Backward-filter variants (2026-11-30 bwdf work): the streaming
+    kernel's rows per step for F=3, the split-z kernel before it
+    (stream-max-taps=0), and the f16 partial-sum length for F=7/13
+    (half-partial-steps=0: f32 FMAs, as before)."""
+    out = []
+    for (n, h, w, c) in FLOOR_SHAPES:
+        for dt, rs in (("f32", (1, 4)), ("f16", (2,))):
+            for r in rs:
+                out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_filter", dt, opts=f"rows-per-step={r}",
+                                     tag=f"r{r}", note="stream rows per step"))
+            out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_filter", dt, opts="stream-max-taps=0",
+                                 tag="splitz", note="split-z (before)"))
+        if c == 256:
+            out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_filter", "f32", z=1056,
+                                 note="stream, two waves of resident blocks"))
+        for f in (7, 13):
+            for k in (0, 16):
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16",
+                                     opts=f"half-partial-steps={k}", tag=f"h{k}",
+                                     note="f16 partial-sum steps"))
+    return out
+
+
+def bwdf_sweep2_set():
+    """Second sweep: streaming rows per step x block threads for F=3, tap
+    tile width for the f16 partial-sum split-z kernel (F=7, 13)."""
+    out = []
+    for (n, h, w, c) in FLOOR_SHAPES:
+        for dt, variants in (("f32", ((4, 256), (4, 128), (2, 128), (3, 128), (3, 256))),
+                             ("f16", ((2, 256), (2, 128)))):
+            for r, t in variants:
+                out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_filter", dt,
+                                     opts=f"rows-per-step={r} stream-block-threads={t}",
+                                     tag=f"r{r}t{t}", note="stream rows x threads"))
+        for f, mtw in ((7, 4), (13, 5)):
+            for m in (0, mtw):
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16",
+                                     opts=f"half-partial-steps=16 max-tile-width={m}",
+                                     tag=f"h16m{m}", note="f16 partial sums, tile width"))
+    return out
+
+
+def bwdf_sweep3_set():
+    """Third sweep: slice counts around the rule's choice for the f16
+    partial-sum split-z kernel (F=7: Z=4096 both shapes; F=13: 1171 on
+    128x64x64x256, 316 on 128x32x32x1024) and wider tap tiles for F=51 f32."""
+    out = []
+    for (n, h, w, c), zs in (((128, 64, 64, 256), {7: (2048,), 13: (585, 2340)}),
+                             ((128, 32, 32, 1024), {7: (2048,), 13: (158, 632)})):
+        for f, zz in zs.items():
+            for z in zz:
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16", z=z,
+                                     note="f16 partial sums, z sweep"))
+    for m in (13, 17):
+        out.append(BwdConfig(128, 64, 64, 256, [51, 51], "bwd_filter", "f32",
+                             opts=f"max-tile-width={m}", tag=f"m{m}", note="F=51 tile width"))
+    return out
+
+
+def bwdf_sweep4_set():
+    """Fourth sweep: wider f32 tap tiles (max-tile-width 13 / 17) for the
+    large filters after sweep 3 (F=51: 37.5 -> 20.7 ms with 17)."""
+    out = []
+    for (n, h, w, c) in FLOOR_SHAPES:
+        for f, ms in ((13, (17,)), (31, (13, 17)), (51, (13, 17))):
+            if c == 256 and f == 51:
+                continue  # measured in sweep 3
+            for m in ms:
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f32",
+                                     opts=f"max-tile-width={m}", tag=f"m{m}",
+                                     note="f32 tile width"))
+    return out
+
+
+def bwdf_sweep5_set():
+    """Fifth sweep: f16 partial-sum run length 8 against the default 16 for
+    the larger filters (dev run: F=13 on 128x32x32x1024 2.55 ms with k=8,
+    3.18 ms with k=16)."""
+    out = [BwdConfig(n, h, w, c, [f, f], "bwd_filter", "f16", opts="half-partial-steps=8",
+                     tag="h8", note="f16 partial sums k=8")
+           for (n, h, w, c) in FLOOR_SHAPES for f in (13, 31, 51)]
+    out.append(BwdConfig(128, 32, 32, 1024, [13, 13], "bwd_filter", "f16", note="default k=16, repeat"))
+    return out
+
+
+def bwdf_set():
+    """The backward-filter floor configurations and the smoke/odd ones."""
+    return ([c for c in floor_set() if c.op == "bwd_filter"]
+            + [c for c in smoke_set() if c.op == "bwd_filter"] + bwdf_odd_set())
+
+
+def bwdf_odd_set():
+    """Odd shapes for the streaming kernel and the f16 partial sums: row
+    blocks past OH, C not a multiple of the block's channels, asymmetric
+    padding, W < FW, a channel tail in the last group."""
+    return [
+        BwdConfig(3, 17, 19, 40, [3, 3], "bwd_filter", "f32", padding=[1, 0, 2, 0], note="stream, odd, asym"),
+        BwdConfig(2, 13, 5, 264, [3, 3], "bwd_filter", "f16", note="stream, channel tail, OH % R"),
+        BwdConfig(2, 9, 2, 8, [2, 3], "bwd_filter", "f32", padding=[0, 1, 1, 1], note="stream, W < FW"),
+        BwdConfig(5, 11, 30, 520, [3, 3], "bwd_filter", "f32", opts="rows-per-step=4", tag="r4",
+                  note="stream R=4, 3 groups with tail"),
+        BwdConfig(2, 15, 37, 72, [7, 7], "bwd_filter", "f16", note="f16 partial sums, odd"),
+        BwdConfig(2, 15, 37, 72, [13, 5], "bwd_filter", "f16", padding=[6, 6, 0, 4], note="f16 partial sums, asym"),
+    ]
+
+
 SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
-        "f32dw": f16_f32dw_set}
+        "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
+        "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
+        "bwdfsweep3": bwdf_sweep3_set, "bwdfsweep4": bwdf_sweep4_set,
+        "bwdfsweep5": bwdf_sweep5_set,
+        "bwdfdev": lambda: ([c for c in floor_set() if c.op == "bwd_filter" and c.F[0] <= 13]
+                            + bwdf_sweep_set() + bwdf_odd_set())}
 
 
 def get_set(name):

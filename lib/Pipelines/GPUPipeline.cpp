@@ -106,7 +106,9 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;
-    pm.addPass(dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions));
+    addWithOptions(pm,
+                   dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions),
+                   options.bwdFilterOptions, "bwd-filter-options");
   }
   pm.addPass(dwc::createConvertDwcToGPU());
   pm.addPass(dwc::createConvertHostBuffersToGPU());

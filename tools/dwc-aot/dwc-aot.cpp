@@ -125,6 +125,11 @@ static cl::opt<int64_t> bwdFilterZ(
     cl::desc("Accumulation slices of the split-z depthwise backward-filter "
              "kernel (0: chosen from the shape and --sm-count)"),
     cl::init(0));
+static cl::opt<std::string> bwdFilterOptions(
+    cl::cat(aotCategory), "bwd-filter-options",
+    cl::desc("Extra options of convert-dwc-to-gpu-backward-filter, e.g. "
+             "\"rows-per-step=4 half-partial-steps=0\" (sweeps)"),
+    cl::init(""));
 static cl::opt<int64_t> smCount(
     cl::cat(aotCategory), "sm-count",
     cl::desc("Streaming multiprocessors of the target GPU (H200: 132)"),
@@ -242,6 +247,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.tensorCores = tensorCores;
     opts.poolOptions = poolOptions;
     opts.bwdFilterZ = bwdFilterZ;
+    opts.bwdFilterOptions = bwdFilterOptions;
     opts.smCount = smCount;
     opts.convOptions = convOptions;
     dwc::buildDwcToNVVMPipeline(pm, opts);

@@ -485,7 +485,7 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
 
 def ConvertDwcToGPUBackwardFilter
     : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
-  let summary = "Lower depthwise filter gradients to split-z CUDA-core kernels with f32 atomics";
+  let summary = "Lower depthwise filter gradients to streaming / split-z CUDA-core kernels with f32 atomics";
   let description = [{
     Replaces each eligible memref-form `dwc.depthwise_conv2d_backward_filter`
     with kernels that parallelise along the accumulation axis (the filter
@@ -494,7 +494,49 @@ def ConvertDwcToGPUBackwardFilter
     1. a zero-fill kernel clears an f32 accumulation buffer (dW itself when
        it is f32, otherwise an f32 workspace `memref.alloc`ed next to the op
        and freed after it);
-    2. the split-z kernel: the N*OH rows of dY are split into Z contiguous
+    2. a. small filters, FH*FW <= `stream-max-taps` (default 9: 3x3 and
+       smaller; their gradient is bound by reading X and dY once): the
+       streaming kernel. A thread owns one 128-bit channel vector (4 f32 /
+       8 f16/bf16 channels) and all FH*FW taps as f32 register
+       accumulators; a block is `lanes` = min(C/V, 64, T) channel vectors
+       (consecutive threads, coalesced 128-bit loads) x T/lanes workers
+       (T = `stream-block-threads`, 256). The N*OH output rows are cut into
+       row blocks of R rows (option `rows-per-step`; 0: R = 3 for f32, 2 for
+       f16/bf16, the fastest in the H200 sweeps); worker w of a channel group
+       streams row blocks w, w + W, w + 2W, ... (W workers per group), so
+       the neighbours of a row block are read at the same time by the
+       neighbouring workers and DRAM sees each byte about once. Per output
+       column a new column of R+FH-1 input vectors enters a register window
+       of FW columns (width reuse; the R+FH-1 rows serve all R output rows:
+       height reuse), R dY vectors are loaded and R*FH*FW FMAs accumulate.
+       Interior row blocks (all rows inside the image) and columns run
+       without predicates (clamped loads and selects only at the borders);
+       the column loop is unrolled by 4 with the window carried. At the end
+       the block sums its workers' vectors tap by tap in shared memory (one
+       T x V f32 buffer, `gpu.barrier`) and the first worker of each
+       channel lane adds the sum with one f32 atomic per tap and channel
+       (with `warp-reduce-taps=0`, no shared memory or barriers: every
+       thread adds its own sums, as the host emulation needs).
+       Rule for W: one wave of resident blocks. Resident blocks per SM come
+       from an estimate of the registers per thread,
+       regs = (FH*FW + FW*(R+FH-1) + R) * V + 48, as
+       min(65536 / (T * round8(regs)), 2048 / T) (1 for 3x3 at T = 256;
+       ptxas uses 248 (f32, R = 3) / 227 (f16, R = 2) registers, no spills);
+       then
+       W0 = max(1, sm-count * blocksPerSM / groups) * workersPerBlock,
+       iterations = ceil(N*ceil(OH/R) / W0) and W = ceil(N*ceil(OH/R) /
+       iterations), so that every worker streams the same number of row
+       blocks (option `z` overrides W0). Measured on the H200
+       (bench/results/2026-11-30-bwdf-*, 3x3, 128x64x64x256 /
+       128x32x32x1024): f32 0.43 / 0.49 ms (split-z) -> 0.25-0.26 / 0.27 ms
+       (R = 3; R = 1, 2, 4: 0.35, 0.28-0.29, 0.28 ms), 93-101% of the 4.24
+       TB/s copy bandwidth for reading X and dY once, cuDNN 0.26-0.28 /
+       0.29 ms; f16 0.29 / 0.21 -> 0.16 / 0.16 ms (R = 2; R = 1: 0.18 /
+       0.23), cuDNN 0.17. T = 128 was slower (the register estimate can
+       allow one block too many: R = 3 took 0.54 ms), a second wave of
+       blocks too (0.30 against 0.29 ms at R = 2).
+       b. larger filters: the split-z kernel: the N*OH rows of dY are split
+       into Z contiguous
        slices; a block is 8 threads along channels (128-bit vectors: 4 f32 /
        8 f16/bf16 channels each, one 128-byte transaction) x 32 work units;
        a work unit is (tap tile, slice), tap tile = one filter row fh and TW
@@ -503,7 +545,8 @@ def ConvertDwcToGPUBackwardFilter
        per output column one new input vector enters a register window of
        TW vectors, one dY vector is loaded and TW FMAs accumulate in f32
        registers (f16/bf16 widened once on load); the column loop is
-       unrolled by 8 with the window carried. Padding is a clamped load and
+       unrolled by 8 (f16 partial sums: by k) with the window carried.
+       Padding is a clamped load and
        a select. At the end the sums are added to the buffer with f32
        atomics (`memref.atomic_rmw addf`). Filters of at most 64 taps
        (option `warp-reduce-taps`) have few FMAs per atomic: there the 4
@@ -514,13 +557,34 @@ def ConvertDwcToGPUBackwardFilter
        the same rows (their dY loads are one broadcast: the kernel is bound
        by L1 traffic there). Measured on the H200: F=3 f32 0.57 -> 0.43 ms,
        f16 F=3 1.09 -> 0.48 ms with the reduction, F=51 f32 39 -> 71 ms;
+       f16 inputs (option `half-partial-steps` = k, default 16; 0: off):
+       the window and dY stay f16 and the FMAs are packed f16x2
+       (`vector.fma` on vector<8xf16>, PTX `fma.rn.f16x2`) into f16 partial
+       sums over runs of k columns, each run flushed into the f32 sums with
+       one widening add; no f16 -> f32 conversion per input element (the
+       conversions, not the FMAs, bounded the f16 kernel: F=13 f16 took
+       3.6 ms against 2.0 ms for f32). The partial sums hold at most k
+       products (bound 2e-3 against float64); the f16 range limits each partial sum (|sum of k products| < 65504).
+       Measured (H200, 128x64x64x256 / 128x32x32x1024, f16): F=7 0.75 /
+       0.73 ms -> 0.62 / 0.57 ms with k = 16 (k = 8: 0.71 / 0.71, slower:
+       every flush converts), cuDNN 0.65 / 0.72; F=13 3.6 / 3.7 -> 2.4 /
+       3.2 ms; F=51 29.9 / 21.9 -> 13.2 / 11.0 ms. Relative error ~6e-4
+       (k = 16) against float64.
+       maxTW is then 9 (f16 window and partial sums take half the
+       registers; 13 spills);
     3. for f16/bf16 filter gradients a conversion kernel rounds the f32
        sums once into dW.
 
     Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
-    of equal width TW = ceil(FW / tiles) (maxTW = 9 for f32, 6 for
-    f16/bf16, whose vectors are twice as wide; option `max-tile-width`);
-    taps of the last tile past FW are computed and dropped. Z: four waves
+    of equal width TW = ceil(FW / tiles) (maxTW = 17 for f32, 6 for
+    f16/bf16, whose vectors are twice as wide, 9 for f16 with
+    half-partial-steps > 0; option `max-tile-width`); taps of the last tile
+    past FW are computed and dropped. maxTW = 17 for f32 (was 9) from the
+    H200 sweeps (bench/results/2026-11-30-bwdf-sweep3/4): F=13 2.03 ->
+    1.79 ms, F=31 9.94 -> 9.24 ms, F=51 37.5 -> 20.7 ms (128x64x64x256;
+    128x32x32x1024: 1.95 -> 1.82, 8.76 -> 7.92, 30.9 -> 16.8 ms); 255
+    registers without spills at TW = 17. maxTW = 13 was slower or erratic
+    (F=31: 24.9 ms). Z: four waves
     of resident threads at full occupancy,
     Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
     = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
@@ -544,10 +608,30 @@ def ConvertDwcToGPUBackwardFilter
       strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
     ```
 
-    After:
+    After (3x3: the streaming kernel):
 
     ```mlir
     gpu.launch ... {  // zero-fill: vector.store of zeros into %dw
+    }
+    gpu.launch blocks(...) threads(...) in (%sx = %c256, ...)
+        workgroup(%red : memref<256x4xf32, #gpu.address_space<workgroup>>) {
+      // (lane, worker) -> channel vector c0, first row block w
+      %sums:9 = scf.for %blk = %w to %end step %workers ... {
+        scf.if %interior {  // R+2 input rows, R dY rows, FW-column window:
+          // per column 5 vector.load x, 3 vector.load dy, 27 vector.fma
+        } else { /* the same with clamped rows and arith.select */ }
+      }
+      // per tap: vector.store %sums#t -> %red, gpu.barrier, worker 0 sums
+      // the block's workers and does 4 x memref.atomic_rmw addf, gpu.barrier
+      gpu.terminator
+    }
+    ```
+
+    After (larger filters: the split-z kernel; here the same 3x3 op with
+    `stream-max-taps=0`):
+
+    ```mlir
+    gpu.launch ... {  // zero-fill
     }
     gpu.launch blocks(...) in (%gx = %c1, ...) threads(...) in (%sx = %c256, ...) {
       // (lane, slot) -> channel vector, tap tile (fh, fw0), slice z
@@ -566,12 +650,26 @@ def ConvertDwcToGPUBackwardFilter
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors of the target GPU (H200: 132)">,
     Option<"maxTileWidth", "max-tile-width", "int64_t", /*default=*/"0",
-           "Most filter taps per thread along the width (0: 9 for f32, 6 "
-           "for f16/bf16)">,
+           "Most filter taps per thread along the width (0: 17 for f32, 6 "
+           "for f16/bf16, 9 for f16 with half-partial-steps > 0)">,
     Option<"warpReduceTaps", "warp-reduce-taps", "int64_t", /*default=*/"64",
            "Filters of at most this many taps sum the 4 slices of a tap tile "
            "in a warp with shuffles before the atomics (0: never; no "
            "cross-lane operations, as host emulation needs)">,
+    Option<"streamMaxTaps", "stream-max-taps", "int64_t", /*default=*/"9",
+           "Filters of at most this many taps take the streaming kernel "
+           "(0: never)">,
+    Option<"rowsPerStep", "rows-per-step", "int64_t", /*default=*/"0",
+           "Output rows per step of the streaming kernel (0: 2 for f32, 1 "
+           "for f16/bf16)">,
+    Option<"streamBlockThreads", "stream-block-threads", "int64_t",
+           /*default=*/"256",
+           "Threads per block of the streaming kernel (32 to 1024)">,
+    Option<"halfPartialSteps", "half-partial-steps", "int64_t",
+           /*default=*/"16",
+           "f16 inputs in the split-z kernel: columns summed with packed "
+           "f16x2 FMAs before each flush into the f32 sums (0: f32 FMAs "
+           "only; at most 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -59,6 +59,11 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Accumulation slices of the split-z backward-filter "
                      "kernel (0: chosen from the shape and sm-count)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> bwdFilterOptions{
+      *this, "bwd-filter-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-backward-filter, "
+                     "e.g. 'rows-per-step=4 half-partial-steps=0' (sweeps)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> smCount{
       *this, "sm-count",
       llvm::cl::desc("Streaming multiprocessors of the target GPU (for "

@@ -1,14 +1,26 @@
-//===- DwcToGPUBackwardFilter.cpp - depthwise filter gradient, split-z ----===//
+//===- DwcToGPUBackwardFilter.cpp - depthwise filter gradient kernels -----===//
 //
 // Lowers eligible memref-form `dwc.depthwise_conv2d_backward_filter` ops to
-// CUDA-core kernels that parallelise along the accumulation axis: the
-// N*OH rows of dY are split into Z slices, every thread reduces one slice
-// for one filter row x TW consecutive taps x 128 bits of channels in f32
-// registers (width-first register window over the input row), for small
-// filters the 4 slices of a tile in a warp are summed with shuffles, and the
-// sums are added into a zero-initialised f32 buffer with atomics. f16/bf16
-// filter gradients go through an f32 workspace and a conversion kernel.
-// The rules (Z, TW) are documented in include/dwc/Conversion/Passes.td.
+// CUDA-core kernels that parallelise along the accumulation axis, with one
+// of two strategies (the rule is documented in include/dwc/Conversion/
+// Passes.td):
+//  - streaming (small filters, FH*FW <= stream-max-taps): every thread owns
+//    one 128-bit channel vector and all FH*FW taps in f32 registers and
+//    streams blocks of R output rows (grid-stride over the N*OH rows, so
+//    neighbouring rows are read at the same time and DRAM sees each byte
+//    about once); per output column it loads R+FH-1 input vectors and R dY
+//    vectors (height reuse) into a FW-column register window (width
+//    reuse); the block sums its workers' results in shared memory and adds
+//    them with one f32 atomic per tap and channel;
+//  - split-z (larger filters): the N*OH rows of dY are split into Z slices,
+//    every thread reduces one slice for one filter row x TW consecutive taps
+//    x 128 bits of channels in f32 registers (width-first register window),
+//    for small filters the 4 slices of a tile in a warp are summed with
+//    shuffles, and the sums are added with f32 atomics. f16 inputs may
+//    accumulate short runs of k columns with packed f16x2 FMAs that are
+//    flushed into the f32 sums (option half-partial-steps).
+// f16/bf16 filter gradients go through an f32 workspace and a conversion
+// kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +69,16 @@ constexpr int64_t kSlotsPerWarp = 32 / kLanes;
 /// Threads of the zero-fill and conversion kernels.
 constexpr int64_t kSmallBlock = 256;
 
+/// Streaming strategy: channel vectors per block at most (64 x 128 bits = 1
+/// KiB of a position, f32), the register file of an SM
+/// (sm_80/sm_90) and the registers the estimate adds for addresses and
+/// loop state.
+constexpr int64_t kStreamLanes = 64;
+constexpr int64_t kRegistersPerSM = 65536;
+constexpr int64_t kStreamRegisterOverhead = 48;
+/// Columns per unrolled step of the streaming width loop.
+constexpr int64_t kStreamWidthUnroll = 4;
+
 int64_t channelsPerThread(Type elem) {
   return 128 / elem.getIntOrFloatBitWidth();
 }
@@ -82,7 +104,7 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
   Plan p;
   p.V = channelsPerThread(elem);
   p.groups = (C + kLanes * p.V - 1) / (kLanes * p.V);
-  int64_t maxTW = maxTileWidth > 0 ? maxTileWidth : (elem.isF32() ? 9 : 6);
+  int64_t maxTW = maxTileWidth > 0 ? maxTileWidth : (elem.isF32() ? 17 : 6);
   p.tilesW = (FW + maxTW - 1) / maxTW;
   p.TW = (FW + p.tilesW - 1) / p.tilesW;
   p.tiles = FH * p.tilesW;
@@ -104,6 +126,59 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
   p.slotBlocks = (p.units + kSlots - 1) / kSlots;
   p.blocks = p.groups * p.slotBlocks;
   return p;
+}
+
+/// How the streaming kernel splits the work; see the pass description.
+struct StreamPlan {
+  int64_t V;            // channels per thread (128 bits)
+  int64_t vectors;      // C / V channel vectors
+  int64_t lanes;        // channel vectors per block
+  int64_t groups;       // channel groups (blocks along the channels)
+  int64_t workersPerBlock;
+  int64_t threads;      // lanes * workersPerBlock
+  int64_t R;            // output rows per step
+  int64_t rowBlocksPerImage;
+  int64_t rowBlocks;    // N * ceil(OH / R)
+  int64_t regs;         // estimated registers per thread
+  int64_t blocksPerSM;  // resident blocks per SM at that estimate
+  int64_t workers;      // row-block workers per channel group (grid stride)
+  int64_t blocksPerGroup;
+  int64_t blocks;
+};
+
+StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
+                          int64_t FW, Type elem, int64_t rowsPerStep,
+                          int64_t blockThreads, int64_t zOption,
+                          int64_t smCount) {
+  StreamPlan s;
+  s.V = channelsPerThread(elem);
+  s.vectors = C / s.V;
+  s.lanes = std::min({s.vectors, kStreamLanes, blockThreads});
+  s.groups = (s.vectors + s.lanes - 1) / s.lanes;
+  s.workersPerBlock = blockThreads / s.lanes;
+  s.threads = s.lanes * s.workersPerBlock;
+  s.R = rowsPerStep > 0 ? rowsPerStep : (elem.isF32() ? 3 : 2);
+  s.R = std::clamp<int64_t>(s.R, 1, OH);
+  s.rowBlocksPerImage = (OH + s.R - 1) / s.R;
+  s.rowBlocks = N * s.rowBlocksPerImage;
+  // Registers: FH*FW accumulators, the FW-column window of R+FH-1 input
+  // vectors, R dY vectors (all f32), plus addresses and loop state.
+  s.regs = (FH * FW + FW * (s.R + FH - 1) + s.R) * s.V + kStreamRegisterOverhead;
+  int64_t perBlock = (s.regs + 7) / 8 * 8 * s.threads;
+  s.blocksPerSM = std::clamp<int64_t>(kRegistersPerSM / perBlock, 1,
+                                      2048 / s.threads);
+  // One wave of resident blocks (every worker streams at the same time),
+  // then as many workers as keep the row blocks per worker equal.
+  int64_t maxWorkers =
+      zOption > 0 ? zOption
+                  : std::max<int64_t>(1, smCount * s.blocksPerSM / s.groups) *
+                        s.workersPerBlock;
+  maxWorkers = std::clamp<int64_t>(maxWorkers, 1, s.rowBlocks);
+  int64_t iters = (s.rowBlocks + maxWorkers - 1) / maxWorkers;
+  s.workers = (s.rowBlocks + iters - 1) / iters;
+  s.blocksPerGroup = (s.workers + s.workersPerBlock - 1) / s.workersPerBlock;
+  s.blocks = s.groups * s.blocksPerGroup;
+  return s;
 }
 
 /// Why `op` cannot take the split-z kernel, or an empty string.
@@ -128,6 +203,9 @@ std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
       return "non-identity layout";
   if (llvm::any_of(in.getShape(), [](int64_t d) { return d <= 0; }))
     return "empty input";
+  auto og = cast<MemRefType>(op.getOutputGrad().getType()).getShape();
+  if (llvm::any_of(og, [](int64_t d) { return d <= 0; }))
+    return "empty output gradient";
   return "";
 }
 
@@ -180,13 +258,225 @@ void emitVectorKernel(RewriterBase &rewriter, Location loc, int64_t count,
          [&](OpBuilder &ib) { body(ib, gid); });
 }
 
+/// Shapes of a backward-filter problem.
+struct Dims {
+  int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl;
+};
+
+/// The streaming kernel: sums of X x dY over all rows into the f32 buffer
+/// `acc` (zeroed before), one atomic per tap and channel per block (or per
+/// thread without `blockReduce`).
+void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
+                      Value acc, const Dims &d, const StreamPlan &s,
+                      bool blockReduce) {
+  const int64_t V = s.V, R = s.R, FH = d.FH, FW = d.FW, taps = FH * FW;
+  const int64_t inRows = R + FH - 1;
+  auto [launch, b] = createLaunch(rewriter, loc, s.blocks, s.threads);
+  Type f32 = rewriter.getF32Type();
+  Value smem;
+  if (blockReduce) {
+    auto wg = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    smem = launch.addWorkgroupAttribution(
+        MemRefType::get({s.threads, V}, f32, AffineMap(), wg), loc);
+  }
+  Emitter e{b, loc, V};
+  Value tid = launch.getThreadIds().x, bid = launch.getBlockIds().x;
+  Value lane = e.rem(tid, s.lanes), worker = e.div(tid, s.lanes);
+  Value group = e.rem(bid, s.groups), blockInGroup = e.div(bid, s.groups);
+  Value c0 = e.mul(e.add(e.mul(group, s.lanes), lane), V);
+  Value w = e.add(e.mul(blockInGroup, s.workersPerBlock), worker);
+  Value chanOk;
+  if (s.groups * s.lanes != s.vectors)
+    chanOk = e.lt(c0, d.C);
+  // Threads past the channels and workers past `workers` stream nothing.
+  Value streams = chanOk;
+  if (s.blocksPerGroup * s.workersPerBlock != s.workers)
+    streams = e.andi(streams, e.lt(w, s.workers));
+  Value end = e.cst(s.rowBlocks);
+  if (streams)
+    end = arith::SelectOp::create(b, loc, streams, end, e.cst(0));
+
+  SmallVector<Value> init(taps, e.zeros());
+  auto rowLoop = scf::ForOp::create(
+      b, loc, w, end, e.cst(s.workers), init,
+      [&](OpBuilder &rb, Location, Value blk, ValueRange sums) {
+        Emitter re{rb, loc, V};
+        Value n = re.div(blk, s.rowBlocksPerImage);
+        Value oh0 = re.mul(re.rem(blk, s.rowBlocksPerImage), R);
+        Value ih0 = re.add(oh0, -d.pt);
+        // All R+FH-1 input rows inside the image and all R output rows
+        // inside dY: no per-load row checks.
+        Value interior = re.andi(re.ge(ih0, 0), re.lt(ih0, d.IH - inRows + 1));
+        if (d.OH % R != 0)
+          interior = re.andi(interior, re.lt(oh0, d.OH - R + 1));
+
+        // The row block with (checked) or without row predicates.
+        auto emitRowBlock = [&](OpBuilder &ib, bool checked) {
+          Emitter k{ib, loc, V};
+          SmallVector<Value> ih(inRows), ihOk(inRows), oh(R), ohOk(R);
+          for (int64_t j = 0; j < inRows; ++j) {
+            Value i = k.add(ih0, j);
+            ihOk[j] = checked ? k.andi(k.ge(i, 0), k.lt(i, d.IH)) : Value();
+            ih[j] = checked ? k.clamp(i, 0, d.IH - 1) : i;
+          }
+          for (int64_t r = 0; r < R; ++r) {
+            Value o = k.add(oh0, r);
+            ohOk[r] = checked && d.OH % R ? k.lt(o, d.OH) : Value();
+            oh[r] = ohOk[r] ? k.minc(o, d.OH - 1) : o;
+          }
+          // Input column `iw` of the R+FH-1 rows (zero outside the image).
+          auto loadColumn = [&](Emitter &le, Value iw, bool colChecked) {
+            Value colOk, iwc = iw;
+            if (colChecked) {
+              colOk = le.andi(le.ge(iw, 0), le.lt(iw, d.IW));
+              iwc = le.clamp(iw, 0, d.IW - 1);
+            }
+            SmallVector<Value> col;
+            for (int64_t j = 0; j < inRows; ++j) {
+              Value v = le.load(x, ValueRange{n, ih[j], iwc, c0});
+              Value ok = le.andi(ihOk[j], colOk);
+              col.push_back(ok ? arith::SelectOp::create(le.b, loc, ok, v,
+                                                         le.zeros())
+                               : v);
+            }
+            return col;
+          };
+          // One output column `ow`: a new input column enters the window,
+          // R dY vectors, R*FH*FW FMAs.
+          auto step = [&](Emitter &se, Value ow, bool colChecked,
+                          std::deque<SmallVector<Value>> &window,
+                          SmallVector<Value> &a) {
+            window.push_back(
+                loadColumn(se, se.add(ow, FW - 1 - d.pl), colChecked));
+            SmallVector<Value> g;
+            for (int64_t r = 0; r < R; ++r) {
+              Value v = se.load(dy, ValueRange{n, oh[r], ow, c0});
+              g.push_back(ohOk[r] ? arith::SelectOp::create(se.b, loc, ohOk[r],
+                                                            v, se.zeros())
+                                  : v);
+            }
+            for (int64_t r = 0; r < R; ++r)
+              for (int64_t fh = 0; fh < FH; ++fh)
+                for (int64_t fw = 0; fw < FW; ++fw)
+                  a[fh * FW + fw] = vector::FMAOp::create(
+                      se.b, loc, window[fw][r + fh], g[r], a[fh * FW + fw]);
+            window.pop_front();
+          };
+          std::deque<SmallVector<Value>> window;
+          for (int64_t j = 0; j < FW - 1; ++j)
+            window.push_back(loadColumn(k, k.cst(j - d.pl), true));
+          SmallVector<Value> a(sums);
+          // Columns whose new input column is inside the image need no
+          // column check: [lo, hi).
+          int64_t lo = std::max<int64_t>(0, d.pl - FW + 1);
+          int64_t hi = std::min<int64_t>(d.OW, d.IW - FW + d.pl + 1);
+          int64_t ow = 0;
+          for (; ow < std::min(lo, d.OW); ++ow)
+            step(k, k.cst(ow), true, window, a);
+          int64_t chunks = hi > lo ? (hi - lo) / kStreamWidthUnroll : 0;
+          if (chunks > 1) {
+            SmallVector<Value> carried(a);
+            for (auto &col : window)
+              carried.append(col.begin(), col.end());
+            auto loop = scf::ForOp::create(
+                ib, loc, k.cst(0), k.cst(chunks), k.cst(1), carried,
+                [&](OpBuilder &lb, Location, Value ch, ValueRange args) {
+                  Emitter le{lb, loc, V};
+                  SmallVector<Value> la(args.take_front(taps));
+                  std::deque<SmallVector<Value>> win;
+                  for (int64_t j = 0; j < FW - 1; ++j)
+                    win.emplace_back(args.begin() + taps + j * inRows,
+                                     args.begin() + taps + (j + 1) * inRows);
+                  Value base = le.add(le.mul(ch, kStreamWidthUnroll), lo);
+                  for (int64_t u = 0; u < kStreamWidthUnroll; ++u)
+                    step(le, le.add(base, u), false, win, la);
+                  SmallVector<Value> next(la);
+                  for (auto &col : win)
+                    next.append(col.begin(), col.end());
+                  scf::YieldOp::create(lb, loc, next);
+                });
+            ValueRange res = loop.getResults();
+            a.assign(res.begin(), res.begin() + taps);
+            for (int64_t j = 0; j < FW - 1; ++j)
+              window[j].assign(res.begin() + taps + j * inRows,
+                               res.begin() + taps + (j + 1) * inRows);
+            ow = lo + chunks * kStreamWidthUnroll;
+          }
+          for (; ow < d.OW; ++ow)
+            step(k, k.cst(ow), ow < lo || ow >= hi, window, a);
+          scf::YieldOp::create(ib, loc, a);
+        };
+        SmallVector<Type> types(taps, re.vec());
+        auto ifOp = scf::IfOp::create(rb, loc, types, interior,
+                                      /*withElseRegion=*/true);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        emitRowBlock(tb, /*checked=*/false);
+        OpBuilder eb = ifOp.getElseBodyBuilder();
+        emitRowBlock(eb, /*checked=*/true);
+        scf::YieldOp::create(rb, loc, ifOp.getResults());
+      });
+  SmallVector<Value> sums(rowLoop.getResults());
+
+  // Adds a vector of sums for tap `t` at channel c0 atomically.
+  auto addAtomically = [&](OpBuilder &ab, int64_t t, Value v) {
+    Emitter a{ab, loc, V};
+    for (int64_t i = 0; i < V; ++i) {
+      Value sc = vector::ExtractOp::create(ab, loc, v, ArrayRef<int64_t>{i});
+      memref::AtomicRMWOp::create(
+          ab, loc, arith::AtomicRMWKind::addf, sc, acc,
+          ValueRange{a.cst(t / FW), a.cst(t % FW), a.add(c0, i)});
+    }
+  };
+  if (!blockReduce) {
+    emitIf(b, loc, chanOk, [&](OpBuilder &tb) {
+      for (int64_t t = 0; t < taps; ++t)
+        addAtomically(tb, t, sums[t]);
+    });
+    return;
+  }
+  // Block reduction, one tap at a time: every thread stores its vector,
+  // the first worker of each channel lane sums the block's workers and adds
+  // the sum atomically.
+  Value first = e.eq(worker, 0);
+  if (chanOk)
+    first = e.andi(first, chanOk);
+  for (int64_t t = 0; t < taps; ++t) {
+    vector::StoreOp::create(b, loc, sums[t], smem, ValueRange{tid, e.cst(0)});
+    gpu::BarrierOp::create(b, loc);
+    emitIf(b, loc, first, [&](OpBuilder &tb) {
+      Emitter k{tb, loc, V};
+      auto loop = scf::ForOp::create(
+          tb, loc, k.cst(0), k.cst(s.workersPerBlock), k.cst(1),
+          ValueRange{k.zeros()},
+          [&](OpBuilder &lb, Location, Value wi, ValueRange args) {
+            Emitter le{lb, loc, V};
+            Value v = vector::LoadOp::create(
+                lb, loc, le.vec(), smem,
+                ValueRange{le.add(le.mul(wi, s.lanes), lane), le.cst(0)});
+            scf::YieldOp::create(
+                lb, loc, ValueRange{arith::AddFOp::create(lb, loc, args[0], v)});
+          });
+      addAtomically(tb, t, loop.getResult(0));
+    });
+    gpu::BarrierOp::create(b, loc);
+  }
+}
+
 struct SplitZBackwardFilterLowering
     : OpRewritePattern<DepthwiseConv2DBackwardFilterOp> {
   SplitZBackwardFilterLowering(MLIRContext *ctx, int64_t z, int64_t smCount,
-                               int64_t maxTileWidth, int64_t warpReduceTaps)
+                               int64_t maxTileWidth, int64_t warpReduceTaps,
+                               int64_t streamMaxTaps, int64_t rowsPerStep,
+                               int64_t streamBlockThreads,
+                               int64_t halfPartialSteps)
       : OpRewritePattern(ctx, /*benefit=*/2), zOption(z), smCount(smCount),
-        maxTileWidth(maxTileWidth), warpReduceTaps(warpReduceTaps) {}
-  int64_t zOption, smCount, maxTileWidth, warpReduceTaps;
+        maxTileWidth(maxTileWidth), warpReduceTaps(warpReduceTaps),
+        streamMaxTaps(streamMaxTaps), rowsPerStep(rowsPerStep),
+        streamBlockThreads(streamBlockThreads),
+        halfPartialSteps(halfPartialSteps) {}
+  int64_t zOption, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,
+      rowsPerStep, streamBlockThreads, halfPartialSteps;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -207,9 +497,19 @@ struct SplitZBackwardFilterLowering
     // ones: the slots of a warp take different tap tiles of the same rows
     // instead (their dY loads are one broadcast, L1 traffic is the limit).
     const int64_t zpw = FH * FW <= warpReduceTaps ? kSlotsPerWarp : 1;
-    Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, maxTileWidth,
+    // f16 inputs of the split-z kernel: packed f16x2 FMAs over runs of
+    // `halfSteps` columns, flushed into the f32 sums (0: f32 FMAs).
+    const int64_t halfSteps = elem.isF16() ? halfPartialSteps : 0;
+    int64_t tileWidth = maxTileWidth;
+    if (tileWidth == 0 && halfSteps > 0)
+      tileWidth = 9; // f16 window and partial sums take half the registers
+    const bool stream = FH * FW <= streamMaxTaps;
+    Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, tileWidth,
                       zpw);
-    if (p.blocks > std::numeric_limits<int32_t>::max())
+    StreamPlan sp =
+        makeStreamPlan(N, OH, C, FH, FW, elem, rowsPerStep, streamBlockThreads,
+                       zOption, smCount);
+    if ((stream ? sp.blocks : p.blocks) > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     const int64_t V = p.V;
 
@@ -235,7 +535,14 @@ struct SplitZBackwardFilterLowering
                               /*nontemporal=*/false, llvm::Align(16));
     });
 
-    // 2. Split-z partial sums, atomically added.
+    // 2. Partial sums, atomically added: the streaming kernel for small
+    // filters (a block reduction unless cross-thread operations are off,
+    // warp-reduce-taps=0), else the split-z kernel.
+    if (stream) {
+      emitStreamKernel(rewriter, loc, x, dy, acc,
+                       Dims{N, IH, IW, C, FH, FW, OH, OW, pt, pl}, sp,
+                       /*blockReduce=*/warpReduceTaps > 0);
+    } else {
     auto [launch, b] = createLaunch(rewriter, loc, p.blocks, kThreads);
     Emitter e{b, loc, V};
     Value tid = launch.getThreadIds().x, bid = launch.getBlockIds().x;
@@ -277,35 +584,74 @@ struct SplitZBackwardFilterLowering
                 rb, loc, rowOk,
                 [&](OpBuilder &ib, Location) {
                   Emitter k{ib, loc, V};
+                  // With half partial sums the window and dY stay f16.
+                  const bool half = halfSteps > 0;
+                  const int64_t unroll = half ? halfSteps : kWidthUnroll;
+                  VectorType halfVec = k.vec(elem);
+                  auto halfZeros = [&](OpBuilder &hb) -> Value {
+                    return arith::ConstantOp::create(
+                        hb, loc,
+                        DenseElementsAttr::get(halfVec,
+                                               hb.getF16FloatAttr(0.0f)));
+                  };
+                  auto loadVec = [&](Emitter &le, Value mem,
+                                     ValueRange idx) -> Value {
+                    if (!half)
+                      return le.load(mem, idx);
+                    return vector::LoadOp::create(le.b, loc, halfVec, mem, idx,
+                                                  /*nontemporal=*/false,
+                                                  llvm::Align(16));
+                  };
                   // X[n, ih, iw, c0..] at iw = iwBase + j: a clamped
                   // in-bounds load, zero outside the input row.
                   auto loadInput = [&](Emitter &le, Value j) -> Value {
                     Value iw = le.add(iwBase, j);
                     Value valid = le.andi(le.ge(iw, 0), le.lt(iw, IW));
-                    Value v = le.load(
-                        x, ValueRange{n, ih, le.clamp(iw, 0, IW - 1), c0});
-                    return arith::SelectOp::create(le.b, loc, valid, v,
-                                                   le.zeros());
+                    Value v = loadVec(
+                        le, x, ValueRange{n, ih, le.clamp(iw, 0, IW - 1), c0});
+                    return arith::SelectOp::create(
+                        le.b, loc, valid, v,
+                        half ? halfZeros(le.b) : le.zeros());
                   };
                   // One output column: a new input vector enters the
-                  // window, each of the TW taps takes one FMA.
+                  // window, each of the TW taps takes one FMA (into the
+                  // f16 partial sums `part` or the f32 sums).
                   auto step = [&](Emitter &se, Value ow,
                                   std::deque<Value> &window,
-                                  SmallVector<Value> &acc) {
+                                  SmallVector<Value> &part) {
                     window.push_back(loadInput(se, se.add(ow, p.TW - 1)));
-                    Value g = se.load(dy, ValueRange{n, oh, ow, c0});
+                    Value g = loadVec(se, dy, ValueRange{n, oh, ow, c0});
                     for (int64_t i = 0; i < p.TW; ++i)
-                      acc[i] = vector::FMAOp::create(se.b, loc, window[i], g,
-                                                     acc[i]);
+                      part[i] = vector::FMAOp::create(se.b, loc, window[i], g,
+                                                      part[i]);
                     window.pop_front();
+                  };
+                  // Columns [ow0, ow0 + count) starting at `owBase`: f32
+                  // FMAs, or packed f16 FMAs flushed into `acc` once.
+                  auto run = [&](Emitter &re2, Value owBase, int64_t count,
+                                 std::deque<Value> &window,
+                                 SmallVector<Value> &acc) {
+                    if (!half) {
+                      for (int64_t u = 0; u < count; ++u)
+                        step(re2, re2.add(owBase, u), window, acc);
+                      return;
+                    }
+                    SmallVector<Value> part(p.TW, halfZeros(re2.b));
+                    for (int64_t u = 0; u < count; ++u)
+                      step(re2, re2.add(owBase, u), window, part);
+                    for (int64_t i = 0; i < p.TW; ++i)
+                      acc[i] = arith::AddFOp::create(
+                          re2.b, loc, acc[i],
+                          arith::ExtFOp::create(re2.b, loc, re2.vec(),
+                                                part[i]));
                   };
                   std::deque<Value> window;
                   for (int64_t j = 0; j < p.TW - 1; ++j)
                     window.push_back(loadInput(k, k.cst(j)));
                   SmallVector<Value> acc(accs);
-                  int64_t chunks = OW / kWidthUnroll;
+                  int64_t chunks = OW / unroll;
                   if (chunks > 1) {
-                    // Chunks of kWidthUnroll columns; the window and the
+                    // Chunks of `unroll` columns; the window and the
                     // sums are carried.
                     SmallVector<Value> carried(acc);
                     carried.append(window.begin(), window.end());
@@ -317,9 +663,7 @@ struct SplitZBackwardFilterLowering
                           SmallVector<Value> a(args.take_front(p.TW));
                           std::deque<Value> win(args.begin() + p.TW,
                                                 args.end());
-                          Value owBase = le.mul(ch, kWidthUnroll);
-                          for (int64_t u = 0; u < kWidthUnroll; ++u)
-                            step(le, le.add(owBase, u), win, a);
+                          run(le, le.mul(ch, unroll), unroll, win, a);
                           SmallVector<Value> next(a);
                           next.append(win.begin(), win.end());
                           scf::YieldOp::create(lb, loc, next);
@@ -331,8 +675,9 @@ struct SplitZBackwardFilterLowering
                   } else {
                     chunks = 0;
                   }
-                  for (int64_t ow = chunks * kWidthUnroll; ow < OW; ++ow)
-                    step(k, k.cst(ow), window, acc);
+                  // The remaining columns, in runs of at most `unroll`.
+                  for (int64_t ow = chunks * unroll; ow < OW; ow += unroll)
+                    run(k, k.cst(ow), std::min(unroll, OW - ow), window, acc);
                   scf::YieldOp::create(ib, loc, acc);
                 },
                 [&](OpBuilder &ib, Location) {
@@ -397,6 +742,8 @@ struct SplitZBackwardFilterLowering
       }
     });
 
+    } // split-z
+
     // 3. f16/bf16 filter gradients: round the f32 sums once.
     if (workspace) {
       emitVectorKernel(rewriter, loc, accElems / V, [&](OpBuilder &kb, Value i) {
@@ -424,15 +771,21 @@ struct ConvertDwcToGPUBackwardFilterPass
           ConvertDwcToGPUBackwardFilterPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0) {
+    if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0 ||
+        streamMaxTaps < 0 || rowsPerStep < 0 || halfPartialSteps < 0 ||
+        halfPartialSteps > 16 || streamBlockThreads < 32 ||
+        streamBlockThreads > 1024) {
       getOperation().emitError()
-          << "convert-dwc-to-gpu-backward-filter: z, max-tile-width and "
-             "warp-reduce-taps must be >= 0 and sm-count > 0";
+          << "convert-dwc-to-gpu-backward-filter: z, max-tile-width, "
+             "warp-reduce-taps, stream-max-taps and rows-per-step must be "
+             ">= 0, half-partial-steps in [0, 16], stream-block-threads in "
+             "[32, 1024] and sm-count > 0";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<SplitZBackwardFilterLowering>(&getContext(), z, smCount,
-                                               maxTileWidth, warpReduceTaps);
+    patterns.add<SplitZBackwardFilterLowering>(
+        &getContext(), z, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,
+        rowsPerStep, streamBlockThreads, halfPartialSteps);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

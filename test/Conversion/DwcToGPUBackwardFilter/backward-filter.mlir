@@ -1,9 +1,11 @@
 // The split-z backward-filter lowering: zero-fill kernel, split-z kernel
 // with the width-first register window and f32 atomics, the f32 workspace
 // and conversion kernel for f16 filter gradients, the slice-count rule and
-// its override, and the ops left to the direct kernel.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="z=4 max-tile-width=2 warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
+// its override, and the ops left to the direct kernel (stream-max-taps=0
+// keeps the 3x3 ops on the split-z kernel; the streaming kernel is tested
+// in stream.mlir).
+// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=0" --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=0 z=4 max-tile-width=2 warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
 
 // 2 x 8 rows of dY; 32 channels (one channel group), 3x3 filter: 3 tap
 // tiles of TW = 3, 8 x 3 = 24 threads per slice. Z = ceil(4*132*2048 / 24)

@@ -1,6 +1,8 @@
 // The backward kernels the dwc-to-nvvm pipeline selects, in PTX (format=isa
-// stops at PTX text: no ptxas): backward filter -> zero-fill + split-z
-// kernel with 128-bit loads, f32 FMAs and f32 atomic adds (+ the
+// stops at PTX text: no ptxas): backward filter -> zero-fill + the
+// streaming kernel for 3x3 (128-bit loads, f32 FMAs, shared-memory block
+// reduction with barriers, f32 atomic adds) or the split-z kernel for 7x7
+// (f16: packed fma.rn.f16x2 partial sums flushed into f32) (+ the
 // conversion kernel for f16); stride-1 backward data -> the GEMV kernel
 // (cp.async filter rows) for f32 and the tensor-core kernel (mma.sync) for
 // f16 with FW >= 18; stride 2 -> the direct kernel (no cp.async, no mma).
@@ -9,8 +11,11 @@
 // CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel 
 // CHECK: st.global.v4.b32
 // CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel_0 
+// CHECK: .shared .align {{[0-9]+}} .b8 {{.*}}[4096]
 // CHECK: ld.global.v4.b32
 // CHECK: fma.rn.f32
+// CHECK: bar.sync
+// CHECK: ld.shared.v4.b32
 // CHECK: {{(atom|red)}}.global.add.f32
 // CHECK: ret;
 func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>) -> tensor<3x3x32xf32> {
@@ -21,6 +26,8 @@ func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>)
 }
 
 // CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_1 
+// CHECK-NOT: bar.sync
+// CHECK: fma.rn.f16x2
 // CHECK: cvt.f32.f16
 // CHECK: {{(atom|red)}}.global.add.f32
 // CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_2 
