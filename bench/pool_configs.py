@@ -11,6 +11,8 @@ Pure Python (no torch). Sets:
   s1tune - f16 3x3 stride-1 average forward thread tiles (6);
   maxbwd - f16 max 3x3 s2 backward: argmax/gather thread tiles (12);
   fuse  - depthwise conv + pool, fused vs unfused vs PyTorch (24);
+  maxbwd2 - f16 max 3x3 s2 backward: stored vs recomputed argmax tiles (10);
+  maxbwd3 - f16 max 3x3 s2 backward: gather tile shapes with 1 window/argmax thread (8);
           sets combine with '+' (names with '+' are written as '_')
 Names are MLIR function names; the C entry point is dwc_<name>:
   forward  int dwc_<name>(const void *x, void *y)
@@ -318,10 +320,42 @@ def fuse_set():
     return out
 
 
+def maxbwd2_set():
+    """f16 max 3x3 stride-2 backward: the stored argmax (default: one window
+    per argmax thread, 2-wide gather tiles) against one kernel that
+    recomputes each tile's argmax from X (max-backward-argmax=recompute,
+    gather tiles 2 and 4 wide); f16 3x3 conv + pool fused (16-bit rule)."""
+    out = []
+    for (n, h, w, c) in GRID_SHAPES:
+        for tag, opts in (("rc2", "max-backward-argmax=recompute backward-strip=2"),
+                          ("rc4", "max-backward-argmax=recompute backward-strip=4")):
+            out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True,
+                                  variant=tag, pool_options=opts))
+        out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True))
+        for kind, k, st, pad in (("max", [3, 3], [2, 2], [1, 1, 1, 1]), ("avg", [2, 2], [2, 2], [0, 0, 0, 0])):
+            out.append(PoolConfig(n, h, w, c, kind, k, st, pad, "f16", conv_f=3))
+    return out
+
+
+def maxbwd3_set():
+    """f16 max 3x3 stride-2 backward, one window per argmax thread: gather
+    tiles 4 and 8 wide, 4 rows high."""
+    out = []
+    for (n, h, w, c) in GRID_SHAPES:
+        for tag, opts in (("as1bs4", "argmax-strip=1 backward-strip=4"),
+                          ("as1bs8", "argmax-strip=1 backward-strip=8"),
+                          ("as1rt4", "argmax-strip=1 backward-strip=2 backward-row-tile=4"),
+                          ("as1strip", "argmax-strip=1 backward-strip=2 backward-row-tile=1")):
+            out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True,
+                                  variant=tag, pool_options=opts))
+    return out
+
+
 SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "act": act_set, "tune": tune_set,
         "occupancy": occupancy_set, "btiles": btiles_set,
         "s1tune": s1tune_set, "maxbwd": maxbwd_set,
-        "fuse": fuse_set}
+        "fuse": fuse_set, "maxbwd2": maxbwd2_set,
+        "maxbwd3": maxbwd3_set}
 
 
 def get_set(name):
