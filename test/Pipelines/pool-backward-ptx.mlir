@@ -11,9 +11,10 @@
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_kernel_0::@max_bwd_kernel {{.*}} args({{.*}}%[[WS]] : !llvm.ptr
 // CHECK: llvm.call @mgpuMemFree(%[[WS]], %[[S]])
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
-// Argmax kernel: f16 comparisons, taps stored as 8 x i8.
+// Argmax kernel: packed f16x2 comparisons into 0xFFFF masks (inline PTX),
+// taps stored as 8 x i8.
 // CHECK: .entry max_bwd_kernel(
-// CHECK: setp.gt.f16
+// CHECK: set.gt.u32.f16x2
 // CHECK: st.global.v2.b32
 // Gather kernel: taps loaded as 8 x i8, dY summed in f32, 128-bit stores.
 // CHECK: .entry max_bwd_kernel(

@@ -388,6 +388,10 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     Option<"fuseConv", "fuse-conv", "bool", /*default=*/"true",
            "Lower dwc.depthwise_conv2d_pool2d to the fused kernel (false: "
            "leave it to dwc-decompose-conv-pool)">,
+    Option<"packedArgmax", "packed-argmax", "bool", /*default=*/"true",
+           "16-bit max backward: scan the argmax on packed pairs with "
+           "set.gt.u32.{f16x2,bf16x2} (inline PTX; false: per-lane compares, "
+           "e.g. to run the kernels on a host)">,
     Option<"argmaxStrip", "argmax-strip", "int64_t", /*default=*/"0",
            "Windows per thread of the stored-argmax kernel of max "
            "pool2d_backward (0: 1 for 16-bit data, else the forward strip, "
@@ -400,7 +404,8 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
-                           "mlir::vector::VectorDialect"];
+                           "mlir::vector::VectorDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {

@@ -16,6 +16,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -599,12 +600,14 @@ std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
 struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
   Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax, int64_t rowTile,
                  int64_t accRegs, int64_t strip, int64_t backwardRows,
-                 int64_t argmaxStrip)
+                 int64_t argmaxStrip, bool packedArgmax)
       : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax),
         rowTile(rowTile), accRegs(accRegs), strip(strip),
-        backwardRows(backwardRows), argmaxStrip(argmaxStrip) {}
+        backwardRows(backwardRows), argmaxStrip(argmaxStrip),
+        packedArgmax(packedArgmax) {}
   ArgmaxMode argmax;
   int64_t rowTile, accRegs, strip, backwardRows, argmaxStrip;
+  bool packedArgmax;
 
   /// Strided gather as tiles aligned to the stride: a thread owns TH dX rows
   /// x TM dX columns (multiples of sh and sw) x V channels. Because the tile
@@ -839,6 +842,120 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     });
   }
 
+  /// The stored-argmax kernel's body for 16-bit data on packed pairs: two
+  /// lanes per 32-bit register, one `set.gt.u32.{f16x2,bf16x2}` per pair
+  /// and tap (a 0xFFFF mask per half, strictly greater: NaN never wins) and
+  /// two bitwise blends (value, i16 tap index), instead of a compare and
+  /// two selects per lane. Same results as offerArgmax.
+  void emitPackedArgmax(OpBuilder &b, Emitter &e, Pool2DBackwardOp op,
+                        Value n, Value oh, Value ow0, Value c, Value top,
+                        Value wbase, int64_t TA, int64_t colsA, int64_t OWa,
+                        Value taps) const {
+    Value x = op.getInput();
+    Type elt = elemOf(x);
+    Location loc = op.getLoc();
+    auto in = shapeOf(x);
+    int64_t IH = in[1], IW = in[2];
+    int64_t OH = shapeOf(op.getOutputGrad())[1];
+    int64_t OW = shapeOf(op.getOutputGrad())[2];
+    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
+    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
+    int64_t pt = p[0], pl = p[2];
+    int64_t vw = e.vw, P = vw / 2;
+    Type i32 = b.getI32Type();
+    auto c32 = [&](OpBuilder &bb, int64_t v) -> Value {
+      return arith::ConstantOp::create(bb, loc, bb.getI32IntegerAttr(v));
+    };
+    int64_t negInfPair = elt.isF16() ? 0xFC00FC00LL : 0xFF80FF80LL;
+    StringRef setGt = elt.isF16() ? "set.gt.u32.f16x2 $0, $1, $2;"
+                                  : "set.gt.u32.bf16x2 $0, $1, $2;";
+    auto pairTap = [&](OpBuilder &bb, Value t) { // t | t << 16
+      return arith::MulIOp::create(bb, loc, t, c32(bb, 0x10001)).getResult();
+    };
+    // State: per window, P packed maxima then P packed tap pairs.
+    SmallVector<Value> inits;
+    for (int64_t i = 0; i < TA; ++i) {
+      Value t = e.firstTap(top, e.add(wbase, i * sw), KW);
+      Value t0 = vector::ExtractOp::create(b, loc, t, ArrayRef<int64_t>{0});
+      for (int64_t q = 0; q < P; ++q)
+        inits.push_back(c32(b, negInfPair));
+      for (int64_t q = 0; q < P; ++q)
+        inits.push_back(pairTap(b, t0));
+    }
+    auto state = loop(
+        b, loc, KH, KH <= kMaxUnroll, inits,
+        [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
+            ValueRange st) -> SmallVector<Value> {
+          Emitter ex{xb, loc, vw};
+          int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : KH - 1;
+          Value ih = ex.add(top, kh);
+          Value rowOk = ex.inBounds(ih, rLo - pt, (OH - 1) * sh - pt + rHi, IH);
+          Value ihc = ex.clampIf(rowOk, ih, IH);
+          SmallVector<Value> cur(st);
+          Value rowTap = pairTap(
+              xb, arith::IndexCastOp::create(xb, loc, i32, ex.mul(kh, KW)));
+          for (int64_t q = 0; q < colsA; ++q) {
+            Value iw = ex.add(wbase, q);
+            Value colOk =
+                ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
+            Value ok = ex.andi(rowOk, colOk);
+            Value v = ex.maskOutside(
+                ex.load(x, {n, ihc, ex.clampIf(colOk, iw, IW), c}), ok);
+            Value vp = vector::BitCastOp::create(
+                xb, loc, VectorType::get({P}, i32), v);
+            SmallVector<Value> vs(P);
+            for (int64_t q2 = 0; q2 < P; ++q2)
+              vs[q2] = vector::ExtractOp::create(xb, loc, vp,
+                                                 ArrayRef<int64_t>{q2});
+            for (int64_t i = 0; i < TA; ++i) {
+              int64_t kw = q - i * sw;
+              if (kw < 0 || kw >= KW)
+                continue;
+              Value here = arith::AddIOp::create(xb, loc, rowTap,
+                                                 c32(xb, kw * 0x10001));
+              for (int64_t q2 = 0; q2 < P; ++q2) {
+                Value &mx = cur[i * 2 * P + q2];
+                Value &tp = cur[i * 2 * P + P + q2];
+                Value m = LLVM::InlineAsmOp::create(
+                              xb, loc, i32, ValueRange{vs[q2], mx}, setGt,
+                              "=r,r,r", /*has_side_effects=*/false,
+                              /*is_align_stack=*/false,
+                              LLVM::tailcallkind::TailCallKind::None,
+                              /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                              /*operand_attrs=*/ArrayAttr())
+                              .getResult(0);
+                Value notM = arith::XOrIOp::create(xb, loc, m, c32(xb, -1));
+                auto blend = [&](Value a, Value old) -> Value {
+                  return arith::OrIOp::create(
+                      xb, loc, arith::AndIOp::create(xb, loc, a, m),
+                      arith::AndIOp::create(xb, loc, old, notM));
+                };
+                mx = blend(vs[q2], mx);
+                tp = blend(here, tp);
+              }
+            }
+          }
+          return cur;
+        });
+    for (int64_t i = 0; i < TA; ++i) {
+      SmallVector<Value> tp(state.begin() + i * 2 * P + P,
+                            state.begin() + (i + 1) * 2 * P);
+      Value packedTaps = vector::FromElementsOp::create(
+          b, loc, VectorType::get({P}, i32), tp);
+      Value t16 = vector::BitCastOp::create(
+          b, loc, VectorType::get({vw}, b.getIntegerType(16)), packedTaps);
+      Value t8 = arith::TruncIOp::create(b, loc, e.vecOf(b.getIntegerType(8)),
+                                         t16);
+      Value ow = e.add(ow0, i);
+      Value ok;
+      if ((OWa - 1) * TA + i >= OW)
+        ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW));
+      guarded(b, loc, ok, [&](OpBuilder &sb) {
+        Emitter{sb, loc, vw}.store(t8, taps, {n, oh, ow, c});
+      });
+    }
+  }
+
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
     std::string why = formProblem(op);
@@ -970,6 +1087,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
           !gridTooLarge(tiles, kBlockSize))
         tile = RowTile{th, TM};
     }
+    bool packed = stored && packedArgmax && narrow && vw % 2 == 0;
     Value taps;
     if (stored) {
       int64_t OWa = llvm::divideCeil(OW, TA);
@@ -989,6 +1107,11 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                   c = e.mul(co[3], vw);
             Value top = e.add(e.mul(oh, sh), -pt);
             Value wbase = e.add(e.mul(ow0, sw), -pl);
+            if (packed) {
+              emitPackedArgmax(b, e, op, n, oh, ow0, c, top, wbase, TA,
+                               colsA, OWa, taps);
+              return;
+            }
             SmallVector<Value> inits(TA, e.negInf(elt));
             for (int64_t i = 0; i < TA; ++i)
               inits.push_back(e.firstTap(top, e.add(wbase, i * sw), KW));
@@ -1453,7 +1576,8 @@ struct ConvertDwcToGPUPoolPass
                                  tileAccRegs.getValue(),
                                  backwardStrip.getValue(),
                                  backwardRowTile.getValue(),
-                                 argmaxStrip.getValue());
+                                 argmaxStrip.getValue(),
+                                 packedArgmax.getValue());
     patterns.add<GlobalAvgPool>(&getContext());
     if (fuseConv)
       patterns.add<ConvPoolForward>(&getContext());

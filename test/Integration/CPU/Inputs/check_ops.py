@@ -828,8 +828,10 @@ EMULATE_PIPELINE = [
 def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
     """convert-dwc-to-gpu-pool after bufferization, launches run serially
     on the host: checks the kernels' index arithmetic and semantics."""
+    # (packed-argmax=false: the 16-bit argmax's inline PTX cannot run here.)
+    opts = (pool_options + " packed-argmax=false").strip()
     k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
-                        "--convert-dwc-to-gpu-pool" + (f"={pool_options}" if pool_options else ""),
+                        "--convert-dwc-to-gpu-pool=" + opts,
                         src], capture_output=True, text=True)
     if k.returncode != 0:
         return k
