@@ -72,3 +72,32 @@ func.func @avg_bwd_3x3_s2(%x: memref<1x8x8x16xf32>, %dy: memref<1x4x4x16xf32>, %
   dwc.pool2d_backward avg ins(%x, %dy : memref<1x8x8x16xf32>, memref<1x4x4x16xf32>) outs(%dx : memref<1x8x8x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
   return
 }
+
+// -----
+
+// 16-bit data: the argmax kernel scans packed pairs, one
+// set.gt.u32.f16x2 (inline PTX, a 0xFFFF mask per half) per pair and tap and
+// bitwise blends of the values and of the i16 tap pairs; the taps are
+// unpacked to i8 for the workspace. packed-argmax=false keeps per-lane
+// compares and selects (what the host emulation runs).
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=PACKED
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=packed-argmax=false -split-input-file | FileCheck %s --check-prefix=LANES
+// AUTO-LABEL: func @max_bwd_f16
+// RECOMPUTE-LABEL: func @max_bwd_f16
+// STORED-LABEL: func @max_bwd_f16
+// PACKED-LABEL: func @max_bwd_f16
+// PACKED: gpu.launch
+// PACKED: vector.bitcast %{{.*}} : vector<8xf16> to vector<4xi32>
+// PACKED: llvm.inline_asm "set.gt.u32.f16x2 $0, $1, $2;", "=r,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> i32
+// PACKED: arith.andi
+// PACKED: arith.ori
+// PACKED: vector.bitcast %{{.*}} : vector<4xi32> to vector<8xi16>
+// PACKED: arith.trunci %{{.*}} : vector<8xi16> to vector<8xi8>
+// PACKED: gpu.terminator
+// LANES-LABEL: func @max_bwd_f16
+// LANES-NOT: llvm.inline_asm
+// LANES: arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<8xf16>
+func.func @max_bwd_f16(%x: memref<1x8x8x16xf16>, %dy: memref<1x4x4x16xf16>, %dx: memref<1x8x8x16xf16>) {
+  dwc.pool2d_backward max ins(%x, %dy : memref<1x8x8x16xf16>, memref<1x4x4x16xf16>) outs(%dx : memref<1x8x8x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  return
+}
