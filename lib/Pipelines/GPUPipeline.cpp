@@ -90,11 +90,13 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       // CUDA-core GEMV kernel (measured, see the pass option).
       dwc::ConvertDwcToGPUMmaOptions mmaOptions;
       mmaOptions.minFilterWidth = 18;
-      pm.addPass(dwc::createConvertDwcToGPUMma(mmaOptions));
+      addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
+                     options.mmaOptions, "mma-options");
     }
     // (Stride-1 depthwise backward-data ops take the tensor-core and GEMV
     // kernels too, on the rotated filter.)
-    pm.addPass(dwc::createConvertDwcToGPUGemv());
+    addWithOptions(pm, dwc::createConvertDwcToGPUGemv(), options.gemvOptions,
+                   "gemv-options");
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;

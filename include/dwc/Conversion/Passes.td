@@ -263,6 +263,10 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Option<"filterSmem", "filter-smem", "bool", /*default=*/"true",
            "Stage filter rows in shared memory with double-buffered cp.async.cg "
            "(false: read filter vectors from global memory)">,
+    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"128",
+           "Bits of channels per thread for f16/bf16 (128: 8 channels, "
+           "BN = 64; 64: 4 channels, BN = 32, half the registers per thread "
+           "and twice the threads; f32 always uses 128)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
@@ -447,6 +451,21 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "is as fast or faster up to FW = 17, the tensor-core kernel "
            "faster from FW = 31; bench/results/2026-11-29-f16-cudacore-gemv.md "
            "vs 2026-11-29-final-v3.md)">,
+    Option<"fragsPerStage", "frags-per-stage", "int64_t", /*default=*/"1",
+           "Width-9 fragments of one filter row per pipeline stage, sharing "
+           "one input tile of 8G + 9F - 1 positions per row (1: one fragment "
+           "per stage, an 8G + 8 tile each; 0: the largest divisor of "
+           "ceil(FW/9) whose double-buffered tiles fit in max-smem-kb)">,
+    Option<"maxSmemKb", "max-smem-kb", "int64_t", /*default=*/"48",
+           "Shared memory per block the automatic frags-per-stage may use, "
+           "in KB; tiles over 48 KB are dynamic shared memory (the runtime "
+           "raises the kernel's limit at launch; at most 227)">,
+    Option<"rowRing", "row-ring", "bool", /*default=*/"false",
+           "Stage a whole filter row (all fragments) per pipeline step and "
+           "keep R + 1 input row slots renumbered circularly: each step "
+           "copies one new input row (8G + 9 ceil(FW/9) - 1 positions) and "
+           "reuses the R - 1 rows of the previous step (when the tiles fit "
+           "in max-smem-kb; else the per-fragment stages)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -34,11 +34,12 @@ using namespace mlir::dwc;
 namespace {
 
 /// Threads along the channels within a warp: 8 threads x 128 bits = one
-/// 128-byte transaction. Channels per thread V = 128 bits (4 x f32,
-/// 8 x f16/bf16); channels per block BN = 8 V (32 or 64).
+/// 128-byte transaction. Channels per thread V = `vectorBits` bits (128:
+/// 4 x f32, 8 x f16/bf16; 64: 4 x f16/bf16, 64-byte transactions);
+/// channels per block BN = 8 V.
 constexpr int64_t kThreadsAlongChannels = 8;
-int64_t channelsPerThread(Type elem) {
-  return 128 / elem.getIntOrFloatBitWidth();
+int64_t channelsPerThread(Type elem, int64_t vectorBits) {
+  return vectorBits / elem.getIntOrFloatBitWidth();
 }
 /// Warps per block and patches per block (4 warps x 4 patch rows).
 constexpr int64_t kWarps = 4;
@@ -49,7 +50,7 @@ constexpr int64_t kThreads = kWarps * 32;
 /// empty string.
 std::string ineligibility(Operation *op, Value x, Value y, Type acc,
                           ArrayRef<int64_t> strides,
-                          ArrayRef<int64_t> dilations) {
+                          ArrayRef<int64_t> dilations, int64_t vectorBits) {
   auto init = dyn_cast<MemRefType>(y.getType());
   if (!init)
     return "tensor form (bufferize first)";
@@ -63,26 +64,29 @@ std::string ineligibility(Operation *op, Value x, Value y, Type acc,
     return "stride is not 1";
   if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
-  if (in.getShape()[3] % channelsPerThread(in.getElementType()) != 0)
-    return "channel count is not a multiple of 128 bits";
+  if (in.getShape()[3] % channelsPerThread(in.getElementType(), vectorBits) !=
+      0)
+    return "channel count is not a multiple of " + std::to_string(vectorBits) +
+           " bits";
   for (Value v : op->getOperands())
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
       return "non-identity layout";
   return "";
 }
 
-FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, std::string &why) {
+FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t vectorBits,
+                                      std::string &why) {
   why = ineligibility(op, op.getInput(), op.getInit(), op.getAccType(),
-                      op.getStrides(), op.getDilations());
+                      op.getStrides(), op.getDilations(), vectorBits);
   if (!why.empty())
     return failure();
   return forwardProblem(op);
 }
 
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
-                                 std::string &why) {
+                                      int64_t vectorBits, std::string &why) {
   why = ineligibility(op, op.getOutputGrad(), op.getInit(), op.getAccType(),
-                      op.getStrides(), op.getDilations());
+                      op.getStrides(), op.getDilations(), vectorBits);
   if (!why.empty())
     return failure();
   return backwardDataProblem(op, why);
@@ -98,7 +102,7 @@ struct Emitter : F32VectorEmitter {
     if (!elem.isF32())
       v = arith::TruncFOp::create(b, loc, vec(elem), v);
     vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            llvm::Align(16));
+                            align(elem));
   }
 };
 
@@ -108,16 +112,26 @@ constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
 
 template <typename OpTy>
 struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
-  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem)
+  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem,
+                        int64_t halfVectorBits)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
-        filterSmem(filterSmem) {}
+        filterSmem(filterSmem), halfVectorBits(halfVectorBits) {}
   int64_t tmOption;
   bool filterSmem;
+  /// Vector width of f16/bf16 channel vectors (f32 always uses 128).
+  int64_t halfVectorBits;
+
+  int64_t vectorBitsFor(Type elem) const {
+    return elem.isF32() ? 128 : halfVectorBits;
+  }
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<DepthwiseProblem> problem = problemOf(op, why);
+    Type opElem =
+        cast<MemRefType>(op->getOperand(0).getType()).getElementType();
+    const int64_t vectorBits = vectorBitsFor(opElem);
+    FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
 
@@ -132,7 +146,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     bool rotate = problem->rotateFilter;
 
     Type elem = cast<MemRefType>(x.getType()).getElementType();
-    const int64_t kChannelsPerThread = channelsPerThread(elem);
+    const int64_t kChannelsPerThread = channelsPerThread(elem, vectorBits);
     const int64_t kChannelsPerBlock = kThreadsAlongChannels * kChannelsPerThread;
     // Shared filter row pitch: BN channels + 16 bytes of padding.
     const int64_t kFilterPitch = kChannelsPerBlock + kChannelsPerThread;
@@ -218,7 +232,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
             ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
                        rotate ? c.sub(FW - 1, srcTap) : srcTap, srcCh},
             cb.getIndexAttr(kChannelsPerThread), srcElems,
-            cb.getUnitAttr()));
+            // cp.async.cg (L2 only) exists for 16-byte copies only.
+            vectorBits == 128 ? cb.getUnitAttr() : UnitAttr()));
       }
       return nvgpu::DeviceAsyncCreateGroupOp::create(
           cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), tokens);
@@ -345,10 +360,15 @@ struct ConvertDwcToGPUGemvPass
       getOperation().emitError() << "convert-dwc-to-gpu-gemv: tm must be >= 0";
       return signalPassFailure();
     }
+    if (halfVectorBits != 64 && halfVectorBits != 128) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-gemv: half-vector-bits must be 64 or 128";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), tm, filterSmem);
+        &getContext(), tm, filterSmem, halfVectorBits);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
