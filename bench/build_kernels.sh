@@ -8,8 +8,8 @@
 #                          [--aot PATH] [--aot-flags "FLAGS"] [--out DIR] [-j N]
 #
 # --aot-flags: extra dwc-aot flags for every kernel (variants, ablations),
-# e.g. --aot-flags "--gemv-options=half-vector-bits=64"; recorded in the
-# manifest's dwc_aot field.
+# e.g. --aot-flags "--mma-options='row-ring=true max-smem-kb=100'" (shell
+# words: quote values with spaces); recorded in the manifest's dwc_aot field.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -59,7 +59,7 @@ export AOT AOT_FLAGS
 # leaves no object and is recorded in the manifest (the others go on).
 ls "$OUTDIR"/*.mlir | xargs -P "$JOBS" -I{} bash -c '
   f="{}"; b="${f%.mlir}"
-  if ! "$AOT" $AOT_FLAGS "$f" -o "$b.o" --header "$b.h" >"$b.log" 2>&1; then
+  if ! eval "\"\$AOT\" $AOT_FLAGS \"\$f\" -o \"\$b.o\" --header \"\$b.h\"" >"$b.log" 2>&1; then
     rm -f "$b.o"; echo "  FAILED $(basename "$b")"
   fi'
 echo "build_kernels: dwc-aot took $(( $(date +%s) - T0 )) s"

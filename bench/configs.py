@@ -200,7 +200,7 @@ def fwd16_set() -> List[Config]:
     """Issue-5 subset: the f16 grid rows of the GEMV kernel's small filters
     and of the tensor-core kernel's big ones, plus odd shapes for both."""
     grid = [Config(n, h, w, c, f, f, "f16")
-            for (n, h, w, c) in GRID_SHAPES for f in (3, 5, 7, 17, 31, 51)]
+            for (n, h, w, c) in GRID_SHAPES for f in GRID_FILTERS]
     return grid + [
         Config(2, 20, 21, 12, 3, 3, "f16", note="C=12: 64-bit f16 vectors"),
         Config(2, 30, 31, 40, 5, 5, "bf16", padding=[0, 2, 1, 3], note="bf16, asymmetric padding"),

@@ -89,7 +89,7 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       // Tensor cores for wide filters; narrower ones run faster on the
       // CUDA-core GEMV kernel (measured, see the pass option).
       dwc::ConvertDwcToGPUMmaOptions mmaOptions;
-      mmaOptions.minFilterWidth = 18;
+      mmaOptions.minFilterWidth = 17;
       addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
                      options.mmaOptions, "mma-options");
     }

@@ -261,12 +261,17 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Option<"tm", "tm", "int64_t", /*default=*/"0",
            "Outputs per thread along the width (0: min(8, OW))">,
     Option<"filterSmem", "filter-smem", "bool", /*default=*/"true",
-           "Stage filter rows in shared memory with double-buffered cp.async.cg "
-           "(false: read filter vectors from global memory)">,
-    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"128",
-           "Bits of channels per thread for f16/bf16 (128: 8 channels, "
-           "BN = 64; 64: 4 channels, BN = 32, half the registers per thread "
-           "and twice the threads; f32 always uses 128)">,
+           "f32: stage filter rows in shared memory with double-buffered "
+           "cp.async.cg (false: read filter vectors from global memory)">,
+    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"64",
+           "Bits of channels per thread for f16/bf16 (64: 4 channels, BN = "
+           "32, 72 registers at 3x3; 128: 8 channels, BN = 64, 136 "
+           "registers; measured on the H200, bench/results/"
+           "2026-11-30-fwd16-v1.md; f32 always uses 128)">,
+    Option<"halfFilterSmem", "half-filter-smem", "bool", /*default=*/"false",
+           "f16/bf16: stage filter rows in shared memory like filter-smem "
+           "(false, the default: filter vectors from global memory through "
+           "L1, no barriers; faster for f16 at F = 3..7 on the H200)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
@@ -456,11 +461,11 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "one input tile of 8G + 9F - 1 positions per row (1: one fragment "
            "per stage, an 8G + 8 tile each; 0: the largest divisor of "
            "ceil(FW/9) whose double-buffered tiles fit in max-smem-kb)">,
-    Option<"maxSmemKb", "max-smem-kb", "int64_t", /*default=*/"48",
+    Option<"maxSmemKb", "max-smem-kb", "int64_t", /*default=*/"112",
            "Shared memory per block the automatic frags-per-stage may use, "
            "in KB; tiles over 48 KB are dynamic shared memory (the runtime "
            "raises the kernel's limit at launch; at most 227)">,
-    Option<"rowRing", "row-ring", "bool", /*default=*/"false",
+    Option<"rowRing", "row-ring", "bool", /*default=*/"true",
            "Stage a whole filter row (all fragments) per pipeline step and "
            "keep R + 1 input row slots renumbered circularly: each step "
            "copies one new input row (8G + 9 ceil(FW/9) - 1 positions) and "

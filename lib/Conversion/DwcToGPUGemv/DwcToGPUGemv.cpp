@@ -113,13 +113,16 @@ constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
 template <typename OpTy>
 struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem,
-                        int64_t halfVectorBits)
+                        int64_t halfVectorBits, bool halfFilterSmem)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
-        filterSmem(filterSmem), halfVectorBits(halfVectorBits) {}
+        f32FilterSmem(filterSmem), halfVectorBits(halfVectorBits),
+        halfFilterSmem(halfFilterSmem) {}
   int64_t tmOption;
-  bool filterSmem;
+  /// Filter rows through shared memory (f32, and f16/bf16).
+  bool f32FilterSmem;
   /// Vector width of f16/bf16 channel vectors (f32 always uses 128).
   int64_t halfVectorBits;
+  bool halfFilterSmem;
 
   int64_t vectorBitsFor(Type elem) const {
     return elem.isF32() ? 128 : halfVectorBits;
@@ -147,6 +150,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
     Type elem = cast<MemRefType>(x.getType()).getElementType();
     const int64_t kChannelsPerThread = channelsPerThread(elem, vectorBits);
+    const bool filterSmem = elem.isF32() ? f32FilterSmem : halfFilterSmem;
     const int64_t kChannelsPerBlock = kThreadsAlongChannels * kChannelsPerThread;
     // Shared filter row pitch: BN channels + 16 bytes of padding.
     const int64_t kFilterPitch = kChannelsPerBlock + kChannelsPerThread;
@@ -368,7 +372,7 @@ struct ConvertDwcToGPUGemvPass
     RewritePatternSet patterns(&getContext());
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), tm, filterSmem, halfVectorBits);
+        &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -118,10 +118,21 @@ constexpr int64_t kStaticSmemBytes = 48 * 1024;
 int64_t smemBytes(int64_t fps, int64_t R, int64_t G) {
   return 2 * kBN * 2 * (R * (kTM * G + kFrag * fps - 1) + kZ * fps);
 }
-/// Row-ring mode: R + 1 input row slots of 8G + 9 nfrag - 1 positions and
-/// two buffers of nfrag compressed filter vectors.
+/// Row-ring layout: positions padded to kRingPitch elements (144 bytes, 9
+/// 16-byte units: consecutive positions start in different bank groups, so
+/// no XOR swizzle and no per-load address arithmetic), and one gap position
+/// after every 8 input columns (column c at c + c / 8: the A rows of lanes
+/// 4 apart, 8 columns apart, land 9 units apart, in different bank groups).
+constexpr int64_t kRingPitch = kBN + kVec;
+int64_t ringRowPositions(int64_t nfrag, int64_t G) {
+  int64_t cols = kTM * G + kFrag * nfrag - 1;
+  return cols + (cols + 7) / 8;
+}
+/// Row-ring mode: R + 1 input row slots and two buffers of nfrag
+/// compressed filter vectors.
 int64_t ringSmemBytes(int64_t nfrag, int64_t R, int64_t G) {
-  return kBN * 2 * ((R + 1) * (kTM * G + kFrag * nfrag - 1) + 2 * kZ * nfrag);
+  return kRingPitch * 2 *
+         ((R + 1) * ringRowPositions(nfrag, G) + 2 * kZ * nfrag);
 }
 
 struct Emitter : IndexEmitter {
@@ -132,12 +143,9 @@ struct Emitter : IndexEmitter {
   Value swizzled(Value row, Value h) {
     return mul(xori(h, rem(row, kChunks)), kVec);
   }
-  /// Skewed swizzle (row-ring tiles): chunk h of row p at h ^ ((p + p / 8)
-  /// mod 8), so that the A reads of GEMV rows 8 positions apart (same
-  /// q, lanes 4 apart) fall into different banks.
-  Value swizzledSkewed(Value row, Value h) {
-    return mul(xori(h, rem(add(row, div(row, kChunks)), kChunks)), kVec);
-  }
+  /// Row-ring layout: position of input column `col` (a gap after every
+  /// 8 columns).
+  Value ringCol(Value col) { return add(col, div(col, kChunks)); }
 };
 
 /// One m16n8k16 mma.sync, f32 accumulators. `aS` (8) and `bS` (4) are the
@@ -217,10 +225,13 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     MLIRContext *ctx = rewriter.getContext();
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    int64_t RSg = ringRowPositions(fps, G);  // ring slot pitch (positions)
     auto inSmemTy =
-        ring ? MemRefType::get({1, (R + 1) * RS, kBN}, et, AffineMap(), wg)
+        ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
+                               wg)
              : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
-    auto zSmemTy = MemRefType::get({2, ZS, kBN}, et, AffineMap(), wg);
+    auto zSmemTy = MemRefType::get({2, ZS, ring ? kRingPitch : kBN}, et,
+                                   AffineMap(), wg);
     auto chunkTy = VectorType::get({kVec}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
     auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
@@ -255,7 +266,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           b, loc,
           MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
                           wg));
-      int64_t inBytes = inSmemTy.getNumElements() * 2;
+      int64_t inBytes = inSmemTy.getNumElements() * 2;  // 16-byte multiple
       inSmem = memref::ViewOp::create(b, loc, inSmemTy, raw, e.cst(0),
                                       ValueRange{});
       zSmem = memref::ViewOp::create(b, loc, zSmemTy, raw, e.cst(inBytes),
@@ -370,7 +381,9 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         Value zpos = c.add(c.mul(fi, kZ), c.add(t, 7));
         Value cnt = valid ? c.select(valid, eight, zero) : eight;
         nvgpu::DeviceAsyncCopyOp::create(
-            fb, loc, tokTy, zSmem, ValueRange{buf, zpos, c.swizzled(zpos, hh)},
+            fb, loc, tokTy, zSmem,
+            ValueRange{buf, zpos,
+                       ring ? c.mul(hh, kVec) : c.swizzled(zpos, hh)},
             w,
             ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
                        c.select(valid, rotate ? c.sub(FW - 1, tap) : tap, zero),
@@ -385,7 +398,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       Emitter p{pb, loc};
       Value ih = p.add(p.add(oh0, t), -pt);
       Value rowOk = p.andi(p.ge(ih, 0), p.lt(ih, IH));
-      Value slotBase = p.mul(p.rem(t, R + 1), RS);
+      Value slotBase = p.mul(p.rem(t, R + 1), RSg);
       Value iwBase = p.add(ow0, -pl);
       Value eight = p.cst(kVec);
       int64_t total = RS * kChunks;
@@ -394,7 +407,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           Emitter c{cb2, loc};
           Value id = c.add(tid, i * kThreads);
           Value col = c.div(id, kChunks), hh = c.rem(id, kChunks);
-          Value pos = c.add(slotBase, col);
+          Value pos = c.add(slotBase, c.ringCol(col));
           Value iw = c.add(iwBase, col);
           Value ch = c.add(cb, c.mul(hh, kVec));
           Value valid = c.andi(rowOk, c.andi(c.ge(iw, 0), c.lt(iw, IW)));
@@ -403,7 +416,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           Value cnt = c.select(valid, eight, zero);
           nvgpu::DeviceAsyncCopyOp::create(
               cb2, loc, tokTy, inSmem,
-              ValueRange{zero, pos, c.swizzledSkewed(pos, hh)}, x,
+              ValueRange{zero, pos, c.mul(hh, kVec)}, x,
               ValueRange{n, c.select(valid, ih, zero),
                          c.select(valid, iw, zero), c.select(valid, ch, zero)},
               cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
@@ -483,6 +496,25 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           auto emitFragment = [&](OpBuilder &fb, Value fa, Value fz,
                                   SmallVector<Value> &acc) {
             Emitter l{fb, loc};
+            // A rows g, g+8; columns k = 2q, 2q+1, 2q+8, 2q+9.
+            static constexpr int64_t kOff[4] = {0, 1, 8, 9};
+            // Shared positions of the 8 A loads (both chunks use them).
+            Value aPos[2][4];
+            for (int64_t mi = 0; mi < 2; ++mi) {
+              auto [r, gi] = gemvRow(l, mi);
+              Value col = l.add(l.add(l.mul(gi, kTM), l.mul(q, 2)), fa);
+              if (!ring) {
+                Value base = l.add(l.mul(r, RS), col);
+                for (int64_t kk = 0; kk < 4; ++kk)
+                  aPos[mi][kk] = l.add(base, kOff[kk]);
+                continue;
+              }
+              // Ring: GEMV row r reads input row s + r, in its slot.
+              Value slotBase = l.mul(l.rem(l.add(s, r), R + 1), RSg);
+              for (int64_t kk = 0; kk < 4; ++kk)
+                aPos[mi][kk] =
+                    l.add(slotBase, l.ringCol(l.add(col, kOff[kk])));
+            }
             for (int64_t cg = 0; cg < 2; ++cg) {
               Value hh = l.add(l.mul(warp, 2), cg);
               auto load = [&](Value mem, Value row) -> Value {
@@ -490,23 +522,13 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                 return vector::LoadOp::create(
                     fb, loc, chunkTy, mem,
                     ValueRange{ringIn ? zero : buf, row,
-                               ringIn ? l.swizzledSkewed(row, hh)
-                                      : l.swizzled(row, hh)},
+                               ring ? l.mul(hh, kVec) : l.swizzled(row, hh)},
                     false, llvm::Align(16));
               };
-              // A rows g, g+8; columns k = 2q, 2q+1, 2q+8, 2q+9.
-              static constexpr int64_t kOff[4] = {0, 1, 8, 9};
               Value va[2][4];
-              for (int64_t mi = 0; mi < 2; ++mi) {
-                auto [r, gi] = gemvRow(l, mi);
-                // Ring: GEMV row r reads input row s + r, in its slot.
-                Value slot = ring ? l.rem(l.add(s, r), R + 1) : r;
-                Value base = l.add(l.mul(slot, RS),
-                                   l.add(l.mul(gi, kTM), l.mul(q, 2)));
-                base = l.add(base, fa);
+              for (int64_t mi = 0; mi < 2; ++mi)
                 for (int64_t kk = 0; kk < 4; ++kk)
-                  va[mi][kk] = load(inSmem, l.add(base, kOff[kk]));
-              }
+                  va[mi][kk] = load(inSmem, aPos[mi][kk]);
               // B[k][i] = z[k - i + 7] at k = 2q, 2q+1, 2q+8, 2q+9, i = g.
               Value vb[4];
               Value zbase = l.add(l.add(l.sub(l.mul(q, 2), g), 7), fz);
