@@ -30,18 +30,19 @@ rm -rf "$RES"; mkdir -p "$RES"
 VARIANTS=$(ls -d .carry/variants/*/kernels 2>/dev/null | sed 's#.carry/variants/##; s#/kernels##')
 [ -n "$VARIANTS" ] || { echo "gpu_variants.sh: nothing under .carry/variants/*/kernels" >&2; exit 2; }
 [ -z "$REF" ] && REF=$(echo "$VARIANTS" | head -1)
-N=$(echo "$VARIANTS" | wc -w)
-I=0
+# Time shares: the reference variant (cuDNN timed) counts twice.
+W=$(( $(echo "$VARIANTS" | wc -w) + 1 ))
 for v in $VARIANTS; do
   LEFT=$(( HARD - ($(date +%s) - T_START) - 20 ))
-  SHARE=$(( LEFT / (N - I) ))
-  I=$((I + 1))
+  WV=1; [ "$v" = "$REF" ] && WV=2
+  SHARE=$(( LEFT * WV / W ))
+  W=$(( W - WV ))
   [ "$SHARE" -gt 30 ] || { echo "gpu_variants.sh: no time left for $v" | tee -a "$OUT/variants.log"; continue; }
   REFF=1; [ "$v" = "$REF" ] && REFF=7
   echo "== $v ($SHARE s, --ref-max-f $REFF)" | tee -a "$OUT/variants.log"
   OUT="$RES/$v" DWC_KERNELS=".carry/variants/$v/kernels" DWC_WORK="/tmp/dwc-variants-work/$v" \
-    DWC_HARD_LIMIT="$SHARE" bash bench/gpu.sh --label "$v" --ref-max-f "$REFF" "${PASS[@]}" \
-    > "$RES/$v.log" 2>&1
+    DWC_HARD_LIMIT="$SHARE" bash bench/gpu.sh --label "$v" --time-budget $(( SHARE - 50 )) \
+    --ref-max-f "$REFF" "${PASS[@]}" > "$RES/$v.log" 2>&1
   echo "   rc $?; $(grep -h 'correct .*timed' "$RES/$v/harness.log" | tail -1)" | tee -a "$OUT/variants.log"
 done
 python3 bench/variants_table.py "$RES" $VARIANTS > "$OUT/variants.md" 2>>"$OUT/variants.log"
