@@ -35,7 +35,8 @@ def main():
     for n in names:
         rows = [reps[v].get(n, {}) for v in variants]
         ms = [r.get("ours_ms") for r in rows]
-        ok = all(r.get("correct") for r in rows if r)
+        # Rows a variant did not get to (time budget) do not count.
+        ok = all(r.get("correct") for r in rows if r and r.get("rel_err") is not None)
         errs = [r.get("rel_err") for r in rows if r and r.get("rel_err") is not None]
         cand = [(m, v) for m, v in zip(ms, variants) if m]
         best = min(cand) if cand else (None, None)

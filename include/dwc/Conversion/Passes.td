@@ -202,10 +202,14 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     `gpu.launch` that follows the Flash-DWC GEMV dataflow on CUDA cores:
 
     * workload tiling: a block owns BN consecutive channels (32 for f32,
-      64 for f16/bf16) and 16 output patches of TM consecutive outputs along
-      the width (BM = 16*TM); 4 warps of 8 x 4 threads: 8 threads cover the
-      BN channels with 128-bit loads (one 128-byte transaction), 4 threads
-      take adjacent patches;
+      64 for f16/bf16 with 128-bit vectors, 32 with 64-bit ones) and 16
+      output patches of TM consecutive outputs along the width (BM =
+      16*TM); 4 warps of 8 x 4 threads: 8 threads cover the BN channels
+      with 128-bit loads (one 128-byte transaction; 64-bit f16/bf16 loads:
+      64 bytes), 4 threads take adjacent patches; f16/bf16 filters of at
+      most 9 taps take the 64-bit vectors (twice the threads at half the
+      registers: the kernel is memory-bound there) and read the filter
+      through L1 instead of shared memory;
     * each thread computes TM outputs x 128 bits of channels in registers,
       accumulating in f32 (f16/bf16 inputs are widened once when loaded
       and the result rounded once);
@@ -263,15 +267,16 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Option<"filterSmem", "filter-smem", "bool", /*default=*/"true",
            "f32: stage filter rows in shared memory with double-buffered "
            "cp.async.cg (false: read filter vectors from global memory)">,
-    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"64",
-           "Bits of channels per thread for f16/bf16 (64: 4 channels, BN = "
-           "32, 72 registers at 3x3; 128: 8 channels, BN = 64, 136 "
-           "registers; measured on the H200, bench/results/"
-           "2026-11-30-fwd16-v1.md; f32 always uses 128)">,
-    Option<"halfFilterSmem", "half-filter-smem", "bool", /*default=*/"false",
-           "f16/bf16: stage filter rows in shared memory like filter-smem "
-           "(false, the default: filter vectors from global memory through "
-           "L1, no barriers; faster for f16 at F = 3..7 on the H200)">,
+    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"0",
+           "Bits of channels per thread for f16/bf16: 64 (4 channels, BN = "
+           "32, filter vectors from global memory through L1, 72 registers "
+           "at 3x3), 128 (8 channels, BN = 64, 136 registers), or 0: 64 for "
+           "filters of at most 9 taps, 128 above (measured on the H200, "
+           "bench/results/2026-11-30-fwd16-v2.md). f32 always uses 128">,
+    Option<"halfFilterSmem", "half-filter-smem", "bool", /*default=*/"true",
+           "f16/bf16 with 128-bit vectors: stage filter rows in shared "
+           "memory like filter-smem (64-bit vectors always read filter "
+           "vectors from global memory)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -120,12 +120,22 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   int64_t tmOption;
   /// Filter rows through shared memory (f32, and f16/bf16).
   bool f32FilterSmem;
-  /// Vector width of f16/bf16 channel vectors (f32 always uses 128).
+  /// Vector width of f16/bf16 channel vectors (0: by filter size; f32
+  /// always uses 128).
   int64_t halfVectorBits;
   bool halfFilterSmem;
 
-  int64_t vectorBitsFor(Type elem) const {
-    return elem.isF32() ? 128 : halfVectorBits;
+  /// 64-bit f16/bf16 vectors for filters of at most kSmallFilterTaps taps
+  /// (memory-bound: twice the threads, half the registers), 128-bit ones
+  /// above (fewer instructions per FMA); measured on the H200,
+  /// bench/results/2026-11-30-fwd16-v2.md.
+  static constexpr int64_t kSmallFilterTaps = 9;
+  int64_t vectorBitsFor(Type elem, int64_t taps) const {
+    if (elem.isF32())
+      return 128;
+    if (halfVectorBits)
+      return halfVectorBits;
+    return taps <= kSmallFilterTaps ? 64 : 128;
   }
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -133,7 +143,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     std::string why;
     Type opElem =
         cast<MemRefType>(op->getOperand(0).getType()).getElementType();
-    const int64_t vectorBits = vectorBitsFor(opElem);
+    auto fShape = cast<MemRefType>(op->getOperand(1).getType()).getShape();
+    const int64_t vectorBits = vectorBitsFor(opElem, fShape[0] * fShape[1]);
     FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
@@ -150,7 +161,9 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
     Type elem = cast<MemRefType>(x.getType()).getElementType();
     const int64_t kChannelsPerThread = channelsPerThread(elem, vectorBits);
-    const bool filterSmem = elem.isF32() ? f32FilterSmem : halfFilterSmem;
+    // f16/bf16 with 64-bit vectors read filters from global memory (L1).
+    const bool filterSmem =
+        elem.isF32() ? f32FilterSmem : halfFilterSmem && vectorBits == 128;
     const int64_t kChannelsPerBlock = kThreadsAlongChannels * kChannelsPerThread;
     // Shared filter row pitch: BN channels + 16 bytes of padding.
     const int64_t kFilterPitch = kChannelsPerBlock + kChannelsPerThread;
@@ -364,9 +377,9 @@ struct ConvertDwcToGPUGemvPass
       getOperation().emitError() << "convert-dwc-to-gpu-gemv: tm must be >= 0";
       return signalPassFailure();
     }
-    if (halfVectorBits != 64 && halfVectorBits != 128) {
+    if (halfVectorBits != 0 && halfVectorBits != 64 && halfVectorBits != 128) {
       getOperation().emitError()
-          << "convert-dwc-to-gpu-gemv: half-vector-bits must be 64 or 128";
+          << "convert-dwc-to-gpu-gemv: half-vector-bits must be 0, 64 or 128";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
