@@ -277,6 +277,11 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
            "f16/bf16 with 128-bit vectors: stage filter rows in shared "
            "memory like filter-smem (64-bit vectors always read filter "
            "vectors from global memory)">,
+    Option<"unrollRows", "unroll-rows", "int64_t", /*default=*/"0",
+           "Filters read from global memory with at most this many rows: "
+           "unroll the filter-row loop, padding rows as zeroed clamped "
+           "loads instead of a branch, so that all rows' loads can be in "
+           "flight together (0: never)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
@@ -419,6 +424,22 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
       channels at once) following the m16n8k16 register layouts; results
       are stored as 8-channel 16-byte vectors.
 
+    Row ring (`row-ring`, the default when the tiles fit in `max-smem-kb`):
+    a pipeline stage is a whole filter row. The block keeps R + 1 input
+    row slots of 8G + 9 ceil(FW/9) - 1 columns, renumbered circularly
+    (input row t of the tile lives in slot t mod (R + 1)): stage fh copies
+    one new input row (t = fh + R) and filter row fh + 1 while it
+    multiplies rows fh .. fh + R - 1 (copied by earlier stages: no input
+    is copied twice along the height, and each row once for all its
+    fragments along the width); the fragments of the row run in an scf.for
+    over the same slots. Shared positions are padded to 72 elements (144
+    bytes) with a gap position after every 8 input columns, so the A
+    loads of a warp hit distinct bank groups without an XOR swizzle and
+    their addresses are a few adds per fragment. Tiles over 48 KB use
+    dynamic shared memory (`gpu.dynamic_shared_memory` + `memref.view`).
+    Without the ring (`row-ring=false`), `frags-per-stage` fragments of a
+    row share one input tile per stage.
+
     Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
     as the forward convolution of dY with the 180-degree rotated filter
     under the transposed padding (top' = FH-1-top, left' = FW-1-left), the
@@ -457,10 +478,9 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
   let options = [
     Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"1",
            "Leave filters narrower than this to the CUDA-core GEMV kernel "
-           "(the dwc-to-nvvm pipeline uses 18: on the H200 the GEMV kernel "
-           "is as fast or faster up to FW = 17, the tensor-core kernel "
-           "faster from FW = 31; bench/results/2026-11-29-f16-cudacore-gemv.md "
-           "vs 2026-11-29-final-v3.md)">,
+           "(the dwc-to-nvvm pipeline uses 9: on the H200 the GEMV kernel "
+           "is faster up to FW = 7, the row-ring tensor-core kernel from "
+           "FW = 9; bench/results/2026-11-30-fwd16-v3.md)">,
     Option<"fragsPerStage", "frags-per-stage", "int64_t", /*default=*/"1",
            "Width-9 fragments of one filter row per pipeline stage, sharing "
            "one input tile of 8G + 9F - 1 positions per row (1: one fragment "

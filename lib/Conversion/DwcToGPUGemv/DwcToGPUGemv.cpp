@@ -113,10 +113,12 @@ constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
 template <typename OpTy>
 struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem,
-                        int64_t halfVectorBits, bool halfFilterSmem)
+                        int64_t halfVectorBits, bool halfFilterSmem,
+                        int64_t unrollRows)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
         f32FilterSmem(filterSmem), halfVectorBits(halfVectorBits),
-        halfFilterSmem(halfFilterSmem) {}
+        halfFilterSmem(halfFilterSmem), unrollRows(unrollRows) {}
+  int64_t unrollRows;
   int64_t tmOption;
   /// Filter rows through shared memory (f32, and f16/bf16).
   bool f32FilterSmem;
@@ -272,81 +274,111 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     if (filterSmem)
       copyFilterRow(b, e.cst(0), e.cst(0));
 
-    auto rows = scf::ForOp::create(
-        b, loc, e.cst(0), e.cst(FH), e.cst(1), accInit,
-        [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
-          Emitter r{rb, loc, kChannelsPerThread};
-          Value buf;
-          if (filterSmem) {
-            // Prefetch the next row into the other buffer, then wait for
-            // this row's copies (one group may stay in flight).
-            buf = r.rem(fh, 2);
-            Value next = rb.createOrFold<arith::MinSIOp>(loc, r.add(fh, 1),
-                                                         r.cst(FH - 1));
-            Value nextBuf = rb.createOrFold<arith::SubIOp>(loc, r.cst(1), buf);
-            Value group = copyFilterRow(rb, next, nextBuf);
-            nvgpu::DeviceAsyncWaitOp::create(rb, loc, group,
-                                             rb.getI32IntegerAttr(1));
-            gpu::BarrierOp::create(rb, loc);
-          }
-          Value ih = r.add(r.add(oh, fh), -pt);
-          // A filter row wholly in the padding contributes nothing.
-          Value doRow = r.andi(active, r.andi(r.ge(ih, 0), r.lt(ih, IH)));
-          auto ifRow = scf::IfOp::create(
-              rb, loc, doRow,
-              [&](OpBuilder &ib, Location) {
-                Emitter k{ib, loc, kChannelsPerThread};
-                Value base = k.add(ow0, -pl);
-                Value zero = k.zeros();
-                // Input vector at iw = ow0 - pl + j: a clamped in-bounds
-                // load, zeroed where it falls into the width padding.
-                auto loadInput = [&](int64_t j) -> Value {
-                  Value iw = k.add(base, j);
-                  Value valid;
-                  if (j < pl)
-                    valid = k.andi(valid, k.ge(iw, 0));
-                  if ((OWc - 1) * TM - pl + j >= IW)
-                    valid = k.andi(valid, k.lt(iw, IW));
-                  Value iwc = valid ? k.clamp(iw, 0, IW - 1) : iw;
-                  Value v = k.load(x, ValueRange{n, ih, iwc, c0});
-                  if (!valid)
-                    return v;
-                  return arith::SelectOp::create(ib, loc, valid, v, zero);
-                };
-                SmallVector<Value> acc(accs);
-                std::deque<Value> window;
-                for (int64_t j = 0; j < TM - 1; ++j)
-                  window.push_back(loadInput(j));
-                for (int64_t fw = 0; fw < FW; ++fw) {
-                  window.push_back(loadInput(fw + TM - 1));
-                  Value wv =
-                      filterSmem
-                          ? k.load(smem, ValueRange{buf, k.cst(fw), cInTile})
-                          : k.load(w, ValueRange{
-                                          rotate ? k.sub(FH - 1, fh) : fh,
-                                          k.cst(rotate ? FW - 1 - fw : fw),
-                                          c0});
-                  for (int64_t i = 0; i < TM; ++i)
-                    acc[i] =
-                        vector::FMAOp::create(ib, loc, window[i], wv, acc[i]);
-                  window.pop_front();
-                }
-                scf::YieldOp::create(ib, loc, acc);
-              },
-              [&](OpBuilder &ib, Location) {
-                scf::YieldOp::create(ib, loc, accs);
-              });
-          // The buffer read here is refilled by the next iteration.
-          if (filterSmem)
-            gpu::BarrierOp::create(rb, loc);
-          scf::YieldOp::create(rb, loc, ifRow.getResults());
-        });
+    // The products of filter row `fh` (input row `ih`) with TM outputs:
+    // the register window over the row, one new input vector and one
+    // filter vector per tap. `rowOk` (may be null): the row lies in the
+    // image; when set, the loads are clamped into it and zeroed outside.
+    auto rowProducts = [&](OpBuilder &ib, Value fh, Value ih, Value rowOk,
+                           Value buf, ValueRange accs) {
+      Emitter k{ib, loc, kChannelsPerThread};
+      Value base = k.add(ow0, -pl);
+      Value zero = k.zeros();
+      Value ihc = rowOk ? k.clamp(ih, 0, IH - 1) : ih;
+      // Input vector at iw = ow0 - pl + j: a clamped in-bounds load,
+      // zeroed where it falls into the padding.
+      auto loadInput = [&](int64_t j) -> Value {
+        Value iw = k.add(base, j);
+        Value valid = rowOk;
+        bool widthPad = false;
+        if (j < pl)
+          valid = k.andi(valid, k.ge(iw, 0)), widthPad = true;
+        if ((OWc - 1) * TM - pl + j >= IW)
+          valid = k.andi(valid, k.lt(iw, IW)), widthPad = true;
+        Value iwc = widthPad ? k.clamp(iw, 0, IW - 1) : iw;
+        Value v = k.load(x, ValueRange{n, ihc, iwc, c0});
+        if (!valid)
+          return v;
+        return arith::SelectOp::create(ib, loc, valid, v, zero);
+      };
+      SmallVector<Value> acc(accs);
+      std::deque<Value> window;
+      for (int64_t j = 0; j < TM - 1; ++j)
+        window.push_back(loadInput(j));
+      for (int64_t fw = 0; fw < FW; ++fw) {
+        window.push_back(loadInput(fw + TM - 1));
+        Value wv = filterSmem
+                       ? k.load(smem, ValueRange{buf, k.cst(fw), cInTile})
+                       : k.load(w, ValueRange{rotate ? k.sub(FH - 1, fh) : fh,
+                                              k.cst(rotate ? FW - 1 - fw : fw),
+                                              c0});
+        for (int64_t i = 0; i < TM; ++i)
+          acc[i] = vector::FMAOp::create(ib, loc, window[i], wv, acc[i]);
+        window.pop_front();
+      }
+      return acc;
+    };
+
+    SmallVector<Value> results;
+    if (!filterSmem && FH <= unrollRows) {
+      // Short filters from global memory: the filter rows unrolled, every
+      // row's loads independent of the others (issued together); rows in
+      // the padding and inactive threads load clamped in-bounds addresses
+      // and contribute zeros.
+      if (P % kPatchesPerBlock != 0)
+        n = b.createOrFold<arith::MinSIOp>(loc, n, e.cst(N - 1));
+      if (C % kChannelsPerBlock != 0)
+        c0 = b.createOrFold<arith::MinSIOp>(loc, c0,
+                                            e.cst(C - kChannelsPerThread));
+      results.assign(accInit.begin(), accInit.end());
+      for (int64_t fh = 0; fh < FH; ++fh) {
+        Value ih = e.add(oh, fh - pt);
+        Value rowOk = e.andi(active, e.andi(e.ge(ih, 0), e.lt(ih, IH)));
+        results = rowProducts(b, e.cst(fh), ih, rowOk, Value(), results);
+      }
+    } else {
+      auto rows = scf::ForOp::create(
+          b, loc, e.cst(0), e.cst(FH), e.cst(1), accInit,
+          [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
+            Emitter r{rb, loc, kChannelsPerThread};
+            Value buf;
+            if (filterSmem) {
+              // Prefetch the next row into the other buffer, then wait for
+              // this row's copies (one group may stay in flight).
+              buf = r.rem(fh, 2);
+              Value next = rb.createOrFold<arith::MinSIOp>(
+                  loc, r.add(fh, 1), r.cst(FH - 1));
+              Value nextBuf =
+                  rb.createOrFold<arith::SubIOp>(loc, r.cst(1), buf);
+              Value group = copyFilterRow(rb, next, nextBuf);
+              nvgpu::DeviceAsyncWaitOp::create(rb, loc, group,
+                                               rb.getI32IntegerAttr(1));
+              gpu::BarrierOp::create(rb, loc);
+            }
+            Value ih = r.add(r.add(oh, fh), -pt);
+            // A filter row wholly in the padding contributes nothing.
+            Value doRow = r.andi(active, r.andi(r.ge(ih, 0), r.lt(ih, IH)));
+            auto ifRow = scf::IfOp::create(
+                rb, loc, doRow,
+                [&](OpBuilder &ib, Location) {
+                  scf::YieldOp::create(
+                      ib, loc, rowProducts(ib, fh, ih, Value(), buf, accs));
+                },
+                [&](OpBuilder &ib, Location) {
+                  scf::YieldOp::create(ib, loc, accs);
+                });
+            // The buffer read here is refilled by the next iteration.
+            if (filterSmem)
+              gpu::BarrierOp::create(rb, loc);
+            scf::YieldOp::create(rb, loc, ifRow.getResults());
+          });
+      results.assign(rows.getResults().begin(), rows.getResults().end());
+    }
 
     auto emitStores = [&](OpBuilder &tb) {
       Emitter t{tb, loc, kChannelsPerThread};
       for (int64_t i = 0; i < TM; ++i) {
         Value ow = t.add(ow0, i);
-        Value result = rows.getResult(i);
+        Value result = results[i];
         if ((OWc - 1) * TM + i < OW) {
           t.store(result, y, ValueRange{n, oh, ow, c0});
           continue;
@@ -385,7 +417,8 @@ struct ConvertDwcToGPUGemvPass
     RewritePatternSet patterns(&getContext());
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem);
+        &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem,
+        unrollRows);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
