@@ -319,8 +319,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     };
 
     SmallVector<Value> results;
-    if (!filterSmem && FH <= unrollRows) {
-      // Short filters from global memory: the filter rows unrolled, every
+    if (!filterSmem && !elem.isF32() && FH <= unrollRows) {
+      // Short f16/bf16 filters from global memory: the rows unrolled, every
       // row's loads independent of the others (issued together); rows in
       // the padding and inactive threads load clamped in-bounds addresses
       // and contribute zeros.

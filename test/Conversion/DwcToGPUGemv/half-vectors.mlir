@@ -6,25 +6,36 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=128 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V128
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=64 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V64
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="unroll-rows=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOOP
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=32" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // 64 channels -> 2 blocks of 32 channels (128 threads, 8 x 4 channels).
-// Per filter row: 7 window loads, then per tap one input and one filter
-// vector<4xf16> from global memory (8-byte aligned), widened to f32; no
-// shared memory, no barrier.
+// The 3 filter rows unrolled (unroll-rows): per row 7 window loads, then
+// per tap one input and one filter vector<4xf16> from global memory
+// (8-byte aligned), widened to f32; padding rows are zeroed clamped loads
+// (no scf.for, no scf.if); no shared memory, no barrier.
 // CHECK-LABEL: func @half3x3
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c2{{[^,]*}}, {{[^,]*}} = %c1{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c128{{[^,]*}},
 // CHECK-NOT: workgroup
 // CHECK-NOT: nvgpu.device_async_copy
-// CHECK: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-NOT: scf.for
 // CHECK-COUNT-7: vector.load %arg0{{.*}} {alignment = 8 : i64} : memref<1x8x16x64xf16>, vector<4xf16>
 // CHECK: vector.load %arg0{{.*}} vector<4xf16>
 // CHECK: vector.load %arg1{{.*}} {alignment = 8 : i64} : memref<3x3x64xf16>, vector<4xf16>
 // CHECK-NEXT: arith.extf {{.*}} : vector<4xf16> to vector<4xf32>
 // CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-22: vector.load %arg0
+// CHECK-NOT: vector.load %arg0
 // CHECK-NOT: gpu.barrier
+// CHECK-NOT: scf.if
 // CHECK: arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
 // CHECK-NEXT: vector.store {{.*}} {alignment = 8 : i64} : memref<1x8x16x64xf16>, vector<4xf16>
+// unroll-rows=0: one scf.for over the filter rows, a padding row skipped
+// by an scf.if.
+// LOOP-LABEL: func @half3x3
+// LOOP: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// LOOP: scf.if
+// LOOP-COUNT-8: vector.load %arg0
 // 128-bit vectors: one block of 64 channels, filter rows in shared memory
 // (64 + 8 halves per tap) by 16-byte cp.async.cg.
 // V128-LABEL: func @half3x3
