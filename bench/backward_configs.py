@@ -38,7 +38,7 @@ ESIZE = {"f32": 4, "f16": 2, "bf16": 2}
 TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "bf16": 2e-3}
 # The tensor-core kernel takes f16/bf16 backward-data with FW >= this
 # (lib/Pipelines/GPUPipeline.cpp).
-MMA_MIN_FW = 18
+MMA_MIN_FW = 9
 
 
 def conv_out(i, f, s, d, p0, p1):

@@ -5,13 +5,18 @@
 # machine by the device run with carry=[".carry"]).
 #
 #   bench/build_kernels.sh [--set smoke|odd|grid|all] [--only SUBSTR,...]
-#                          [--aot PATH] [--out DIR] [-j N]
+#                          [--aot PATH] [--aot-flags "FLAGS"] [--out DIR] [-j N]
+#
+# --aot-flags: extra dwc-aot flags for every kernel (variants, ablations),
+# e.g. --aot-flags "--mma-options='row-ring=true max-smem-kb=100'" (shell
+# words: quote values with spaces); recorded in the manifest's dwc_aot field.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SET=smoke
 ONLY=""
 AOT="$ROOT/build/bin/dwc-aot"
+AOT_FLAGS=""
 OUTDIR="$ROOT/.carry/kernels"
 JOBS=2
 while [ $# -gt 0 ]; do
@@ -19,9 +24,10 @@ while [ $# -gt 0 ]; do
     --set) SET="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
     --aot) AOT="$2"; shift 2 ;;
+    --aot-flags) AOT_FLAGS="$2"; shift 2 ;;
     --out) OUTDIR="$2"; shift 2 ;;
     -j) JOBS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "build_kernels.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -48,18 +54,18 @@ N=$(ls "$OUTDIR"/*.mlir | wc -l)
 echo "build_kernels: $N configs of set '$SET' -> $OUTDIR with $AOT (-j$JOBS)"
 
 T0=$(date +%s)
-export AOT
+export AOT AOT_FLAGS
 # Each job: dwc-aot x.mlir -o x.o --header x.h, log in x.log; a failure
 # leaves no object and is recorded in the manifest (the others go on).
 ls "$OUTDIR"/*.mlir | xargs -P "$JOBS" -I{} bash -c '
   f="{}"; b="${f%.mlir}"
-  if ! "$AOT" "$f" -o "$b.o" --header "$b.h" >"$b.log" 2>&1; then
+  if ! eval "\"\$AOT\" $AOT_FLAGS \"\$f\" -o \"\$b.o\" --header \"\$b.h\"" >"$b.log" 2>&1; then
     rm -f "$b.o"; echo "  FAILED $(basename "$b")"
   fi'
 echo "build_kernels: dwc-aot took $(( $(date +%s) - T0 )) s"
 
 python3 "$ROOT/bench/configs.py" --set "$SET" --write-manifest "$OUTDIR" \
-  --commit "$COMMIT" --aot "$AOT"
+  --commit "$COMMIT" --aot "$AOT${AOT_FLAGS:+ $AOT_FLAGS}"
 SIZE_KB=$(du -sk "$ROOT/.carry" | cut -f1)
 echo "build_kernels: .carry is ${SIZE_KB} KiB (the device run carries at most 64 MiB with the tree)"
 if [ "$SIZE_KB" -gt 57344 ]; then

@@ -196,7 +196,24 @@ def smoke_set() -> List[Config]:
     ]
 
 
-SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set}
+def fwd16_set() -> List[Config]:
+    """Issue-5 subset: the f16 grid rows of the GEMV kernel's small filters
+    and of the tensor-core kernel's big ones, plus odd shapes for both."""
+    grid = [Config(n, h, w, c, f, f, "f16")
+            for (n, h, w, c) in GRID_SHAPES for f in GRID_FILTERS]
+    return grid + [
+        Config(2, 20, 21, 12, 3, 3, "f16", note="C=12: 64-bit f16 vectors"),
+        Config(2, 30, 31, 40, 5, 5, "bf16", padding=[0, 2, 1, 3], note="bf16, asymmetric padding"),
+        Config(2, 37, 45, 72, 31, 31, "f16", note="TC: C=72, odd H/W"),
+        Config(2, 33, 70, 24, 19, 19, "bf16", note="TC: bf16, C=24, 3 fragments"),
+        Config(1, 20, 130, 64, 21, 27, "f16", note="TC: 21x27, W=130"),
+        Config(3, 19, 17, 40, 25, 25, "f16", padding=[3, 9, 20, 4], note="TC: asymmetric padding"),
+        Config(2, 28, 40, 64, 27, 27, "bf16", bias=True, note="TC: bf16 + bias"),
+        Config(2, 16, 16, 64, 51, 51, "f16", note="TC: F=51 > H"),
+    ]
+
+
+SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "fwd16": fwd16_set}
 
 
 def get_set(name: str) -> List[Config]:

@@ -288,6 +288,11 @@ def timing(k: Kernels, c: Config, row: dict, args, gen, deadline):
     if time.time() > deadline:
         row["timing"] = "ref skipped: time budget"
         return
+    if args.ref_max_f and max(c.FH, c.FW) > args.ref_max_f:
+        # Big filters: cuDNN's heuristic choice costs 0.1-1 s per run and
+        # its autotuning minutes; compare with the autotuned anchor instead.
+        row["timing"] = "ref skipped: F > --ref-max-f (see the anchor)"
+        return
     auto = autotune_for(c, args)
     torch.backends.cudnn.benchmark = auto
     row["cudnn_benchmark"] = auto
@@ -371,6 +376,8 @@ def main():
     ap.add_argument("--full-check", action="store_true", help="check every batch index")
     ap.add_argument("--time-incorrect", action="store_true", help="also time incorrect kernels")
     ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--ref-max-f", type=int, default=0,
+                    help="time cuDNN only for max(FH, FW) <= this (0: always)")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--state", default="", help="state file for --resume")
     ap.add_argument("--resume", action="store_true")

@@ -94,15 +94,18 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     addWithOptions(pm, dwc::createConvertDwcToGPUIm2win(convOpts),
                    options.convOptions, "conv-options");
     if (options.tensorCores) {
-      // Tensor cores for wide filters; narrower ones run faster on the
-      // CUDA-core GEMV kernel (measured, see the pass option).
+      // Tensor cores from FW = 9 (the row-ring kernel); narrower filters
+      // run faster on the CUDA-core GEMV kernel (measured on the H200,
+      // bench/results/2026-11-30-fwd16-v3.md).
       dwc::ConvertDwcToGPUMmaOptions mmaOptions;
-      mmaOptions.minFilterWidth = 18;
-      pm.addPass(dwc::createConvertDwcToGPUMma(mmaOptions));
+      mmaOptions.minFilterWidth = 9;
+      addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
+                     options.mmaOptions, "mma-options");
     }
     // (Stride-1 depthwise backward-data ops take the tensor-core and GEMV
     // kernels too, on the rotated filter.)
-    pm.addPass(dwc::createConvertDwcToGPUGemv());
+    addWithOptions(pm, dwc::createConvertDwcToGPUGemv(), options.gemvOptions,
+                   "gemv-options");
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;

@@ -1,8 +1,9 @@
 // PTX of the f16/bf16 tensor-core kernel (convert-dwc-to-gpu-mma):
 // m16n8k16 mma.sync with f32 accumulators (f16 and bf16), cp.async 16-byte
 // copies (inputs .ca, filters .cg, zero-fill counts), commit/wait groups,
-// 128-bit shared loads and global stores; ptxas: no spills, static shared
-// memory under 48 KB. Memref-level functions go through the pass and then
+// 128-bit shared loads and global stores; ptxas: no spills. With the row
+// ring (the default) f51 and bf16 take dynamic shared memory (the
+// __dynamic_shmem__ symbol), f3 static shared memory (under 48 KB). Memref-level functions go through the pass and then
 // the GPU half of dwc-to-nvvm, spelled out (with convert-nvgpu-to-nvvm)
 // until the pass is wired into the pipeline (the buffer-deallocation
 // passes at its start refuse cp.async groups, so the pass must run after
@@ -36,6 +37,7 @@ func.func @f3(%x: memref<2x16x32x64xf16>, %w: memref<3x3x64xf16>, %y: memref<2x1
 }
 
 // CHECK-LABEL: .entry f51_kernel
+// CHECK: .shared .align 16 .b8 __dynamic_shmem__0
 // CHECK: cp.async.ca.shared.global
 // CHECK: cp.async.wait_group 1;
 // CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -139,6 +139,16 @@ static cl::opt<std::string> convOptions(
     cl::desc("Options of convert-dwc-to-gpu-im2win for dense conv2d, e.g. "
              "'async-copy=false' (ablations)"),
     cl::init(""));
+static cl::opt<std::string> gemvOptions(
+    cl::cat(aotCategory), "gemv-options",
+    cl::desc("Options of convert-dwc-to-gpu-gemv, e.g. "
+             "'half-vector-bits=128' (ablations, tuning)"),
+    cl::init(""));
+static cl::opt<std::string> mmaOptions(
+    cl::cat(aotCategory), "mma-options",
+    cl::desc("Options of convert-dwc-to-gpu-mma, e.g. 'frags-per-stage=1' "
+             "(ablations, tuning)"),
+    cl::init(""));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
@@ -250,6 +260,8 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.bwdFilterOptions = bwdFilterOptions;
     opts.smCount = smCount;
     opts.convOptions = convOptions;
+    opts.gemvOptions = gemvOptions;
+    opts.mmaOptions = mmaOptions;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"

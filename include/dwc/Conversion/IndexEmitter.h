@@ -101,7 +101,7 @@ struct IndexEmitter {
 };
 
 /// An IndexEmitter for kernels that hold `vw`-element channel vectors in
-/// f32 registers: 128-bit loads widened to f32 once.
+/// f32 registers: 128-bit (or 64-bit) loads widened to f32 once.
 struct F32VectorEmitter : IndexEmitter {
   int64_t vw;
   F32VectorEmitter(OpBuilder &b, Location loc, int64_t vw)
@@ -109,6 +109,11 @@ struct F32VectorEmitter : IndexEmitter {
 
   VectorType vec(Type elem) { return VectorType::get({vw}, elem); }
   VectorType vec() { return vec(b.getF32Type()); }
+  /// Alignment of one `vw`-element vector of `elem` in memory (16 bytes
+  /// for the 128-bit vectors, 8 for 64-bit ones).
+  llvm::Align align(Type elem) {
+    return llvm::Align(vw * elem.getIntOrFloatBitWidth() / 8);
+  }
   Value zeros() {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vec(), b.getF32FloatAttr(0.0f)));
@@ -117,7 +122,7 @@ struct F32VectorEmitter : IndexEmitter {
   Value load(Value mem, ValueRange idx) {
     Type elem = cast<MemRefType>(mem.getType()).getElementType();
     Value v = vector::LoadOp::create(b, loc, vec(elem), mem, idx,
-                                     /*nontemporal=*/false, llvm::Align(16));
+                                     /*nontemporal=*/false, align(elem));
     return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
   }
 };

@@ -202,10 +202,14 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     `gpu.launch` that follows the Flash-DWC GEMV dataflow on CUDA cores:
 
     * workload tiling: a block owns BN consecutive channels (32 for f32,
-      64 for f16/bf16) and 16 output patches of TM consecutive outputs along
-      the width (BM = 16*TM); 4 warps of 8 x 4 threads: 8 threads cover the
-      BN channels with 128-bit loads (one 128-byte transaction), 4 threads
-      take adjacent patches;
+      64 for f16/bf16 with 128-bit vectors, 32 with 64-bit ones) and 16
+      output patches of TM consecutive outputs along the width (BM =
+      16*TM); 4 warps of 8 x 4 threads: 8 threads cover the BN channels
+      with 128-bit loads (one 128-byte transaction; 64-bit f16/bf16 loads:
+      64 bytes), 4 threads take adjacent patches; f16/bf16 filters of at
+      most 9 taps take the 64-bit vectors (twice the threads at half the
+      registers: the kernel is memory-bound there) and read the filter
+      through L1 instead of shared memory;
     * each thread computes TM outputs x 128 bits of channels in registers,
       accumulating in f32 (f16/bf16 inputs are widened once when loaded
       and the result rounded once);
@@ -261,8 +265,26 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Option<"tm", "tm", "int64_t", /*default=*/"0",
            "Outputs per thread along the width (0: min(8, OW))">,
     Option<"filterSmem", "filter-smem", "bool", /*default=*/"true",
-           "Stage filter rows in shared memory with double-buffered cp.async.cg "
-           "(false: read filter vectors from global memory)">,
+           "f32: stage filter rows in shared memory with double-buffered "
+           "cp.async.cg (false: read filter vectors from global memory)">,
+    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"0",
+           "Bits of channels per thread for f16/bf16: 64 (4 channels, BN = "
+           "32, filter vectors from global memory through L1, 72 registers "
+           "at 3x3), 128 (8 channels, BN = 64, 136 registers), or 0: 64 for "
+           "filters of at most 9 taps, 128 above (measured on the H200, "
+           "bench/results/2026-11-30-fwd16-v2.md). f32 always uses 128">,
+    Option<"halfFilterSmem", "half-filter-smem", "bool", /*default=*/"true",
+           "f16/bf16 with 128-bit vectors: stage filter rows in shared "
+           "memory like filter-smem (64-bit vectors always read filter "
+           "vectors from global memory)">,
+    Option<"unrollRows", "unroll-rows", "int64_t", /*default=*/"5",
+           "f16/bf16 filters read from global memory with at most this "
+           "many rows: "
+           "unroll the filter-row loop, padding rows as zeroed clamped "
+           "loads instead of a branch, so that all rows' loads can be in "
+           "flight together (0: never; the default 5 covers the f16/bf16 "
+           "filters of at most 9 taps, 2-3% faster at 3x3 on the H200, "
+           "bench/results/2026-11-30-fwd16-v4.md)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
@@ -435,6 +457,22 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
       channels at once) following the m16n8k16 register layouts; results
       are stored as 8-channel 16-byte vectors.
 
+    Row ring (`row-ring`, the default when the tiles fit in `max-smem-kb`):
+    a pipeline stage is a whole filter row. The block keeps R + 1 input
+    row slots of 8G + 9 ceil(FW/9) - 1 columns, renumbered circularly
+    (input row t of the tile lives in slot t mod (R + 1)): stage fh copies
+    one new input row (t = fh + R) and filter row fh + 1 while it
+    multiplies rows fh .. fh + R - 1 (copied by earlier stages: no input
+    is copied twice along the height, and each row once for all its
+    fragments along the width); the fragments of the row run in an scf.for
+    over the same slots. Shared positions are padded to 72 elements (144
+    bytes) with a gap position after every 8 input columns, so the A
+    loads of a warp hit distinct bank groups without an XOR swizzle and
+    their addresses are a few adds per fragment. Tiles over 48 KB use
+    dynamic shared memory (`gpu.dynamic_shared_memory` + `memref.view`).
+    Without the ring (`row-ring=false`), `frags-per-stage` fragments of a
+    row share one input tile per stage.
+
     Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
     as the forward convolution of dY with the 180-degree rotated filter
     under the transposed padding (top' = FH-1-top, left' = FW-1-left), the
@@ -473,10 +511,24 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
   let options = [
     Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"1",
            "Leave filters narrower than this to the CUDA-core GEMV kernel "
-           "(the dwc-to-nvvm pipeline uses 18: on the H200 the GEMV kernel "
-           "is as fast or faster up to FW = 17, the tensor-core kernel "
-           "faster from FW = 31; bench/results/2026-11-29-f16-cudacore-gemv.md "
-           "vs 2026-11-29-final-v3.md)">,
+           "(the dwc-to-nvvm pipeline uses 9: on the H200 the GEMV kernel "
+           "is faster up to FW = 7, the row-ring tensor-core kernel from "
+           "FW = 9; bench/results/2026-11-30-fwd16-v3.md)">,
+    Option<"fragsPerStage", "frags-per-stage", "int64_t", /*default=*/"1",
+           "Width-9 fragments of one filter row per pipeline stage, sharing "
+           "one input tile of 8G + 9F - 1 positions per row (1: one fragment "
+           "per stage, an 8G + 8 tile each; 0: the largest divisor of "
+           "ceil(FW/9) whose double-buffered tiles fit in max-smem-kb)">,
+    Option<"maxSmemKb", "max-smem-kb", "int64_t", /*default=*/"112",
+           "Shared memory per block the automatic frags-per-stage may use, "
+           "in KB; tiles over 48 KB are dynamic shared memory (the runtime "
+           "raises the kernel's limit at launch; at most 227)">,
+    Option<"rowRing", "row-ring", "bool", /*default=*/"true",
+           "Stage a whole filter row (all fragments) per pipeline step and "
+           "keep R + 1 input row slots renumbered circularly: each step "
+           "copies one new input row (8G + 9 ceil(FW/9) - 1 positions) and "
+           "reuses the R - 1 rows of the previous step (when the tiles fit "
+           "in max-smem-kb; else the per-fragment stages)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

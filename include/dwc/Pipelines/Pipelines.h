@@ -54,6 +54,16 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Options of convert-dwc-to-gpu-pool, e.g. "
                      "'row-tile=4 tile-acc-regs=96' (tuning sweeps)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> gemvOptions{
+      *this, "gemv-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-gemv, e.g. "
+                     "'half-vector-bits=128 tm=4' (ablations, tuning)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> mmaOptions{
+      *this, "mma-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma, e.g. "
+                     "'frags-per-stage=1' (ablations, tuning)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> bwdFilterZ{
       *this, "bwd-filter-z",
       llvm::cl::desc("Accumulation slices of the split-z backward-filter "

@@ -34,11 +34,12 @@ using namespace mlir::dwc;
 namespace {
 
 /// Threads along the channels within a warp: 8 threads x 128 bits = one
-/// 128-byte transaction. Channels per thread V = 128 bits (4 x f32,
-/// 8 x f16/bf16); channels per block BN = 8 V (32 or 64).
+/// 128-byte transaction. Channels per thread V = `vectorBits` bits (128:
+/// 4 x f32, 8 x f16/bf16; 64: 4 x f16/bf16, 64-byte transactions);
+/// channels per block BN = 8 V.
 constexpr int64_t kThreadsAlongChannels = 8;
-int64_t channelsPerThread(Type elem) {
-  return 128 / elem.getIntOrFloatBitWidth();
+int64_t channelsPerThread(Type elem, int64_t vectorBits) {
+  return vectorBits / elem.getIntOrFloatBitWidth();
 }
 /// Warps per block and patches per block (4 warps x 4 patch rows).
 constexpr int64_t kWarps = 4;
@@ -49,7 +50,7 @@ constexpr int64_t kThreads = kWarps * 32;
 /// empty string.
 std::string ineligibility(Operation *op, Value x, Value y, Type acc,
                           ArrayRef<int64_t> strides,
-                          ArrayRef<int64_t> dilations) {
+                          ArrayRef<int64_t> dilations, int64_t vectorBits) {
   auto init = dyn_cast<MemRefType>(y.getType());
   if (!init)
     return "tensor form (bufferize first)";
@@ -63,26 +64,29 @@ std::string ineligibility(Operation *op, Value x, Value y, Type acc,
     return "stride is not 1";
   if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
-  if (in.getShape()[3] % channelsPerThread(in.getElementType()) != 0)
-    return "channel count is not a multiple of 128 bits";
+  if (in.getShape()[3] % channelsPerThread(in.getElementType(), vectorBits) !=
+      0)
+    return "channel count is not a multiple of " + std::to_string(vectorBits) +
+           " bits";
   for (Value v : op->getOperands())
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
       return "non-identity layout";
   return "";
 }
 
-FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, std::string &why) {
+FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t vectorBits,
+                                      std::string &why) {
   why = ineligibility(op, op.getInput(), op.getInit(), op.getAccType(),
-                      op.getStrides(), op.getDilations());
+                      op.getStrides(), op.getDilations(), vectorBits);
   if (!why.empty())
     return failure();
   return forwardProblem(op);
 }
 
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
-                                 std::string &why) {
+                                      int64_t vectorBits, std::string &why) {
   why = ineligibility(op, op.getOutputGrad(), op.getInit(), op.getAccType(),
-                      op.getStrides(), op.getDilations());
+                      op.getStrides(), op.getDilations(), vectorBits);
   if (!why.empty())
     return failure();
   return backwardDataProblem(op, why);
@@ -98,7 +102,7 @@ struct Emitter : F32VectorEmitter {
     if (!elem.isF32())
       v = arith::TruncFOp::create(b, loc, vec(elem), v);
     vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            llvm::Align(16));
+                            align(elem));
   }
 };
 
@@ -108,16 +112,42 @@ constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
 
 template <typename OpTy>
 struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
-  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem)
+  GemvDepthwiseLowering(MLIRContext *ctx, int64_t tm, bool filterSmem,
+                        int64_t halfVectorBits, bool halfFilterSmem,
+                        int64_t unrollRows)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
-        filterSmem(filterSmem) {}
+        f32FilterSmem(filterSmem), halfVectorBits(halfVectorBits),
+        halfFilterSmem(halfFilterSmem), unrollRows(unrollRows) {}
+  int64_t unrollRows;
   int64_t tmOption;
-  bool filterSmem;
+  /// Filter rows through shared memory (f32, and f16/bf16).
+  bool f32FilterSmem;
+  /// Vector width of f16/bf16 channel vectors (0: by filter size; f32
+  /// always uses 128).
+  int64_t halfVectorBits;
+  bool halfFilterSmem;
+
+  /// 64-bit f16/bf16 vectors for filters of at most kSmallFilterTaps taps
+  /// (memory-bound: twice the threads, half the registers), 128-bit ones
+  /// above (fewer instructions per FMA); measured on the H200,
+  /// bench/results/2026-11-30-fwd16-v2.md.
+  static constexpr int64_t kSmallFilterTaps = 9;
+  int64_t vectorBitsFor(Type elem, int64_t taps) const {
+    if (elem.isF32())
+      return 128;
+    if (halfVectorBits)
+      return halfVectorBits;
+    return taps <= kSmallFilterTaps ? 64 : 128;
+  }
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<DepthwiseProblem> problem = problemOf(op, why);
+    Type opElem =
+        cast<MemRefType>(op->getOperand(0).getType()).getElementType();
+    auto fShape = cast<MemRefType>(op->getOperand(1).getType()).getShape();
+    const int64_t vectorBits = vectorBitsFor(opElem, fShape[0] * fShape[1]);
+    FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
 
@@ -132,7 +162,10 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     bool rotate = problem->rotateFilter;
 
     Type elem = cast<MemRefType>(x.getType()).getElementType();
-    const int64_t kChannelsPerThread = channelsPerThread(elem);
+    const int64_t kChannelsPerThread = channelsPerThread(elem, vectorBits);
+    // f16/bf16 with 64-bit vectors read filters from global memory (L1).
+    const bool filterSmem =
+        elem.isF32() ? f32FilterSmem : halfFilterSmem && vectorBits == 128;
     const int64_t kChannelsPerBlock = kThreadsAlongChannels * kChannelsPerThread;
     // Shared filter row pitch: BN channels + 16 bytes of padding.
     const int64_t kFilterPitch = kChannelsPerBlock + kChannelsPerThread;
@@ -218,7 +251,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
             ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
                        rotate ? c.sub(FW - 1, srcTap) : srcTap, srcCh},
             cb.getIndexAttr(kChannelsPerThread), srcElems,
-            cb.getUnitAttr()));
+            // cp.async.cg (L2 only) exists for 16-byte copies only.
+            vectorBits == 128 ? cb.getUnitAttr() : UnitAttr()));
       }
       return nvgpu::DeviceAsyncCreateGroupOp::create(
           cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), tokens);
@@ -240,81 +274,111 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     if (filterSmem)
       copyFilterRow(b, e.cst(0), e.cst(0));
 
-    auto rows = scf::ForOp::create(
-        b, loc, e.cst(0), e.cst(FH), e.cst(1), accInit,
-        [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
-          Emitter r{rb, loc, kChannelsPerThread};
-          Value buf;
-          if (filterSmem) {
-            // Prefetch the next row into the other buffer, then wait for
-            // this row's copies (one group may stay in flight).
-            buf = r.rem(fh, 2);
-            Value next = rb.createOrFold<arith::MinSIOp>(loc, r.add(fh, 1),
-                                                         r.cst(FH - 1));
-            Value nextBuf = rb.createOrFold<arith::SubIOp>(loc, r.cst(1), buf);
-            Value group = copyFilterRow(rb, next, nextBuf);
-            nvgpu::DeviceAsyncWaitOp::create(rb, loc, group,
-                                             rb.getI32IntegerAttr(1));
-            gpu::BarrierOp::create(rb, loc);
-          }
-          Value ih = r.add(r.add(oh, fh), -pt);
-          // A filter row wholly in the padding contributes nothing.
-          Value doRow = r.andi(active, r.andi(r.ge(ih, 0), r.lt(ih, IH)));
-          auto ifRow = scf::IfOp::create(
-              rb, loc, doRow,
-              [&](OpBuilder &ib, Location) {
-                Emitter k{ib, loc, kChannelsPerThread};
-                Value base = k.add(ow0, -pl);
-                Value zero = k.zeros();
-                // Input vector at iw = ow0 - pl + j: a clamped in-bounds
-                // load, zeroed where it falls into the width padding.
-                auto loadInput = [&](int64_t j) -> Value {
-                  Value iw = k.add(base, j);
-                  Value valid;
-                  if (j < pl)
-                    valid = k.andi(valid, k.ge(iw, 0));
-                  if ((OWc - 1) * TM - pl + j >= IW)
-                    valid = k.andi(valid, k.lt(iw, IW));
-                  Value iwc = valid ? k.clamp(iw, 0, IW - 1) : iw;
-                  Value v = k.load(x, ValueRange{n, ih, iwc, c0});
-                  if (!valid)
-                    return v;
-                  return arith::SelectOp::create(ib, loc, valid, v, zero);
-                };
-                SmallVector<Value> acc(accs);
-                std::deque<Value> window;
-                for (int64_t j = 0; j < TM - 1; ++j)
-                  window.push_back(loadInput(j));
-                for (int64_t fw = 0; fw < FW; ++fw) {
-                  window.push_back(loadInput(fw + TM - 1));
-                  Value wv =
-                      filterSmem
-                          ? k.load(smem, ValueRange{buf, k.cst(fw), cInTile})
-                          : k.load(w, ValueRange{
-                                          rotate ? k.sub(FH - 1, fh) : fh,
-                                          k.cst(rotate ? FW - 1 - fw : fw),
-                                          c0});
-                  for (int64_t i = 0; i < TM; ++i)
-                    acc[i] =
-                        vector::FMAOp::create(ib, loc, window[i], wv, acc[i]);
-                  window.pop_front();
-                }
-                scf::YieldOp::create(ib, loc, acc);
-              },
-              [&](OpBuilder &ib, Location) {
-                scf::YieldOp::create(ib, loc, accs);
-              });
-          // The buffer read here is refilled by the next iteration.
-          if (filterSmem)
-            gpu::BarrierOp::create(rb, loc);
-          scf::YieldOp::create(rb, loc, ifRow.getResults());
-        });
+    // The products of filter row `fh` (input row `ih`) with TM outputs:
+    // the register window over the row, one new input vector and one
+    // filter vector per tap. `rowOk` (may be null): the row lies in the
+    // image; when set, the loads are clamped into it and zeroed outside.
+    auto rowProducts = [&](OpBuilder &ib, Value fh, Value ih, Value rowOk,
+                           Value buf, ValueRange accs) {
+      Emitter k{ib, loc, kChannelsPerThread};
+      Value base = k.add(ow0, -pl);
+      Value zero = k.zeros();
+      Value ihc = rowOk ? k.clamp(ih, 0, IH - 1) : ih;
+      // Input vector at iw = ow0 - pl + j: a clamped in-bounds load,
+      // zeroed where it falls into the padding.
+      auto loadInput = [&](int64_t j) -> Value {
+        Value iw = k.add(base, j);
+        Value valid = rowOk;
+        bool widthPad = false;
+        if (j < pl)
+          valid = k.andi(valid, k.ge(iw, 0)), widthPad = true;
+        if ((OWc - 1) * TM - pl + j >= IW)
+          valid = k.andi(valid, k.lt(iw, IW)), widthPad = true;
+        Value iwc = widthPad ? k.clamp(iw, 0, IW - 1) : iw;
+        Value v = k.load(x, ValueRange{n, ihc, iwc, c0});
+        if (!valid)
+          return v;
+        return arith::SelectOp::create(ib, loc, valid, v, zero);
+      };
+      SmallVector<Value> acc(accs);
+      std::deque<Value> window;
+      for (int64_t j = 0; j < TM - 1; ++j)
+        window.push_back(loadInput(j));
+      for (int64_t fw = 0; fw < FW; ++fw) {
+        window.push_back(loadInput(fw + TM - 1));
+        Value wv = filterSmem
+                       ? k.load(smem, ValueRange{buf, k.cst(fw), cInTile})
+                       : k.load(w, ValueRange{rotate ? k.sub(FH - 1, fh) : fh,
+                                              k.cst(rotate ? FW - 1 - fw : fw),
+                                              c0});
+        for (int64_t i = 0; i < TM; ++i)
+          acc[i] = vector::FMAOp::create(ib, loc, window[i], wv, acc[i]);
+        window.pop_front();
+      }
+      return acc;
+    };
+
+    SmallVector<Value> results;
+    if (!filterSmem && !elem.isF32() && FH <= unrollRows) {
+      // Short f16/bf16 filters from global memory: the rows unrolled, every
+      // row's loads independent of the others (issued together); rows in
+      // the padding and inactive threads load clamped in-bounds addresses
+      // and contribute zeros.
+      if (P % kPatchesPerBlock != 0)
+        n = b.createOrFold<arith::MinSIOp>(loc, n, e.cst(N - 1));
+      if (C % kChannelsPerBlock != 0)
+        c0 = b.createOrFold<arith::MinSIOp>(loc, c0,
+                                            e.cst(C - kChannelsPerThread));
+      results.assign(accInit.begin(), accInit.end());
+      for (int64_t fh = 0; fh < FH; ++fh) {
+        Value ih = e.add(oh, fh - pt);
+        Value rowOk = e.andi(active, e.andi(e.ge(ih, 0), e.lt(ih, IH)));
+        results = rowProducts(b, e.cst(fh), ih, rowOk, Value(), results);
+      }
+    } else {
+      auto rows = scf::ForOp::create(
+          b, loc, e.cst(0), e.cst(FH), e.cst(1), accInit,
+          [&](OpBuilder &rb, Location, Value fh, ValueRange accs) {
+            Emitter r{rb, loc, kChannelsPerThread};
+            Value buf;
+            if (filterSmem) {
+              // Prefetch the next row into the other buffer, then wait for
+              // this row's copies (one group may stay in flight).
+              buf = r.rem(fh, 2);
+              Value next = rb.createOrFold<arith::MinSIOp>(
+                  loc, r.add(fh, 1), r.cst(FH - 1));
+              Value nextBuf =
+                  rb.createOrFold<arith::SubIOp>(loc, r.cst(1), buf);
+              Value group = copyFilterRow(rb, next, nextBuf);
+              nvgpu::DeviceAsyncWaitOp::create(rb, loc, group,
+                                               rb.getI32IntegerAttr(1));
+              gpu::BarrierOp::create(rb, loc);
+            }
+            Value ih = r.add(r.add(oh, fh), -pt);
+            // A filter row wholly in the padding contributes nothing.
+            Value doRow = r.andi(active, r.andi(r.ge(ih, 0), r.lt(ih, IH)));
+            auto ifRow = scf::IfOp::create(
+                rb, loc, doRow,
+                [&](OpBuilder &ib, Location) {
+                  scf::YieldOp::create(
+                      ib, loc, rowProducts(ib, fh, ih, Value(), buf, accs));
+                },
+                [&](OpBuilder &ib, Location) {
+                  scf::YieldOp::create(ib, loc, accs);
+                });
+            // The buffer read here is refilled by the next iteration.
+            if (filterSmem)
+              gpu::BarrierOp::create(rb, loc);
+            scf::YieldOp::create(rb, loc, ifRow.getResults());
+          });
+      results.assign(rows.getResults().begin(), rows.getResults().end());
+    }
 
     auto emitStores = [&](OpBuilder &tb) {
       Emitter t{tb, loc, kChannelsPerThread};
       for (int64_t i = 0; i < TM; ++i) {
         Value ow = t.add(ow0, i);
-        Value result = rows.getResult(i);
+        Value result = results[i];
         if ((OWc - 1) * TM + i < OW) {
           t.store(result, y, ValueRange{n, oh, ow, c0});
           continue;
@@ -345,10 +409,16 @@ struct ConvertDwcToGPUGemvPass
       getOperation().emitError() << "convert-dwc-to-gpu-gemv: tm must be >= 0";
       return signalPassFailure();
     }
+    if (halfVectorBits != 0 && halfVectorBits != 64 && halfVectorBits != 128) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-gemv: half-vector-bits must be 0, 64 or 128";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), tm, filterSmem);
+        &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem,
+        unrollRows);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

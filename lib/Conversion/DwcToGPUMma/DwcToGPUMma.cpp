@@ -111,6 +111,30 @@ int64_t groupsPerRow(int64_t OW) {
   return g;
 }
 
+/// Fragments per stage: `frags-per-stage` if set (clamped to nfrag), else
+/// the largest divisor of nfrag whose double-buffered tiles fit in
+/// `max-smem-kb` (over 48 KB: dynamic shared memory).
+constexpr int64_t kStaticSmemBytes = 48 * 1024;
+int64_t smemBytes(int64_t fps, int64_t R, int64_t G) {
+  return 2 * kBN * 2 * (R * (kTM * G + kFrag * fps - 1) + kZ * fps);
+}
+/// Row-ring layout: positions padded to kRingPitch elements (144 bytes, 9
+/// 16-byte units: consecutive positions start in different bank groups, so
+/// no XOR swizzle and no per-load address arithmetic), and one gap position
+/// after every 8 input columns (column c at c + c / 8: the A rows of lanes
+/// 4 apart, 8 columns apart, land 9 units apart, in different bank groups).
+constexpr int64_t kRingPitch = kBN + kVec;
+int64_t ringRowPositions(int64_t nfrag, int64_t G) {
+  int64_t cols = kTM * G + kFrag * nfrag - 1;
+  return cols + (cols + 7) / 8;
+}
+/// Row-ring mode: R + 1 input row slots and two buffers of nfrag
+/// compressed filter vectors.
+int64_t ringSmemBytes(int64_t nfrag, int64_t R, int64_t G) {
+  return kRingPitch * 2 *
+         ((R + 1) * ringRowPositions(nfrag, G) + 2 * kZ * nfrag);
+}
+
 struct Emitter : IndexEmitter {
   using IndexEmitter::IndexEmitter;
   /// Element offset of 16-byte chunk `h` of shared row `row` (XOR swizzle
@@ -119,6 +143,9 @@ struct Emitter : IndexEmitter {
   Value swizzled(Value row, Value h) {
     return mul(xori(h, rem(row, kChunks)), kVec);
   }
+  /// Row-ring layout: position of input column `col` (a gap after every
+  /// 8 columns).
+  Value ringCol(Value col) { return add(col, div(col, kChunks)); }
 };
 
 /// One m16n8k16 mma.sync, f32 accumulators. `aS` (8) and `bS` (4) are the
@@ -136,10 +163,25 @@ Value emitMma(OpBuilder &b, Location loc, ArrayRef<Value> aS,
 
 template <typename OpTy>
 struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
-  MmaDepthwiseLowering(MLIRContext *ctx, int64_t minFilterWidth)
+  MmaDepthwiseLowering(MLIRContext *ctx, int64_t minFilterWidth,
+                       int64_t fragsPerStage, int64_t maxSmemBytes,
+                       bool rowRing)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
-        minFilterWidth(minFilterWidth) {}
+        minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
+        maxSmemBytes(maxSmemBytes), rowRing(rowRing) {}
   int64_t minFilterWidth;
+  int64_t fragsPerStageOption;
+  int64_t maxSmemBytes;
+  bool rowRing;
+
+  int64_t fragsPerStage(int64_t nfrag, int64_t R, int64_t G) const {
+    if (fragsPerStageOption > 0)
+      return std::min(fragsPerStageOption, nfrag);
+    for (int64_t f = nfrag; f > 1; --f)
+      if (nfrag % f == 0 && smemBytes(f, R, G) <= maxSmemBytes)
+        return f;
+    return 1;
+  }
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -160,10 +202,20 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     bool rotate = problem->rotateFilter;
 
     int64_t nfrag = (FW + kFrag - 1) / kFrag;
-    int64_t S = FH * nfrag;                  // pipeline stages
     int64_t G = groupsPerRow(OW), R = kGemvs / G;
-    int64_t RS = kTM * G + kTM;              // shared row: 8G + 8 positions
+    // Fragments per pipeline stage: the F adjacent fragments of one filter
+    // row share one input tile of 8G + 9F - 1 positions per row (instead of
+    // F tiles of 8G + 8), cutting the shared-memory fill traffic.
+    // Row ring: a stage is a whole filter row (all fragments); the R + 1
+    // input row slots are renumbered circularly, so each stage copies one
+    // new input row and reuses the R - 1 rows the previous stage used.
+    bool ring = rowRing && ringSmemBytes(nfrag, R, G) <= maxSmemBytes;
+    int64_t fps = ring ? nfrag : fragsPerStage(nfrag, R, G);
+    int64_t groups = (nfrag + fps - 1) / fps;
+    int64_t S = FH * groups;                 // pipeline stages
+    int64_t RS = kTM * G + kFrag * fps - 1;  // shared row positions
     int64_t P = R * RS;                      // input positions per stage
+    int64_t ZS = kZ * fps;                   // compressed filter positions
     int64_t tilesW = (OW + kTM * G - 1) / (kTM * G);
     int64_t tilesH = (OH + R - 1) / R;
     int64_t gridX = N * tilesH * tilesW;
@@ -173,8 +225,13 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     MLIRContext *ctx = rewriter.getContext();
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto inSmemTy = MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
-    auto zSmemTy = MemRefType::get({2, kZ, kBN}, et, AffineMap(), wg);
+    int64_t RSg = ringRowPositions(fps, G);  // ring slot pitch (positions)
+    auto inSmemTy =
+        ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
+                               wg)
+             : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
+    auto zSmemTy = MemRefType::get({2, ZS, ring ? kRingPitch : kBN}, et,
+                                   AffineMap(), wg);
     auto chunkTy = VectorType::get({kVec}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
     auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
@@ -183,20 +240,41 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     rewriter.setInsertionPoint(op);
     Emitter h{rewriter, loc};
     Value one = h.cst(1);
+    // Tiles over 48 KB take dynamic shared memory (the runtime raises the
+    // kernel's limit at launch); smaller ones are static attributions.
+    int64_t bytes = ring ? ringSmemBytes(nfrag, R, G) : smemBytes(fps, R, G);
+    bool dynamic = bytes > kStaticSmemBytes;
+    Value dynBytes;
+    if (dynamic)
+      dynBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, h.cst(gridX), h.cst(gridY), one, h.cst(kThreads), one,
-        one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/{}, TypeRange{inSmemTy, zSmemTy});
+        one, /*dynamicSharedMemorySize=*/dynBytes, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{},
+        dynamic ? TypeRange{} : TypeRange{inSmemTy, zSmemTy});
     Block &entry = launch.getBody().front();
     if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
       OpBuilder tb = OpBuilder::atBlockEnd(&entry);
       gpu::TerminatorOp::create(tb, loc);
     }
-    Value inSmem = launch.getWorkgroupAttributions()[0];
-    Value zSmem = launch.getWorkgroupAttributions()[1];
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     b.setInsertionPoint(entry.getTerminator());
     Emitter e{b, loc};
+    Value inSmem, zSmem;
+    if (dynamic) {
+      auto raw = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                          wg));
+      int64_t inBytes = inSmemTy.getNumElements() * 2;  // 16-byte multiple
+      inSmem = memref::ViewOp::create(b, loc, inSmemTy, raw, e.cst(0),
+                                      ValueRange{});
+      zSmem = memref::ViewOp::create(b, loc, zSmemTy, raw, e.cst(inBytes),
+                                     ValueRange{});
+    } else {
+      inSmem = launch.getWorkgroupAttributions()[0];
+      zSmem = launch.getWorkgroupAttributions()[1];
+    }
 
     // Block and thread coordinates.
     Value tid = launch.getThreadIds().x;
@@ -214,15 +292,19 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     {
       Value zeros = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(chunkTy, b.getZeroAttr(et)));
-      constexpr int64_t total = 2 * 14 * kChunks;
+      const int64_t total = 2 * 14 * fps * kChunks;
       for (int64_t i = 0; i * kThreads < total; ++i) {
         auto body = [&](OpBuilder &sb) {
           Emitter s{sb, loc};
           Value id = s.add(tid, i * kThreads);
-          Value buf = s.div(id, 14 * kChunks), r = s.rem(id, 14 * kChunks);
+          Value buf = s.div(id, 14 * fps * kChunks),
+                r = s.rem(id, 14 * fps * kChunks);
           Value t = s.div(r, kChunks), hh = s.rem(r, kChunks);
-          // t in [0, 14) -> position t (< 7) or t + 9 (>= 16).
-          Value pos = s.select(s.lt(t, 7), t, s.add(t, kFrag));
+          Value fi = s.div(t, 14);
+          t = s.rem(t, 14);
+          // t in [0, 14) -> position t (< 7) or t + 9 (>= 16) of vector fi.
+          Value pos = s.add(s.mul(fi, kZ),
+                            s.select(s.lt(t, 7), t, s.add(t, kFrag)));
           vector::StoreOp::create(sb, loc, zeros, zSmem,
                                   ValueRange{buf, pos, s.mul(hh, kVec)},
                                   false, llvm::Align(16));
@@ -237,17 +319,19 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       }
     }
 
-    // Stage `s` (filter row s / nfrag, fragment s % nfrag) into buffer `buf`:
-    // R input rows x (8G + 8) columns x 64 channels, and the 9 taps of the
-    // fragment into positions 7..15 of the compressed vectors. Out-of-range
-    // rows, columns, taps and channels are zero-filled (source count 0).
+    // Stage `s` (filter row s / groups, fragments F (s % groups) ... + F-1)
+    // into buffer `buf`: R input rows x (8G + 9F - 1) columns x 64
+    // channels, and the 9 taps of each fragment fi into positions
+    // 23 fi + 7 .. 23 fi + 15 of the compressed vectors. Out-of-range rows,
+    // columns, taps and channels are zero-filled (source count 0).
     auto prefetch = [&](OpBuilder &pb, Value s, Value buf) {
       Emitter p{pb, loc};
-      Value fh = p.div(s, nfrag), j = p.rem(s, nfrag);
+      Value fh = p.div(s, groups), j = p.mul(p.rem(s, groups), fps);
       Value ihBase = p.add(p.add(oh0, fh), -pt);
       Value iwBase = p.add(p.add(ow0, p.mul(j, kFrag)), -pl);
       Value eight = p.cst(kVec);
-      int64_t total = P * kChunks;
+      // (Row ring: the input rows are copied by copyRingRow.)
+      int64_t total = ring ? 0 : P * kChunks;
       for (int64_t i = 0; i * kThreads < total; ++i) {
         auto body = [&](OpBuilder &cb2) {
           Emitter c{cb2, loc};
@@ -276,27 +360,76 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           body(pb);
         }
       }
-      // Filter taps: 9 positions x 8 chunks = 72 copies (threads 0..71).
-      auto ifOp = scf::IfOp::create(pb, loc, p.lt(tid, kFrag * kChunks), false);
-      OpBuilder fb = ifOp.getThenBodyBuilder();
-      Emitter c{fb, loc};
-      Value t = c.div(tid, kChunks), hh = c.rem(tid, kChunks);
-      Value tap = c.add(c.mul(j, kFrag), t);
-      Value ch = c.add(cb, c.mul(hh, kVec));
-      Value valid;
-      if (FW % kFrag != 0)
-        valid = c.lt(tap, FW);
-      if (C % kBN != 0)
-        valid = c.andi(valid, c.lt(ch, C));
-      Value zpos = c.add(t, 7);
-      Value cnt = valid ? c.select(valid, eight, zero) : eight;
-      nvgpu::DeviceAsyncCopyOp::create(
-          fb, loc, tokTy, zSmem, ValueRange{buf, zpos, c.swizzled(zpos, hh)},
-          w,
-          ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
-                     c.select(valid, rotate ? c.sub(FW - 1, tap) : tap, zero),
-                     c.select(valid, ch, zero)},
-          fb.getIndexAttr(kVec), cnt, /*bypassL1=*/fb.getUnitAttr());
+      // Filter taps: F x 9 positions x 8 chunks = 72 F copies.
+      const int64_t ztotal = fps * kFrag * kChunks;
+      for (int64_t i = 0; i * kThreads < ztotal; ++i) {
+        auto ifOp = scf::IfOp::create(
+            pb, loc, p.lt(p.add(tid, i * kThreads), ztotal), false);
+        OpBuilder fb = ifOp.getThenBodyBuilder();
+        Emitter c{fb, loc};
+        Value id = c.add(tid, i * kThreads);
+        Value t = c.div(id, kChunks), hh = c.rem(id, kChunks);
+        Value fi = c.div(t, kFrag);
+        t = c.rem(t, kFrag);
+        Value tap = c.add(c.mul(c.add(j, fi), kFrag), t);
+        Value ch = c.add(cb, c.mul(hh, kVec));
+        Value valid;
+        if (FW != groups * fps * kFrag)
+          valid = c.lt(tap, FW);
+        if (C % kBN != 0)
+          valid = c.andi(valid, c.lt(ch, C));
+        Value zpos = c.add(c.mul(fi, kZ), c.add(t, 7));
+        Value cnt = valid ? c.select(valid, eight, zero) : eight;
+        nvgpu::DeviceAsyncCopyOp::create(
+            fb, loc, tokTy, zSmem,
+            ValueRange{buf, zpos,
+                       ring ? c.mul(hh, kVec) : c.swizzled(zpos, hh)},
+            w,
+            ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
+                       c.select(valid, rotate ? c.sub(FW - 1, tap) : tap, zero),
+                       c.select(valid, ch, zero)},
+            fb.getIndexAttr(kVec), cnt, /*bypassL1=*/fb.getUnitAttr());
+      }
+    };
+
+    // Row ring: input row t (ih = oh0 + t - pt, t in [0, FH + R - 1)) into
+    // slot t mod (R + 1): 8G + 9 nfrag - 1 positions x 64 channels.
+    auto copyRingRow = [&](OpBuilder &pb, Value t) {
+      Emitter p{pb, loc};
+      Value ih = p.add(p.add(oh0, t), -pt);
+      Value rowOk = p.andi(p.ge(ih, 0), p.lt(ih, IH));
+      Value slotBase = p.mul(p.rem(t, R + 1), RSg);
+      Value iwBase = p.add(ow0, -pl);
+      Value eight = p.cst(kVec);
+      int64_t total = RS * kChunks;
+      for (int64_t i = 0; i * kThreads < total; ++i) {
+        auto body = [&](OpBuilder &cb2) {
+          Emitter c{cb2, loc};
+          Value id = c.add(tid, i * kThreads);
+          Value col = c.div(id, kChunks), hh = c.rem(id, kChunks);
+          Value pos = c.add(slotBase, c.ringCol(col));
+          Value iw = c.add(iwBase, col);
+          Value ch = c.add(cb, c.mul(hh, kVec));
+          Value valid = c.andi(rowOk, c.andi(c.ge(iw, 0), c.lt(iw, IW)));
+          if (C % kBN != 0)
+            valid = c.andi(valid, c.lt(ch, C));
+          Value cnt = c.select(valid, eight, zero);
+          nvgpu::DeviceAsyncCopyOp::create(
+              cb2, loc, tokTy, inSmem,
+              ValueRange{zero, pos, c.mul(hh, kVec)}, x,
+              ValueRange{n, c.select(valid, ih, zero),
+                         c.select(valid, iw, zero), c.select(valid, ch, zero)},
+              cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
+        };
+        if ((i + 1) * kThreads > total) {
+          auto ifOp = scf::IfOp::create(
+              pb, loc, p.lt(p.add(tid, i * kThreads), total), false);
+          OpBuilder cb2 = ifOp.getThenBodyBuilder();
+          body(cb2);
+        } else {
+          body(pb);
+        }
+      }
     };
 
     // Per-lane GEMV rows m = g and g + 8: row r(m) = m / G of the tile,
@@ -329,6 +462,11 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       }
     }
 
+    if (ring) {
+      // Input rows 0 .. R-1; prefetch adds filter row 0 to the group.
+      for (int64_t t = 0; t < R; ++t)
+        copyRingRow(b, e.cst(t));
+    }
     prefetch(b, zero, zero);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, ValueRange{});
 
@@ -342,6 +480,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             auto ifNext = scf::IfOp::create(lb, loc, l.lt(next, S), false);
             OpBuilder nb = ifNext.getThenBodyBuilder();
             Emitter ne{nb, loc};
+            if (ring)
+              copyRingRow(nb, ne.add(s, R));
             prefetch(nb, next, ne.sub(ne.cst(1), buf));
           }
           Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy,
@@ -349,40 +489,85 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           nvgpu::DeviceAsyncWaitOp::create(lb, loc, tok, lb.getI32IntegerAttr(1));
           gpu::BarrierOp::create(lb, loc);
 
-          SmallVector<Value> acc(accs);
-          for (int64_t cg = 0; cg < 2; ++cg) {
-            Value hh = l.add(l.mul(warp, 2), cg);
-            auto load = [&](Value mem, Value row) -> Value {
-              return vector::LoadOp::create(
-                  lb, loc, chunkTy, mem, ValueRange{buf, row, l.swizzled(row, hh)},
-                  false, llvm::Align(16));
-            };
+          // One fragment's products: per 8-channel chunk, 8 A and 4 B loads
+          // of 16 bytes, then 8 mma.sync. `fa` / `fz`: the fragment's
+          // offsets in the input rows (9 fi) and the compressed vectors
+          // (23 fi).
+          auto emitFragment = [&](OpBuilder &fb, Value fa, Value fz,
+                                  SmallVector<Value> &acc) {
+            Emitter l{fb, loc};
             // A rows g, g+8; columns k = 2q, 2q+1, 2q+8, 2q+9.
             static constexpr int64_t kOff[4] = {0, 1, 8, 9};
-            Value va[2][4];
+            // Shared positions of the 8 A loads (both chunks use them).
+            Value aPos[2][4];
             for (int64_t mi = 0; mi < 2; ++mi) {
               auto [r, gi] = gemvRow(l, mi);
-              Value base = l.add(l.mul(r, RS), l.add(l.mul(gi, kTM), l.mul(q, 2)));
+              Value col = l.add(l.add(l.mul(gi, kTM), l.mul(q, 2)), fa);
+              if (!ring) {
+                Value base = l.add(l.mul(r, RS), col);
+                for (int64_t kk = 0; kk < 4; ++kk)
+                  aPos[mi][kk] = l.add(base, kOff[kk]);
+                continue;
+              }
+              // Ring: GEMV row r reads input row s + r, in its slot.
+              Value slotBase = l.mul(l.rem(l.add(s, r), R + 1), RSg);
               for (int64_t kk = 0; kk < 4; ++kk)
-                va[mi][kk] = load(inSmem, l.add(base, kOff[kk]));
+                aPos[mi][kk] =
+                    l.add(slotBase, l.ringCol(l.add(col, kOff[kk])));
             }
-            // B[k][i] = z[k - i + 7] at k = 2q, 2q+1, 2q+8, 2q+9 and i = g.
-            Value vb[4];
-            Value zbase = l.add(l.sub(l.mul(q, 2), g), 7);
-            for (int64_t kk = 0; kk < 4; ++kk)
-              vb[kk] = load(zSmem, l.add(zbase, kOff[kk]));
-            for (int64_t k = 0; k < kVec; ++k) {
-              auto ex = [&](Value v) {
-                return vector::ExtractOp::create(lb, loc, v, ArrayRef<int64_t>{k})
-                    .getResult();
+            for (int64_t cg = 0; cg < 2; ++cg) {
+              Value hh = l.add(l.mul(warp, 2), cg);
+              auto load = [&](Value mem, Value row) -> Value {
+                bool ringIn = ring && mem == inSmem;
+                return vector::LoadOp::create(
+                    fb, loc, chunkTy, mem,
+                    ValueRange{ringIn ? zero : buf, row,
+                               ring ? l.mul(hh, kVec) : l.swizzled(row, hh)},
+                    false, llvm::Align(16));
               };
-              SmallVector<Value> aS = {ex(va[0][0]), ex(va[0][1]), ex(va[1][0]),
-                                       ex(va[1][1]), ex(va[0][2]), ex(va[0][3]),
-                                       ex(va[1][2]), ex(va[1][3])};
-              SmallVector<Value> bS = {ex(vb[0]), ex(vb[1]), ex(vb[2]), ex(vb[3])};
-              Value &cacc = acc[cg * kVec + k];
-              cacc = emitMma(lb, loc, aS, bS, cacc);
+              Value va[2][4];
+              for (int64_t mi = 0; mi < 2; ++mi)
+                for (int64_t kk = 0; kk < 4; ++kk)
+                  va[mi][kk] = load(inSmem, aPos[mi][kk]);
+              // B[k][i] = z[k - i + 7] at k = 2q, 2q+1, 2q+8, 2q+9, i = g.
+              Value vb[4];
+              Value zbase = l.add(l.add(l.sub(l.mul(q, 2), g), 7), fz);
+              for (int64_t kk = 0; kk < 4; ++kk)
+                vb[kk] = load(zSmem, l.add(zbase, kOff[kk]));
+              for (int64_t k = 0; k < kVec; ++k) {
+                auto ex = [&](Value v) {
+                  return vector::ExtractOp::create(fb, loc, v,
+                                                   ArrayRef<int64_t>{k})
+                      .getResult();
+                };
+                SmallVector<Value> aS = {ex(va[0][0]), ex(va[0][1]),
+                                         ex(va[1][0]), ex(va[1][1]),
+                                         ex(va[0][2]), ex(va[0][3]),
+                                         ex(va[1][2]), ex(va[1][3])};
+                SmallVector<Value> bS = {ex(vb[0]), ex(vb[1]), ex(vb[2]),
+                                         ex(vb[3])};
+                Value &cacc = acc[cg * kVec + k];
+                cacc = emitMma(fb, loc, aS, bS, cacc);
+              }
             }
+          };
+          SmallVector<Value> acc(accs);
+          if (ring && fps > 1) {
+            // Row ring: the fragments of the row in a loop (unrolled, the
+            // hoisted loads of all fragments would exceed 255 registers).
+            auto fragLoop = scf::ForOp::create(
+                lb, loc, zero, l.cst(fps), one, acc,
+                [&](OpBuilder &fb, Location, Value fi, ValueRange fAccs) {
+                  Emitter fl{fb, loc};
+                  SmallVector<Value> a(fAccs);
+                  emitFragment(fb, fl.mul(fi, kFrag), fl.mul(fi, kZ), a);
+                  scf::YieldOp::create(fb, loc, a);
+                });
+            acc.assign(fragLoop.getResults().begin(),
+                       fragLoop.getResults().end());
+          } else {
+            for (int64_t fi = 0; fi < fps; ++fi)
+              emitFragment(lb, l.cst(fi * kFrag), l.cst(fi * kZ), acc);
           }
           // Everyone is done with `buf` before iteration s + 1 refills it.
           gpu::BarrierOp::create(lb, loc);
@@ -439,7 +624,8 @@ struct ConvertDwcToGPUMmaPass
     RewritePatternSet patterns(&getContext());
     patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), minFilterWidth);
+        &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
+        rowRing);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

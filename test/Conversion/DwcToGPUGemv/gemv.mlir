@@ -2,7 +2,7 @@
 // predicated padding, and the ops it must leave to the direct kernel.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=filter-smem=false --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="tm=4 filter-smem=false" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=TM4
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMEM
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=128 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMEM
 
 // 64 channels -> 2 channel tiles; 1x8x16 outputs with TM = 8 -> 16 patches
 // -> 1 patch tile. 128 threads per block.
@@ -112,21 +112,21 @@ func.func @tails(%x: memref<2x5x10x36xf32>, %w: memref<3x3x36xf32>, %b: memref<3
 
 // -----
 
-// Left to the direct kernel: stride 2, dilation 2, f16 with C % 8 != 0,
-// C % 4 != 0, tensors.
+// Left to the direct kernel: stride 2, dilation 2, f16 with C % 4 != 0
+// (64-bit f16 vectors by default), f32 with C % 4 != 0, tensors.
 // CHECK-LABEL: func @refused
 // CHECK-NOT: gpu.launch
 // CHECK-COUNT-5: dwc.depthwise_conv2d
 func.func @refused(%x: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %y2: memref<1x4x4x32xf32>,
-                   %y: memref<1x8x8x32xf32>, %xh: memref<1x8x8x12xf16>, %wh: memref<3x3x12xf16>,
-                   %yh: memref<1x8x8x12xf16>, %x5: memref<1x8x8x5xf32>, %w5: memref<3x3x5xf32>,
+                   %y: memref<1x8x8x32xf32>, %xh: memref<1x8x8x10xf16>, %wh: memref<3x3x10xf16>,
+                   %yh: memref<1x8x8x10xf16>, %x5: memref<1x8x8x5xf32>, %w5: memref<3x3x5xf32>,
                    %y5: memref<1x8x8x5xf32>, %xt: tensor<1x8x8x32xf32>, %wt: tensor<3x3x32xf32>,
                    %yt: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y2 : memref<1x4x4x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y : memref<1x8x8x32xf32>)
     strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]
-  dwc.depthwise_conv2d ins(%xh, %wh : memref<1x8x8x12xf16>, memref<3x3x12xf16>) outs(%yh : memref<1x8x8x12xf16>)
+  dwc.depthwise_conv2d ins(%xh, %wh : memref<1x8x8x10xf16>, memref<3x3x10xf16>) outs(%yh : memref<1x8x8x10xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x5, %w5 : memref<1x8x8x5xf32>, memref<3x3x5xf32>) outs(%y5 : memref<1x8x8x5xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -137,8 +137,10 @@ func.func @refused(%x: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %y2: memref
 
 // -----
 
-// f16: 8 channels per thread and 64 per block; loads widened to f32 once,
-// f32 FMAs, one rounding before the 128-bit store.
+// f16 with 128-bit vectors and shared filter rows (the SMEM run's
+// half-vector-bits=128 half-filter-smem=true; the defaults are in
+// half-vectors.mlir): 8 channels per thread and 64 per block; loads
+// widened to f32 once, f32 FMAs, one rounding before the 128-bit store.
 // SMEM-LABEL: func @half
 // SMEM: gpu.launch {{.*}} workgroup(%[[S:.*]] : memref<2x16x72xf16, #gpu.address_space<workgroup>>)
 // SMEM: nvgpu.device_async_copy %arg1[{{.*}}], %[[S]][{{.*}}], 8, {{.*}} {bypassL1}

@@ -1,7 +1,7 @@
 // Stride-1 f16/bf16 backward data on the tensor-core kernel: the filter
 // fragments are copied from the 180-degree rotated filter (row FH-1-fh, tap
 // FW-1-tap) under the transposed padding; what stays for the other kernels.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="min-filter-width=18" --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="min-filter-width=18 row-ring=false" --canonicalize --cse -split-input-file | FileCheck %s
 
 // 19x19, padding 9 -> transposed padding 9. Stage s: fh = s / 3, fragment
 // j = s % 3, taps 9j + t; the copy reads W[18 - fh, 18 - (9j + t)].

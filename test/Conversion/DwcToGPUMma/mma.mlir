@@ -1,7 +1,8 @@
-// The f16/bf16 tensor-core lowering: launch shape, shared tiles, the
+// The f16/bf16 tensor-core lowering without the row ring (ring.mlir has
+// the default): launch shape, shared tiles, the
 // cp.async double-buffered pipeline, one mma.sync per channel and stage,
 // 8-channel stores, masks for tails.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="row-ring=false" --canonicalize --cse -split-input-file | FileCheck %s
 
 // OW = 32 -> G = 4 groups of 8 x R = 4 rows per tile: 8 x 32 outputs ->
 // 2 tiles; 64 channels -> 1 channel block. Shared: 2 x (4 x 40) positions
