@@ -979,7 +979,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     // 16-bit max backward with the stored argmax: 2-wide gather strips and
     // one window per argmax thread (fewer live registers, more resident
     // threads): f16 3x3 s2 went from 54-55% to 67-68% of copy bandwidth on
-    // the H200 (bench/results/2026-11-30-pool-fuse.md, variant as1bs2).
+    // the H200 (bench/results/2026-11-30-pool-fuse.md, variant as1bs2), and
+    // to 75-76% with the packed argmax (2026-11-30-pool-v8.md).
     bool narrowStoredMax = isMax && narrow && overlap &&
                            argmax != ArgmaxMode::Recompute;
     int64_t stripReq = strip ? strip : (narrowStoredMax ? 2 : 4);
