@@ -184,6 +184,19 @@ def smoke_set():
     ]
 
 
+def tcdata_set():
+    """f16/bf16 backward data on the tensor-core (row-ring) kernel, which
+    takes FW >= 9 since the issue-5 work: the floor's F = 13 and F = 31 and
+    odd shapes (channel tails, asymmetric padding, W < FW, bf16)."""
+    return [
+        BwdConfig(128, 64, 64, 256, [13, 13], "bwd_data", "f16"),
+        BwdConfig(128, 32, 32, 1024, [13, 13], "bwd_data", "f16"),
+        BwdConfig(2, 15, 33, 72, [9, 9], "bwd_data", "f16", note="channel tail"),
+        BwdConfig(1, 20, 7, 40, [11, 11], "bwd_data", "bf16", padding=[5, 4, 6, 3], note="asym, W < FW, bf16"),
+        BwdConfig(2, 13, 29, 24, [9, 15], "bwd_data", "f16", padding=[3, 5, 7, 7], note="asym rectangular"),
+    ]
+
+
 def zsweep_set():
     """Slice counts around the rule's choice (F=7: 586, F=51: 14 on
     128x64x64x256 f32)."""
@@ -305,7 +318,7 @@ def bwdf_odd_set():
     ]
 
 
-SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set,
+SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set, "tcdata": tcdata_set,
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
         "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
         "bwdfsweep3": bwdf_sweep3_set, "bwdfsweep4": bwdf_sweep4_set,
