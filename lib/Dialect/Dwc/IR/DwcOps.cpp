@@ -250,35 +250,51 @@ Type DepthwiseConv2DOp::getAccType() {
   return depthwiseAcc(Builder(getContext()), elemType(getInput()), getAcc());
 }
 
-LogicalResult DepthwiseConv2DOp::verify() {
-  Operation *op = getOperation();
+/// The checks of a depthwise convolution's operands and attributes shared
+/// by depthwise_conv2d and depthwise_conv2d_pool2d (form, ranks, element
+/// types, channels, bias, window); returns the convolution's OH x OW.
+static LogicalResult checkDepthwiseForward(Operation *op, Value input,
+                                           Value filter, Value bias,
+                                           Value init, ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> dilations,
+                                           ArrayRef<int64_t> padding,
+                                           StringRef outDims, int64_t &oh,
+                                           int64_t &ow) {
   if (failed(checkForm(op)))
     return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getFilter(), 3, "filter", "FH x FW x C")) ||
-      failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x C")) ||
-      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
+  if (failed(checkRank(op, input, 4, "input", "N x IH x IW x C")) ||
+      failed(checkRank(op, filter, 3, "filter", "FH x FW x C")) ||
+      failed(checkRank(op, init, 4, "output", outDims)) ||
+      failed(checkSpatialAttrs(op, strides, dilations, padding)))
     return failure();
-  SmallVector<Value> typed = {getInput(), getFilter(), getInit()};
-  if (getBias())
-    typed.push_back(getBias());
+  SmallVector<Value> typed = {input, filter, init};
+  if (bias)
+    typed.push_back(bias);
   if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
     return failure();
-  auto in = shapeOf(getInput());
-  auto f = shapeOf(getFilter());
+  auto in = shapeOf(input);
+  auto f = shapeOf(filter);
   if (f[2] != in[3])
-    return emitOpError() << "filter has " << f[2]
-                         << " channels but the input has " << in[3];
-  if (getBias()) {
-    auto b = shapeOf(getBias());
+    return op->emitOpError() << "filter has " << f[2]
+                             << " channels but the input has " << in[3];
+  if (bias) {
+    auto b = shapeOf(bias);
     if (b.size() != 1 || b[0] != in[3])
-      return emitOpError() << "expects a bias of shape " << in[3] << ", got "
-                           << shapeStr(b);
+      return op->emitOpError() << "expects a bias of shape " << in[3]
+                               << ", got " << shapeStr(b);
   }
+  return checkWindowFits(op, in, f[0], f[1], strides, dilations, padding, oh,
+                         ow);
+}
+
+LogicalResult DepthwiseConv2DOp::verify() {
+  Operation *op = getOperation();
   int64_t oh, ow;
-  if (failed(checkWindowFits(op, in, f[0], f[1], getStrides(), getDilations(),
-                             getPadding(), oh, ow)))
+  if (failed(checkDepthwiseForward(op, getInput(), getFilter(), getBias(),
+                                   getInit(), getStrides(), getDilations(),
+                                   getPadding(), "N x OH x OW x C", oh, ow)))
     return failure();
+  auto in = shapeOf(getInput());
   if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
     return failure();
   if (failed(checkAccType(op, getAcc())))
@@ -451,33 +467,12 @@ SmallVector<int64_t> DepthwiseConv2DPool2DOp::getConvShape() {
 
 LogicalResult DepthwiseConv2DPool2DOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getFilter(), 3, "filter", "FH x FW x C")) ||
-      failed(checkRank(op, getInit(), 4, "output", "N x PH x PW x C")) ||
-      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
-    return failure();
-  SmallVector<Value> typed = {getInput(), getFilter(), getInit()};
-  if (getBias())
-    typed.push_back(getBias());
-  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
+  int64_t oh, ow;
+  if (failed(checkDepthwiseForward(op, getInput(), getFilter(), getBias(),
+                                   getInit(), getStrides(), getDilations(),
+                                   getPadding(), "N x PH x PW x C", oh, ow)))
     return failure();
   auto in = shapeOf(getInput());
-  auto f = shapeOf(getFilter());
-  if (f[2] != in[3])
-    return emitOpError() << "filter has " << f[2]
-                         << " channels but the input has " << in[3];
-  if (getBias()) {
-    auto b = shapeOf(getBias());
-    if (b.size() != 1 || b[0] != in[3])
-      return emitOpError() << "expects a bias of shape " << in[3] << ", got "
-                           << shapeStr(b);
-  }
-  int64_t oh, ow;
-  if (failed(checkWindowFits(op, in, f[0], f[1], getStrides(), getDilations(),
-                             getPadding(), oh, ow)))
-    return failure();
   SmallVector<int64_t> convShape = {in[0], oh, ow, in[3]}, outShape;
   if (failed(checkPoolAttrs(op, getKind(), convShape, getWindow(),
                             getPoolStrides(), getPoolPadding(), getCeilMode(),
