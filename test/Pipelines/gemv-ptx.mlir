@@ -3,6 +3,11 @@
 // (FW taps x TM outputs x 4 channels), 128-bit stores; no spills even for
 // 51-wide filters.
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
+// The filter's shared buffer is 16-byte aligned (dwc-align-workgroup-buffers)
+// for its 128-bit cp.async copies and loads:
+// RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s --check-prefix=SHARED
+// SHARED: .shared .align 16 .b8 __wg_f3_kernel_0[
+// SHARED: .shared .align 16 .b8 __wg_f51_kernel_0[
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f3_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f51_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}

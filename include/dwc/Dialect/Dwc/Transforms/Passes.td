@@ -143,4 +143,44 @@ def DwcDecomposeConvPool : Pass<"dwc-decompose-conv-pool"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def DwcAlignWorkgroupBuffers : Pass<"dwc-align-workgroup-buffers"> {
+  let summary = "Align the shared-memory buffers of outlined GPU kernels for "
+                "128-bit accesses";
+  let description = [{
+    The dwc kernels read and write their workgroup (shared-memory) buffers
+    with vector accesses of up to 128 bits (`ld.shared.v4.b32`, `cp.async`
+    of 16 bytes), but the GPU-to-NVVM lowering aligns a workgroup buffer to
+    its element type only (4 bytes for f32, 2 for f16). A single buffer
+    happens to start at offset 0; a second one, or a different layout by
+    ptxas, would make those accesses misaligned. This pass, run after
+    kernel outlining, sets `llvm.align = alignment` (default 16) on every
+    workgroup attribution of every `gpu.func` whose alignment is smaller (or
+    unset), which the lowering turns into the `.shared .align 16` of the
+    buffer's global. Larger alignments already present are kept; private
+    attributions and non-GPU functions are untouched. A non-power-of-two
+    `alignment` is an error.
+
+    Before:
+
+    ```mlir
+    gpu.func @k() workgroup(%s : memref<256xf32, #gpu.address_space<workgroup>>) kernel {
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.func @k() workgroup(%s : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Least alignment of a workgroup buffer, in bytes">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 #endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES
