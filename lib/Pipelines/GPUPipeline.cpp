@@ -118,6 +118,8 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   // (No canonicalization before outlining: it would hoist the kernels'
   // constants out of gpu.launch and turn them into kernel arguments.)
   pm.addPass(createGpuKernelOutliningPass());
+  // Blocks-per-SM markers of the kernel generators become nvvm.minctasm.
+  pm.addPass(dwc::createDwcKernelOccupancy());
   // Shared-memory buffers are accessed 128 bits at a time.
   pm.addPass(dwc::createDwcAlignWorkgroupBuffers());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());

@@ -529,6 +529,34 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "copies one new input row (8G + 9 ceil(FW/9) - 1 positions) and "
            "reuses the R - 1 rows of the previous step (when the tiles fit "
            "in max-smem-kb; else the per-fragment stages)">,
+    Option<"bandPacking", "band-packing", "bool", /*default=*/"false",
+           "Row ring with band packing: ceil((FW + 7) / 16) K = 16 slices "
+           "of each filter row's Toeplitz band instead of ceil(FW / 9) "
+           "width-9 fragments, GEMV rows g and g + 8 of an mma on adjacent "
+           "output groups so that a lane's input block registers serve both "
+           "rows and consecutive slices (when the band ring fits in "
+           "max-smem-kb; else as without it)">,
+    Option<"bandFilterPairs", "band-filter-pairs", "bool", /*default=*/"false",
+           "With band packing: a first kernel writes each filter row's "
+           "B-register pairs (v[s], v[s + 1]) per channel into a workspace "
+           "(memref.alloc, freed after the convolution), copied per stage "
+           "instead of the filter row, so the multiply loop packs no B "
+           "registers">,
+    Option<"bandInputPairs", "band-input-pairs", "bool", /*default=*/"false",
+           "With band packing: a first kernel writes the input with the two "
+           "columns of each pair interleaved per channel into a workspace of "
+           "the input's size (memref.alloc, freed after the convolution), "
+           "whose rows the ring copies, so an A register is one 32-bit "
+           "shared word (no packing in the multiply loop)">,
+    Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
+           "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
+           "threads: the same shared traffic per mma with half the "
+           "accumulators per thread and twice the warps to hide latency)">,
+    Option<"minBlocksPerSm", "min-blocks-per-sm", "int64_t", /*default=*/"0",
+           "Blocks of the kernel wanted on one SM (0: no hint): marks the "
+           "kernel with dwc.min_blocks_per_sm, which dwc-kernel-occupancy "
+           "turns into nvvm.minctasm (.minnctapersm: ptxas caps the "
+           "registers accordingly)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

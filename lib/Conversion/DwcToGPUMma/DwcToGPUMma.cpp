@@ -40,8 +40,8 @@ using namespace mlir::dwc;
 namespace {
 
 constexpr int64_t kBN = 64;      // channels per block
-constexpr int64_t kWarps = 4;    // warps per block, 16 channels each
-constexpr int64_t kThreads = kWarps * 32;
+// Warps per block: 64 / `warp-channels` (4 warps of 16 channels, or 8 of
+// 8); threads = 32 x warps.
 constexpr int64_t kVec = 8;      // f16/bf16 per 16-byte chunk
 constexpr int64_t kChunks = kBN / kVec;
 constexpr int64_t kFrag = 9;     // filter taps per fragment
@@ -135,6 +135,42 @@ int64_t ringSmemBytes(int64_t nfrag, int64_t R, int64_t G) {
          ((R + 1) * ringRowPositions(nfrag, G) + 2 * kZ * nfrag);
 }
 
+/// Band packing: the 8 x (FW + 7) Toeplitz band of a filter row (outputs
+/// x inputs of one group of 8 outputs) cut into ceil((FW + 7) / 16) K = 16
+/// slices: slice p multiplies input blocks 2p, 2p + 1 (8 columns each,
+/// relative to the group) with B[k][i] = v[16p + k - i + 7], v = the filter
+/// row with 7 zeros in front and zeros behind (length 16 slices + 7).
+int64_t bandSlices(int64_t FW) { return (FW + kTM - 1 + 15) / 16; }
+int64_t bandFilterPositions(int64_t FW) { return 16 * bandSlices(FW) + 7; }
+/// Input columns of a band row slot: 8G outputs + 16 slices - 8.
+int64_t bandRowCols(int64_t FW, int64_t G) {
+  return kTM * G + 16 * bandSlices(FW) - kTM;
+}
+/// Band row slots put one gap position after every 16 columns (column c at
+/// c + c / 16): the lanes of a quarter warp read columns 16 g + 2q (+ 8b),
+/// g = 0, 1, which then land in 8 distinct 16-byte bank groups.
+int64_t bandRowPositions(int64_t FW, int64_t G) {
+  int64_t cols = bandRowCols(FW, G);
+  return cols + (cols + 15) / 16;
+}
+/// Filter pairs (band-filter-pairs): position s of a filter buffer holds
+/// the pairs (v[s], v[s + 1]) of the 64 channels (s < 16 slices + 6),
+/// pitch 272 bytes (64 pairs + 16 bytes: the 8 positions a quarter warp
+/// reads land in distinct bank groups).
+constexpr int64_t kPairPitch = 2 * kBN + kVec;  // f16 elements
+int64_t bandPairPositions(int64_t FW) { return 16 * bandSlices(FW) + 6; }
+/// Input pairs (band-input-pairs): a ring slot holds bandRowCols / 2 pair
+/// positions of 256 bytes (64 channels x 2 columns), 16-byte chunks
+/// XOR-swizzled by pairSwizzle.
+int64_t bandSmemBytes(int64_t FW, int64_t R, int64_t G, bool pairs,
+                      bool inputPairs) {
+  int64_t in = inputPairs ? 4 * kBN * (R + 1) * (bandRowCols(FW, G) / 2)
+                          : kRingPitch * 2 * (R + 1) * bandRowPositions(FW, G);
+  if (pairs)
+    return in + kPairPitch * 2 * 2 * bandPairPositions(FW);
+  return in + kRingPitch * 2 * 2 * bandFilterPositions(FW);
+}
+
 struct Emitter : IndexEmitter {
   using IndexEmitter::IndexEmitter;
   /// Element offset of 16-byte chunk `h` of shared row `row` (XOR swizzle
@@ -144,8 +180,16 @@ struct Emitter : IndexEmitter {
     return mul(xori(h, rem(row, kChunks)), kVec);
   }
   /// Row-ring layout: position of input column `col` (a gap after every
-  /// 8 columns).
-  Value ringCol(Value col) { return add(col, div(col, kChunks)); }
+  /// 8 columns; band packing: every 16).
+  Value ringCol(Value col, bool band = false) {
+    return add(col, div(col, band ? 16 : kChunks));
+  }
+  /// Input-pairs layout: the XOR swizzle of the 16-byte chunks of pair
+  /// position j of a slot, (j mod 4) + 4 ((j / 8) mod 2): the pair positions
+  /// 4 (gi0 + b) + q (gi0 = 0, 2) a quarter warp reads hit 8 bank groups.
+  Value pairSwizzle(Value j) {
+    return add(rem(j, 4), mul(rem(div(j, 8), 2), 4));
+  }
 };
 
 /// One m16n8k16 mma.sync, f32 accumulators. `aS` (8) and `bS` (4) are the
@@ -165,14 +209,25 @@ template <typename OpTy>
 struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   MmaDepthwiseLowering(MLIRContext *ctx, int64_t minFilterWidth,
                        int64_t fragsPerStage, int64_t maxSmemBytes,
-                       bool rowRing)
+                       bool rowRing, bool bandPacking, bool bandFilterPairs,
+                       bool bandInputPairs, int64_t warpChannels,
+                       int64_t minBlocksPerSm)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
-        maxSmemBytes(maxSmemBytes), rowRing(rowRing) {}
+        maxSmemBytes(maxSmemBytes), rowRing(rowRing),
+        bandPacking(bandPacking), bandFilterPairs(bandFilterPairs),
+        bandInputPairs(bandInputPairs),
+        warpChannels(warpChannels),
+        minBlocksPerSm(minBlocksPerSm) {}
   int64_t minFilterWidth;
   int64_t fragsPerStageOption;
   int64_t maxSmemBytes;
   bool rowRing;
+  bool bandPacking;
+  bool bandFilterPairs;
+  bool bandInputPairs;
+  int64_t warpChannels;
+  int64_t minBlocksPerSm;
 
   int64_t fragsPerStage(int64_t nfrag, int64_t R, int64_t G) const {
     if (fragsPerStageOption > 0)
@@ -186,6 +241,9 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
+    // 8-channel chunks per warp, warps and threads per block.
+    const int64_t wchunks = warpChannels / kVec;
+    const int64_t threads = kBN / warpChannels * 32;
     FailureOr<DepthwiseProblem> problem = problemOf(op, minFilterWidth, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
@@ -209,13 +267,36 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // Row ring: a stage is a whole filter row (all fragments); the R + 1
     // input row slots are renumbered circularly, so each stage copies one
     // new input row and reuses the R - 1 rows the previous stage used.
-    bool ring = rowRing && ringSmemBytes(nfrag, R, G) <= maxSmemBytes;
+    // Band packing (a row-ring variant): K = 16 slices of the filter row's
+    // Toeplitz band instead of width-9 fragments; GEMV rows g and g + 8 of
+    // an mma are adjacent groups 2g, 2g + 1, so the lane's A registers of
+    // consecutive slices and of both rows share input blocks.
+    bool band = bandPacking && rowRing &&
+                bandSmemBytes(FW, R, G, bandFilterPairs, bandInputPairs) <=
+                    maxSmemBytes;
+    // Band packing with filter pairs: a first kernel writes every filter
+    // row's B-register pairs (v[s], v[s + 1]) per channel into a workspace,
+    // copied per stage like the filter row, so the B registers need no
+    // packing in the multiply loop.
+    bool pairs = band && bandFilterPairs;
+    // Band packing with input pairs: a first kernel writes the input with
+    // the columns of each even-aligned pair interleaved per channel, so one
+    // 32-bit word is an A register (no packing in the multiply loop).
+    bool inPairs = band && bandInputPairs;
+    int64_t par = pl % 2;                  // column pairs start at -par
+    int64_t JW = (IW + par + 1) / 2;       // pairs per input row
+    int64_t nband = bandSlices(FW);
+    bool ring =
+        band || (rowRing && ringSmemBytes(nfrag, R, G) <= maxSmemBytes);
     int64_t fps = ring ? nfrag : fragsPerStage(nfrag, R, G);
     int64_t groups = (nfrag + fps - 1) / fps;
     int64_t S = FH * groups;                 // pipeline stages
-    int64_t RS = kTM * G + kFrag * fps - 1;  // shared row positions
+    int64_t RS = band ? bandRowCols(FW, G)
+                      : kTM * G + kFrag * fps - 1;  // shared row columns
     int64_t P = R * RS;                      // input positions per stage
-    int64_t ZS = kZ * fps;                   // compressed filter positions
+    int64_t ZS = pairs  ? bandPairPositions(FW)
+                 : band ? bandFilterPositions(FW)
+                        : kZ * fps;          // (compressed) filter positions
     int64_t tilesW = (OW + kTM * G - 1) / (kTM * G);
     int64_t tilesH = (OH + R - 1) / R;
     int64_t gridX = N * tilesH * tilesW;
@@ -225,13 +306,19 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     MLIRContext *ctx = rewriter.getContext();
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    int64_t RSg = ringRowPositions(fps, G);  // ring slot pitch (positions)
+    int64_t RSg = band ? bandRowPositions(FW, G)
+                       : ringRowPositions(fps, G);  // ring slot pitch
+    int64_t JR = RS / 2;  // input pairs: pair positions per ring slot
+    if (inPairs)
+      RSg = JR;
     auto inSmemTy =
-        ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
+        inPairs ? MemRefType::get({1, (R + 1) * JR, 4 * kBN}, et, AffineMap(), wg)
+        : ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
                                wg)
              : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
-    auto zSmemTy = MemRefType::get({2, ZS, ring ? kRingPitch : kBN}, et,
-                                   AffineMap(), wg);
+    auto zSmemTy = MemRefType::get(
+        {2, ZS, pairs ? kPairPitch : ring ? kRingPitch : kBN}, et, AffineMap(),
+        wg);
     auto chunkTy = VectorType::get({kVec}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
     auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
@@ -242,13 +329,118 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     Value one = h.cst(1);
     // Tiles over 48 KB take dynamic shared memory (the runtime raises the
     // kernel's limit at launch); smaller ones are static attributions.
-    int64_t bytes = ring ? ringSmemBytes(nfrag, R, G) : smemBytes(fps, R, G);
+    int64_t bytes = band   ? bandSmemBytes(FW, R, G, pairs, inPairs)
+                    : ring ? ringSmemBytes(nfrag, R, G)
+                           : smemBytes(fps, R, G);
     bool dynamic = bytes > kStaticSmemBytes;
+    // Filter-pairs workspace: ws[fh][s][2c + e] = v_fh[s + e][c] (v_fh: the
+    // zero-padded filter row, v[t + 7] = tap t; backward data: rotated).
+    Value ws;
+    if (pairs) {
+      int64_t ZP = bandPairPositions(FW);
+      ws = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({FH, ZP, 2 * C}, et));
+      int64_t total = FH * ZP * (C / kVec);
+      auto pre = gpu::LaunchOp::create(
+          rewriter, loc, h.cst((total + 127) / 128), one, one, h.cst(128), one,
+          one);
+      Block &pb = pre.getBody().front();
+      if (pb.empty() || !pb.back().hasTrait<OpTrait::IsTerminator>()) {
+        OpBuilder tb = OpBuilder::atBlockEnd(&pb);
+        gpu::TerminatorOp::create(tb, loc);
+      }
+      OpBuilder b0(pb.getTerminator());
+      Emitter k{b0, loc};
+      Value id = k.add(k.mul(pre.getBlockIds().x, 128), pre.getThreadIds().x);
+      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      Emitter t{tb, loc};
+      Value c8 = t.rem(id, C / kVec), rest = t.div(id, C / kVec);
+      Value sp = t.rem(rest, ZP), fh = t.div(rest, ZP);
+      Value zeros = arith::ConstantOp::create(
+          tb, loc, DenseElementsAttr::get(chunkTy, tb.getZeroAttr(et)));
+      Value halves[2];
+      for (int64_t e2 = 0; e2 < 2; ++e2) {
+        Value tap = t.add(sp, e2 - 7);
+        Value valid = t.andi(t.ge(tap, 0), t.lt(tap, FW));
+        Value src = t.select(valid, rotate ? t.sub(FW - 1, tap) : tap,
+                             t.cst(0));
+        Value v = vector::LoadOp::create(
+            tb, loc, chunkTy, w,
+            ValueRange{rotate ? t.sub(FH - 1, fh) : fh, src, t.mul(c8, kVec)},
+            false, llvm::Align(16));
+        halves[e2] = arith::SelectOp::create(tb, loc, valid, v, zeros);
+      }
+      SmallVector<int64_t> lo, hi;
+      for (int64_t i = 0; i < kVec / 2; ++i) {
+        lo.append({i, i + kVec});
+        hi.append({i + kVec / 2, i + kVec / 2 + kVec});
+      }
+      for (int64_t part = 0; part < 2; ++part) {
+        Value v = vector::ShuffleOp::create(tb, loc, halves[0], halves[1],
+                                            part ? hi : lo);
+        vector::StoreOp::create(
+            tb, loc, v, ws,
+            ValueRange{fh, sp, t.add(t.mul(c8, 2 * kVec), part * kVec)},
+            false, llvm::Align(16));
+      }
+    }
+    // Input-pairs workspace: xp[n][h][j][2c + e] = x[n][h][2j + e - par][c]
+    // (zero outside the row).
+    Value xp;
+    if (inPairs) {
+      xp = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({N, IH, JW, 2 * C}, et));
+      int64_t total = N * IH * JW * (C / kVec);
+      auto pre = gpu::LaunchOp::create(
+          rewriter, loc, h.cst((total + 255) / 256), one, one, h.cst(256), one,
+          one);
+      Block &pb = pre.getBody().front();
+      if (pb.empty() || !pb.back().hasTrait<OpTrait::IsTerminator>()) {
+        OpBuilder tb = OpBuilder::atBlockEnd(&pb);
+        gpu::TerminatorOp::create(tb, loc);
+      }
+      OpBuilder b0(pb.getTerminator());
+      Emitter k{b0, loc};
+      Value id = k.add(k.mul(pre.getBlockIds().x, 256), pre.getThreadIds().x);
+      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      Emitter t{tb, loc};
+      Value c8 = t.rem(id, C / kVec), rest = t.div(id, C / kVec);
+      Value j = t.rem(rest, JW);
+      rest = t.div(rest, JW);
+      Value ih = t.rem(rest, IH), nn = t.div(rest, IH);
+      Value zeros = arith::ConstantOp::create(
+          tb, loc, DenseElementsAttr::get(chunkTy, tb.getZeroAttr(et)));
+      Value halves[2];
+      for (int64_t e2 = 0; e2 < 2; ++e2) {
+        Value iw = t.add(t.mul(j, 2), e2 - par);
+        Value valid = t.andi(t.ge(iw, 0), t.lt(iw, IW));
+        Value v = vector::LoadOp::create(
+            tb, loc, chunkTy, x,
+            ValueRange{nn, ih, t.select(valid, iw, t.cst(0)), t.mul(c8, kVec)},
+            false, llvm::Align(16));
+        halves[e2] = arith::SelectOp::create(tb, loc, valid, v, zeros);
+      }
+      SmallVector<int64_t> lo, hi;
+      for (int64_t i = 0; i < kVec / 2; ++i) {
+        lo.append({i, i + kVec});
+        hi.append({i + kVec / 2, i + kVec / 2 + kVec});
+      }
+      for (int64_t part = 0; part < 2; ++part) {
+        Value v = vector::ShuffleOp::create(tb, loc, halves[0], halves[1],
+                                            part ? hi : lo);
+        vector::StoreOp::create(
+            tb, loc, v, xp,
+            ValueRange{nn, ih, j, t.add(t.mul(c8, 2 * kVec), part * kVec)},
+            false, llvm::Align(16));
+      }
+    }
     Value dynBytes;
     if (dynamic)
       dynBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
     auto launch = gpu::LaunchOp::create(
-        rewriter, loc, h.cst(gridX), h.cst(gridY), one, h.cst(kThreads), one,
+        rewriter, loc, h.cst(gridX), h.cst(gridY), one, h.cst(threads), one,
         one, /*dynamicSharedMemorySize=*/dynBytes, /*asyncTokenType=*/nullptr,
         /*asyncDependencies=*/{},
         dynamic ? TypeRange{} : TypeRange{inSmemTy, zSmemTy});
@@ -288,15 +480,16 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     Value zero = e.cst(0);
 
     // The 14 zero positions of each compressed filter vector, both buffers:
-    // written once, never overwritten by the copies.
-    {
+    // written once, never overwritten by the copies. (Band packing: the
+    // copies write every position, zero-filling the padding.)
+    if (!band) {
       Value zeros = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(chunkTy, b.getZeroAttr(et)));
       const int64_t total = 2 * 14 * fps * kChunks;
-      for (int64_t i = 0; i * kThreads < total; ++i) {
+      for (int64_t i = 0; i * threads < total; ++i) {
         auto body = [&](OpBuilder &sb) {
           Emitter s{sb, loc};
-          Value id = s.add(tid, i * kThreads);
+          Value id = s.add(tid, i * threads);
           Value buf = s.div(id, 14 * fps * kChunks),
                 r = s.rem(id, 14 * fps * kChunks);
           Value t = s.div(r, kChunks), hh = s.rem(r, kChunks);
@@ -309,8 +502,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                                   ValueRange{buf, pos, s.mul(hh, kVec)},
                                   false, llvm::Align(16));
         };
-        if ((i + 1) * kThreads > total) {
-          auto ifOp = scf::IfOp::create(b, loc, e.lt(e.add(tid, i * kThreads), total), false);
+        if ((i + 1) * threads > total) {
+          auto ifOp = scf::IfOp::create(b, loc, e.lt(e.add(tid, i * threads), total), false);
           OpBuilder sb = ifOp.getThenBodyBuilder();
           body(sb);
         } else {
@@ -332,10 +525,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       Value eight = p.cst(kVec);
       // (Row ring: the input rows are copied by copyRingRow.)
       int64_t total = ring ? 0 : P * kChunks;
-      for (int64_t i = 0; i * kThreads < total; ++i) {
+      for (int64_t i = 0; i * threads < total; ++i) {
         auto body = [&](OpBuilder &cb2) {
           Emitter c{cb2, loc};
-          Value id = c.add(tid, i * kThreads);
+          Value id = c.add(tid, i * threads);
           Value pos = c.div(id, kChunks), hh = c.rem(id, kChunks);
           Value r = c.div(pos, RS), col = c.rem(pos, RS);
           Value ih = c.add(ihBase, r), iw = c.add(iwBase, col);
@@ -352,22 +545,88 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                          c.select(valid, iw, zero), c.select(valid, ch, zero)},
               cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
         };
-        if ((i + 1) * kThreads > total) {
-          auto ifOp = scf::IfOp::create(pb, loc, p.lt(p.add(tid, i * kThreads), total), false);
+        if ((i + 1) * threads > total) {
+          auto ifOp = scf::IfOp::create(pb, loc, p.lt(p.add(tid, i * threads), total), false);
           OpBuilder cb2 = ifOp.getThenBodyBuilder();
           body(cb2);
         } else {
           body(pb);
         }
       }
+      // Band packing: filter row fh into v[0 .. ZS): v[t + 7] = tap t,
+      // zero-filled outside the filter.
+      if (pairs) {
+        // 16-byte chunks of 4 channels' pairs: ZS positions x 16 chunks.
+        const int64_t ptotal = ZS * 2 * kChunks;
+        for (int64_t i = 0; i * threads < ptotal; ++i) {
+          auto body = [&](OpBuilder &fb) {
+            Emitter c{fb, loc};
+            Value id = c.add(tid, i * threads);
+            Value pos = c.div(id, 2 * kChunks), hh = c.rem(id, 2 * kChunks);
+            Value col = c.add(c.mul(cb, 2), c.mul(hh, kVec));
+            Value valid;
+            if (C % kBN != 0)
+              valid = c.lt(col, 2 * C);
+            nvgpu::DeviceAsyncCopyOp::create(
+                fb, loc, tokTy, zSmem, ValueRange{buf, pos, c.mul(hh, kVec)},
+                ws,
+                ValueRange{fh, pos, valid ? c.select(valid, col, zero) : col},
+                fb.getIndexAttr(kVec),
+                valid ? c.select(valid, eight, zero) : eight,
+                /*bypassL1=*/fb.getUnitAttr());
+          };
+          if ((i + 1) * threads > ptotal) {
+            auto ifOp = scf::IfOp::create(
+                pb, loc, p.lt(p.add(tid, i * threads), ptotal), false);
+            OpBuilder fb = ifOp.getThenBodyBuilder();
+            body(fb);
+          } else {
+            body(pb);
+          }
+        }
+        return;
+      }
+      if (band) {
+        const int64_t vtotal = ZS * kChunks;
+        for (int64_t i = 0; i * threads < vtotal; ++i) {
+          auto body = [&](OpBuilder &fb) {
+            Emitter c{fb, loc};
+            Value id = c.add(tid, i * threads);
+            Value pos = c.div(id, kChunks), hh = c.rem(id, kChunks);
+            Value tap = c.add(pos, -7);
+            Value ch = c.add(cb, c.mul(hh, kVec));
+            Value valid = c.andi(c.ge(tap, 0), c.lt(tap, FW));
+            if (C % kBN != 0)
+              valid = c.andi(valid, c.lt(ch, C));
+            nvgpu::DeviceAsyncCopyOp::create(
+                fb, loc, tokTy, zSmem, ValueRange{buf, pos, c.mul(hh, kVec)},
+                w,
+                ValueRange{rotate ? c.sub(FH - 1, fh) : fh,
+                           c.select(valid, rotate ? c.sub(FW - 1, tap) : tap,
+                                    zero),
+                           c.select(valid, ch, zero)},
+                fb.getIndexAttr(kVec), c.select(valid, eight, zero),
+                /*bypassL1=*/fb.getUnitAttr());
+          };
+          if ((i + 1) * threads > vtotal) {
+            auto ifOp = scf::IfOp::create(
+                pb, loc, p.lt(p.add(tid, i * threads), vtotal), false);
+            OpBuilder fb = ifOp.getThenBodyBuilder();
+            body(fb);
+          } else {
+            body(pb);
+          }
+        }
+        return;
+      }
       // Filter taps: F x 9 positions x 8 chunks = 72 F copies.
       const int64_t ztotal = fps * kFrag * kChunks;
-      for (int64_t i = 0; i * kThreads < ztotal; ++i) {
+      for (int64_t i = 0; i * threads < ztotal; ++i) {
         auto ifOp = scf::IfOp::create(
-            pb, loc, p.lt(p.add(tid, i * kThreads), ztotal), false);
+            pb, loc, p.lt(p.add(tid, i * threads), ztotal), false);
         OpBuilder fb = ifOp.getThenBodyBuilder();
         Emitter c{fb, loc};
-        Value id = c.add(tid, i * kThreads);
+        Value id = c.add(tid, i * threads);
         Value t = c.div(id, kChunks), hh = c.rem(id, kChunks);
         Value fi = c.div(t, kFrag);
         t = c.rem(t, kFrag);
@@ -401,13 +660,51 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       Value slotBase = p.mul(p.rem(t, R + 1), RSg);
       Value iwBase = p.add(ow0, -pl);
       Value eight = p.cst(kVec);
+      if (inPairs) {
+        // Pair positions j of the slot: workspace pair (ow0 - pl + par) / 2
+        // + j, 16 chunks of 4 channels' pairs, chunk u at u ^ swizzle(j).
+        Value slotJ = p.mul(p.rem(t, R + 1), JR);
+        Value jBase = p.add(p.div(ow0, 2), -((pl - par) / 2));
+        int64_t total = JR * 2 * kChunks;
+        for (int64_t i = 0; i * threads < total; ++i) {
+          auto body = [&](OpBuilder &cb2) {
+            Emitter c{cb2, loc};
+            Value id = c.add(tid, i * threads);
+            Value j = c.div(id, 2 * kChunks), u = c.rem(id, 2 * kChunks);
+            Value jg = c.add(jBase, j);
+            Value col = c.add(c.mul(cb, 2), c.mul(u, kVec));
+            Value valid = c.andi(rowOk, c.andi(c.ge(jg, 0), c.lt(jg, JW)));
+            if (C % kBN != 0)
+              valid = c.andi(valid, c.lt(col, 2 * C));
+            Value cnt = c.select(valid, eight, zero);
+            nvgpu::DeviceAsyncCopyOp::create(
+                cb2, loc, tokTy, inSmem,
+                ValueRange{zero, c.add(slotJ, j),
+                           c.mul(c.xori(u, c.pairSwizzle(j)), kVec)},
+                xp,
+                ValueRange{n, c.select(valid, ih, zero),
+                           c.select(valid, jg, zero),
+                           c.select(valid, col, zero)},
+                cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
+          };
+          if ((i + 1) * threads > total) {
+            auto ifOp = scf::IfOp::create(
+                pb, loc, p.lt(p.add(tid, i * threads), total), false);
+            OpBuilder cb2 = ifOp.getThenBodyBuilder();
+            body(cb2);
+          } else {
+            body(pb);
+          }
+        }
+        return;
+      }
       int64_t total = RS * kChunks;
-      for (int64_t i = 0; i * kThreads < total; ++i) {
+      for (int64_t i = 0; i * threads < total; ++i) {
         auto body = [&](OpBuilder &cb2) {
           Emitter c{cb2, loc};
-          Value id = c.add(tid, i * kThreads);
+          Value id = c.add(tid, i * threads);
           Value col = c.div(id, kChunks), hh = c.rem(id, kChunks);
-          Value pos = c.add(slotBase, c.ringCol(col));
+          Value pos = c.add(slotBase, c.ringCol(col, band));
           Value iw = c.add(iwBase, col);
           Value ch = c.add(cb, c.mul(hh, kVec));
           Value valid = c.andi(rowOk, c.andi(c.ge(iw, 0), c.lt(iw, IW)));
@@ -421,9 +718,9 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                          c.select(valid, iw, zero), c.select(valid, ch, zero)},
               cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
         };
-        if ((i + 1) * kThreads > total) {
+        if ((i + 1) * threads > total) {
           auto ifOp = scf::IfOp::create(
-              pb, loc, p.lt(p.add(tid, i * kThreads), total), false);
+              pb, loc, p.lt(p.add(tid, i * threads), total), false);
           OpBuilder cb2 = ifOp.getThenBodyBuilder();
           body(cb2);
         } else {
@@ -432,24 +729,25 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       }
     };
 
-    // Per-lane GEMV rows m = g and g + 8: row r(m) = m / G of the tile,
+    // Per-lane GEMV rows g and g + 8 of the mma are GEMVs m = g and g + 8
+    // (band packing: m = 2g and 2g + 1): row r(m) = m / G of the tile,
     // group m % G; base position r * RS + 8 * (m % G).
     auto gemvRow = [&](Emitter &c, int64_t mi) {
-      Value m = c.add(g, 8 * mi);
+      Value m = band ? c.add(c.mul(g, 2), mi) : c.add(g, 8 * mi);
       return std::make_pair(c.div(m, G), c.rem(m, G));
     };
 
     // Accumulators: 16 channels per warp, one vector<2x2xf32> each; the
     // bias (if any) is the initial value.
     SmallVector<Value> accInit;
-    for (int64_t cg = 0; cg < 2; ++cg) {
+    for (int64_t cg = 0; cg < wchunks; ++cg) {
       if (!bias) {
         Value z = arith::ConstantOp::create(
             b, loc, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0f)));
         accInit.append(kVec, z);
         continue;
       }
-      Value ch = e.add(cb, e.mul(e.add(e.mul(warp, 2), cg), kVec));
+      Value ch = e.add(cb, e.mul(e.add(e.mul(warp, wchunks), cg), kVec));
       if (C % kBN != 0)
         ch = e.select(e.lt(ch, C), ch, zero);
       Value bv = vector::LoadOp::create(b, loc, chunkTy, bias, ValueRange{ch},
@@ -468,7 +766,13 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         copyRingRow(b, e.cst(t));
     }
     prefetch(b, zero, zero);
-    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, ValueRange{});
+    auto firstGroup =
+        nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, ValueRange{});
+    // Blocks per SM wanted (dwc-kernel-occupancy turns the marker into
+    // nvvm.minctasm on the outlined kernel).
+    if (minBlocksPerSm > 0)
+      firstGroup->setAttr("dwc.min_blocks_per_sm",
+                          b.getI64IntegerAttr(minBlocksPerSm));
 
     auto loop = scf::ForOp::create(
         b, loc, zero, e.cst(S), one, accInit,
@@ -515,8 +819,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                 aPos[mi][kk] =
                     l.add(slotBase, l.ringCol(l.add(col, kOff[kk])));
             }
-            for (int64_t cg = 0; cg < 2; ++cg) {
-              Value hh = l.add(l.mul(warp, 2), cg);
+            for (int64_t cg = 0; cg < wchunks; ++cg) {
+              Value hh = l.add(l.mul(warp, wchunks), cg);
               auto load = [&](Value mem, Value row) -> Value {
                 bool ringIn = ring && mem == inSmem;
                 return vector::LoadOp::create(
@@ -551,8 +855,135 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
               }
             }
           };
+          // Band packing: slice p of GEMV pair (2g, 2g + 1) reads input
+          // blocks 2p, 2p + 1 (row 2g) and 2p + 1, 2p + 2 (row 2g + 1),
+          // relative to group 2g. A lane's block b register (columns 2q,
+          // 2q + 1 of block b, one channel) is packed once from two
+          // 16-byte loads (8 channels) and used by both rows; block 2p + 2
+          // is carried into slice p + 1 as its block 2p. The slices run in
+          // an scf.for (unrolled, the hoisted loads of all slices would
+          // raise the register count).
+          auto emitBand = [&](OpBuilder &bb, Value s, SmallVector<Value> &acc) {
+            Emitter l{bb, loc};
+            auto pairTy = VectorType::get({2}, et);
+            Value m0 = l.mul(g, 2);
+            Value r = l.div(m0, G), gi0 = l.rem(m0, G);
+            Value slotBase = l.mul(l.rem(l.add(s, r), R + 1), RSg);
+            // Block b of the lane: column 8 (gi0 + b) + 2q at position
+            // base + 8b + b / 2 (gi0 is even: one gap per 2 blocks); with
+            // input pairs at pair position 4 (gi0 + b) + q of the slot.
+            Value laneBase = l.add(
+                slotBase, l.add(l.add(l.mul(gi0, kTM), l.div(gi0, 2)),
+                                l.mul(q, 2)));
+            Value laneJ = l.add(slotBase, l.add(l.mul(gi0, 4), q));
+            Value zLane = l.add(l.sub(l.mul(q, 2), g), 7);
+            auto ld = [&](OpBuilder &fb, Value mem, Value bufIdx, Value pos,
+                          int64_t cg) -> Value {
+              Emitter c{fb, loc};
+              Value hh = c.add(c.mul(warp, wchunks), cg);
+              return vector::LoadOp::create(
+                  fb, loc, chunkTy, mem, ValueRange{bufIdx, pos, c.mul(hh, kVec)},
+                  false, llvm::Align(16));
+            };
+            auto ex = [&](OpBuilder &fb, Value v, int64_t k) {
+              return vector::ExtractOp::create(fb, loc, v, ArrayRef<int64_t>{k})
+                  .getResult();
+            };
+            // The 8 channels' registers of block `blk` (columns 2q, 2q + 1).
+            auto blockPacks = [&](OpBuilder &fb, Value blk, int64_t cg,
+                                  SmallVector<Value> &out) {
+              Emitter c{fb, loc};
+              if (inPairs) {
+                // Two 16-byte loads of 4 channels' pairs each; a pair is
+                // the register as is.
+                Value jl = c.add(c.mul(gi0, 4), c.add(c.mul(blk, 4), q));
+                Value sw = c.pairSwizzle(jl);
+                Value hh = c.add(c.mul(warp, wchunks), cg);
+                for (int64_t e2 = 0; e2 < 2; ++e2) {
+                  Value u = c.add(c.mul(hh, 2), e2);
+                  Value v = vector::LoadOp::create(
+                      fb, loc, chunkTy, inSmem,
+                      ValueRange{zero, c.add(laneJ, c.mul(blk, 4)),
+                                 c.mul(c.xori(u, sw), kVec)},
+                      false, llvm::Align(16));
+                  for (int64_t i = 0; i < kVec / 2; ++i)
+                    out.push_back(vector::ShuffleOp::create(
+                        fb, loc, v, v, ArrayRef<int64_t>{2 * i, 2 * i + 1}));
+                }
+                return;
+              }
+              Value pos = c.add(laneBase, c.add(c.mul(blk, 8), c.div(blk, 2)));
+              Value v0 = ld(fb, inSmem, zero, pos, cg);
+              Value v1 = ld(fb, inSmem, zero, c.add(pos, 1), cg);
+              for (int64_t k = 0; k < kVec; ++k)
+                out.push_back(vector::FromElementsOp::create(
+                    fb, loc, pairTy, ValueRange{ex(fb, v0, k), ex(fb, v1, k)}));
+            };
+            SmallVector<Value> init(acc);
+            for (int64_t cg = 0; cg < wchunks; ++cg)
+              blockPacks(bb, zero, cg, init);
+            auto sliceLoop = scf::ForOp::create(
+                bb, loc, zero, l.cst(nband), one, init,
+                [&](OpBuilder &fb, Location, Value p, ValueRange args) {
+                  Emitter c{fb, loc};
+                  SmallVector<Value> a(args.begin(), args.begin() + wchunks * kVec);
+                  SmallVector<Value> carried;
+                  Value zb = c.add(zLane, c.mul(p, 16));
+                  for (int64_t cg = 0; cg < wchunks; ++cg) {
+                    SmallVector<Value> b1, b2;
+                    blockPacks(fb, c.add(c.mul(p, 2), 1), cg, b1);
+                    blockPacks(fb, c.add(c.mul(p, 2), 2), cg, b2);
+                    // B: v[zb], v[zb + 1] (b0, b1) and v[zb + 8], v[zb + 9]
+                    // (b2, b3): 4 loads of 8 channels each, or with filter
+                    // pairs 4 loads of 4 channels' pairs.
+                    Value vb[4];
+                    static constexpr int64_t kOff[4] = {0, 1, 8, 9};
+                    Value hhB = c.add(c.mul(warp, wchunks), cg);
+                    for (int64_t kk = 0; kk < 4; ++kk) {
+                      if (!pairs) {
+                        vb[kk] = ld(fb, zSmem, buf, c.add(zb, kOff[kk]), cg);
+                        continue;
+                      }
+                      // kk: pair position zb + 8 (kk / 2), channels
+                      // 4 (kk % 2) .. + 3 of the chunk.
+                      vb[kk] = vector::LoadOp::create(
+                          fb, loc, chunkTy, zSmem,
+                          ValueRange{buf, c.add(zb, 8 * (kk / 2)),
+                                     c.add(c.mul(hhB, 2 * kVec),
+                                           (kk % 2) * kVec)},
+                          false, llvm::Align(16));
+                    }
+                    for (int64_t k = 0; k < kVec; ++k) {
+                      Value b0 = args[wchunks * kVec + cg * kVec + k];
+                      SmallVector<Value> aS = {
+                          ex(fb, b0, 0),    ex(fb, b0, 1),    ex(fb, b1[k], 0),
+                          ex(fb, b1[k], 1), ex(fb, b1[k], 0), ex(fb, b1[k], 1),
+                          ex(fb, b2[k], 0), ex(fb, b2[k], 1)};
+                      SmallVector<Value> bS;
+                      if (!pairs) {
+                        bS = {ex(fb, vb[0], k), ex(fb, vb[1], k),
+                              ex(fb, vb[2], k), ex(fb, vb[3], k)};
+                      } else {
+                        int64_t j = 2 * (k % 4);
+                        Value lo = vb[k / 4], hi = vb[2 + k / 4];
+                        bS = {ex(fb, lo, j), ex(fb, lo, j + 1), ex(fb, hi, j),
+                              ex(fb, hi, j + 1)};
+                      }
+                      Value &cacc = a[cg * kVec + k];
+                      cacc = emitMma(fb, loc, aS, bS, cacc);
+                    }
+                    carried.append(b2.begin(), b2.end());
+                  }
+                  a.append(carried.begin(), carried.end());
+                  scf::YieldOp::create(fb, loc, a);
+                });
+            for (int64_t i = 0; i < wchunks * kVec; ++i)
+              acc[i] = sliceLoop.getResult(i);
+          };
           SmallVector<Value> acc(accs);
-          if (ring && fps > 1) {
+          if (band) {
+            emitBand(lb, s, acc);
+          } else if (ring && fps > 1) {
             // Row ring: the fragments of the row in a loop (unrolled, the
             // hoisted loads of all fragments would exceed 255 registers).
             auto fragLoop = scf::ForOp::create(
@@ -577,8 +1008,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // Epilogue: lane holds D[g][2q + e], D[g + 8][2q + e] of 8 channels per
     // chunk: one 16-byte store of 8 channels per output position.
     auto outVecTy = VectorType::get({kVec}, b.getF32Type());
-    for (int64_t cg = 0; cg < 2; ++cg) {
-      Value ch = e.add(cb, e.mul(e.add(e.mul(warp, 2), cg), kVec));
+    for (int64_t cg = 0; cg < wchunks; ++cg) {
+      Value ch = e.add(cb, e.mul(e.add(e.mul(warp, wchunks), cg), kVec));
       for (int64_t mi = 0; mi < 2; ++mi) {
         auto [r, gi] = gemvRow(e, mi);
         Value oh = e.add(oh0, r);
@@ -612,6 +1043,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         }
       }
     }
+    rewriter.setInsertionPointAfter(launch);
+    for (Value buf : {ws, xp})
+      if (buf)
+        memref::DeallocOp::create(rewriter, loc, buf);
     rewriter.eraseOp(op);
     return success();
   }
@@ -621,11 +1056,18 @@ struct ConvertDwcToGPUMmaPass
     : dwc::impl::ConvertDwcToGPUMmaBase<ConvertDwcToGPUMmaPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (warpChannels != 8 && warpChannels != 16) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-mma: warp-channels must be 8 or 16, got "
+          << warpChannels;
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
-        rowRing);
+        rowRing, bandPacking, bandFilterPairs, bandInputPairs, warpChannels,
+        minBlocksPerSm);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -143,6 +143,42 @@ def DwcDecomposeConvPool : Pass<"dwc-decompose-conv-pool"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def DwcKernelOccupancy : Pass<"dwc-kernel-occupancy"> {
+  let summary = "Turn blocks-per-SM markers inside outlined kernels into "
+                "nvvm.minctasm";
+  let description = [{
+    A kernel generator that wants several blocks of a kernel on one SM
+    (registers are the usual limit) marks an op inside its `gpu.launch`
+    body with `dwc.min_blocks_per_sm = N`: kernel outlining drops the
+    attributes of the launch itself but keeps those of the body's ops. Run
+    after `gpu-kernel-outlining`, this pass removes every marker and sets
+    `nvvm.minctasm` on the enclosing kernel `gpu.func` to the largest N
+    (an existing larger value is kept); the NVVM lowering emits it as the
+    PTX directive `.minnctapersm N`, so ptxas limits the registers per
+    thread to what N blocks of the kernel's size allow. A marker below 1 is
+    an error; markers outside kernels are removed without effect.
+
+    Before:
+
+    ```mlir
+    gpu.func @k() kernel {
+      %t = nvgpu.device_async_create_group  {dwc.min_blocks_per_sm = 2 : i64}
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.func @k() kernel attributes {nvvm.minctasm = 2 : i32} {
+      %t = nvgpu.device_async_create_group
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def DwcAlignWorkgroupBuffers : Pass<"dwc-align-workgroup-buffers"> {
   let summary = "Align the shared-memory buffers of outlined GPU kernels for "
                 "128-bit accesses";
