@@ -473,6 +473,36 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     Without the ring (`row-ring=false`), `frags-per-stage` fragments of a
     row share one input tile per stage.
 
+    Band packing (`band-packing`; the dwc-to-nvvm pipeline turns it on,
+    with `band-filter-pairs`): a row-ring variant that replaces the width-9
+    fragments by K = 16 slices of the filter row's Toeplitz band. For a
+    group of 8 outputs, the 8 x (FW + 7) band (output i, input column k:
+    tap k - i) is cut into ceil((FW + 7) / 16) slices; slice p multiplies
+    input blocks 2p and 2p + 1 (8 columns each) with
+    `B[k][i] = v[16p + k - i + 7]`, v = the filter row with 7 zeros in front
+    and zeros behind, copied per stage with zero-fill (FW = 51: 4 mma per
+    output group and filter row instead of 6, density 80% instead of 56%).
+    The mma's GEMV rows g and g + 8 are the adjacent groups 2g and 2g + 1,
+    so the lane's register of block b (columns 2q, 2q + 1, one channel)
+    serves row 2g in slice b/2 and row 2g + 1 in slice (b-1)/2: a lane
+    packs 2 slices + 1 block registers per channel and filter row instead
+    of 4 per mma, and carries block 2p + 2 into slice p + 1 (scf.for
+    iter_args). Ring slots get a gap position every 16 columns (the
+    quarter-warp loads at columns 16g + 2q land in 8 bank groups).
+    `band-filter-pairs`: a first kernel writes the pairs (v[s], v[s + 1])
+    of every filter row and channel into a workspace (memref.alloc, freed
+    after the op), copied per stage instead of v: the B registers come
+    straight from 16-byte loads. `band-input-pairs`: a first kernel writes
+    the input with the two columns of each even-aligned pair interleaved
+    per channel (a workspace of the input's size); the ring holds 256-byte
+    pair positions with XOR-swizzled chunks and the A registers come
+    straight from 16-byte loads (measured slower than filter pairs alone
+    on the H200). `warp-channels=8` (8 warps of 8 channels) and
+    `min-blocks-per-sm` (marker for `dwc-kernel-occupancy`) are tuning
+    options. A band ring over `max-smem-kb` falls back to the fragment
+    kernels. test/Conversion/DwcToGPUMma/Inputs/band_model.py mirrors the
+    index math.
+
     Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
     as the forward convolution of dY with the 180-degree rotated filter
     under the transposed padding (top' = FH-1-top, left' = FW-1-left), the

@@ -312,7 +312,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     if (inPairs)
       RSg = JR;
     auto inSmemTy =
-        inPairs ? MemRefType::get({1, (R + 1) * JR, 4 * kBN}, et, AffineMap(), wg)
+        inPairs ? MemRefType::get({1, (R + 1) * JR, 2 * kBN}, et, AffineMap(), wg)
         : ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
                                wg)
              : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
@@ -323,15 +323,18 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
     auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
 
-    Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    Emitter h{rewriter, loc};
-    Value one = h.cst(1);
     // Tiles over 48 KB take dynamic shared memory (the runtime raises the
     // kernel's limit at launch); smaller ones are static attributions.
     int64_t bytes = band   ? bandSmemBytes(FW, R, G, pairs, inPairs)
                     : ring ? ringSmemBytes(nfrag, R, G)
                            : smemBytes(fps, R, G);
+    if (bytes != (inSmemTy.getNumElements() + zSmemTy.getNumElements()) * 2)
+      return rewriter.notifyMatchFailure(
+          op, "internal: shared tile sizes disagree with the byte count");
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Emitter h{rewriter, loc};
+    Value one = h.cst(1);
     bool dynamic = bytes > kStaticSmemBytes;
     // Filter-pairs workspace: ws[fh][s][2c + e] = v_fh[s + e][c] (v_fh: the
     // zero-padded filter row, v[t + 7] = tap t; backward data: rotated).
@@ -1059,7 +1062,7 @@ struct ConvertDwcToGPUMmaPass
     if (warpChannels != 8 && warpChannels != 16) {
       getOperation().emitError()
           << "convert-dwc-to-gpu-mma: warp-channels must be 8 or 16, got "
-          << warpChannels;
+          << static_cast<int64_t>(warpChannels);
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

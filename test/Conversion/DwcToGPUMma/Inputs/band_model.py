@@ -22,7 +22,7 @@ import sys
 
 BN, WARPS, VEC, TM, GEMVS, PITCH = 64, 4, 8, 8, 16, 72
 PAIR_PITCH = 2 * BN + VEC      # filter pairs: 272-byte positions
-IN_PAIR_PITCH = 4 * BN         # input pairs: 256-byte pair positions
+IN_PAIR_PITCH = 2 * BN         # input pairs: 256-byte pair positions (elements)
 CHUNKS = BN // VEC
 OFF = (0, 1, 8, 9)
 
