@@ -578,6 +578,15 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "the input's size (memref.alloc, freed after the convolution), "
            "whose rows the ring copies, so an A register is one 32-bit "
            "shared word (no packing in the multiply loop)">,
+    Option<"bandUnroll", "band-unroll", "bool", /*default=*/"false",
+           "With band packing: the slices of a filter row unrolled (up to "
+           "8 slices) instead of an scf.for, so that their shared-memory "
+           "offsets are constants">,
+    Option<"bandCopySplit", "band-copy-split", "bool", /*default=*/"false",
+           "With band packing: copy i of a thread at position tid / P + i "
+           "x threads / P and chunk tid mod P (P chunks per position) "
+           "instead of dividing tid + i x threads, so that the thread's "
+           "chunk and address part are shared by its copies">,
     Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
            "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
            "threads: the same shared traffic per mma with half the "

@@ -210,13 +210,15 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   MmaDepthwiseLowering(MLIRContext *ctx, int64_t minFilterWidth,
                        int64_t fragsPerStage, int64_t maxSmemBytes,
                        bool rowRing, bool bandPacking, bool bandFilterPairs,
-                       bool bandInputPairs, int64_t warpChannels,
+                       bool bandInputPairs, bool bandUnroll,
+                       bool bandCopySplit, int64_t warpChannels,
                        int64_t minBlocksPerSm)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
         maxSmemBytes(maxSmemBytes), rowRing(rowRing),
         bandPacking(bandPacking), bandFilterPairs(bandFilterPairs),
-        bandInputPairs(bandInputPairs),
+        bandInputPairs(bandInputPairs), bandUnroll(bandUnroll),
+        bandCopySplit(bandCopySplit),
         warpChannels(warpChannels),
         minBlocksPerSm(minBlocksPerSm) {}
   int64_t minFilterWidth;
@@ -226,6 +228,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   bool bandPacking;
   bool bandFilterPairs;
   bool bandInputPairs;
+  bool bandUnroll;
+  bool bandCopySplit;
   int64_t warpChannels;
   int64_t minBlocksPerSm;
 
@@ -515,6 +519,18 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       }
     }
 
+    // Copy i of a thread: (position, 16-byte chunk) of `id` = tid + i x
+    // threads over `perPos` chunks per position; with band-copy-split as
+    // tid / perPos + i x threads / perPos and tid mod perPos (the chunk and
+    // the thread's part of the position are the same for every i).
+    auto copySlot = [&](Emitter &c, int64_t i, int64_t perPos) {
+      if (band && bandCopySplit && threads % perPos == 0)
+        return std::make_pair(c.add(c.div(tid, perPos), i * (threads / perPos)),
+                              c.rem(tid, perPos));
+      Value id = c.add(tid, i * threads);
+      return std::make_pair(c.div(id, perPos), c.rem(id, perPos));
+    };
+
     // Stage `s` (filter row s / groups, fragments F (s % groups) ... + F-1)
     // into buffer `buf`: R input rows x (8G + 9F - 1) columns x 64
     // channels, and the 9 taps of each fragment fi into positions
@@ -564,8 +580,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         for (int64_t i = 0; i * threads < ptotal; ++i) {
           auto body = [&](OpBuilder &fb) {
             Emitter c{fb, loc};
-            Value id = c.add(tid, i * threads);
-            Value pos = c.div(id, 2 * kChunks), hh = c.rem(id, 2 * kChunks);
+            auto [pos, hh] = copySlot(c, i, 2 * kChunks);
             Value col = c.add(c.mul(cb, 2), c.mul(hh, kVec));
             Value valid;
             if (C % kBN != 0)
@@ -594,8 +609,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         for (int64_t i = 0; i * threads < vtotal; ++i) {
           auto body = [&](OpBuilder &fb) {
             Emitter c{fb, loc};
-            Value id = c.add(tid, i * threads);
-            Value pos = c.div(id, kChunks), hh = c.rem(id, kChunks);
+            auto [pos, hh] = copySlot(c, i, kChunks);
             Value tap = c.add(pos, -7);
             Value ch = c.add(cb, c.mul(hh, kVec));
             Value valid = c.andi(c.ge(tap, 0), c.lt(tap, FW));
@@ -672,8 +686,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         for (int64_t i = 0; i * threads < total; ++i) {
           auto body = [&](OpBuilder &cb2) {
             Emitter c{cb2, loc};
-            Value id = c.add(tid, i * threads);
-            Value j = c.div(id, 2 * kChunks), u = c.rem(id, 2 * kChunks);
+            auto [j, u] = copySlot(c, i, 2 * kChunks);
             Value jg = c.add(jBase, j);
             Value col = c.add(c.mul(cb, 2), c.mul(u, kVec));
             Value valid = c.andi(rowOk, c.andi(c.ge(jg, 0), c.lt(jg, JW)));
@@ -705,8 +718,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       for (int64_t i = 0; i * threads < total; ++i) {
         auto body = [&](OpBuilder &cb2) {
           Emitter c{cb2, loc};
-          Value id = c.add(tid, i * threads);
-          Value col = c.div(id, kChunks), hh = c.rem(id, kChunks);
+          auto [col, hh] = copySlot(c, i, kChunks);
           Value pos = c.add(slotBase, c.ringCol(col, band));
           Value iw = c.add(iwBase, col);
           Value ch = c.add(cb, c.mul(hh, kVec));
@@ -899,8 +911,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
               if (inPairs) {
                 // Two 16-byte loads of 4 channels' pairs each; a pair is
                 // the register as is.
-                Value jl = c.add(c.mul(gi0, 4), c.add(c.mul(blk, 4), q));
-                Value sw = c.pairSwizzle(jl);
+                // pairSwizzle(4 (gi0 + b) + q) with gi0 even:
+                // q + 4 ((gi0 / 2 + b / 2) mod 2).
+                Value sw = c.add(
+                    q, c.mul(c.rem(c.add(c.div(gi0, 2), c.div(blk, 2)), 2), 4));
                 Value hh = c.add(c.mul(warp, wchunks), cg);
                 for (int64_t e2 = 0; e2 < 2; ++e2) {
                   Value u = c.add(c.mul(hh, 2), e2);
@@ -925,11 +939,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             SmallVector<Value> init(acc);
             for (int64_t cg = 0; cg < wchunks; ++cg)
               blockPacks(bb, zero, cg, init);
-            auto sliceLoop = scf::ForOp::create(
-                bb, loc, zero, l.cst(nband), one, init,
-                [&](OpBuilder &fb, Location, Value p, ValueRange args) {
+            // Slice p: accumulators and carried block registers in `args`,
+            // the same out.
+            auto slice = [&](OpBuilder &fb, Value p, ValueRange args,
+                             SmallVector<Value> &a) {
                   Emitter c{fb, loc};
-                  SmallVector<Value> a(args.begin(), args.begin() + wchunks * kVec);
+                  a.assign(args.begin(), args.begin() + wchunks * kVec);
                   SmallVector<Value> carried;
                   Value zb = c.add(zLane, c.mul(p, 16));
                   for (int64_t cg = 0; cg < wchunks; ++cg) {
@@ -978,6 +993,24 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                     carried.append(b2.begin(), b2.end());
                   }
                   a.append(carried.begin(), carried.end());
+            };
+            if (bandUnroll && nband <= 8) {
+              // Unrolled: constant slice offsets (immediate addresses).
+              SmallVector<Value> cur(init);
+              for (int64_t p = 0; p < nband; ++p) {
+                SmallVector<Value> next;
+                slice(bb, l.cst(p), cur, next);
+                cur = std::move(next);
+              }
+              for (int64_t i = 0; i < wchunks * kVec; ++i)
+                acc[i] = cur[i];
+              return;
+            }
+            auto sliceLoop = scf::ForOp::create(
+                bb, loc, zero, l.cst(nband), one, init,
+                [&](OpBuilder &fb, Location, Value p, ValueRange args) {
+                  SmallVector<Value> a;
+                  slice(fb, p, args, a);
                   scf::YieldOp::create(fb, loc, a);
                 });
             for (int64_t i = 0; i < wchunks * kVec; ++i)
@@ -1069,8 +1102,8 @@ struct ConvertDwcToGPUMmaPass
     patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
-        rowRing, bandPacking, bandFilterPairs, bandInputPairs, warpChannels,
-        minBlocksPerSm);
+        rowRing, bandPacking, bandFilterPairs, bandInputPairs, bandUnroll,
+        bandCopySplit, warpChannels, minBlocksPerSm);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
