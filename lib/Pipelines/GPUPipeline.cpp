@@ -97,12 +97,14 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       // Tensor cores from FW = 9 (the row-ring kernel); narrower filters
       // run faster on the CUDA-core GEMV kernel (measured on the H200,
       // bench/results/2026-11-30-fwd16-v3.md). Band packing with filter
-      // pairs: 1.2-2.3x the fragment ring at FW >= 13, equal at FW = 9
-      // (bench/results/2026-11-30-fwd16-ldm.md).
+      // pairs, split copies and unrolled slices: 1.15-2.6x the fragment
+      // ring (bench/results/2026-11-30-fwd16-ldm.md).
       dwc::ConvertDwcToGPUMmaOptions mmaOptions;
       mmaOptions.minFilterWidth = 9;
       mmaOptions.bandPacking = true;
       mmaOptions.bandFilterPairs = true;
+      mmaOptions.bandCopySplit = true;
+      mmaOptions.bandUnroll = true;
       addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
                      options.mmaOptions, "mma-options");
     }

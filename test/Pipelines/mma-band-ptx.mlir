@@ -1,20 +1,22 @@
 // PTX of the band-packing tensor-core kernel, the dwc-to-nvvm default for
 // f16/bf16 depthwise convolutions with FW >= 9 (band-packing with
-// band-filter-pairs): a first kernel writes the filter pairs (two 16-byte
-// loads, two 16-byte stores per thread); the main kernel copies input rows
-// (cp.async.ca) and filter pairs (cp.async.cg) per stage and runs 16
-// m16n8k16 mma.sync per warp and slice, B registers straight from 128-bit
-// shared loads. With band-input-pairs a second first kernel interleaves
-// the input; min-blocks-per-sm reaches the PTX as .minnctapersm. ptxas: no
-// spills. (Kernel files: <func>_kernel is the filter-pairs kernel, the
+// band-filter-pairs, band-copy-split, band-unroll): a first kernel writes
+// the filter pairs (two 16-byte loads, two 16-byte stores per thread); the
+// main kernel copies input rows (cp.async.ca) and filter pairs
+// (cp.async.cg) per stage and runs 16 m16n8k16 mma.sync per warp and
+// slice, the slices unrolled (FW = 51: 4 slices, 64 mma between the
+// stage's barriers; FW = 17: 2), B registers straight from 128-bit shared
+// loads. With band-input-pairs (here with the slice loop: band-unroll=false)
+// a second first kernel interleaves the input; min-blocks-per-sm reaches
+// the PTX as .minnctapersm. ptxas: no spills. (Kernel files: <func>_kernel is the filter-pairs kernel, the
 // input-pairs kernel and the main kernel follow with numeric suffixes.)
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: FileCheck %s --check-prefix=PAIRS < %t/f51_kernel.ptx
-// RUN: FileCheck %s < %t/f51_kernel_0.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,UNROLLED < %t/f51_kernel_0.ptx
 // RUN: FileCheck %s --check-prefix=BF16 < %t/bf16_kernel_1.ptx
-// RUN: rm -rf %t.ip && dwc-opt %s "--dwc-to-nvvm=format=isa mma-options={band-input-pairs=true min-blocks-per-sm=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.ip > /dev/null
+// RUN: rm -rf %t.ip && dwc-opt %s "--dwc-to-nvvm=format=isa mma-options={band-input-pairs=true band-unroll=false min-blocks-per-sm=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.ip > /dev/null
 // RUN: FileCheck %s --check-prefix=PAIRS < %t.ip/f51_kernel_0.ptx
-// RUN: FileCheck %s --check-prefixes=CHECK,IP < %t.ip/f51_kernel_1.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,IP,LOOP < %t.ip/f51_kernel_1.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f51_kernel_0.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf16_kernel_1.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.ip/f51_kernel_1.ptx -o %t/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -36,13 +38,14 @@
 // CHECK-NEXT: cp.async.wait_group 1;
 // CHECK-NEXT: bar.sync 0;
 // CHECK: ld.shared.v4.b32
-// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// UNROLLED-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// LOOP-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: mma.sync
 // CHECK: bar.sync 0;
 // CHECK: st.global.v4.b32
 
 // BF16: cp.async.wait_group 1;
-// BF16-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// BF16-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // BF16-NOT: mma.sync
 // BF16: st.global.v4.b32
 

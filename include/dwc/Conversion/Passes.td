@@ -474,7 +474,8 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     row share one input tile per stage.
 
     Band packing (`band-packing`; the dwc-to-nvvm pipeline turns it on,
-    with `band-filter-pairs`): a row-ring variant that replaces the width-9
+    with `band-filter-pairs`, `band-copy-split` and `band-unroll`): a
+    row-ring variant that replaces the width-9
     fragments by K = 16 slices of the filter row's Toeplitz band. For a
     group of 8 outputs, the 8 x (FW + 7) band (output i, input column k:
     tap k - i) is cut into ceil((FW + 7) / 16) slices; slice p multiplies

@@ -6,7 +6,9 @@
 // zero-fill. Options: band-filter-pairs (workspace of (v[s], v[s+1]) pairs
 // written by a first kernel), band-input-pairs (workspace of the input
 // with column pairs interleaved per channel), warp-channels=8 (8 warps),
-// min-blocks-per-sm (marker for dwc-kernel-occupancy); a band ring over
+// min-blocks-per-sm (marker for dwc-kernel-occupancy), band-unroll (no
+// slice loop) and band-copy-split (copy i of a thread at position
+// tid / P + i * threads / P, chunk tid mod P); a band ring over
 // max-smem-kb falls back to the fragment kernel; warp-channels other than
 // 8 / 16 is an error. The index math is checked by band-model.test.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true" --canonicalize --cse -split-input-file | FileCheck %s
@@ -14,6 +16,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-input-pairs=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=IP
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true warp-channels=8 min-blocks-per-sm=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=W8
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true max-smem-kb=60" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-filter-pairs=true band-unroll=true band-copy-split=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=UNROLL
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma="warp-channels=12" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: warp-channels must be 8 or 16, got 12
@@ -104,6 +107,18 @@
 // W8-COUNT-8: nvgpu.mma.sync
 // W8-NOT: nvgpu.mma.sync
 // W8: scf.yield
+
+// UNROLL-LABEL: func @band31
+// band-copy-split: the thread's chunk (tid mod 16 for pairs) and position
+// part (tid / 16) once, copy i at + 8 i.
+// UNROLL: gpu.launch {{.*}} dynamic_shared_memory_size %c84816_i32
+// UNROLL: %[[TID:.*]] = arith.remui %{{.*}}, %c16 : index
+// UNROLL: scf.for %{{.*}} = %c0 to %c31 step %c1
+// UNROLL-NOT: scf.for
+// 3 slices x 2 chunks x 8 mma, no slice loop.
+// UNROLL-COUNT-48: nvgpu.mma.sync
+// UNROLL-NOT: nvgpu.mma.sync
+// UNROLL: scf.yield
 
 // Over 60 KB: the fragment ring (4 width-9 fragments, 81216 bytes) does not
 // fit either: per-fragment stages, static shared memory.
