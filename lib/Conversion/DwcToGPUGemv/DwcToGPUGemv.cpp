@@ -120,7 +120,6 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
         f32FilterSmem(filterSmem), halfVectorBits(halfVectorBits),
         halfFilterSmem(halfFilterSmem), unrollRows(unrollRows) {}
-  int64_t unrollRows;
   int64_t tmOption;
   /// Filter rows through shared memory (f32, and f16/bf16).
   bool f32FilterSmem;
@@ -128,6 +127,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   /// always uses 128).
   int64_t halfVectorBits;
   bool halfFilterSmem;
+  /// f16/bf16 filters of at most this many rows unroll the row loop.
+  int64_t unrollRows;
 
   /// 64-bit f16/bf16 vectors for filters of at most kSmallFilterTaps taps
   /// (memory-bound: twice the threads, half the registers), 128-bit ones
