@@ -108,6 +108,29 @@ struct Emitter : F32VectorEmitter {
   }
 };
 
+/// A gpu.launch of gridX x gridY blocks of `threads` threads in place of
+/// `op`, and a builder before its terminator.
+std::pair<gpu::LaunchOp, OpBuilder> createLaunch(PatternRewriter &rewriter,
+                                                 Operation *op, int64_t gridX,
+                                                 int64_t gridY,
+                                                 int64_t threads) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  IndexEmitter h{rewriter, loc};
+  Value one = h.cst(1);
+  auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(gridX),
+                                      h.cst(gridY), one, h.cst(threads), one,
+                                      one);
+  Block &entry = launch.getBody().front();
+  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
+    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
+    gpu::TerminatorOp::create(tb, loc);
+  }
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  b.setInsertionPoint(entry.getTerminator());
+  return {launch, b};
+}
+
 /// Filter taps per shared-memory row block: one copy round of 128 threads x
 /// 16 bytes covers 16 taps x 32 channels.
 constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
@@ -156,11 +179,9 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
     Value x = problem->x, w = problem->w, bias = problem->bias,
           y = problem->y;
-    auto in = cast<MemRefType>(x.getType()).getShape();
-    auto f = cast<MemRefType>(w.getType()).getShape();
-    auto out = cast<MemRefType>(y.getType()).getShape();
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
+    DepthwiseSizes sz = sizesOf(*problem);
+    int64_t N = sz.N, IH = sz.IH, IW = sz.IW, C = sz.C, FH = sz.FH, FW = sz.FW,
+            OH = sz.OH, OW = sz.OW;
     int64_t pt = problem->pt, pl = problem->pl;
     bool rotate = problem->rotateFilter;
 
@@ -180,19 +201,9 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t gridY = (P + kPatchesPerBlock - 1) / kPatchesPerBlock;
 
     Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    Emitter h{rewriter, loc, kChannelsPerThread};
-    Value one = h.cst(1);
-    auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(gridX),
-                                        h.cst(gridY), one, h.cst(kThreads),
-                                        one, one);
-    Block &entry = launch.getBody().front();
-    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-      gpu::TerminatorOp::create(tb, loc);
-    }
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    b.setInsertionPoint(entry.getTerminator());
+    auto launchAndBuilder = createLaunch(rewriter, op, gridX, gridY, kThreads);
+    gpu::LaunchOp launch = launchAndBuilder.first;
+    OpBuilder &b = launchAndBuilder.second;
     Emitter e{b, loc, kChannelsPerThread};
 
     // Thread coordinates: 8 threads along channels, 4 x 4 along patches.
@@ -471,11 +482,9 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
 
     Value x = problem->x, w = problem->w, bias = problem->bias,
           y = problem->y;
-    auto in = cast<MemRefType>(x.getType()).getShape();
-    auto f = cast<MemRefType>(w.getType()).getShape();
-    auto out = cast<MemRefType>(y.getType()).getShape();
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
+    DepthwiseSizes sz = sizesOf(*problem);
+    int64_t N = sz.N, IH = sz.IH, IW = sz.IW, C = sz.C, FH = sz.FH, FW = sz.FW,
+            OH = sz.OH, OW = sz.OW;
     int64_t pt = problem->pt, pl = problem->pl;
     bool rotate = problem->rotateFilter;
     Type elem = cast<MemRefType>(x.getType()).getElementType();
@@ -498,18 +507,9 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "grid too large");
 
     Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    Emitter h{rewriter, loc, V};
-    Value one = h.cst(1);
-    auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(blocks), one, one,
-                                        h.cst(kBlock), one, one);
-    Block &entry = launch.getBody().front();
-    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-      gpu::TerminatorOp::create(tb, loc);
-    }
-    OpBuilder ob = OpBuilder::atBlockBegin(&entry);
-    ob.setInsertionPoint(entry.getTerminator());
+    auto launchAndBuilder = createLaunch(rewriter, op, blocks, 1, kBlock);
+    gpu::LaunchOp launch = launchAndBuilder.first;
+    OpBuilder &ob = launchAndBuilder.second;
     Emitter g{ob, loc, V};
     Value gid = g.add(g.mul(launch.getBlockIds().x, kBlock),
                       launch.getThreadIds().x);
