@@ -12,6 +12,7 @@
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -108,29 +109,6 @@ struct Emitter : F32VectorEmitter {
   }
 };
 
-/// A gpu.launch of gridX x gridY blocks of `threads` threads in place of
-/// `op`, and a builder before its terminator.
-std::pair<gpu::LaunchOp, OpBuilder> createLaunch(PatternRewriter &rewriter,
-                                                 Operation *op, int64_t gridX,
-                                                 int64_t gridY,
-                                                 int64_t threads) {
-  Location loc = op->getLoc();
-  rewriter.setInsertionPoint(op);
-  IndexEmitter h{rewriter, loc};
-  Value one = h.cst(1);
-  auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(gridX),
-                                      h.cst(gridY), one, h.cst(threads), one,
-                                      one);
-  Block &entry = launch.getBody().front();
-  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-    gpu::TerminatorOp::create(tb, loc);
-  }
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  b.setInsertionPoint(entry.getTerminator());
-  return {launch, b};
-}
-
 /// Filter taps per shared-memory row block: one copy round of 128 threads x
 /// 16 bytes covers 16 taps x 32 channels.
 constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
@@ -201,7 +179,9 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t gridY = (P + kPatchesPerBlock - 1) / kPatchesPerBlock;
 
     Location loc = op.getLoc();
-    auto launchAndBuilder = createLaunch(rewriter, op, gridX, gridY, kThreads);
+    rewriter.setInsertionPoint(op);
+    auto launchAndBuilder =
+        createGridLaunch(rewriter, loc, gridX, gridY, kThreads);
     gpu::LaunchOp launch = launchAndBuilder.first;
     OpBuilder &b = launchAndBuilder.second;
     Emitter e{b, loc, kChannelsPerThread};
@@ -507,7 +487,8 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "grid too large");
 
     Location loc = op.getLoc();
-    auto launchAndBuilder = createLaunch(rewriter, op, blocks, 1, kBlock);
+    rewriter.setInsertionPoint(op);
+    auto launchAndBuilder = createGridLaunch(rewriter, loc, blocks, 1, kBlock);
     gpu::LaunchOp launch = launchAndBuilder.first;
     OpBuilder &ob = launchAndBuilder.second;
     Emitter g{ob, loc, V};
