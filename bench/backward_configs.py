@@ -60,7 +60,8 @@ class BwdConfig:
     z: int = 0                   # dwc-aot --bwd-filter-z (0: the pass's rule)
     dw_dtype: str = ""           # bwd_filter: dW element type ("": that of X)
     opts: str = ""               # dwc-aot --bwd-filter-options (sweeps)
-    tag: str = ""                # name suffix for `opts`
+    tag: str = ""                # name suffix for `opts` / `gemv_opts`
+    gemv_opts: str = ""          # dwc-aot --gemv-options (bwd_data variants)
 
     def __post_init__(self):
         if self.padding is None:
@@ -92,6 +93,8 @@ class BwdConfig:
         flags = [f"--bwd-filter-z={self.z}"] if self.z else []
         if self.opts:
             flags.append(f"--bwd-filter-options={self.opts}")
+        if self.gemv_opts:
+            flags.append(f"--gemv-options={self.gemv_opts}")
         return flags
 
     @property
@@ -297,6 +300,91 @@ def bwdf_sweep5_set():
     return out
 
 
+ROWTILE_VARIANTS = [("rt1", "row-tile=1"), ("rt4", "row-tile=4"),
+                    ("rt4s4", "row-tile=4 row-tile-strip=4"),
+                    ("rt8", "row-tile=8"),
+                    ("rt4v128", "row-tile=4 half-vector-bits=128")]
+
+
+def rowtile_set():
+    """Backward data on the GEMV pass's register row tiles against its GEMV
+    kernel (rt1) at F = 3 and 5 (f16, and f32 with the tile forced), odd
+    shapes on the default selection; the F = 3 f32 backward-filter tie of
+    128x64x64x256 with streaming-kernel variants."""
+    out = []
+    for (n, h, w, c) in FLOOR_SHAPES:
+        for f in (3, 5):
+            for tag, o in ROWTILE_VARIANTS:
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_data", "f16", gemv_opts=o,
+                                     tag=tag, note="row tile " + o))
+        for tag, o in ROWTILE_VARIANTS[:3]:
+            out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_data", "f32", gemv_opts=o,
+                                 tag=tag, note="row tile " + o))
+    # The issue-5 forward grid's third shape (same kernel as the forward).
+    for tag, o in ROWTILE_VARIANTS[:4]:
+        out.append(BwdConfig(128, 128, 128, 128, [3, 3], "bwd_data", "f16", gemv_opts=o,
+                             tag=tag, note="row tile " + o))
+    out += [
+        BwdConfig(3, 17, 19, 40, [5, 3], "bwd_data", "f16", padding=[2, 1, 0, 2], note="odd, asym, row tile"),
+        BwdConfig(2, 13, 7, 24, [3, 3], "bwd_data", "bf16", note="odd, bf16, row tile"),
+        BwdConfig(1, 9, 2, 8, [3, 3], "bwd_data", "f16", padding=[0, 2, 1, 1], note="W < FW, row tile"),
+        BwdConfig(3, 17, 19, 40, [5, 3], "bwd_data", "f32", padding=[2, 1, 0, 2],
+                  gemv_opts="row-tile=4", tag="rt4", note="odd, asym, f32 row tile forced"),
+    ]
+    for tag, o in [("", ""), ("r1", "rows-per-step=1"), ("r4", "rows-per-step=4"),
+                   ("b128", "stream-block-threads=128"), ("b512", "stream-block-threads=512")]:
+        out.append(BwdConfig(128, 64, 64, 256, [3, 3], "bwd_filter", "f32", opts=o, tag=tag,
+                             note="stream " + (o or "default")))
+    return out
+
+
+def rowtile2_set():
+    """Second row-tile sweep: wider strips and other tile heights at F = 3
+    (f16 on the three grid shapes), filters in registers at F = 5."""
+    out = []
+    f3 = [("rt4s4", "row-tile=4 row-tile-strip=4"), ("rt4s6", "row-tile=4 row-tile-strip=6"),
+          ("rt4s8", "row-tile=4 row-tile-strip=8"), ("rt8s4", "row-tile=8 row-tile-strip=4"),
+          ("rt2s8", "row-tile=2 row-tile-strip=8"), ("rt3s4", "row-tile=3 row-tile-strip=4"),
+          ("rt6s4", "row-tile=6 row-tile-strip=4"), ("rt2s4", "row-tile=2 row-tile-strip=4")]
+    f5 = [("rt1", "row-tile=1"), ("rt4s4fr", "row-tile=4 row-tile-strip=4 row-tile-filter-regs=128"),
+          ("rt2s4fr", "row-tile=2 row-tile-strip=4 row-tile-filter-regs=128"),
+          ("rt4s2fr", "row-tile=4 row-tile-strip=2 row-tile-filter-regs=128"),
+          ("rt4s8", "row-tile=4 row-tile-strip=8")]
+    for (n, h, w, c) in FLOOR_SHAPES + [(128, 128, 128, 128)]:
+        for tag, o in f3:
+            out.append(BwdConfig(n, h, w, c, [3, 3], "bwd_data", "f16", gemv_opts=o,
+                                 tag=tag, note="row tile " + o))
+        for tag, o in f5:
+            out.append(BwdConfig(n, h, w, c, [5, 5], "bwd_data", "f16", gemv_opts=o,
+                                 tag=tag, note="row tile " + o))
+    return out
+
+
+def rowtile3_set():
+    """Third row-tile sweep: 5x5 and 7x7 f16 with filter vectors read at
+    each use, tile heights 2 and 4, strips 4 and 8, against the GEMV kernel
+    (rt1)."""
+    out = []
+    variants = [("rt1", "row-tile=1"), ("rt4s8", "row-tile=4 row-tile-strip=8"),
+                ("rt2s8", "row-tile=2 row-tile-strip=8"), ("rt2s4", "row-tile=2 row-tile-strip=4"),
+                ("rt4s4", "row-tile=4 row-tile-strip=4")]
+    for (n, h, w, c) in FLOOR_SHAPES + [(128, 128, 128, 128)]:
+        for f in (5, 7):
+            for tag, o in variants:
+                out.append(BwdConfig(n, h, w, c, [f, f], "bwd_data", "f16",
+                                     gemv_opts=o + " row-tile-max-taps=49", tag=tag,
+                                     note="row tile " + o))
+    return out
+
+
+def rowtile_check_set():
+    """After the row-tile defaults: the floor configurations at F = 3 and 7
+    (f16 backward data on the row tiles, the rest unchanged) and odd
+    shapes on the default selection."""
+    return ([c for c in floor_set() if c.F[0] in (3, 7)]
+            + [c for c in rowtile_set() if c.N < 128 and not c.gemv_opts])
+
+
 def bwdf_set():
     """The backward-filter floor configurations and the smoke/odd ones."""
     return ([c for c in floor_set() if c.op == "bwd_filter"]
@@ -322,7 +410,9 @@ SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set, "tcdata": 
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
         "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
         "bwdfsweep3": bwdf_sweep3_set, "bwdfsweep4": bwdf_sweep4_set,
-        "bwdfsweep5": bwdf_sweep5_set,
+        "bwdfsweep5": bwdf_sweep5_set, "rowtile": rowtile_set,
+        "rowtile2": rowtile2_set, "rowtile3": rowtile3_set,
+        "rowtilecheck": rowtile_check_set,
         "bwdfdev": lambda: ([c for c in floor_set() if c.op == "bwd_filter" and c.F[0] <= 13]
                             + bwdf_sweep_set() + bwdf_odd_set())}
 

@@ -33,6 +33,19 @@ inline DepthwiseProblem forwardProblem(DepthwiseConv2DOp op) {
                           /*rotateFilter=*/false};
 }
 
+/// The sizes of a problem: x is N x IH x IW x C, w FH x FW x C, y
+/// N x OH x OW x C.
+struct DepthwiseSizes {
+  int64_t N, IH, IW, C, FH, FW, OH, OW;
+};
+
+inline DepthwiseSizes sizesOf(const DepthwiseProblem &p) {
+  auto in = cast<MemRefType>(p.x.getType()).getShape();
+  auto f = cast<MemRefType>(p.w.getType()).getShape();
+  auto out = cast<MemRefType>(p.y.getType()).getShape();
+  return DepthwiseSizes{in[0], in[1], in[2], in[3], f[0], f[1], out[1], out[2]};
+}
+
 /// Fails (with `why`) when the transposed padding would be negative.
 inline FailureOr<DepthwiseProblem>
 backwardDataProblem(DepthwiseConv2DBackwardDataOp op, std::string &why) {

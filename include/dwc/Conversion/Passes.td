@@ -234,6 +234,24 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     larger than the filter extent minus one (a negative transposed padding)
     is left to the direct kernel.
 
+    Register row tiles (option `row-tile`; by default f16/bf16 filters of
+    at most `row-tile-max-taps` = 49 taps, forward and backward data): a
+    second kernel for short filters, where the GEMV kernel re-reads each
+    input row once per output row. A thread owns TH output rows x TM outputs
+    along the width x 64 bits of channels (1-D grid, channel vectors
+    innermost); it visits the TH + FH - 1 input rows of its tile in order,
+    loads each row's TM + FW - 1 vectors once and feeds every output row r
+    of the tile with filter row t - r; an output row is rounded and stored
+    right after its last filter row (at most FH rows of accumulators live).
+    The filter stays in f32 registers when FH x FW x V fits
+    `row-tile-filter-regs`, else its vectors are read through L1 at each
+    use. No branches: padding rows and columns are clamped loads replaced by
+    zeros, so all loads of a tile may be in flight together. TH = 4, TM = 4
+    (8 for 10 to 25 taps): on the H200 82-86% of copy bandwidth at 3x3 f16
+    against the GEMV kernel's 69-76% and cuDNN's 80-82%
+    (bench/results/2026-11-30-rowtile-v1..v3.md). f32 keeps the GEMV kernel
+    (84-87% there) unless `row-tile` is set.
+
     Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
     kernel): f32, f16 or bf16 with f32 accumulation, strides 1, dilations 1,
     C a multiple of 128 bits (4 f32 / 8 f16), identity layouts. Stride 2 and
@@ -257,6 +275,20 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
       // per thread: 8 outputs x vector<4xf32>, for each filter row:
       //   window of 8 vector.loads, then per tap one new vector.load,
       //   one filter vector.load and 8 vector.fma
+      gpu.terminator
+    }
+    ```
+
+    After, the same op in f16 (row tiles):
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%c1, %c1, %c1)
+               threads(%tx, %ty, %tz) in (%c256, %c1, %c1) {
+      // 32 threads of 256 active (2 x 2 tiles x 8 channel vectors); each:
+      // 9 filter vector<4xf16> loads (kept as f32), then for
+      // each of the 6 input rows of a 4-row tile: 6 vector.loads and the
+      // vector.fma of every output row it touches; row r stored after
+      // input row r + 2
       gpu.terminator
     }
     ```
@@ -285,6 +317,22 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
            "flight together (0: never; the default 5 covers the f16/bf16 "
            "filters of at most 9 taps, 2-3% faster at 3x3 on the H200, "
            "bench/results/2026-11-30-fwd16-v4.md)">,
+    Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
+           "Output rows per thread of the register row-tile kernel (each "
+           "input row loaded once per tile and fed to every output row it "
+           "touches): 0 = 4 for f16/bf16 and off for f32, 1 = off (the "
+           "GEMV kernel), N >= 2 = N rows for every element type">,
+    Option<"rowTileStrip", "row-tile-strip", "int64_t", /*default=*/"0",
+           "Outputs per thread along the width in the row-tile kernel "
+           "(0: 8 for filters of 10 to 25 taps, 4 otherwise)">,
+    Option<"rowTileMaxTaps", "row-tile-max-taps", "int64_t",
+           /*default=*/"49",
+           "Longest filter (FH x FW taps) the row-tile kernel takes">,
+    Option<"rowTileFilterRegs", "row-tile-filter-regs", "int64_t",
+           /*default=*/"72",
+           "Most f32 registers (FH x FW x channels per thread) the row-tile "
+           "kernel keeps the filter in; longer filters are read through L1 "
+           "at each use">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -26,6 +26,7 @@
 
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -213,26 +214,6 @@ std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
 /// thread, arithmetic is f32).
 using Emitter = F32VectorEmitter;
 
-/// Creates a 1-D gpu.launch of `blocks` x `threads` before `op` and returns
-/// a builder inside it (before the terminator) with the launch.
-std::pair<gpu::LaunchOp, OpBuilder> createLaunch(RewriterBase &rewriter,
-                                                 Location loc, int64_t blocks,
-                                                 int64_t threads) {
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, blocks),
-      one, one, arith::ConstantIndexOp::create(rewriter, loc, threads), one,
-      one);
-  Block &entry = launch.getBody().front();
-  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-    gpu::TerminatorOp::create(tb, loc);
-  }
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  b.setInsertionPoint(entry.getTerminator());
-  return {launch, b};
-}
-
 /// Emits `body(builder)` under `cond` (directly when `cond` is null).
 void emitIf(OpBuilder &b, Location loc, Value cond,
             function_ref<void(OpBuilder &)> body) {
@@ -250,7 +231,7 @@ void emitIf(OpBuilder &b, Location loc, Value cond,
 void emitVectorKernel(RewriterBase &rewriter, Location loc, int64_t count,
                       function_ref<void(OpBuilder &, Value)> body) {
   int64_t blocks = (count + kSmallBlock - 1) / kSmallBlock;
-  auto [launch, b] = createLaunch(rewriter, loc, blocks, kSmallBlock);
+  auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, kSmallBlock);
   Emitter e{b, loc, 1};
   Value gid = e.add(e.mul(launch.getBlockIds().x, kSmallBlock),
                     launch.getThreadIds().x);
@@ -271,7 +252,7 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
                       bool blockReduce) {
   const int64_t V = s.V, R = s.R, FH = d.FH, FW = d.FW, taps = FH * FW;
   const int64_t inRows = R + FH - 1;
-  auto [launch, b] = createLaunch(rewriter, loc, s.blocks, s.threads);
+  auto [launch, b] = createGridLaunch(rewriter, loc, s.blocks, 1, s.threads);
   Type f32 = rewriter.getF32Type();
   Value smem;
   if (blockReduce) {
@@ -543,7 +524,7 @@ struct SplitZBackwardFilterLowering
                        Dims{N, IH, IW, C, FH, FW, OH, OW, pt, pl}, sp,
                        /*blockReduce=*/warpReduceTaps > 0);
     } else {
-    auto [launch, b] = createLaunch(rewriter, loc, p.blocks, kThreads);
+    auto [launch, b] = createGridLaunch(rewriter, loc, p.blocks, 1, kThreads);
     Emitter e{b, loc, V};
     Value tid = launch.getThreadIds().x, bid = launch.getBlockIds().x;
     Value lane = e.rem(tid, kLanes), slot = e.div(tid, kLanes);

@@ -12,6 +12,7 @@
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,6 +23,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include <deque>
+#include <limits>
+#include <optional>
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_CONVERTDWCTOGPUGEMV
@@ -118,7 +121,6 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), tmOption(tm),
         f32FilterSmem(filterSmem), halfVectorBits(halfVectorBits),
         halfFilterSmem(halfFilterSmem), unrollRows(unrollRows) {}
-  int64_t unrollRows;
   int64_t tmOption;
   /// Filter rows through shared memory (f32, and f16/bf16).
   bool f32FilterSmem;
@@ -126,6 +128,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   /// always uses 128).
   int64_t halfVectorBits;
   bool halfFilterSmem;
+  /// f16/bf16 filters of at most this many rows unroll the row loop.
+  int64_t unrollRows;
 
   /// 64-bit f16/bf16 vectors for filters of at most kSmallFilterTaps taps
   /// (memory-bound: twice the threads, half the registers), 128-bit ones
@@ -153,11 +157,9 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
     Value x = problem->x, w = problem->w, bias = problem->bias,
           y = problem->y;
-    auto in = cast<MemRefType>(x.getType()).getShape();
-    auto f = cast<MemRefType>(w.getType()).getShape();
-    auto out = cast<MemRefType>(y.getType()).getShape();
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
+    DepthwiseSizes sz = sizesOf(*problem);
+    int64_t N = sz.N, IH = sz.IH, IW = sz.IW, C = sz.C, FH = sz.FH, FW = sz.FW,
+            OH = sz.OH, OW = sz.OW;
     int64_t pt = problem->pt, pl = problem->pl;
     bool rotate = problem->rotateFilter;
 
@@ -178,18 +180,10 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Emitter h{rewriter, loc, kChannelsPerThread};
-    Value one = h.cst(1);
-    auto launch = gpu::LaunchOp::create(rewriter, loc, h.cst(gridX),
-                                        h.cst(gridY), one, h.cst(kThreads),
-                                        one, one);
-    Block &entry = launch.getBody().front();
-    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-      gpu::TerminatorOp::create(tb, loc);
-    }
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    b.setInsertionPoint(entry.getTerminator());
+    auto launchAndBuilder =
+        createGridLaunch(rewriter, loc, gridX, gridY, kThreads);
+    gpu::LaunchOp launch = launchAndBuilder.first;
+    OpBuilder &b = launchAndBuilder.second;
     Emitter e{b, loc, kChannelsPerThread};
 
     // Thread coordinates: 8 threads along channels, 4 x 4 along patches.
@@ -401,6 +395,185 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
   }
 };
 
+/// Register row tiles for short stride-1 filters: a thread owns TH output
+/// rows x TM outputs along the width x V channels (1-D grid, channel
+/// vectors innermost: a warp reads whole channel runs of one position).
+/// The TH + FH - 1 input rows of the tile are visited in order, each row's
+/// TM + FW - 1 vectors loaded once (width-first); a row feeds every output
+/// row r of the tile with filter row fh = t - r, so each input row is read
+/// once per tile instead of once per output row, and an output row is
+/// stored right after its last filter row (at most FH rows of accumulators
+/// are live). Filter vectors stay in registers when they fit, else they
+/// are read through L1 at each use. Rows and columns in the padding are
+/// clamped in-bounds loads replaced by zeros (no branches: all loads of a
+/// tile may be in flight together).
+template <typename OpTy>
+struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
+  RowTileDepthwiseLowering(MLIRContext *ctx, int64_t rowTile, int64_t strip,
+                           int64_t halfVectorBits, int64_t maxTaps,
+                           int64_t filterRegs)
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/3), rowTile(rowTile),
+        strip(strip), halfVectorBits(halfVectorBits), maxTaps(maxTaps),
+        filterRegLimit(filterRegs) {}
+  int64_t rowTile, strip, halfVectorBits, maxTaps;
+  /// f32 registers the filter may take (FH x FW x V); above, filter vectors
+  /// are loaded at each use.
+  int64_t filterRegLimit;
+
+  /// Threads per block of the 1-D launch.
+  static constexpr int64_t kBlock = 256;
+  /// Default tile for f16/bf16: 4 rows x 4 outputs x 64-bit vectors, 4 x 8
+  /// for filters of 10 to 25 taps. Measured on the H200, f16 backward data
+  /// (bench/results/2026-11-30-rowtile-v1.md, -v2.md, -v3.md; same kernel
+  /// as the forward): 3x3 4 x 4 at 82-86% of copy bandwidth (4 x 2: 65-68%,
+  /// 4 x 6: 63-66%, 4 x 8: 72-74%, 8 x 4: 80-82%, 3 x 4 like 4 x 4) against
+  /// the GEMV kernel's 69-76% and cuDNN's 80-82%; 5x5 4 x 8 0.25 / 0.49 ms
+  /// (4 x 4: 0.32-0.33 / 0.62, 2 x 8: 0.29 / 0.56) against GEMV 0.29-0.30 /
+  /// 0.57 and cuDNN 0.28-0.31 / 0.55, although ptxas spills 20 bytes there;
+  /// 7x7 4 x 4 0.47-0.48 / 0.93 ms (2 x 8: 0.48-0.50 / 0.94, 4 x 8:
+  /// 0.73 / 1.52, spilling) against GEMV 0.58-0.61 / 0.98.
+  static constexpr int64_t kDefaultRows = 4;
+  static constexpr int64_t kDefaultStrip = 4;
+  static constexpr int64_t kWideStrip = 8;
+  static constexpr int64_t kWideStripMinTaps = 10, kWideStripMaxTaps = 25;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type opElem =
+        cast<MemRefType>(op->getOperand(0).getType()).getElementType();
+    bool narrow = opElem.isF16() || opElem.isBF16();
+    auto fShape = cast<MemRefType>(op->getOperand(1).getType()).getShape();
+    int64_t taps = fShape[0] * fShape[1];
+    // row-tile = 0: 16-bit data with short filters only; 1: never.
+    int64_t TH = rowTile;
+    if (TH == 0)
+      TH = narrow ? kDefaultRows : 1;
+    if (TH <= 1)
+      return rewriter.notifyMatchFailure(op, "row tiles off");
+    if (taps > maxTaps)
+      return rewriter.notifyMatchFailure(op, "filter longer than row-tile-max-taps");
+    int64_t vectorBits = 128;
+    if (narrow)
+      vectorBits = halfVectorBits ? halfVectorBits : 64;
+    std::string why;
+    FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
+    if (failed(problem))
+      return rewriter.notifyMatchFailure(op, why);
+
+    Value x = problem->x, w = problem->w, bias = problem->bias,
+          y = problem->y;
+    DepthwiseSizes sz = sizesOf(*problem);
+    int64_t N = sz.N, IH = sz.IH, IW = sz.IW, C = sz.C, FH = sz.FH, FW = sz.FW,
+            OH = sz.OH, OW = sz.OW;
+    int64_t pt = problem->pt, pl = problem->pl;
+    bool rotate = problem->rotateFilter;
+    Type elem = cast<MemRefType>(x.getType()).getElementType();
+    int64_t V = channelsPerThread(elem, vectorBits);
+
+    bool filterInRegs = FH * FW * V <= filterRegLimit;
+    TH = std::min(TH, OH);
+    int64_t TM = strip;
+    if (TM == 0)
+      TM = taps >= kWideStripMinTaps && taps <= kWideStripMaxTaps
+               ? kWideStrip
+               : kDefaultStrip;
+    TM = std::min(TM, OW);
+    int64_t rows = TH + FH - 1, cols = TM + FW - 1;
+    int64_t OHt = llvm::divideCeil(OH, TH), OWc = llvm::divideCeil(OW, TM);
+    int64_t CV = C / V;
+    int64_t total = N * OHt * OWc * CV;
+    int64_t blocks = llvm::divideCeil(total, kBlock);
+    if (blocks > std::numeric_limits<int32_t>::max())
+      return rewriter.notifyMatchFailure(op, "grid too large");
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto launchAndBuilder = createGridLaunch(rewriter, loc, blocks, 1, kBlock);
+    gpu::LaunchOp launch = launchAndBuilder.first;
+    OpBuilder &ob = launchAndBuilder.second;
+    Emitter g{ob, loc, V};
+    Value gid = g.add(g.mul(launch.getBlockIds().x, kBlock),
+                      launch.getThreadIds().x);
+    // Threads past the last tile do nothing.
+    std::optional<OpBuilder> inRange;
+    if (total % kBlock != 0)
+      inRange.emplace(
+          scf::IfOp::create(ob, loc, g.lt(gid, total), false)
+              .getThenBodyBuilder());
+    OpBuilder &b = inRange ? *inRange : ob;
+    Emitter e{b, loc, V};
+
+    auto co = e.delinearize(gid, {N, OHt, OWc, CV});
+    Value n = co[0], oh0 = e.mul(co[1], TH), ow0 = e.mul(co[2], TM),
+          c = e.mul(co[3], V);
+    Value hs0 = e.add(oh0, -pt), wbase = e.add(ow0, -pl);
+    Value zero = e.zeros();
+    // Columns of the tile: clamped index and validity, static per j.
+    SmallVector<Value> colIdx(cols), colOk(cols);
+    for (int64_t j = 0; j < cols; ++j) {
+      Value iw = e.add(wbase, j);
+      colOk[j] = e.inBounds(iw, j - pl, (OWc - 1) * TM + j - pl, IW);
+      colIdx[j] = e.clampIf(colOk[j], iw, IW);
+    }
+    auto filterAt = [&](int64_t fh, int64_t fw) {
+      return e.load(w, ValueRange{e.cst(rotate ? FH - 1 - fh : fh),
+                                  e.cst(rotate ? FW - 1 - fw : fw), c});
+    };
+    SmallVector<Value> filterRegs;
+    if (filterInRegs)
+      for (int64_t fh = 0; fh < FH; ++fh)
+        for (int64_t fw = 0; fw < FW; ++fw)
+          filterRegs.push_back(filterAt(fh, fw));
+    Value init = bias ? e.load(bias, ValueRange{c}) : zero;
+    SmallVector<SmallVector<Value>> acc(TH, SmallVector<Value>(TM));
+    for (int64_t t = 0; t < rows; ++t) {
+      Value ih = e.add(hs0, t);
+      Value rowOk = e.inBounds(ih, t - pt, (OHt - 1) * TH + t - pt, IH);
+      Value ihc = e.clampIf(rowOk, ih, IH);
+      SmallVector<Value> xs(cols);
+      for (int64_t j = 0; j < cols; ++j) {
+        Value v = e.load(x, ValueRange{n, ihc, colIdx[j], c});
+        xs[j] = e.select(e.andi(rowOk, colOk[j]), v, zero);
+      }
+      // Output rows r of the tile whose filter row t - r is in [0, FH).
+      for (int64_t r = std::max<int64_t>(0, t - FH + 1);
+           r <= std::min(t, TH - 1); ++r) {
+        int64_t fh = t - r;
+        for (int64_t fw = 0; fw < FW; ++fw) {
+          Value wv =
+              filterInRegs ? filterRegs[fh * FW + fw] : filterAt(fh, fw);
+          for (int64_t i = 0; i < TM; ++i)
+            acc[r][i] = vector::FMAOp::create(b, loc, xs[i + fw], wv,
+                                              acc[r][i] ? acc[r][i] : init);
+        }
+        if (fh != FH - 1)
+          continue;
+        // Last filter row of output row r: store it.
+        Value oh = e.add(oh0, r);
+        Value rowStore;
+        if ((OHt - 1) * TH + r >= OH)
+          rowStore = e.lt(oh, OH);
+        for (int64_t i = 0; i < TM; ++i) {
+          Value ow = e.add(ow0, i);
+          Value ok = rowStore;
+          if ((OWc - 1) * TM + i >= OW)
+            ok = e.andi(ok, e.lt(ow, OW));
+          Value res = acc[r][i];
+          if (!ok) {
+            e.store(res, y, ValueRange{n, oh, ow, c});
+            continue;
+          }
+          auto ifStore = scf::IfOp::create(b, loc, ok, false);
+          OpBuilder sb = ifStore.getThenBodyBuilder();
+          Emitter{sb, loc, V}.store(res, y, ValueRange{n, oh, ow, c});
+        }
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertDwcToGPUGemvPass
     : dwc::impl::ConvertDwcToGPUGemvBase<ConvertDwcToGPUGemvPass> {
   using Base::Base;
@@ -415,6 +588,15 @@ struct ConvertDwcToGPUGemvPass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
+    if (rowTile < 0 || rowTile > 16 || rowTileStrip < 0 || rowTileStrip > 8) {
+      getOperation().emitError() << "convert-dwc-to-gpu-gemv: row-tile must "
+                                    "be in [0, 16], row-tile-strip in [0, 8]";
+      return signalPassFailure();
+    }
+    patterns.add<RowTileDepthwiseLowering<DepthwiseConv2DOp>,
+                 RowTileDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
+        &getContext(), rowTile, rowTileStrip, halfVectorBits, rowTileMaxTaps,
+        rowTileFilterRegs);
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem,

@@ -13,6 +13,7 @@
 
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -237,28 +238,12 @@ void guarded(OpBuilder &b, Location loc, Value cond,
   body(tb);
 }
 
-/// A gpu.launch of `grid` x `block` threads (1-D) with optional workgroup
-/// buffers, inserted before `op`; returns it with a builder before its
-/// terminator.
+/// A 1-D launch of `grid` blocks of `block` threads in place of `op`.
 std::pair<gpu::LaunchOp, OpBuilder>
 createLaunch(RewriterBase &rewriter, Operation *op, int64_t grid, int64_t block,
              TypeRange workgroup = {}) {
-  Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, grid), one,
-      one, arith::ConstantIndexOp::create(rewriter, loc, block), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, workgroup);
-  Block &entry = launch.getBody().front();
-  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-    gpu::TerminatorOp::create(tb, loc);
-  }
-  OpBuilder b(op->getContext());
-  b.setInsertionPoint(entry.getTerminator());
-  return {launch, b};
+  return createGridLaunch(rewriter, op->getLoc(), grid, 1, block, workgroup);
 }
 
 /// 1-D launch of `total` threads in blocks of kBlockSize; `body` gets the

@@ -2,7 +2,7 @@
 // predicated padding, and the ops it must leave to the direct kernel.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=filter-smem=false --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="tm=4 filter-smem=false" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=TM4
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=128 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMEM
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1 half-vector-bits=128 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMEM
 
 // 64 channels -> 2 channel tiles; 1x8x16 outputs with TM = 8 -> 16 patches
 // -> 1 patch tile. 128 threads per block.

@@ -3,10 +3,10 @@
 // memory for filters of at most 9 taps, 128-bit vectors with shared filter
 // rows above; the options that force either; C % 4 == 0 eligibility of the
 // 64-bit kernel; a bad option value.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=128 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V128
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=64 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V64
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="unroll-rows=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOOP
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=row-tile=1 --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1 half-vector-bits=128 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V128
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1 half-vector-bits=64 half-filter-smem=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V64
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1 unroll-rows=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOOP
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="half-vector-bits=32" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // 64 channels -> 2 blocks of 32 channels (128 threads, 8 x 4 channels).

@@ -658,6 +658,23 @@ def family(name, rng):
             bwd_filter_case(rng, "gpu_bwd_filter_f16_to_f32", "f16", "f32", 1, 6, 17, 8, 7, 7, pad=(3, 3, 3, 3)),
             bwd_filter_case(rng, "gpu_bwd_filter_bf16", "bf16", "bf16", 1, 6, 6, 24, 4, 2, pad=(1, 2, 1, 0)),
         ]
+    if name == "gpu_row_tile":
+        # The GEMV pass's register row tiles (forward and backward data,
+        # stride 1, C a multiple of the vector): row tails (OH not a
+        # multiple of the tile), width tails, asymmetric and zero padding,
+        # W < FW, FH != FW, a 25-tap filter (filter vectors loaded at each
+        # use), bias, f32/f16/bf16.
+        return [
+            dw_case(rng, "rt_f16_3x3_bias", "f16", 2, 7, 9, 8, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "rt_bf16_asym", "bf16", 1, 11, 6, 12, 3, 2, pad=(2, 0, 0, 1)),
+            dw_case(rng, "rt_f16_5x5_nopad", "f16", 1, 10, 9, 4, 5, 5),
+            dw_case(rng, "rt_f16_w_lt_fw", "f16", 1, 9, 2, 4, 3, 5, pad=(1, 1, 2, 2)),
+            dw_case(rng, "rt_f32_3x3", "f32", 2, 6, 7, 8, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "rt_f16_1x1", "f16", 1, 5, 3, 8, 1, 1),
+            bwd_data_case(rng, "rt_bwd_data_f16", "f16", 2, 7, 6, 8, 3, 3, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "rt_bwd_data_bf16_asym", "bf16", 1, 9, 7, 4, 4, 2, pad=(1, 2, 1, 0)),
+            bwd_data_case(rng, "rt_bwd_data_f32_5x5", "f32", 1, 8, 9, 4, 5, 5, pad=(2, 2, 2, 2)),
+        ]
     if name == "im2win_conv2d":
         return [
             im2win_case(rng, "im2win_3x3", "f32", 1, 6, 6, 3, (3, 3)),

@@ -1,0 +1,47 @@
+//===- LaunchBuilder.h - gpu.launch creation for the dwc kernel passes -*- C++ -*-===//
+//
+// Every kernel pass replaces an op by a gpu.launch with static grid and
+// block sizes and fills its body; this builds the launch (with optional
+// workgroup buffers) and hands back a builder before its terminator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_CONVERSION_LAUNCHBUILDER_H
+#define DWC_CONVERSION_LAUNCHBUILDER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include <utility>
+
+namespace mlir {
+namespace dwc {
+
+/// A gpu.launch of gridX x gridY blocks of `threads` threads at the
+/// rewriter's insertion point, with `workgroup` buffers attributed, and a
+/// builder placed before its terminator.
+inline std::pair<gpu::LaunchOp, OpBuilder>
+createGridLaunch(RewriterBase &rewriter, Location loc, int64_t gridX,
+                 int64_t gridY, int64_t threads, TypeRange workgroup = {}) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value one = cst(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, cst(gridX), gridY == 1 ? one : Value(cst(gridY)), one,
+      cst(threads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, workgroup);
+  Block &entry = launch.getBody().front();
+  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
+    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
+    gpu::TerminatorOp::create(tb, loc);
+  }
+  OpBuilder b(launch.getContext());
+  b.setInsertionPoint(entry.getTerminator());
+  return {launch, b};
+}
+
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_CONVERSION_LAUNCHBUILDER_H

@@ -1,0 +1,108 @@
+// The GEMV pass's register row tiles: by default f16/bf16 (forward and
+// backward data) take them, f32 keeps the GEMV kernel unless row-tile is
+// set; row-tile=1 turns them off; filters longer than row-tile-max-taps
+// and ineligible ops (stride 2) are refused; bad option values.
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=2 row-tile-strip=3 row-tile-max-taps=9" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FORCE
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=17" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-strip=9" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: convert-dwc-to-gpu-gemv: row-tile must be in [0, 16], row-tile-strip in [0, 8]
+
+// f16 3x3, 1x8x16x64: 4-row x 4-output tiles x 4 channels: 2 x 4 tiles x
+// 16 channel vectors = 128 threads of one 256-thread block (guarded). The
+// 9 filter vectors loaded once (kept as f32); then per input row (6 of
+// them) 6 input vectors, each row feeding the output rows it touches
+// (input row 0: 12 FMAs for output row 0, row 1: 24, row 2: 36 -> output
+// row 0 stored (4 stores) ...). No shared memory, no loop, no barrier.
+// CHECK-LABEL: func @f16_3x3
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1{{[^,]*}}, {{[^,]*}} = %c1{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c256{{[^,]*}},
+// CHECK-NOT: workgroup
+// CHECK: scf.if
+// CHECK-COUNT-9: vector.load %arg1{{.*}} {alignment = 8 : i64} : memref<3x3x64xf16>, vector<4xf16>
+// CHECK-NOT: vector.load %arg1
+// CHECK-COUNT-6: vector.load %arg0{{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
+// CHECK-COUNT-12: vector.fma
+// CHECK-COUNT-6: vector.load %arg0
+// CHECK-COUNT-24: vector.fma
+// CHECK-COUNT-6: vector.load %arg0
+// CHECK-COUNT-12: vector.fma
+// CHECK-COUNT-4: vector.store {{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
+// CHECK-NOT: scf.for
+// CHECK-NOT: gpu.barrier
+// OFF-LABEL: func @f16_3x3
+// OFF: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c128
+// FORCE-LABEL: func @f16_3x3
+// FORCE-COUNT-9: vector.load %arg1
+// FORCE-COUNT-5: vector.load %arg0
+func.func @f16_3x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
+    outs(%y : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// f32 keeps the GEMV kernel (128 threads, filter rows through shared
+// memory) unless row-tile is set: then 128-bit f32 vectors, 2-row x
+// 3-output tiles (FORCE).
+// CHECK-LABEL: func @f32_3x3
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c128
+// FORCE-LABEL: func @f32_3x3
+// FORCE: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// FORCE-NOT: workgroup
+// FORCE-COUNT-9: vector.load %arg1{{.*}} : memref<3x3x32xf32>, vector<4xf32>
+// FORCE-COUNT-5: vector.load %arg0{{.*}} : memref<1x8x9x32xf32>, vector<4xf32>
+func.func @f32_3x3(%x: memref<1x8x9x32xf32>, %w: memref<3x3x32xf32>, %y: memref<1x8x9x32xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x9x32xf32>, memref<3x3x32xf32>)
+    outs(%y : memref<1x8x9x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// Backward data: the forward kernel on dY with the 180-degree rotated
+// filter (first register tap = w[2, 2]) and the transposed padding.
+// CHECK-LABEL: func @bwd_data_f16
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK: vector.load %arg1[%c2, %c2, {{.*}}] {alignment = 8 : i64} : memref<3x3x64xf16>, vector<4xf16>
+// CHECK-NEXT: arith.extf
+// CHECK-NEXT: vector.load %arg1[%c2, %c1,
+func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
+    outs(%dx : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// 5x5 f16: 100 f32 registers of filter > row-tile-filter-regs (72): the
+// filter vectors are read at each use (no block of 25 filter loads up
+// front), 4 x 8 tiles (8 + 4 = 12 vectors per input row). With
+// row-tile-max-taps=9 (FORCE) the filter is too long: the GEMV kernel
+// (128-bit vectors for > 9 taps, shared filter rows).
+// CHECK-LABEL: func @f16_5x5
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-COUNT-12: vector.load %arg0
+// CHECK: vector.load %arg1
+// FORCE-LABEL: func @f16_5x5
+// FORCE: gpu.launch {{.*}} workgroup
+// FORCE: nvgpu.device_async_copy
+func.func @f16_5x5(%x: memref<1x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x16x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x16x16x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<1x16x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// Refused: stride 2 (left to the direct kernel by this pass).
+// CHECK-LABEL: func @f16_stride2
+// CHECK-NOT: gpu.launch
+// CHECK: dwc.depthwise_conv2d
+func.func @f16_stride2(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x4x4x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x64xf16>, memref<3x3x64xf16>)
+    outs(%y : memref<1x4x4x64xf16>) strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0]
+  return
+}

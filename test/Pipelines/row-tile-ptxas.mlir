@@ -1,0 +1,36 @@
+// The row-tile kernels dwc-to-nvvm selects for f16 at the issue-5/7
+// benchmark sizes assemble for sm_90 with ptxas without spilling: 3x3
+// (4 x 4 tiles, the 9 filter vectors in registers) forward and backward
+// data, and 7x7 (4 x 4 tiles, filter vectors read at each use). (5x5 with
+// its 4 x 8 tiles spills 20 bytes at 255 registers and is still the fastest
+// measured: bench/results/2026-11-30-rowtile-v3.md; not checked here.)
+// REQUIRES: ptxas
+// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd3_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd3_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd7_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
+
+// CHECK: Compiling entry function
+// CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: Used {{[0-9]+}} registers
+
+func.func @fwd3(%x: tensor<128x64x64x256xf16>, %w: tensor<3x3x256xf16>) -> tensor<128x64x64x256xf16> {
+  %e = tensor.empty() : tensor<128x64x64x256xf16>
+  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<128x64x64x256xf16>, tensor<3x3x256xf16>) outs(%e : tensor<128x64x64x256xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<128x64x64x256xf16>
+  return %y : tensor<128x64x64x256xf16>
+}
+
+func.func @bwd3(%dy: tensor<128x32x32x1024xf16>, %w: tensor<3x3x1024xf16>) -> tensor<128x32x32x1024xf16> {
+  %e = tensor.empty() : tensor<128x32x32x1024xf16>
+  %dx = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<128x32x32x1024xf16>, tensor<3x3x1024xf16>) outs(%e : tensor<128x32x32x1024xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<128x32x32x1024xf16>
+  return %dx : tensor<128x32x32x1024xf16>
+}
+
+func.func @fwd7(%x: tensor<128x64x64x256xf16>, %w: tensor<7x7x256xf16>) -> tensor<128x64x64x256xf16> {
+  %e = tensor.empty() : tensor<128x64x64x256xf16>
+  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<128x64x64x256xf16>, tensor<7x7x256xf16>) outs(%e : tensor<128x64x64x256xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<128x64x64x256xf16>
+  return %y : tensor<128x64x64x256xf16>
+}
