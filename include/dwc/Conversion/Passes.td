@@ -533,10 +533,10 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     output group and filter row instead of 6, density 80% instead of 56%).
     The mma's GEMV rows g and g + 8 are the adjacent groups 2g and 2g + 1,
     so the lane's register of block b (columns 2q, 2q + 1, one channel)
-    serves row 2g in slice b/2 and row 2g + 1 in slice (b-1)/2: a lane
-    packs 2 slices + 1 block registers per channel and filter row instead
-    of 4 per mma, and carries block 2p + 2 into slice p + 1 (scf.for
-    iter_args). Ring slots get a gap position every 16 columns (the
+    serves row 2g in slice floor(b/2) and row 2g + 1 in slice
+    floor((b-1)/2): per channel and filter row a lane packs 2 x slices + 1
+    block registers instead of 4 per mma, and carries block 2p + 2 into
+    slice p + 1 (scf.for iter_args, or unrolled with `band-unroll`). Ring slots get a gap position every 16 columns (the
     quarter-warp loads at columns 16g + 2q land in 8 bank groups).
     `band-filter-pairs`: a first kernel writes the pairs (v[s], v[s + 1])
     of every filter row and channel into a workspace (memref.alloc, freed

@@ -8,6 +8,12 @@
 // padding), double-buffered over the FH x ceil(FW/9) fragments. Stride-1
 // backward-data ops take the same kernel on the 180-degree rotated filter
 // (rotation fused into the filter copies, transposed padding).
+// Band packing (band-packing, the dwc-to-nvvm default with filter pairs,
+// copy split and unrolled slices): K = 16 slices of each filter row's
+// Toeplitz band instead of width-9 fragments, mma rows on adjacent output
+// groups sharing the lanes' block registers; optional workspaces of filter
+// / input pairs written by a first kernel. Its index math is mirrored by
+// test/Conversion/DwcToGPUMma/Inputs/band_model.py.
 // Index math is mirrored by test/Conversion/DwcToGPUMma/Inputs/packing_model.py.
 // See the pass description in include/dwc/Conversion/Passes.td.
 //
@@ -876,8 +882,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           // 2q + 1 of block b, one channel) is packed once from two
           // 16-byte loads (8 channels) and used by both rows; block 2p + 2
           // is carried into slice p + 1 as its block 2p. The slices run in
-          // an scf.for (unrolled, the hoisted loads of all slices would
-          // raise the register count).
+          // an scf.for (iter_args: accumulators and the carried block) or,
+          // with band-unroll, unrolled with constant offsets.
           auto emitBand = [&](OpBuilder &bb, Value s, SmallVector<Value> &acc) {
             Emitter l{bb, loc};
             auto pairTy = VectorType::get({2}, et);
