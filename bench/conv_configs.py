@@ -43,7 +43,16 @@ VARIANTS = {
     "occ2": "min-blocks-per-sm=2",
     "none": "precompute-indices=false async-copy=false double-buffer=false swizzle=false",
     "im2wint": "im2win-tensor=true",
+    # Hopper warpgroup MMA (f16/bf16 with C % 8 == 0; others fall back to
+    # mma.sync); compiled for sm_90a.
+    "wgmma": "wgmma=true",
+    "wgmmat": "wgmma=true im2win-tensor=true",
 }
+
+
+def chip_of(options):
+    """Target of dwc-aot: wgmma needs the architecture-specific sm_90a."""
+    return "sm_90a" if "wgmma=true" in options else "sm_90"
 
 
 @dataclass
@@ -189,7 +198,28 @@ def ablation_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set}
+def wgmma_set() -> List[ConvConfig]:
+    """The wgmma kernel against the mma.sync kernel (base, with cuDNN and
+    im2col + cuBLAS) on the f16 layers it takes (C % 8 == 0), and on the
+    f16/bf16 odd shapes (C = 3: the mma.sync fallback; one through the
+    im2win tensor)."""
+    out = []
+    for v in ("base", "wgmma"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    for c in odd_set():
+        if c.dtype != "f32":
+            c.variant = "wgmma"
+            out.append(c)
+    t = odd_set()[3]
+    t.variant = "wgmmat"
+    out.append(t)
+    return out
+
+
+SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set}
 
 
 def get_set(name):
@@ -210,6 +240,7 @@ def build(cfgs, aot, outdir, jobs):
         cmd = [aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"]
         if c.conv_options():
             cmd.append("--conv-options=" + c.conv_options())
+        cmd.append("--chip=" + chip_of(c.conv_options()))
         t0 = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         with open(base + ".log", "w") as f:

@@ -829,6 +829,21 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
       ldmatrix phase reads fall in different bank groups; the f32 layout
       is conflict-free without it and ignores the option).
 
+    With `wgmma`, f16/bf16 convolutions run on Hopper warpgroup MMA
+    instead (`nvvm.wgmma.mma_async`, PTX `wgmma.mma_async`; the kernel
+    must be compiled for `chip=sm_90a`): one warpgroup of 128 threads per
+    64 x 128 output tile, K tiles of BK = 64 in two cp.async stages (the
+    same fused window gather), A (64 x 64, k contiguous, K-major) and B
+    (64 x 128 as two 64-channel halves, N-major) in 1024-byte aligned
+    shared memory with the 128-byte swizzle (16-byte chunk c of row r at
+    c ^ (r % 8)), read by four m64n128k16 `wgmma.mma_async` per K tile
+    through shared-memory descriptors computed in the kernel; a
+    `fence.proxy.async` makes the cp.async data visible to the async proxy
+    before the barrier, `wgmma.commit_group` / `wait_group 0` end the
+    tile. The 64 f32 accumulators per thread are stored with bias as in
+    the mma.sync kernel. Convolutions it cannot take (C % 8 != 0,
+    `async-copy=false`, `double-buffer=false`) get the mma.sync kernel.
+
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as
     gpu-kernel-outlining would name them, so that they carry launch bounds:
@@ -891,6 +906,10 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",
            "Materialise the im2win tensor first (false: fuse the window "
            "gather into the A loads)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "f16/bf16 on Hopper warpgroup MMA (wgmma.mma_async, needs "
+           "chip=sm_90a; C % 8 == 0, async-copy and double-buffer, else "
+           "the mma.sync kernel)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];
