@@ -46,6 +46,7 @@ VARIANTS = {
     # Hopper warpgroup MMA (f16/bf16 with C % 8 == 0; others fall back to
     # mma.sync); compiled for sm_90a.
     "wgmma": "wgmma=true",
+    "wgmma1": "wgmma=true wgmma-warpgroups=1",
     "wgmmat": "wgmma=true im2win-tensor=true",
 }
 
@@ -199,12 +200,13 @@ def ablation_set() -> List[ConvConfig]:
 
 
 def wgmma_set() -> List[ConvConfig]:
-    """The wgmma kernel against the mma.sync kernel (base, with cuDNN and
-    im2col + cuBLAS) on the f16 layers it takes (C % 8 == 0), and on the
+    """The wgmma kernel (two warpgroups, and one: wgmma1) against the
+    mma.sync kernel (base, with cuDNN and im2col + cuBLAS) on the f16
+    layers it takes (C % 8 == 0), and on the
     f16/bf16 odd shapes (C = 3: the mma.sync fallback; one through the
     im2win tensor)."""
     out = []
-    for v in ("base", "wgmma"):
+    for v in ("base", "wgmma", "wgmma1"):
         for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
             if c % 8 == 0:
                 out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,

@@ -910,6 +910,9 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "f16/bf16 on Hopper warpgroup MMA (wgmma.mma_async, needs "
            "chip=sm_90a; C % 8 == 0, async-copy and double-buffer, else "
            "the mma.sync kernel)">,
+    Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t", /*default=*/"2",
+           "wgmma: warpgroups of 128 threads per block, 64 output rows each "
+           "(1 or 2)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -53,6 +53,7 @@ struct Switches {
   bool swizzle = true;
   bool im2winTensor = false;
   bool wgmma = false;
+  int64_t warpgroups = 2;  // wgmma: warpgroups per block (1 or 2)
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -104,6 +105,8 @@ struct Plan {
   int64_t S = 2;          // shared-memory buffers (pipeline stages)
   bool wg = false;        // Hopper warpgroup MMA kernel (option wgmma)
   int64_t threads = 256;  // threads per block
+  int64_t WG = 1;         // warpgroups (wgmma), 64 rows of the tile each
+  bool dynamicSmem = false;  // stages over 48 KB: dynamic shared memory
   int64_t buffers() const { return S; }
 };
 
@@ -147,16 +150,18 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     p.BN = p.OC <= 64 ? 64 : 128;
     p.BM = p.BN == 64 ? 256 : 128;
     p.chunked = p.C % p.V == 0;
-    // The warpgroup MMA kernel (wgmma=true): one warpgroup of 128 threads
-    // per 64 x 128 tile, K tiles of 64 (128-byte rows), two cp.async
-    // stages; it needs 16-byte A chunks (C % 8 == 0) and cp.async double
-    // buffering, else the mma.sync kernel below takes the convolution.
+    // The warpgroup MMA kernel (wgmma=true): `warpgroups` warpgroups of
+    // 128 threads, 64 rows each, x 128 channels (64 when OC <= 64), K tiles
+    // of 64 (128-byte rows) in cp.async stages; it needs 16-byte A chunks
+    // (C % 8 == 0) and cp.async double buffering, else the mma.sync kernel
+    // below takes the convolution.
     p.wg = sw.wgmma && p.tc && p.chunked && sw.asyncCopy && sw.doubleBuffer;
     if (p.wg) {
-      p.BM = 64;
-      p.BN = 128;
+      p.WG = sw.warpgroups;
+      p.BM = 64 * p.WG;
+      p.BN = p.OC <= 64 ? 64 : 128;
       p.BK = 64;
-      p.threads = 128;
+      p.threads = 128 * p.WG;
     }
     // Stages: one without double buffering; else as many as fit in 48 KB
     // of static shared memory, at most 3 (cp.async only: register-staged
@@ -164,11 +169,23 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     {
       int64_t stageBytes = (p.BM + p.BN) * p.BK * (p.tc ? 2 : 4);
       int64_t fit = std::max<int64_t>(2, std::min<int64_t>(3, 49152 / stageBytes));
-      p.S = p.wg              ? 2
-            : !sw.doubleBuffer ? 1
+      p.S = !sw.doubleBuffer ? 1
             : !sw.asyncCopy  ? 2
             : sw.stages > 0  ? std::max<int64_t>(2, std::min(sw.stages, fit))
                              : fit;
+    }
+    if (p.wg) {
+      // wgmma: the `stages` option, else 3 stages when they fit in 48 KB of
+      // static shared memory, else 2 when they do, else 3 in dynamic
+      // shared memory (at most 227 KB, 1 KB of it to align the buffers).
+      int64_t stageBytes = (p.BM + p.BN) * p.BK * 2;
+      p.S = sw.stages > 1              ? sw.stages
+            : 3 * stageBytes <= 49152 ? 3
+            : 2 * stageBytes <= 49152 ? 2
+                                      : 3;
+      while (p.S > 2 && p.S * stageBytes + 1024 > 227 * 1024)
+        --p.S;
+      p.dynamicSmem = p.S * stageBytes > 49152;
     }
     p.uniform = p.chunked && p.C % p.BK == 0 && sw.precompute;
     p.M = p.N * p.OH * p.OW;
@@ -230,14 +247,15 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     auto gm = gpu::GPUModuleOp::create(mb, loc, name);
     OpBuilder fb = OpBuilder::atBlockBegin(gm.getBody());
     auto fty = FunctionType::get(ctx, ValueRange(args).getTypes(), {});
-    auto kernel = gpu::GPUFuncOp::create(fb, loc, name, fty,
-                                         TypeRange{aSmemTy, bSmemTy},
-                                         TypeRange{});
+    auto kernel = gpu::GPUFuncOp::create(
+        fb, loc, name, fty,
+        p.dynamicSmem ? TypeRange{} : TypeRange{aSmemTy, bSmemTy},
+        TypeRange{});
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
     // The 128-byte swizzle of the wgmma operands repeats every 1024 bytes:
     // the descriptors assume buffers aligned to it.
-    if (p.wg)
+    if (p.wg && !p.dynamicSmem)
       for (unsigned i = 0; i < 2; ++i)
         kernel.setWorkgroupAttributionAttr(
             i, LLVM::LLVMDialect::getAlignAttrName(),
@@ -256,8 +274,25 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     OpBuilder b = OpBuilder::atBlockEnd(&entry);
     gpu::ReturnOp::create(b, loc);
     b.setInsertionPointToStart(&entry);
-    Value aS = kernel.getWorkgroupAttributions()[0];
-    Value bS = kernel.getWorkgroupAttributions()[1];
+    Value aS, bS;
+    if (p.dynamicSmem) {
+      // Both buffers in dynamic shared memory from its first 1024-byte
+      // boundary on (the launch asks for 1 KB more).
+      Emitter e{b, loc};
+      auto raw = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                          wg));
+      Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
+      Value pad = arith::AndIOp::create(b, loc, e.sub(0, base), e.cst(1023));
+      aS = memref::ViewOp::create(b, loc, aSmemTy, raw, pad, ValueRange{});
+      bS = memref::ViewOp::create(b, loc, bSmemTy, raw,
+                                  e.add(pad, aSmemTy.getNumElements() * 2),
+                                  ValueRange{});
+    } else {
+      aS = kernel.getWorkgroupAttributions()[0];
+      bS = kernel.getWorkgroupAttributions()[1];
+    }
     Value kx = entry.getArgument(0), kw = entry.getArgument(1);
     Value kbias = bias ? entry.getArgument(2) : Value();
     Value ky = entry.getArgument(bias ? 3 : 2);
@@ -270,7 +305,16 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         rewriter, loc, kernel,
         gpu::KernelDim3{h.cst(p.MB * p.NB), one, one},
         gpu::KernelDim3{h.cst(p.threads), one, one},
-        /*dynamicSharedMemorySize=*/Value(), args);
+        /*dynamicSharedMemorySize=*/
+        p.dynamicSmem
+            ? arith::ConstantIntOp::create(
+                  rewriter, loc,
+                  (aSmemTy.getNumElements() + bSmemTy.getNumElements()) * 2 +
+                      1024,
+                  32)
+                  .getResult()
+            : Value(),
+        args);
 
     if (tmp)
       memref::DeallocOp::create(rewriter, loc, tmp);
@@ -618,7 +662,9 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       Emitter e{ob, loc};
       Value acc = accIn[0];
       int64_t aBytes = p.BM * p.BK * 2, bBytes = p.BK * p.BN * 2;
-      Value aOff = e.mul(buf, aBytes), bOff = e.mul(buf, bBytes);
+      // Warpgroup w multiplies rows 64w .. 64w + 63 of the A tile.
+      Value aOff = e.add(e.mul(buf, aBytes), e.mul(e.div(tid, 128), 64 * 128));
+      Value bOff = e.mul(buf, bBytes);
       auto *ctx = ob.getContext();
       NVVM::WGMMATypes ty =
           et().isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
@@ -808,6 +854,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             bv = arith::ExtFOp::create(ob, loc, v2f, bv);
           }
           for (int64_t hf = 0; hf < 2; ++hf) {
+            // (warp w of the block: warpgroup w / 4, rows 64 (w / 4) +
+            // 16 (w % 4) = 16 w)
             Value m = e.add(e.add(mBase, e.mul(warp, 16)), e.add(g, 8 * hf));
             Value ok = ocOk;
             if (p.M % p.BM != 0)
@@ -951,6 +999,12 @@ struct ConvertDwcToGPUIm2winPass
     sw.swizzle = swizzle;
     sw.im2winTensor = im2winTensor;
     sw.wgmma = wgmma;
+    sw.warpgroups = wgmmaWarpgroups;
+    if (sw.warpgroups != 1 && sw.warpgroups != 2) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 1 or 2";
+      return signalPassFailure();
+    }
     if (diagnoseRefusals) {
       getOperation().walk([&](Conv2DOp op) {
         std::string why = ineligibility(op, sw);

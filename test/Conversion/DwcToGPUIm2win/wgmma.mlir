@@ -1,23 +1,35 @@
 // convert-dwc-to-gpu-im2win with wgmma=true: f16/bf16 convolutions with
-// C % 8 == 0 get the Hopper warpgroup-MMA kernel (128 threads, 64 x 128
-// tiles, K tiles of 64 in two 1024-byte aligned, 128-byte swizzled cp.async
-// stages, four m64n128k16 nvvm.wgmma.mma_async per tile); the rest keep
-// their kernels: C = 3 and async-copy=false fall back to mma.sync, f32 to
-// the CUDA-core kernel.
+// C % 8 == 0 get the Hopper warpgroup-MMA kernel: two warpgroups (256
+// threads, 128 x 128 tiles; 3 stages of 32 KB in dynamic shared memory,
+// aligned to 1024 bytes in the kernel) or one (wgmma-warpgroups=1: 128
+// threads, 64 x 128 tiles, 2 static stages aligned by llvm.align), K tiles of
+// 64, 128-byte swizzled cp.async copies, four nvvm.wgmma.mma_async per
+// tile. The rest keep their kernels: C = 3 and async-copy=false fall back to
+// mma.sync, f32 to the CUDA-core kernel; wgmma-warpgroups must be 1 or 2.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true" -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=1" -split-input-file | FileCheck %s --check-prefix=ONE
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true async-copy=false" -split-input-file | FileCheck %s --check-prefix=NOASYNC
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=4" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADWG
+
+// BADWG: wgmma-warpgroups must be 1 or 2
 
 // CHECK-LABEL: func @f16
-// CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c128{{.*}})
-// CHECK: gpu.func @f16_kernel({{.*}}) workgroup(%{{.*}} : memref<2x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c256{{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK: gpu.func @f16_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[RAW]]
+// CHECK: %[[NEG:.*]] = arith.subi %{{.*}}, %[[BASE]]
+// CHECK: %[[PAD:.*]] = arith.andi %[[NEG]], %c1023
+// CHECK: memref.view %[[RAW]][%[[PAD]]][] : {{.*}} to memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[RAW]]{{.*}} to memref<6x64x64xf16, #gpu.address_space<workgroup>>
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: memref.extract_aligned_pointer_as_index
-// CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}xf16> to memref<2x64x64xf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}x128xf16> to memref<4x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}xf16> to memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} 8 {bypassL1} : memref<{{.*}}x128xf16> to memref<6x64x64xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_create_group
 // CHECK: scf.for
-// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: gpu.barrier
 // CHECK: nvvm.wgmma.fence.aligned
@@ -28,6 +40,11 @@
 // CHECK: scf.yield
 // CHECK-COUNT-32: llvm.extractvalue
 // CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// ONE-LABEL: func @f16
+// ONE: threads in (%c128{{.*}}) args
+// ONE: gpu.func @f16_kernel({{.*}}) workgroup(%{{.*}} : memref<2x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// ONE: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// ONE-COUNT-4: nvvm.wgmma.mma_async
 // NOASYNC-LABEL: func @f16
 // NOASYNC-NOT: nvvm.wgmma
 // NOASYNC: nvgpu.mma.sync
@@ -51,6 +68,19 @@ func.func @f16(%x: memref<2x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %b: memref<
 func.func @bf16(%x: memref<1x8x8x24xbf16>, %w: memref<3x3x24x72xbf16>, %y: memref<1x8x8x72xbf16>) {
   dwc.conv2d ins(%x, %w : memref<1x8x8x24xbf16>, memref<3x3x24x72xbf16>) outs(%y : memref<1x8x8x72xbf16>)
     strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// OC <= 64: 64-channel tiles (m64n64k16), 128 x 64 tiles in two static
+// 24 KB stages.
+// CHECK-LABEL: func @oc64
+// CHECK: gpu.func @oc64_kernel({{.*}}) workgroup(%{{.*}} : memref<2x128x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<2x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
+func.func @oc64(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64x64xf16>, %y: memref<1x6x6x64xf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x8x8x64xf16>, memref<3x3x64x64xf16>) outs(%y : memref<1x6x6x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
   return
 }
 
