@@ -3,11 +3,12 @@
 // cp.async stages, fence.proxy.async before the barrier, four
 // wgmma.mma_async m64n128k16 (f32 accumulators, B transposed: imm-trans-b
 // 1) per K tile between wgmma.fence and commit/wait; with two warpgroups
-// (default) the stages live in dynamic shared memory, with one in 48 KB of
-// static shared memory aligned to 1024 bytes; OC = 64 takes m64n64k16.
+// the stages live in dynamic shared memory, with one (the automatic choice
+// at this size) in 48 KB of static shared memory aligned to 1024 bytes;
+// OC = 64 takes m64n64k16; wgmma-overlap waits for all but the last group.
 // ptxas -arch=sm_90a: no spills. With chip=sm_90 the wgmma ops are refused
 // by the target.
-// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=2}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: FileCheck %s --check-prefixes=WG,WG2 < %t/cv10_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=N64 < %t/cv9_bf16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t/cv10_f16_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -15,6 +16,9 @@
 // RUN: rm -rf %t.1 && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.1 > /dev/null
 // RUN: FileCheck %s --check-prefixes=WG,WG1 < %t.1/cv10_f16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.1/cv10_f16_kernel.ptx -o %t.1/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.o && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-overlap=true}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.o > /dev/null
+// RUN: FileCheck %s --check-prefix=OVL < %t.o/cv10_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.o/cv10_f16_kernel.ptx -o %t.o/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=SM90
 
 // WG: .target sm_90a
@@ -35,6 +39,12 @@
 // WG: wgmma.commit_group.sync.aligned;
 // WG-NEXT: wgmma.wait_group.sync.aligned 0;
 // WG-NEXT: bar.sync 0;
+
+// OVL-LABEL: .entry cv10_f16_kernel
+// OVL: wgmma.wait_group.sync.aligned 0;
+// OVL-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
+// OVL: wgmma.commit_group.sync.aligned;
+// OVL: wgmma.wait_group.sync.aligned 1;
 
 // N64-LABEL: .entry cv9_bf16_kernel
 // N64-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16

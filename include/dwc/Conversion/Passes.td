@@ -910,9 +910,12 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "f16/bf16 on Hopper warpgroup MMA (wgmma.mma_async, needs "
            "chip=sm_90a; C % 8 == 0, async-copy and double-buffer, else "
            "the mma.sync kernel)">,
-    Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t", /*default=*/"2",
+    Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t", /*default=*/"0",
            "wgmma: warpgroups of 128 threads per block, 64 output rows each "
-           "(1 or 2)">,
+           "(1 or 2; 0: two when that gives at least 2048 blocks, else one)">,
+    Option<"wgmmaOverlap", "wgmma-overlap", "bool", /*default=*/"false",
+           "wgmma: keep each tile's wgmma group in flight while the next "
+           "tile's copies are issued (wait_group 1; 4 stages by default)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -53,7 +53,8 @@ struct Switches {
   bool swizzle = true;
   bool im2winTensor = false;
   bool wgmma = false;
-  int64_t warpgroups = 2;  // wgmma: warpgroups per block (1 or 2)
+  int64_t warpgroups = 0;  // wgmma: warpgroups per block (0: automatic)
+  bool wgmmaOverlap = false;  // wgmma: next tile's copies while it runs
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -157,7 +158,13 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     // below takes the convolution.
     p.wg = sw.wgmma && p.tc && p.chunked && sw.asyncCopy && sw.doubleBuffer;
     if (p.wg) {
-      p.WG = sw.warpgroups;
+      // Automatic: two warpgroups (128-row tiles) when that still gives
+      // 2048 blocks or more, else one (more blocks for small layers;
+      // measured on the H200, bench/results/2026-11-30-conv-wgmma.md).
+      int64_t M = p.N * p.OH * p.OW, nb = (p.OC + 127) / 128;
+      p.WG = sw.warpgroups > 0             ? sw.warpgroups
+             : (M + 127) / 128 * nb >= 2048 ? 2
+                                            : 1;
       p.BM = 64 * p.WG;
       p.BN = p.OC <= 64 ? 64 : 128;
       p.BK = 64;
@@ -180,10 +187,14 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       // shared memory (at most 227 KB, 1 KB of it to align the buffers).
       int64_t stageBytes = (p.BM + p.BN) * p.BK * 2;
       p.S = sw.stages > 1              ? sw.stages
+            : sw.wgmmaOverlap         ? 4
             : 3 * stageBytes <= 49152 ? 3
             : 2 * stageBytes <= 49152 ? 2
                                       : 3;
-      while (p.S > 2 && p.S * stageBytes + 1024 > 227 * 1024)
+      if (sw.wgmmaOverlap)
+        p.S = std::max<int64_t>(p.S, 3);
+      while (p.S > (sw.wgmmaOverlap ? 3 : 2) &&
+             p.S * stageBytes + 1024 > 227 * 1024)
         --p.S;
       p.dynamicSmem = p.S * stageBytes > 49152;
     }
@@ -682,7 +693,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             /*satfinite=*/nullptr);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(ob, loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(ob, loc, ob.getI64IntegerAttr(0));
+      if (!p.sw.wgmmaOverlap)
+        NVVM::WgmmaWaitGroupSyncOp::create(ob, loc, ob.getI64IntegerAttr(0));
       return {acc};
     }
 
@@ -941,6 +953,48 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
       SmallVector<Value> iter(accCount(), accInit);
       int64_t nAcc = accCount();
+      if (p.wg && p.sw.wgmmaOverlap) {
+        // Tile 0 has landed (S - 2 younger groups may be pending).
+        wait(b, commit(b), S - 1);
+        auto loop = scf::ForOp::create(
+            b, loc, zero, e.cst(p.T), one, iter,
+            [&](OpBuilder &lb, Location, Value t, ValueRange args) {
+              Emitter l{lb, loc};
+              Value acc = args[0];
+              NVVM::FenceProxyOp::create(
+                  lb, loc, NVVM::ProxyKind::async_shared,
+                  NVVM::SharedSpaceAttr::get(lb.getContext(),
+                                             NVVM::SharedSpace::shared_cta));
+              gpu::BarrierOp::create(lb, loc);
+              // Tile t's wgmma group stays in flight through the rest of
+              // the iteration; the one of tile t - 1 must have finished
+              // (in every warpgroup: barrier) before its buffer is
+              // refilled. The last tile waits for all (inside the loop, so
+              // that no read of the accumulators is scheduled before).
+              acc = computeWG(lb, l.rem(t, S), ValueRange{acc})[0];
+              auto last = scf::IfOp::create(lb, loc, l.lt(l.add(t, 1), p.T),
+                                            /*withElseRegion=*/true);
+              {
+                OpBuilder tb = last.getThenBodyBuilder();
+                NVVM::WgmmaWaitGroupSyncOp::create(tb, loc,
+                                                   tb.getI64IntegerAttr(1));
+                OpBuilder eb = last.getElseBodyBuilder();
+                NVVM::WgmmaWaitGroupSyncOp::create(eb, loc,
+                                                   eb.getI64IntegerAttr(0));
+              }
+              gpu::BarrierOp::create(lb, loc);
+              // Tile t + S - 1 into the buffer of tile t - 1; then tile
+              // t + 1 has landed.
+              Value tn = l.add(t, S - 1);
+              SmallVector<Value> c;
+              issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
+                        /*doStoreNow=*/true);
+              wait(lb, commit(lb), S - 2);
+              scf::YieldOp::create(lb, loc, ValueRange{acc});
+            });
+        epilogue(b, loop.getResults());
+        return;
+      }
       auto loop = scf::ForOp::create(
           b, loc, zero, e.cst(p.T), one, iter,
           [&](OpBuilder &lb, Location, Value t, ValueRange args) {
@@ -1000,9 +1054,10 @@ struct ConvertDwcToGPUIm2winPass
     sw.im2winTensor = im2winTensor;
     sw.wgmma = wgmma;
     sw.warpgroups = wgmmaWarpgroups;
-    if (sw.warpgroups != 1 && sw.warpgroups != 2) {
+    sw.wgmmaOverlap = wgmmaOverlap;
+    if (sw.warpgroups < 0 || sw.warpgroups > 2) {
       getOperation()->emitError()
-          << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 1 or 2";
+          << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 0, 1 or 2";
       return signalPassFailure();
     }
     if (diagnoseRefusals) {
