@@ -6,8 +6,9 @@
 // the stages live in dynamic shared memory, with one (the automatic choice
 // at this size) in 48 KB of static shared memory aligned to 1024 bytes;
 // OC = 64 takes m64n64k16; wgmma-overlap waits for all but the last group.
-// ptxas -arch=sm_90a: no spills. With chip=sm_90 the wgmma ops are refused
-// by the target.
+// ptxas -arch=sm_90a: no spills. dwc-to-nvvm turns wgmma on by itself for
+// chip=sm_90a (off with conv-options={wgmma=false}: mma.sync); with chip=sm_90
+// the wgmma ops are refused by the target.
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=2}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: FileCheck %s --check-prefixes=WG,WG2 < %t/cv10_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=N64 < %t/cv9_bf16_kernel.ptx
@@ -19,6 +20,10 @@
 // RUN: rm -rf %t.o && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-overlap=true}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.o > /dev/null
 // RUN: FileCheck %s --check-prefix=OVL < %t.o/cv10_f16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.o/cv10_f16_kernel.ptx -o %t.o/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.a && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.a > /dev/null
+// RUN: FileCheck %s --check-prefixes=WG,WG1 < %t.a/cv10_f16_kernel.ptx
+// RUN: rm -rf %t.m && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.m > /dev/null
+// RUN: FileCheck %s --check-prefix=MMA < %t.m/cv10_f16_kernel.ptx
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=SM90
 
 // WG: .target sm_90a
@@ -45,6 +50,10 @@
 // OVL-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
 // OVL: wgmma.commit_group.sync.aligned;
 // OVL: wgmma.wait_group.sync.aligned 1;
+
+// MMA-LABEL: .entry cv10_f16_kernel
+// MMA-NOT: wgmma
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // N64-LABEL: .entry cv9_bf16_kernel
 // N64-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16

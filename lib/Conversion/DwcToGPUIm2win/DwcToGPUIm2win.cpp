@@ -1055,9 +1055,9 @@ struct ConvertDwcToGPUIm2winPass
     sw.wgmma = wgmma;
     sw.warpgroups = wgmmaWarpgroups;
     sw.wgmmaOverlap = wgmmaOverlap;
-    if (sw.warpgroups < 0 || sw.warpgroups > 2) {
+    if (sw.warpgroups < 0 || sw.warpgroups > 4 || sw.warpgroups == 3) {
       getOperation()->emitError()
-          << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 0, 1 or 2";
+          << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 0, 1, 2 or 4";
       return signalPassFailure();
     }
     if (diagnoseRefusals) {

@@ -9,15 +9,15 @@
 // wgmma-overlap, wait_group 1 (the tile's group in flight while the next
 // copies are issued; 4 stages, here 96 KB of dynamic shared memory; wait_group 0 in the last iteration). The
 // rest keep their kernels: C = 3 and async-copy=false fall back to mma.sync,
-// f32 to the CUDA-core kernel; wgmma-warpgroups must be 0, 1 or 2.
+// f32 to the CUDA-core kernel; wgmma-warpgroups must be 0, 1, 2 or 4.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true" -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=2" -split-input-file | FileCheck %s --check-prefix=TWO
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-overlap=true" -split-input-file | FileCheck %s --check-prefix=OVL
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true async-copy=false" -split-input-file | FileCheck %s --check-prefix=NOASYNC
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win -split-input-file | FileCheck %s --check-prefix=OFF
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=4" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADWG
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=3" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADWG
 
-// BADWG: wgmma-warpgroups must be 0, 1 or 2
+// BADWG: wgmma-warpgroups must be 0, 1, 2 or 4
 
 // CHECK-LABEL: func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c128{{.*}}) args
