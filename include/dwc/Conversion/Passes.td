@@ -857,7 +857,8 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     `async-copy=false`, `double-buffer=false`) get the mma.sync kernel.
     Measured on the H200 (bench/results/2026-11-30-conv-wgmma.md): 0.52-0.74x
     the time of the mma.sync kernel on the 8 f16 layers with C % 8 == 0,
-    229-340 TFLOP/s, 0.51-0.92x cuDNN (geomean 0.58x).
+    229-340 TFLOP/s, 0.51-0.92x cuDNN (geomean 0.58-0.62x); four
+    warpgroups (256-row tiles) are slower on all 8.
 
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as

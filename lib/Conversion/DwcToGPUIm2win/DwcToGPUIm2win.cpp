@@ -9,7 +9,9 @@
 // fused into the loads, default) or from a materialised im2win tensor
 // (dwc.im2win into a temporary, option im2win-tensor). FP32 runs on CUDA
 // cores (8x8 / 16x4 outputs per thread), f16/bf16 on tensor cores
-// (mma.sync m16n8k16, f32 accumulators, 64x32 outputs per warp). The
+// (mma.sync m16n8k16, f32 accumulators, 64x32 outputs per warp) or, with
+// the option wgmma, on Hopper warpgroup MMA (wgmma.mma_async reading
+// 128-byte swizzled shared memory through matrix descriptors). The
 // paper's optimisations are switchable: index precomputation, cp.async,
 // double buffering and the parity swizzle of shared memory.
 // See the pass description in include/dwc/Conversion/Passes.td.
@@ -40,7 +42,6 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 namespace {
-
 
 /// The switches of the pass (see Passes.td).
 struct Switches {
@@ -234,7 +235,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     int64_t NBUF = p.buffers();
     auto aSmemTy = MemRefType::get({NBUF, p.BM, p.BK}, p.et, AffineMap(), wg);
     auto bSmemTy = MemRefType::get({NBUF, p.BK, p.BN}, p.et, AffineMap(), wg);
-    if (p.wg) // B as 64-channel halves: [buffer * 2 + half][k][64]
+    if (p.wg) // B as 64-channel halves: [buffer * BN / 64 + half][k][64]
       bSmemTy = MemRefType::get({NBUF * (p.BN / 64), p.BK, 64}, p.et,
                                 AffineMap(), wg);
 
