@@ -43,7 +43,23 @@ VARIANTS = {
     "occ2": "min-blocks-per-sm=2",
     "none": "precompute-indices=false async-copy=false double-buffer=false swizzle=false",
     "im2wint": "im2win-tensor=true",
+    # Hopper warpgroup MMA (f16/bf16 with C % 8 == 0; others fall back to
+    # mma.sync); compiled for sm_90a.
+    "wgmma": "wgmma=true",
+    "wgmma1": "wgmma=true wgmma-warpgroups=1",
+    "wgmma2": "wgmma=true wgmma-warpgroups=2",
+    "wgmma4": "wgmma=true wgmma-warpgroups=4",
+    "wgmmao": "wgmma=true wgmma-overlap=true",
+    "wgmmao1": "wgmma=true wgmma-overlap=true wgmma-warpgroups=1",
+    "wgmmao2": "wgmma=true wgmma-overlap=true wgmma-warpgroups=2",
+    "wgmmao3": "wgmma=true wgmma-overlap=true stages=3",
+    "wgmmat": "wgmma=true im2win-tensor=true",
 }
+
+
+def chip_of(options):
+    """Target of dwc-aot: wgmma needs the architecture-specific sm_90a."""
+    return "sm_90a" if "wgmma=true" in options else "sm_90"
 
 
 @dataclass
@@ -189,7 +205,31 @@ def ablation_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set}
+def wgmma_set() -> List[ConvConfig]:
+    """The wgmma kernel (automatic warpgroup count, 1, 2 or 4 warpgroups;
+    with wgmma-overlap: automatic, 1 or 2 warpgroups, 3 or 4 stages)
+    against the mma.sync kernel (base, with cuDNN and im2col + cuBLAS) on
+    the f16 layers it takes (C % 8 == 0), and on the
+    f16/bf16 odd shapes (C = 3: the mma.sync fallback; one through the
+    im2win tensor)."""
+    out = []
+    for v in ("base", "wgmma", "wgmma1", "wgmma2", "wgmma4", "wgmmao", "wgmmao1", "wgmmao2", "wgmmao3"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    for v in ("wgmma", "wgmma2", "wgmma4", "wgmmao", "wgmmao2"):
+        for c in odd_set():
+            if c.dtype != "f32":
+                c.variant = v
+                out.append(c)
+    t = odd_set()[3]
+    t.variant = "wgmmat"
+    out.append(t)
+    return out
+
+
+SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set}
 
 
 def get_set(name):
@@ -210,6 +250,7 @@ def build(cfgs, aot, outdir, jobs):
         cmd = [aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"]
         if c.conv_options():
             cmd.append("--conv-options=" + c.conv_options())
+        cmd.append("--chip=" + chip_of(c.conv_options()))
         t0 = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         with open(base + ".log", "w") as f:
@@ -235,6 +276,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", default="layers")
     ap.add_argument("--only", default="")
+    ap.add_argument("--variants", default="", help="comma-separated variants to keep")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--build", action="store_true")
     ap.add_argument("--aot", default="build/bin/dwc-aot")
@@ -245,6 +287,8 @@ def main(argv=None):
     if a.only:
         keys = a.only.split(",")
         cfgs = [c for c in cfgs if any(k in c.name for k in keys)]
+    if a.variants:
+        cfgs = [c for c in cfgs if c.variant in a.variants.split(",")]
     assert len({c.name for c in cfgs}) == len(cfgs)
     if a.list or not a.build:
         for c in cfgs:

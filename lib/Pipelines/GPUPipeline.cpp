@@ -91,6 +91,10 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     // f16/bf16 when allowed); the ablation switches come in conv-options.
     dwc::ConvertDwcToGPUIm2winOptions convOpts;
     convOpts.tensorCores = options.tensorCores;
+    // Hopper warpgroup MMA where the target has it (chip=sm_90a; conv-options
+    // wgmma=false turns it off): 1.35-1.92x faster than the mma.sync kernel
+    // on the 8 f16 layers it takes (bench/results/2026-11-30-conv-wgmma.md).
+    convOpts.wgmma = options.chip == "sm_90a";
     addWithOptions(pm, dwc::createConvertDwcToGPUIm2win(convOpts),
                    options.convOptions, "conv-options");
     if (options.tensorCores) {

@@ -64,9 +64,11 @@ static cl::opt<std::string>
     headerFile(cl::cat(aotCategory), "header",
                cl::desc("Write the C/C++ header of the entry points"),
                cl::value_desc("file"), cl::init(""));
-static cl::opt<std::string> chip(cl::cat(aotCategory), "chip",
-                                 cl::desc("GPU architecture"),
-                                 cl::init("sm_90"));
+static cl::opt<std::string>
+    chip(cl::cat(aotCategory), "chip",
+         cl::desc("GPU architecture (sm_90a: Hopper warpgroup MMA in the "
+                  "dense conv2d kernels)"),
+         cl::init("sm_90"));
 static cl::opt<std::string> features(cl::cat(aotCategory), "features",
                                      cl::desc("PTX features"),
                                      cl::init("+ptx80"));

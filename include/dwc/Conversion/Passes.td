@@ -897,6 +897,37 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
       ldmatrix phase reads fall in different bank groups; the f32 layout
       is conflict-free without it and ignores the option).
 
+    With `wgmma` (set by dwc-to-nvvm for `chip=sm_90a`), f16/bf16
+    convolutions run on Hopper warpgroup MMA instead
+    (`nvvm.wgmma.mma_async`, PTX `wgmma.mma_async`; the kernel must be
+    compiled for `sm_90a`, the target refuses the ops on `sm_90`):
+    `wgmma-warpgroups` warpgroups of 128 threads (automatic: two when
+    128-row tiles still give 2048 blocks or more, else one, the better
+    choice on each of the 8 f16 benchmark layers), each multiplying 64 rows
+    of the block's tile by 128 output channels (64 when OC <= 64), K tiles of
+    BK = 64 staged by cp.async (the same fused window gather) in 2-3 stages
+    (static shared memory up to 48 KB, else dynamic, 3 stages); A (BM x 64,
+    k contiguous, K-major) and B (64 x BN as 64-channel halves, N-major) in
+    1024-byte aligned shared memory (`llvm.align`, or the first 1024-byte
+    boundary of the dynamic shared memory) with the 128-byte swizzle
+    (16-byte chunk c of row r at c ^ (r % 8)), read by four m64nBNk16
+    `wgmma.mma_async` per K tile through shared-memory matrix descriptors
+    computed in the kernel (K-major A: stride 1024 bytes between 8-row
+    groups, +32 bytes per k16 step; N-major B, transposed: leading offset
+    BK * 128 bytes between channel halves, stride 1024 bytes between 8-row
+    k groups, +2048 bytes per k16 step). A `fence.proxy.async` makes each
+    thread's cp.async data visible to the async proxy before the barrier;
+    `wgmma.commit_group` and `wait_group 0` end the tile (with
+    `wgmma-overlap`, `wait_group 1` keeps the tile's group in flight while
+    the copies of a later tile are issued, 4 stages: measured 1.0-1.15x the
+    time, so off). The f32 accumulators are stored with bias as in the
+    mma.sync kernel. Convolutions it cannot take (C % 8 != 0,
+    `async-copy=false`, `double-buffer=false`) get the mma.sync kernel.
+    Measured on the H200 (bench/results/2026-11-30-conv-wgmma.md): 0.52-0.74x
+    the time of the mma.sync kernel on the 8 f16 layers with C % 8 == 0,
+    229-340 TFLOP/s, 0.51-0.92x cuDNN (geomean 0.58-0.62x); four
+    warpgroups (256-row tiles) are slower on all 8.
+
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as
     gpu-kernel-outlining would name them, so that they carry launch bounds:
@@ -959,6 +990,16 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",
            "Materialise the im2win tensor first (false: fuse the window "
            "gather into the A loads)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "f16/bf16 on Hopper warpgroup MMA (wgmma.mma_async, needs "
+           "chip=sm_90a; C % 8 == 0, async-copy and double-buffer, else "
+           "the mma.sync kernel)">,
+    Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t", /*default=*/"0",
+           "wgmma: warpgroups of 128 threads per block, 64 output rows each "
+           "(1, 2 or 4; 0: two when that gives at least 2048 blocks, else one)">,
+    Option<"wgmmaOverlap", "wgmma-overlap", "bool", /*default=*/"false",
+           "wgmma: keep each tile's wgmma group in flight while the next "
+           "tile's copies are issued (wait_group 1; 4 stages by default)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -21,9 +21,11 @@ void buildDwcToLLVMCPUPipeline(OpPassManager &pm);
 /// Options of the GPU pipeline (dwc -> NVVM -> GPU binary + host code).
 struct DwcToNVVMPipelineOptions
     : public PassPipelineOptions<DwcToNVVMPipelineOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("GPU architecture"),
-                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU architecture (sm_90a: Hopper warpgroup MMA in the "
+                     "dense conv2d kernels)"),
+      llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features, e.g. +ptx80"),
       llvm::cl::init("+ptx80")};

@@ -9,7 +9,9 @@
 // fused into the loads, default) or from a materialised im2win tensor
 // (dwc.im2win into a temporary, option im2win-tensor). FP32 runs on CUDA
 // cores (8x8 / 16x4 outputs per thread), f16/bf16 on tensor cores
-// (mma.sync m16n8k16, f32 accumulators, 64x32 outputs per warp). The
+// (mma.sync m16n8k16, f32 accumulators, 64x32 outputs per warp) or, with
+// the option wgmma, on Hopper warpgroup MMA (wgmma.mma_async reading
+// 128-byte swizzled shared memory through matrix descriptors). The
 // paper's optimisations are switchable: index precomputation, cp.async,
 // double buffering and the parity swizzle of shared memory.
 // See the pass description in include/dwc/Conversion/Passes.td.
@@ -41,8 +43,6 @@ using namespace mlir::dwc;
 
 namespace {
 
-constexpr int64_t kThreads = 256;
-
 /// The switches of the pass (see Passes.td).
 struct Switches {
   bool tensorCores = true;
@@ -53,6 +53,9 @@ struct Switches {
   int64_t minBlocksPerSM = 0;  // 0: automatic
   bool swizzle = true;
   bool im2winTensor = false;
+  bool wgmma = false;
+  int64_t warpgroups = 0;  // wgmma: warpgroups per block (0: automatic)
+  bool wgmmaOverlap = false;  // wgmma: next tile's copies while it runs
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -102,6 +105,10 @@ struct Plan {
   int64_t M, K, T, MB, NB;
   bool checkH = true, checkW = true;  // input bounds needed
   int64_t S = 2;          // shared-memory buffers (pipeline stages)
+  bool wg = false;        // Hopper warpgroup MMA kernel (option wgmma)
+  int64_t threads = 256;  // threads per block
+  int64_t WG = 1;         // warpgroups (wgmma), 64 rows of the tile each
+  bool dynamicSmem = false;  // stages over 48 KB: dynamic shared memory
   int64_t buffers() const { return S; }
 };
 
@@ -144,6 +151,26 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     p.BK = p.tc ? 32 : 16;
     p.BN = p.OC <= 64 ? 64 : 128;
     p.BM = p.BN == 64 ? 256 : 128;
+    p.chunked = p.C % p.V == 0;
+    // The warpgroup MMA kernel (wgmma=true): `warpgroups` warpgroups of
+    // 128 threads, 64 rows each, x 128 channels (64 when OC <= 64), K tiles
+    // of 64 (128-byte rows) in cp.async stages; it needs 16-byte A chunks
+    // (C % 8 == 0) and cp.async double buffering, else the mma.sync kernel
+    // below takes the convolution.
+    p.wg = sw.wgmma && p.tc && p.chunked && sw.asyncCopy && sw.doubleBuffer;
+    if (p.wg) {
+      // Automatic: two warpgroups (128-row tiles) when that still gives
+      // 2048 blocks or more, else one (more blocks for small layers;
+      // measured on the H200, bench/results/2026-11-30-conv-wgmma.md).
+      int64_t M = p.N * p.OH * p.OW, nb = (p.OC + 127) / 128;
+      p.WG = sw.warpgroups > 0             ? sw.warpgroups
+             : (M + 127) / 128 * nb >= 2048 ? 2
+                                            : 1;
+      p.BM = 64 * p.WG;
+      p.BN = p.OC <= 64 ? 64 : 128;
+      p.BK = 64;
+      p.threads = 128 * p.WG;
+    }
     // Stages: one without double buffering; else as many as fit in 48 KB
     // of static shared memory, at most 3 (cp.async only: register-staged
     // loads keep 2), or the `stages` option.
@@ -155,7 +182,23 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             : sw.stages > 0  ? std::max<int64_t>(2, std::min(sw.stages, fit))
                              : fit;
     }
-    p.chunked = p.C % p.V == 0;
+    if (p.wg) {
+      // wgmma: the `stages` option, else 3 stages when they fit in 48 KB of
+      // static shared memory, else 2 when they do, else 3 in dynamic
+      // shared memory (at most 227 KB, 1 KB of it to align the buffers).
+      int64_t stageBytes = (p.BM + p.BN) * p.BK * 2;
+      p.S = sw.stages > 1              ? sw.stages
+            : sw.wgmmaOverlap         ? 4
+            : 3 * stageBytes <= 49152 ? 3
+            : 2 * stageBytes <= 49152 ? 2
+                                      : 3;
+      if (sw.wgmmaOverlap)
+        p.S = std::max<int64_t>(p.S, 3);
+      while (p.S > (sw.wgmmaOverlap ? 3 : 2) &&
+             p.S * stageBytes + 1024 > 227 * 1024)
+        --p.S;
+      p.dynamicSmem = p.S * stageBytes > 49152;
+    }
     p.uniform = p.chunked && p.C % p.BK == 0 && sw.precompute;
     p.M = p.N * p.OH * p.OW;
     p.K = p.FH * p.FW * p.C;
@@ -192,6 +235,9 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     int64_t NBUF = p.buffers();
     auto aSmemTy = MemRefType::get({NBUF, p.BM, p.BK}, p.et, AffineMap(), wg);
     auto bSmemTy = MemRefType::get({NBUF, p.BK, p.BN}, p.et, AffineMap(), wg);
+    if (p.wg) // B as 64-channel halves: [buffer * BN / 64 + half][k][64]
+      bSmemTy = MemRefType::get({NBUF * (p.BN / 64), p.BK, 64}, p.et,
+                                AffineMap(), wg);
 
     // The kernel is outlined here (not by gpu-kernel-outlining) so that it
     // can carry launch bounds: 256 threads (known_block_size) and, with
@@ -213,13 +259,21 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     auto gm = gpu::GPUModuleOp::create(mb, loc, name);
     OpBuilder fb = OpBuilder::atBlockBegin(gm.getBody());
     auto fty = FunctionType::get(ctx, ValueRange(args).getTypes(), {});
-    auto kernel = gpu::GPUFuncOp::create(fb, loc, name, fty,
-                                         TypeRange{aSmemTy, bSmemTy},
-                                         TypeRange{});
+    auto kernel = gpu::GPUFuncOp::create(
+        fb, loc, name, fty,
+        p.dynamicSmem ? TypeRange{} : TypeRange{aSmemTy, bSmemTy},
+        TypeRange{});
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
+    // The 128-byte swizzle of the wgmma operands repeats every 1024 bytes:
+    // the descriptors assume buffers aligned to it.
+    if (p.wg && !p.dynamicSmem)
+      for (unsigned i = 0; i < 2; ++i)
+        kernel.setWorkgroupAttributionAttr(
+            i, LLVM::LLVMDialect::getAlignAttrName(),
+            rewriter.getI64IntegerAttr(1024));
     kernel.setKnownBlockSizeAttr(
-        rewriter.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+        rewriter.getDenseI32ArrayAttr({int32_t(p.threads), 1, 1}));
     // Launch bound on request only: two blocks per SM (128 registers) for
     // the 128 x 128 tensor-core kernel measured 0.93-1.03x the time of one
     // block (bench/results/2026-11-30-conv-v3.md, variant occ1), and ptxas
@@ -232,8 +286,25 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     OpBuilder b = OpBuilder::atBlockEnd(&entry);
     gpu::ReturnOp::create(b, loc);
     b.setInsertionPointToStart(&entry);
-    Value aS = kernel.getWorkgroupAttributions()[0];
-    Value bS = kernel.getWorkgroupAttributions()[1];
+    Value aS, bS;
+    if (p.dynamicSmem) {
+      // Both buffers in dynamic shared memory from its first 1024-byte
+      // boundary on (the launch asks for 1 KB more).
+      Emitter e{b, loc};
+      auto raw = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                          wg));
+      Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
+      Value pad = arith::AndIOp::create(b, loc, e.sub(0, base), e.cst(1023));
+      aS = memref::ViewOp::create(b, loc, aSmemTy, raw, pad, ValueRange{});
+      bS = memref::ViewOp::create(b, loc, bSmemTy, raw,
+                                  e.add(pad, aSmemTy.getNumElements() * 2),
+                                  ValueRange{});
+    } else {
+      aS = kernel.getWorkgroupAttributions()[0];
+      bS = kernel.getWorkgroupAttributions()[1];
+    }
     Value kx = entry.getArgument(0), kw = entry.getArgument(1);
     Value kbias = bias ? entry.getArgument(2) : Value();
     Value ky = entry.getArgument(bias ? 3 : 2);
@@ -245,8 +316,17 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     gpu::LaunchFuncOp::create(
         rewriter, loc, kernel,
         gpu::KernelDim3{h.cst(p.MB * p.NB), one, one},
-        gpu::KernelDim3{h.cst(kThreads), one, one},
-        /*dynamicSharedMemorySize=*/Value(), args);
+        gpu::KernelDim3{h.cst(p.threads), one, one},
+        /*dynamicSharedMemorySize=*/
+        p.dynamicSmem
+            ? arith::ConstantIntOp::create(
+                  rewriter, loc,
+                  (aSmemTy.getNumElements() + bSmemTy.getNumElements()) * 2 +
+                      1024,
+                  32)
+                  .getResult()
+            : Value(),
+        args);
 
     if (tmp)
       memref::DeallocOp::create(rewriter, loc, tmp);
@@ -269,10 +349,10 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
     Type et() const { return p.et; }
     int64_t aCopies() const {
-      return p.chunked ? p.BM * p.BK / p.V / kThreads : p.BM * p.BK / kThreads;
+      return p.chunked ? p.BM * p.BK / p.V / p.threads : p.BM * p.BK / p.threads;
     }
     int64_t aPerRow() const { return p.chunked ? p.BK / p.V : p.BK; }
-    int64_t bCopies() const { return p.BK * p.BN / p.V / kThreads; }
+    int64_t bCopies() const { return p.BK * p.BN / p.V / p.threads; }
 
     /// Shared-memory chunk column of B row `k`, chunk `c` (parity swizzle of
     /// the tensor-core kernel: the 8 rows an ldmatrix phase reads land on
@@ -315,7 +395,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
     /// Tile row (0..BM) of this thread's A copy `i`.
     Value aRowOf(Emitter &e, int64_t i) {
-      return e.div(e.add(tid, i * kThreads), aPerRow());
+      return e.div(e.add(tid, i * p.threads), aPerRow());
     }
     /// K offset inside the tile of this thread's A copies (the same for all).
     Value aKOf(Emitter &e) {
@@ -407,6 +487,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         Row r = p.sw.precompute ? rows[i] : rowInfo(e, row);
         Value valid = e.andi(inBounds(e, r, kFh, kFw), kValid);
         Value dstCol = kk;
+        if (p.wg) // 128-byte swizzle: chunk c of row m at c ^ (m % 8)
+          dstCol = e.mul(e.xori(e.div(kk, p.V), e.rem(row, 8)), p.V);
         SmallVector<Value> dIdx = {buf, row, dstCol};
         if (!p.sw.precompute) {
           // Offsets recomputed from (n, oh, ow, fh, fw, c) for every copy.
@@ -438,7 +520,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       // B operand: W as a K x OC matrix, BK rows x BN columns.
       int64_t cpr = p.BN / p.V;
       for (int64_t i = 0; i < bCopies(); ++i) {
-        Value id = e.add(tid, i * kThreads);
+        Value id = e.add(tid, i * p.threads);
         Value kr = e.div(id, cpr), cc = e.rem(id, cpr);
         Value k = e.add(e.mul(t, p.BK), kr);
         Value oc = e.add(nBase, e.mul(cc, p.V));
@@ -448,6 +530,9 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         if (p.OC % p.BN != 0)
           valid = e.andi(valid, e.lt(oc, p.OC));
         SmallVector<Value> dIdx = {buf, kr, e.mul(bChunk(e, kr, cc), p.V)};
+        if (p.wg) // half cc / 8, 128-byte swizzle: chunk c of row k at c ^ (k % 8)
+          dIdx = {e.add(e.mul(buf, p.BN / 64), e.div(cc, 8)), kr,
+                  e.mul(e.xori(e.rem(cc, 8), e.rem(kr, 8)), p.V)};
         SmallVector<Value> sIdx = {e.select(valid, k, zero),
                                    e.select(valid, oc, zero)};
         if (p.sw.asyncCopy) {
@@ -526,7 +611,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       for (int64_t i = 0; i < bCopies(); ++i, ++n) {
         if (!staged[n])
           continue;
-        Value id = e.add(tid, i * kThreads);
+        Value id = e.add(tid, i * p.threads);
         Value kr = e.div(id, cpr), cc = e.rem(id, cpr);
         vector::StoreOp::create(ob, loc, staged[n], bS,
                                 ValueRange{buf, kr, e.mul(bChunk(e, kr, cc), p.V)},
@@ -536,15 +621,82 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
     // --- compute --------------------------------------------------------
     int64_t accCount() const {
-      return p.tc ? 16 : (p.BM / 16) * (p.BN / 64);
+      return p.wg ? 1 : p.tc ? 16 : (p.BM / 16) * (p.BN / 64);
     }
     Type accType() const {
+      if (p.wg) // the m64nBNk16 accumulator fragment: BN / 2 f32 per thread
+        return LLVM::LLVMStructType::getLiteral(
+            b.getContext(), SmallVector<Type>(p.BN / 2, b.getF32Type()));
       return p.tc ? VectorType::get({2, 2}, b.getF32Type())
                   : VectorType::get({4}, b.getF32Type());
     }
 
     SmallVector<Value> computeTile(OpBuilder &ob, Value buf, ValueRange acc) {
+      if (p.wg)
+        return computeWG(ob, buf, acc);
       return p.tc ? computeTC(ob, buf, acc) : computeFP32(ob, buf, acc);
+    }
+
+    // --- warpgroup MMA (wgmma) ------------------------------------------
+    // Shared-memory matrix descriptors (PTX ISA, wgmma "matrix descriptor"):
+    // bits 0-13 start address >> 4, 16-29 leading-dimension byte offset
+    // >> 4, 32-45 stride-dimension byte offset >> 4, 62-63 swizzle mode
+    // (1: 128 bytes). A (BM x 64, k contiguous, K-major): rows of 128 bytes,
+    // 8-row groups 1024 bytes apart (stride offset; the leading offset is
+    // unused for swizzled K-major operands, 1 by convention). B (64 x 128,
+    // channels contiguous, N-major, transposed): two halves of 64 channels
+    // 8192 bytes apart (leading offset), 8-row k groups 1024 bytes apart.
+    Value descA0, descB0;  // descriptors of buffer 0, k step 0
+
+    Value i64c(OpBuilder &ob, int64_t v) {
+      return arith::ConstantIntOp::create(ob, loc, v, 64);
+    }
+    Value descriptorOf(OpBuilder &ob, Value mem, int64_t leading,
+                       int64_t stride) {
+      Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(ob, loc, mem);
+      Value addr = arith::IndexCastUIOp::create(ob, loc, ob.getI64Type(), ptr);
+      Value field = arith::AndIOp::create(
+          ob, loc, arith::ShRUIOp::create(ob, loc, addr, i64c(ob, 4)),
+          i64c(ob, 0x3FFF));
+      int64_t bits = ((leading >> 4) << 16) | ((stride >> 4) << 32) |
+                     (int64_t(1) << 62);
+      return arith::OrIOp::create(ob, loc, field, i64c(ob, bits));
+    }
+    /// Descriptor `d0` advanced by `bytes` (a multiple of 16, within the
+    /// 18-bit shared window: no carry out of the address field).
+    Value advance(OpBuilder &ob, Value d0, Value bytes) {
+      Value v = arith::IndexCastUIOp::create(ob, loc, ob.getI64Type(), bytes);
+      return arith::AddIOp::create(
+          ob, loc, d0, arith::ShRUIOp::create(ob, loc, v, i64c(ob, 4)));
+    }
+
+    SmallVector<Value> computeWG(OpBuilder &ob, Value buf, ValueRange accIn) {
+      Emitter e{ob, loc};
+      Value acc = accIn[0];
+      int64_t aBytes = p.BM * p.BK * 2, bBytes = p.BK * p.BN * 2;
+      // Warpgroup w multiplies rows 64w .. 64w + 63 of the A tile.
+      Value aOff = e.add(e.mul(buf, aBytes), e.mul(e.div(tid, 128), 64 * 128));
+      Value bOff = e.mul(buf, bBytes);
+      auto *ctx = ob.getContext();
+      NVVM::WGMMATypes ty =
+          et().isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+      auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.BN, 16);
+      NVVM::WgmmaFenceAlignedOp::create(ob, loc);
+      for (int64_t s = 0; s < p.BK / 16; ++s) {
+        // k step s: 32 bytes along an A row, 16 rows (2048 bytes) of B.
+        Value dA = advance(ob, descA0, e.add(aOff, 32 * s));
+        Value dB = advance(ob, descB0, e.add(bOff, 16 * 128 * s));
+        acc = NVVM::WgmmaMmaAsyncOp::create(
+            ob, loc, acc.getType(), acc, dA, dB, shape, ty, ty,
+            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row, NVVM::MMALayout::row,
+            /*satfinite=*/nullptr);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(ob, loc);
+      if (!p.sw.wgmmaOverlap)
+        NVVM::WgmmaWaitGroupSyncOp::create(ob, loc, ob.getI64IntegerAttr(0));
+      return {acc};
     }
 
     SmallVector<Value> computeFP32(OpBuilder &ob, Value buf, ValueRange accIn) {
@@ -692,12 +844,53 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         }
         return;
       }
+      auto v2f = VectorType::get({2}, f32);
+      auto v2 = VectorType::get({2}, et());
+      if (p.wg) {
+        // m64nBNk16 fragment: warp w holds rows 16w + g and 16w + g + 8;
+        // elements 4j .. 4j + 3 are columns 8j + 2q, 8j + 2q + 1 of row
+        // 16w + g, then of row 16w + g + 8.
+        Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+        Value g = e.div(lane, 4), q = e.rem(lane, 4);
+        Value frag = acc[0];
+        auto elem = [&](int64_t i) -> Value {
+          return LLVM::ExtractValueOp::create(ob, loc, frag,
+                                              ArrayRef<int64_t>{i});
+        };
+        for (int64_t j = 0; j < p.BN / 8; ++j) {
+          Value oc = e.add(e.add(nBase, e.mul(q, 2)), 8 * j);
+          Value ocOk = p.OC % p.BN != 0 ? e.lt(oc, p.OC) : Value();
+          Value bv;
+          if (bias) {
+            Value occ = ocOk ? e.select(ocOk, oc, e.cst(0)) : oc;
+            bv = vector::LoadOp::create(ob, loc, v2, bias, ValueRange{occ});
+            bv = arith::ExtFOp::create(ob, loc, v2f, bv);
+          }
+          for (int64_t hf = 0; hf < 2; ++hf) {
+            // (warp w of the block: warpgroup w / 4, rows 64 (w / 4) +
+            // 16 (w % 4) = 16 w)
+            Value m = e.add(e.add(mBase, e.mul(warp, 16)), e.add(g, 8 * hf));
+            Value ok = ocOk;
+            if (p.M % p.BM != 0)
+              ok = e.andi(ok, e.lt(m, p.M));
+            Value v = vector::FromElementsOp::create(
+                ob, loc, v2f,
+                ValueRange{elem(4 * j + 2 * hf), elem(4 * j + 2 * hf + 1)});
+            if (bv)
+              v = arith::AddFOp::create(ob, loc, v, bv);
+            v = arith::TruncFOp::create(ob, loc, v2, v);
+            guarded(ok, [&](OpBuilder &sb) {
+              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
+                                      llvm::Align(4));
+            });
+          }
+        }
+        return;
+      }
       int64_t WN = p.BN / 32;
       Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
       Value wm = e.div(warp, WN), wn = e.rem(warp, WN);
       Value g = e.div(lane, 4), q = e.rem(lane, 4);
-      auto v2f = VectorType::get({2}, f32);
-      auto v2 = VectorType::get({2}, et());
       for (int64_t nt = 0; nt < 4; ++nt) {
         Value oc = e.add(e.add(nBase, e.mul(wn, 32)), e.add(e.mul(q, 2), nt * 8));
         Value ocOk = p.OC % p.BN != 0 ? e.lt(oc, p.OC) : Value();
@@ -730,9 +923,16 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
       Value zero = e.cst(0), one = e.cst(1);
       SmallVector<Value> ctr0 = {zero, zero, zero};
-      Value accInit = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(cast<ShapedType>(accType()),
-                                         b.getF32FloatAttr(0.0f)));
+      Value accInit =
+          p.wg ? LLVM::ZeroOp::create(b, loc, accType()).getResult()
+               : arith::ConstantOp::create(
+                     b, loc, DenseElementsAttr::get(cast<ShapedType>(accType()),
+                                                    b.getF32FloatAttr(0.0f)))
+                     .getResult();
+      if (p.wg) {
+        descA0 = descriptorOf(b, aS, /*leading=*/16, /*stride=*/1024);
+        descB0 = descriptorOf(b, bS, /*leading=*/p.BK * 128, /*stride=*/1024);
+      }
       int64_t S = p.S;
       auto commit = [&](OpBuilder &ob) {
         return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
@@ -754,6 +954,48 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
       SmallVector<Value> iter(accCount(), accInit);
       int64_t nAcc = accCount();
+      if (p.wg && p.sw.wgmmaOverlap) {
+        // Tile 0 has landed (S - 2 younger groups may be pending).
+        wait(b, commit(b), S - 1);
+        auto loop = scf::ForOp::create(
+            b, loc, zero, e.cst(p.T), one, iter,
+            [&](OpBuilder &lb, Location, Value t, ValueRange args) {
+              Emitter l{lb, loc};
+              Value acc = args[0];
+              NVVM::FenceProxyOp::create(
+                  lb, loc, NVVM::ProxyKind::async_shared,
+                  NVVM::SharedSpaceAttr::get(lb.getContext(),
+                                             NVVM::SharedSpace::shared_cta));
+              gpu::BarrierOp::create(lb, loc);
+              // Tile t's wgmma group stays in flight through the rest of
+              // the iteration; the one of tile t - 1 must have finished
+              // (in every warpgroup: barrier) before its buffer is
+              // refilled. The last tile waits for all (inside the loop, so
+              // that no read of the accumulators is scheduled before).
+              acc = computeWG(lb, l.rem(t, S), ValueRange{acc})[0];
+              auto last = scf::IfOp::create(lb, loc, l.lt(l.add(t, 1), p.T),
+                                            /*withElseRegion=*/true);
+              {
+                OpBuilder tb = last.getThenBodyBuilder();
+                NVVM::WgmmaWaitGroupSyncOp::create(tb, loc,
+                                                   tb.getI64IntegerAttr(1));
+                OpBuilder eb = last.getElseBodyBuilder();
+                NVVM::WgmmaWaitGroupSyncOp::create(eb, loc,
+                                                   eb.getI64IntegerAttr(0));
+              }
+              gpu::BarrierOp::create(lb, loc);
+              // Tile t + S - 1 into the buffer of tile t - 1; then tile
+              // t + 1 has landed.
+              Value tn = l.add(t, S - 1);
+              SmallVector<Value> c;
+              issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
+                        /*doStoreNow=*/true);
+              wait(lb, commit(lb), S - 2);
+              scf::YieldOp::create(lb, loc, ValueRange{acc});
+            });
+        epilogue(b, loop.getResults());
+        return;
+      }
       auto loop = scf::ForOp::create(
           b, loc, zero, e.cst(p.T), one, iter,
           [&](OpBuilder &lb, Location, Value t, ValueRange args) {
@@ -777,6 +1019,13 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
               if (p.sw.asyncCopy)
                 wait(lb, commit(lb), 0);
             }
+            // The wgmma operands are read through the async proxy: make
+            // this thread's (generic-proxy) cp.async writes visible to it.
+            if (p.wg)
+              NVVM::FenceProxyOp::create(
+                  lb, loc, NVVM::ProxyKind::async_shared,
+                  NVVM::SharedSpaceAttr::get(lb.getContext(),
+                                             NVVM::SharedSpace::shared_cta));
             gpu::BarrierOp::create(lb, loc);
             acc = computeTile(lb, cur, acc);
             if (S > 1)
@@ -804,6 +1053,14 @@ struct ConvertDwcToGPUIm2winPass
     sw.minBlocksPerSM = minBlocksPerSM;
     sw.swizzle = swizzle;
     sw.im2winTensor = im2winTensor;
+    sw.wgmma = wgmma;
+    sw.warpgroups = wgmmaWarpgroups;
+    sw.wgmmaOverlap = wgmmaOverlap;
+    if (sw.warpgroups < 0 || sw.warpgroups > 4 || sw.warpgroups == 3) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 0, 1, 2 or 4";
+      return signalPassFailure();
+    }
     if (diagnoseRefusals) {
       getOperation().walk([&](Conv2DOp op) {
         std::string why = ineligibility(op, sw);

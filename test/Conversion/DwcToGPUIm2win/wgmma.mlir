@@ -1,0 +1,134 @@
+// convert-dwc-to-gpu-im2win with wgmma=true: f16/bf16 convolutions with
+// C % 8 == 0 get the Hopper warpgroup-MMA kernel: one warpgroup (128
+// threads, 64 x 128 tiles, 2 static stages aligned by llvm.align; the
+// automatic choice below 2048 blocks of 128 rows, as for these small
+// shapes) or two (wgmma-warpgroups=2: 256 threads, 128 x 128 tiles, 3
+// stages of 32 KB in dynamic shared memory aligned to 1024 bytes in the
+// kernel); K tiles of 64, 128-byte swizzled cp.async copies, four
+// nvvm.wgmma.mma_async per tile, wait_group 0 before the next tile, or, with
+// wgmma-overlap, wait_group 1 (the tile's group in flight while the next
+// copies are issued; 4 stages, here 96 KB of dynamic shared memory; wait_group 0 in the last iteration). The
+// rest keep their kernels: C = 3 and async-copy=false fall back to mma.sync,
+// f32 to the CUDA-core kernel; wgmma-warpgroups must be 0, 1, 2 or 4.
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true" -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=2" -split-input-file | FileCheck %s --check-prefix=TWO
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-overlap=true" -split-input-file | FileCheck %s --check-prefix=OVL
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true async-copy=false" -split-input-file | FileCheck %s --check-prefix=NOASYNC
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=3" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADWG
+
+// BADWG: wgmma-warpgroups must be 0, 1, 2 or 4
+
+// CHECK-LABEL: func @f16
+// CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c128{{.*}}) args
+// CHECK: gpu.func @f16_kernel({{.*}}) workgroup(%{{.*}} : memref<2x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: nvgpu.device_async_copy {{.*}} 8, %{{.*}} : memref<{{.*}}xf16> to memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} 8 {bypassL1} : memref<{{.*}}x128xf16> to memref<4x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: gpu.barrier
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK-COUNT-32: llvm.extractvalue
+// CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// TWO-LABEL: func @f16
+// TWO: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c256{{.*}}) dynamic_shared_memory_size %c99328_i32
+// TWO: gpu.func @f16_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// TWO: %[[RAW:.*]] = gpu.dynamic_shared_memory
+// TWO: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[RAW]]
+// TWO: %[[NEG:.*]] = arith.subi %{{.*}}, %[[BASE]]
+// TWO: %[[PAD:.*]] = arith.andi %[[NEG]], %c1023
+// TWO: memref.view %[[RAW]][%[[PAD]]][] : {{.*}} to memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// TWO: memref.view %[[RAW]]{{.*}} to memref<6x64x64xf16, #gpu.address_space<workgroup>>
+// TWO: scf.for
+// TWO: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// TWO: arith.divui %{{.*}}, %c128
+// TWO-COUNT-4: nvvm.wgmma.mma_async
+// OVL-LABEL: func @f16
+// OVL: threads in (%c128{{.*}}) dynamic_shared_memory_size %c99328_i32
+// OVL: memref.view {{.*}} to memref<4x64x64xf16, #gpu.address_space<workgroup>>
+// OVL: memref.view {{.*}} to memref<8x64x64xf16, #gpu.address_space<workgroup>>
+// OVL: nvgpu.device_async_wait %{{.*}} {numGroups = 3 : i32}
+// OVL: scf.for
+// OVL: nvvm.fence.proxy
+// OVL: gpu.barrier
+// OVL-COUNT-4: nvvm.wgmma.mma_async
+// OVL: nvvm.wgmma.commit.group.sync.aligned
+// OVL: scf.if
+// OVL: nvvm.wgmma.wait.group.sync.aligned 1
+// OVL: } else {
+// OVL: nvvm.wgmma.wait.group.sync.aligned 0
+// OVL: gpu.barrier
+// OVL: nvgpu.device_async_copy
+// OVL: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// OVL: scf.yield
+// NOASYNC-LABEL: func @f16
+// NOASYNC-NOT: nvvm.wgmma
+// NOASYNC: nvgpu.mma.sync
+// OFF-LABEL: func @f16
+// OFF-NOT: nvvm.wgmma
+// OFF: nvgpu.mma.sync
+func.func @f16(%x: memref<2x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %b: memref<128xf16>, %y: memref<2x4x4x128xf16>) {
+  dwc.conv2d ins(%x, %w : memref<2x9x9x64xf16>, memref<3x3x64x128xf16>) bias(%b : memref<128xf16>) outs(%y : memref<2x4x4x128xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// bf16, OC = 72 (not a multiple of the 128-channel tile: zero-filled B
+// columns, guarded stores), C = 24 (K tiles straddle filter taps).
+// CHECK-LABEL: func @bf16
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}} : memref<{{.*}}x72xbf16>, vector<2xbf16>
+func.func @bf16(%x: memref<1x8x8x24xbf16>, %w: memref<3x3x24x72xbf16>, %y: memref<1x8x8x72xbf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x8x8x24xbf16>, memref<3x3x24x72xbf16>) outs(%y : memref<1x8x8x72xbf16>)
+    strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// OC <= 64: 64-channel tiles (m64n64k16), 64 x 64 tiles in three static
+// 16 KB stages.
+// CHECK-LABEL: func @oc64
+// CHECK: gpu.func @oc64_kernel({{.*}}) workgroup(%{{.*}} : memref<3x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<3x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
+func.func @oc64(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64x64xf16>, %y: memref<1x6x6x64xf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x8x8x64xf16>, memref<3x3x64x64xf16>) outs(%y : memref<1x6x6x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// C = 3: no 16-byte A chunk; the mma.sync kernel takes it.
+// CHECK-LABEL: func @c3
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @c3(%x: memref<1x15x15x3xf16>, %w: memref<3x3x3x64xf16>, %y: memref<1x7x7x64xf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x15x15x3xf16>, memref<3x3x3x64xf16>) outs(%y : memref<1x7x7x64xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// f32: the CUDA-core kernel whatever the option.
+// CHECK-LABEL: func @f32
+// CHECK-NOT: nvvm.wgmma
+// CHECK: vector.fma
+func.func @f32(%x: memref<1x8x8x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<1x8x8x64xf32>) {
+  dwc.conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32x64xf32>) outs(%y : memref<1x8x8x64xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}

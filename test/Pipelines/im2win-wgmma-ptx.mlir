@@ -1,0 +1,77 @@
+// PTX of the wgmma kernel of convert-dwc-to-gpu-im2win (conv-options
+// wgmma=true) through the whole dwc-to-nvvm pipeline for chip=sm_90a:
+// cp.async stages, fence.proxy.async before the barrier, four
+// wgmma.mma_async m64n128k16 (f32 accumulators, B transposed: imm-trans-b
+// 1) per K tile between wgmma.fence and commit/wait; with two warpgroups
+// the stages live in dynamic shared memory, with one (the automatic choice
+// at this size) in 48 KB of static shared memory aligned to 1024 bytes;
+// OC = 64 takes m64n64k16; wgmma-overlap waits for all but the last group.
+// ptxas -arch=sm_90a: no spills. dwc-to-nvvm turns wgmma on by itself for
+// chip=sm_90a (off with conv-options={wgmma=false}: mma.sync); with chip=sm_90
+// the wgmma ops are refused by the target.
+// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=2}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: FileCheck %s --check-prefixes=WG,WG2 < %t/cv10_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=N64 < %t/cv9_bf16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t/cv10_f16_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t/cv9_bf16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.1 && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.1 > /dev/null
+// RUN: FileCheck %s --check-prefixes=WG,WG1 < %t.1/cv10_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.1/cv10_f16_kernel.ptx -o %t.1/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.o && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-overlap=true}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.o > /dev/null
+// RUN: FileCheck %s --check-prefix=OVL < %t.o/cv10_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.o/cv10_f16_kernel.ptx -o %t.o/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.a && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.a > /dev/null
+// RUN: FileCheck %s --check-prefixes=WG,WG1 < %t.a/cv10_f16_kernel.ptx
+// RUN: rm -rf %t.m && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.m > /dev/null
+// RUN: FileCheck %s --check-prefix=MMA < %t.m/cv10_f16_kernel.ptx
+// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=SM90
+
+// WG: .target sm_90a
+// WG-LABEL: .entry cv10_f16_kernel
+// WG2: .maxntid 256, 1, 1
+// WG2: .shared .align 16 .b8 __dynamic_shmem__0;
+// WG1: .maxntid 128, 1, 1
+// WG1: .shared .align 1024 .b8 __wg_cv10_f16_kernel_0[16384];
+// WG1: .shared .align 1024 .b8 __wg_cv10_f16_kernel_1[32768];
+// WG: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
+// WG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// WG: cp.async.commit_group;
+// WG: cp.async.wait_group
+// WG-NEXT: fence.proxy.async.shared::cta;
+// WG-NEXT: bar.sync 0;
+// WG: wgmma.fence.sync.aligned;
+// WG-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1,  1, 0,  1;
+// WG: wgmma.commit_group.sync.aligned;
+// WG-NEXT: wgmma.wait_group.sync.aligned 0;
+// WG-NEXT: bar.sync 0;
+
+// OVL-LABEL: .entry cv10_f16_kernel
+// OVL: wgmma.wait_group.sync.aligned 0;
+// OVL-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
+// OVL: wgmma.commit_group.sync.aligned;
+// OVL: wgmma.wait_group.sync.aligned 1;
+
+// MMA-LABEL: .entry cv10_f16_kernel
+// MMA-NOT: wgmma
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// N64-LABEL: .entry cv9_bf16_kernel
+// N64-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// SM90: 'nvvm.wgmma.fence.aligned' op is not supported on sm_90
+
+func.func @cv10_f16(%x: tensor<128x28x28x128xf16>, %w: tensor<3x3x128x128xf16>) -> tensor<128x26x26x128xf16> {
+  %i = tensor.empty() : tensor<128x26x26x128xf16>
+  %y = dwc.conv2d ins(%x, %w : tensor<128x28x28x128xf16>, tensor<3x3x128x128xf16>) outs(%i : tensor<128x26x26x128xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<128x26x26x128xf16>
+  return %y : tensor<128x26x26x128xf16>
+}
+
+func.func @cv9_bf16(%x: tensor<128x56x56x64xbf16>, %w: tensor<3x3x64x64xbf16>) -> tensor<128x54x54x64xbf16> {
+  %i = tensor.empty() : tensor<128x54x54x64xbf16>
+  %y = dwc.conv2d ins(%x, %w : tensor<128x56x56x64xbf16>, tensor<3x3x64x64xbf16>) outs(%i : tensor<128x54x54x64xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<128x54x54x64xbf16>
+  return %y : tensor<128x54x54x64xbf16>
+}
