@@ -238,7 +238,9 @@ def get_set(name):
     return SETS[name]()
 
 
-def build(cfgs, aot, outdir, jobs):
+def build(cfgs, aot, outdir, jobs, chip=""):
+    """chip: the target of every kernel ("": sm_90, sm_90a for the wgmma
+    variants); sm_90a lets dwc-to-nvvm pick the wgmma kernel by itself."""
     os.makedirs(outdir, exist_ok=True)
     for f in os.listdir(outdir):
         os.remove(os.path.join(outdir, f))
@@ -250,7 +252,7 @@ def build(cfgs, aot, outdir, jobs):
         cmd = [aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"]
         if c.conv_options():
             cmd.append("--conv-options=" + c.conv_options())
-        cmd.append("--chip=" + chip_of(c.conv_options()))
+        cmd.append("--chip=" + (chip or chip_of(c.conv_options())))
         t0 = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         with open(base + ".log", "w") as f:
@@ -282,6 +284,8 @@ def main(argv=None):
     ap.add_argument("--aot", default="build/bin/dwc-aot")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".carry", "conv_kernels"))
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--chip", default="", help="target of every kernel (default: sm_90, "
+                    "sm_90a for wgmma variants); sm_90a: dwc-to-nvvm's own choice with wgmma")
     a = ap.parse_args(argv)
     cfgs = get_set(a.set)
     if a.only:
@@ -295,14 +299,15 @@ def main(argv=None):
             print(f"{c.name:70s} {c.layer:5s} out {c.N}x{c.OH}x{c.OW}x{c.OC} {c.flops() / 1e9:8.1f} GFLOP")
         return 0
     t0 = time.time()
-    entries = build(cfgs, os.path.abspath(a.aot), a.out, a.j)
+    entries = build(cfgs, os.path.abspath(a.aot), a.out, a.j, a.chip)
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
     except OSError:
         commit = "unknown"
     with open(os.path.join(a.out, "manifest.json"), "w") as f:
-        json.dump({"set": a.set, "commit": commit, "configs": entries}, f, indent=1)
+        json.dump({"set": a.set, "commit": commit, "chip": a.chip or "sm_90 (sm_90a for wgmma variants)",
+                   "configs": entries}, f, indent=1)
     n_ok = sum(e["built"] for e in entries)
     print(f"conv_configs: built {n_ok}/{len(entries)} in {time.time() - t0:.0f} s -> {a.out}")
     return 0 if n_ok == len(entries) else 1
