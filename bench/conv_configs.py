@@ -54,6 +54,12 @@ VARIANTS = {
     "wgmmao2": "wgmma=true wgmma-overlap=true wgmma-warpgroups=2",
     "wgmmao3": "wgmma=true wgmma-overlap=true stages=3",
     "wgmmat": "wgmma=true im2win-tensor=true",
+    "wgmmab": "wgmma=true wgmma-one-barrier=true",
+    "wgmmab3": "wgmma=true wgmma-one-barrier=true stages=3",
+    "wgmman256": "wgmma=true wgmma-n=256",
+    "wgmman256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2",
+    "wgmmab256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2 wgmma-one-barrier=true",
+    "wgmman256s2": "wgmma=true wgmma-n=256 wgmma-warpgroups=1 stages=2",
 }
 
 
@@ -229,7 +235,29 @@ def wgmma_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set}
+def wgmma2_set() -> List[ConvConfig]:
+    """The wgmma kernel's tile and pipeline options on the layers where it
+    trails cuDNN most (cv5, cv6, cv8-cv12, f16): base (with --chip sm_90a:
+    the default wgmma kernel, with cuDNN and im2col + cuBLAS), one barrier
+    per K tile (2 or 3 stages), m64n256 warpgroup tiles (layers with
+    OC >= 256 only: below, wgmma-n=256 is the default kernel) with 1 or 2
+    warpgroups; the f16/bf16 odd shapes with the new options."""
+    out = []
+    for v in ("base", "wgmmab", "wgmmab3", "wgmman256", "wgmman256w2", "wgmmab256w2", "wgmman256s2"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 != 0 or i == 3 or ("256" in v and oc < 256):
+                continue
+            out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                  layer=f"cv{i + 1}"))
+    for v in ("wgmmab", "wgmmab3", "wgmman256w2", "wgmmab256w2"):
+        for c in odd_set():
+            if c.dtype != "f32":
+                c.variant = v
+                out.append(c)
+    return out
+
+
+SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set}
 
 
 def get_set(name):

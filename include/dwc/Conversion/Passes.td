@@ -1000,6 +1000,12 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"wgmmaOverlap", "wgmma-overlap", "bool", /*default=*/"false",
            "wgmma: keep each tile's wgmma group in flight while the next "
            "tile's copies are issued (wait_group 1; 4 stages by default)">,
+    Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
+           "wgmma: output channels per warpgroup tile (64, 128 or 256, at "
+           "most what OC needs; 0: 64 when OC <= 64, else 128)">,
+    Option<"wgmmaOneBarrier", "wgmma-one-barrier", "bool", /*default=*/"false",
+           "wgmma: one barrier per K tile, the copies of a later tile issued "
+           "while the tile's wgmma group runs (wait_group 0 after them)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -56,6 +56,8 @@ struct Switches {
   bool wgmma = false;
   int64_t warpgroups = 0;  // wgmma: warpgroups per block (0: automatic)
   bool wgmmaOverlap = false;  // wgmma: next tile's copies while it runs
+  int64_t wgmmaN = 0;  // wgmma: channels per warpgroup tile (0: automatic)
+  bool wgmmaOneBarrier = false;  // wgmma: one barrier per K tile
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -167,7 +169,14 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
              : (M + 127) / 128 * nb >= 2048 ? 2
                                             : 1;
       p.BM = 64 * p.WG;
+      // Channels per warpgroup: 64 when OC <= 64, else 128, or the
+      // wgmma-n option (m64n256: A read once per 256 channels), never
+      // more than OC needs.
       p.BN = p.OC <= 64 ? 64 : 128;
+      if (sw.wgmmaN > 0)
+        p.BN = std::min<int64_t>(sw.wgmmaN, (p.OC + 63) / 64 * 64 <= 64 ? 64
+                                            : p.OC <= 128            ? 128
+                                                                     : 256);
       p.BK = 64;
       p.threads = 128 * p.WG;
     }
@@ -694,7 +703,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             /*satfinite=*/nullptr);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(ob, loc);
-      if (!p.sw.wgmmaOverlap)
+      if (!p.sw.wgmmaOverlap && !p.sw.wgmmaOneBarrier)
         NVVM::WgmmaWaitGroupSyncOp::create(ob, loc, ob.getI64IntegerAttr(0));
       return {acc};
     }
@@ -996,6 +1005,36 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         epilogue(b, loop.getResults());
         return;
       }
+      if (p.wg && p.sw.wgmmaOneBarrier) {
+        // One barrier per K tile: after it, tile t is in shared memory for
+        // every thread and every warpgroup has finished tile t - 1
+        // (wait_group 0 before the barrier), so the copies of tile
+        // t + S - 1 go into tile t - 1's buffer while tile t's wgmma group
+        // runs; then tile t + 1 has landed (S - 2 younger groups pending).
+        wait(b, commit(b), S - 1);
+        auto loop = scf::ForOp::create(
+            b, loc, zero, e.cst(p.T), one, iter,
+            [&](OpBuilder &lb, Location, Value t, ValueRange args) {
+              Emitter l{lb, loc};
+              NVVM::FenceProxyOp::create(
+                  lb, loc, NVVM::ProxyKind::async_shared,
+                  NVVM::SharedSpaceAttr::get(lb.getContext(),
+                                             NVVM::SharedSpace::shared_cta));
+              gpu::BarrierOp::create(lb, loc);
+              Value acc = computeWG(lb, l.rem(t, S), args)[0];
+              Value tn = l.add(t, S - 1);
+              SmallVector<Value> c;
+              issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
+                        /*doStoreNow=*/true);
+              Value tok = commit(lb);
+              NVVM::WgmmaWaitGroupSyncOp::create(lb, loc,
+                                                 lb.getI64IntegerAttr(0));
+              wait(lb, tok, S - 2);
+              scf::YieldOp::create(lb, loc, ValueRange{acc});
+            });
+        epilogue(b, loop.getResults());
+        return;
+      }
       auto loop = scf::ForOp::create(
           b, loc, zero, e.cst(p.T), one, iter,
           [&](OpBuilder &lb, Location, Value t, ValueRange args) {
@@ -1056,6 +1095,20 @@ struct ConvertDwcToGPUIm2winPass
     sw.wgmma = wgmma;
     sw.warpgroups = wgmmaWarpgroups;
     sw.wgmmaOverlap = wgmmaOverlap;
+    sw.wgmmaN = wgmmaN;
+    sw.wgmmaOneBarrier = wgmmaOneBarrier;
+    if (sw.wgmmaN != 0 && sw.wgmmaN != 64 && sw.wgmmaN != 128 &&
+        sw.wgmmaN != 256) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-im2win: wgmma-n must be 0, 64, 128 or 256";
+      return signalPassFailure();
+    }
+    if (sw.wgmmaOverlap && sw.wgmmaOneBarrier) {
+      getOperation()->emitError() << "convert-dwc-to-gpu-im2win: "
+                                     "wgmma-overlap and wgmma-one-barrier "
+                                     "exclude each other";
+      return signalPassFailure();
+    }
     if (sw.warpgroups < 0 || sw.warpgroups > 4 || sw.warpgroups == 3) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-im2win: wgmma-warpgroups must be 0, 1, 2 or 4";
