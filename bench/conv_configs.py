@@ -54,12 +54,15 @@ VARIANTS = {
     "wgmmao2": "wgmma=true wgmma-overlap=true wgmma-warpgroups=2",
     "wgmmao3": "wgmma=true wgmma-overlap=true stages=3",
     "wgmmat": "wgmma=true im2win-tensor=true",
-    "wgmmab": "wgmma=true wgmma-one-barrier=true",
-    "wgmmab3": "wgmma=true wgmma-one-barrier=true stages=3",
+    "wgmmab": "wgmma=true wgmma-barriers=1",
+    "wgmmab3": "wgmma=true wgmma-barriers=1 stages=3",
     "wgmman256": "wgmma=true wgmma-n=256",
     "wgmman256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2",
-    "wgmmab256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2 wgmma-one-barrier=true",
+    "wgmmab256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2 wgmma-barriers=1",
     "wgmman256s2": "wgmma=true wgmma-n=256 wgmma-warpgroups=1 stages=2",
+    "wgmmab2": "wgmma=true wgmma-barriers=2",
+    "wgmmab4": "wgmma=true wgmma-barriers=1 stages=4",
+    "wgmmab1w2": "wgmma=true wgmma-barriers=1 wgmma-warpgroups=2",
 }
 
 
@@ -257,7 +260,29 @@ def wgmma2_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set}
+def wgmma3_set() -> List[ConvConfig]:
+    """The automatic barrier count (base with --chip sm_90a: one barrier per
+    K tile with two warpgroups) against two barriers (wgmmab2, the previous
+    default) on the 8 f16 layers with C % 8 == 0; one barrier with 3 or 4
+    stages on single-warpgroup layers; the f16/bf16 odd shapes with the
+    default and with one barrier and two warpgroups."""
+    out = []
+    picks = {"base": (3, 4, 5, 7, 8, 9, 10, 11), "wgmmab2": (3, 4, 5, 7, 8, 9, 10, 11),
+             "wgmmab3": (4, 5), "wgmmab4": (4, 5, 7, 9, 10)}
+    for v, idx in picks.items():
+        for i in idx:
+            c, h, w, oc, f, s = LAYERS[i]
+            out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                  layer=f"cv{i + 1}"))
+    for v in ("base", "wgmmab1w2"):
+        for c in odd_set():
+            if c.dtype != "f32":
+                c.variant = v
+                out.append(c)
+    return out
+
+
+SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
 
 
 def get_set(name):

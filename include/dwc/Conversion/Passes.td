@@ -1003,9 +1003,11 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
            "wgmma: output channels per warpgroup tile (64, 128 or 256, at "
            "most what OC needs; 0: 64 when OC <= 64, else 128)">,
-    Option<"wgmmaOneBarrier", "wgmma-one-barrier", "bool", /*default=*/"false",
-           "wgmma: one barrier per K tile, the copies of a later tile issued "
-           "while the tile's wgmma group runs (wait_group 0 after them)">,
+    Option<"wgmmaBarriers", "wgmma-barriers", "int64_t", /*default=*/"0",
+           "wgmma: barriers per K tile (1: the copies of a later tile issued "
+           "while the tile's wgmma group runs, wait_group 0 after them; 2: "
+           "wait_group 0, then a barrier before the copies; 0: one with two "
+           "or more warpgroups, else two; wgmma-overlap: two)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -57,7 +57,7 @@ struct Switches {
   int64_t warpgroups = 0;  // wgmma: warpgroups per block (0: automatic)
   bool wgmmaOverlap = false;  // wgmma: next tile's copies while it runs
   int64_t wgmmaN = 0;  // wgmma: channels per warpgroup tile (0: automatic)
-  bool wgmmaOneBarrier = false;  // wgmma: one barrier per K tile
+  int64_t wgmmaBarriers = 0;  // wgmma: barriers per K tile (0: automatic)
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -110,6 +110,7 @@ struct Plan {
   bool wg = false;        // Hopper warpgroup MMA kernel (option wgmma)
   int64_t threads = 256;  // threads per block
   int64_t WG = 1;         // warpgroups (wgmma), 64 rows of the tile each
+  bool oneBarrier = false;  // wgmma: one barrier per K tile
   bool dynamicSmem = false;  // stages over 48 KB: dynamic shared memory
   int64_t buffers() const { return S; }
 };
@@ -179,6 +180,14 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                                                                      : 256);
       p.BK = 64;
       p.threads = 128 * p.WG;
+      // Barriers per K tile: one (copies issued while the tile's wgmma
+      // group runs) by default with two or more warpgroups (0.93x the time
+      // on cv8, neutral on cv9), two with one warpgroup (one barrier was
+      // 1.1-1.26x slower on cv10-cv12; bench/results/
+      // 2026-11-30-conv-wgmma2.md), or the wgmma-barriers option.
+      p.oneBarrier = !sw.wgmmaOverlap &&
+                     (sw.wgmmaBarriers == 1 ||
+                      (sw.wgmmaBarriers == 0 && p.WG >= 2));
     }
     // Stages: one without double buffering; else as many as fit in 48 KB
     // of static shared memory, at most 3 (cp.async only: register-staged
@@ -703,7 +712,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             /*satfinite=*/nullptr);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(ob, loc);
-      if (!p.sw.wgmmaOverlap && !p.sw.wgmmaOneBarrier)
+      if (!p.sw.wgmmaOverlap && !p.oneBarrier)
         NVVM::WgmmaWaitGroupSyncOp::create(ob, loc, ob.getI64IntegerAttr(0));
       return {acc};
     }
@@ -1005,7 +1014,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         epilogue(b, loop.getResults());
         return;
       }
-      if (p.wg && p.sw.wgmmaOneBarrier) {
+      if (p.wg && p.oneBarrier) {
         // One barrier per K tile: after it, tile t is in shared memory for
         // every thread and every warpgroup has finished tile t - 1
         // (wait_group 0 before the barrier), so the copies of tile
@@ -1096,17 +1105,22 @@ struct ConvertDwcToGPUIm2winPass
     sw.warpgroups = wgmmaWarpgroups;
     sw.wgmmaOverlap = wgmmaOverlap;
     sw.wgmmaN = wgmmaN;
-    sw.wgmmaOneBarrier = wgmmaOneBarrier;
+    sw.wgmmaBarriers = wgmmaBarriers;
     if (sw.wgmmaN != 0 && sw.wgmmaN != 64 && sw.wgmmaN != 128 &&
         sw.wgmmaN != 256) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-im2win: wgmma-n must be 0, 64, 128 or 256";
       return signalPassFailure();
     }
-    if (sw.wgmmaOverlap && sw.wgmmaOneBarrier) {
+    if (sw.wgmmaBarriers < 0 || sw.wgmmaBarriers > 2) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-im2win: wgmma-barriers must be 0, 1 or 2";
+      return signalPassFailure();
+    }
+    if (sw.wgmmaOverlap && sw.wgmmaBarriers == 1) {
       getOperation()->emitError() << "convert-dwc-to-gpu-im2win: "
-                                     "wgmma-overlap and wgmma-one-barrier "
-                                     "exclude each other";
+                                     "wgmma-overlap needs two barriers per "
+                                     "K tile (wgmma-barriers=1 excludes it)";
       return signalPassFailure();
     }
     if (sw.warpgroups < 0 || sw.warpgroups > 4 || sw.warpgroups == 3) {
