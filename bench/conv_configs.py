@@ -261,9 +261,10 @@ def wgmma2_set() -> List[ConvConfig]:
 
 
 def wgmma3_set() -> List[ConvConfig]:
-    """The automatic barrier count (base with --chip sm_90a: one barrier per
-    K tile with two warpgroups) against two barriers (wgmmab2, the previous
-    default) on the 8 f16 layers with C % 8 == 0; one barrier with 3 or 4
+    """base (with --chip sm_90a: the default wgmma kernel; at commit 59cb626,
+    run 2026-11-30-conv-wgmma2-v2, it used one barrier per K tile with two
+    warpgroups) against two barriers (wgmmab2) on the 8 f16 layers with
+    C % 8 == 0; one barrier with 3 or 4
     stages on single-warpgroup layers; the f16/bf16 odd shapes with the
     default and with one barrier and two warpgroups."""
     out = []

@@ -927,6 +927,18 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     the time of the mma.sync kernel on the 8 f16 layers with C % 8 == 0,
     229-340 TFLOP/s, 0.51-0.92x cuDNN (geomean 0.58-0.62x); four
     warpgroups (256-row tiles) are slower on all 8.
+    Two more switches for experiments, both off by default:
+    `wgmma-n=256` gives each warpgroup 256 output channels (m64n256k16,
+    128 f32 accumulators per thread, B as four 64-channel blocks with the
+    same descriptors; at most what OC needs: 128 when OC <= 128, 64 when
+    OC <= 64), reading A once per 256 channels: 1.2-1.75x the time on cv5,
+    cv6, cv11, cv12 with one or two warpgroups, so the kernel is not
+    limited by re-reading A. `wgmma-barriers=1` keeps one barrier per K
+    tile: after it every warpgroup has finished tile t - 1, so the copies
+    of tile t + S - 1 go into that buffer while tile t's wgmma group runs
+    (wait_group 0 and the cp.async wait after them); within the +-10%
+    run-to-run noise on the 8 layers, 1.04x on cv4
+    (bench/results/2026-11-30-conv-wgmma2.md).
 
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as
@@ -1006,8 +1018,7 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"wgmmaBarriers", "wgmma-barriers", "int64_t", /*default=*/"0",
            "wgmma: barriers per K tile (1: the copies of a later tile issued "
            "while the tile's wgmma group runs, wait_group 0 after them; 2: "
-           "wait_group 0, then a barrier before the copies; 0: one with two "
-           "or more warpgroups, else two; wgmma-overlap: two)">,
+           "wait_group 0, then a barrier before the copies; 0: two)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -57,7 +57,7 @@ struct Switches {
   int64_t warpgroups = 0;  // wgmma: warpgroups per block (0: automatic)
   bool wgmmaOverlap = false;  // wgmma: next tile's copies while it runs
   int64_t wgmmaN = 0;  // wgmma: channels per warpgroup tile (0: automatic)
-  int64_t wgmmaBarriers = 0;  // wgmma: barriers per K tile (0: automatic)
+  int64_t wgmmaBarriers = 0;  // wgmma: barriers per K tile (0: two)
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -180,14 +180,11 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                                                                      : 256);
       p.BK = 64;
       p.threads = 128 * p.WG;
-      // Barriers per K tile: one (copies issued while the tile's wgmma
-      // group runs) by default with two or more warpgroups (0.93x the time
-      // on cv8, neutral on cv9), two with one warpgroup (one barrier was
-      // 1.1-1.26x slower on cv10-cv12; bench/results/
-      // 2026-11-30-conv-wgmma2.md), or the wgmma-barriers option.
-      p.oneBarrier = !sw.wgmmaOverlap &&
-                     (sw.wgmmaBarriers == 1 ||
-                      (sw.wgmmaBarriers == 0 && p.WG >= 2));
+      // Barriers per K tile: two unless wgmma-barriers=1 (one barrier,
+      // the copies issued while the tile's wgmma group runs: within the
+      // run-to-run noise of +-10% on the 8 f16 layers, 1.04x the time on
+      // cv4; bench/results/2026-11-30-conv-wgmma2.md).
+      p.oneBarrier = !sw.wgmmaOverlap && sw.wgmmaBarriers == 1;
     }
     // Stages: one without double buffering; else as many as fit in 48 KB
     // of static shared memory, at most 3 (cp.async only: register-staged
