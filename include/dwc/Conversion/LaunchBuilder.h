@@ -18,18 +18,20 @@ namespace mlir {
 namespace dwc {
 
 /// A gpu.launch of gridX x gridY blocks of `threads` threads at the
-/// rewriter's insertion point, with `workgroup` buffers attributed, and a
-/// builder placed before its terminator.
+/// rewriter's insertion point, with `workgroup` buffers attributed and
+/// `dynamicSharedBytes` (an i32 value, may be null) of dynamic shared
+/// memory, and a builder placed before its terminator.
 inline std::pair<gpu::LaunchOp, OpBuilder>
 createGridLaunch(RewriterBase &rewriter, Location loc, int64_t gridX,
-                 int64_t gridY, int64_t threads, TypeRange workgroup = {}) {
+                 int64_t gridY, int64_t threads, TypeRange workgroup = {},
+                 Value dynamicSharedBytes = {}) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
   Value one = cst(1);
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, cst(gridX), gridY == 1 ? one : Value(cst(gridY)), one,
-      cst(threads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+      cst(threads), one, one, dynamicSharedBytes,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, workgroup);
   Block &entry = launch.getBody().front();
   if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {

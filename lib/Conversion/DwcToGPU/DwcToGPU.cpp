@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -209,18 +210,9 @@ void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
   int64_t blocks = (total + kBlockSize - 1) / kBlockSize;
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value grid = arith::ConstantIndexOp::create(rewriter, loc, blocks);
-  Value block = arith::ConstantIndexOp::create(rewriter, loc, kBlockSize);
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, grid, one, one, block, one, one);
-  Block &entry = launch.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-    OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-    gpu::TerminatorOp::create(tb, loc);
-  }
-  b.setInsertionPoint(entry.getTerminator());
+  auto launchAndBuilder = createGridLaunch(rewriter, loc, blocks, 1, kBlockSize);
+  gpu::LaunchOp launch = launchAndBuilder.first;
+  OpBuilder &b = launchAndBuilder.second;
   Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
   Value bsz = arith::ConstantIndexOp::create(b, loc, kBlockSize);
   Value gid = arith::AddIOp::create(

@@ -23,6 +23,7 @@
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/MmaEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -354,15 +355,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       ws = memref::AllocOp::create(
           rewriter, loc, MemRefType::get({FH, ZP, 2 * C}, et));
       int64_t total = FH * ZP * (C / kVec);
-      auto pre = gpu::LaunchOp::create(
-          rewriter, loc, h.cst((total + 127) / 128), one, one, h.cst(128), one,
-          one);
-      Block &pb = pre.getBody().front();
-      if (pb.empty() || !pb.back().hasTrait<OpTrait::IsTerminator>()) {
-        OpBuilder tb = OpBuilder::atBlockEnd(&pb);
-        gpu::TerminatorOp::create(tb, loc);
-      }
-      OpBuilder b0(pb.getTerminator());
+      auto preAndBuilder = createGridLaunch(
+          rewriter, loc, llvm::divideCeil(total, int64_t(128)), 1, 128);
+      gpu::LaunchOp pre = preAndBuilder.first;
+      OpBuilder &b0 = preAndBuilder.second;
       Emitter k{b0, loc};
       Value id = k.add(k.mul(pre.getBlockIds().x, 128), pre.getThreadIds().x);
       auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
@@ -405,15 +401,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       xp = memref::AllocOp::create(
           rewriter, loc, MemRefType::get({N, IH, JW, 2 * C}, et));
       int64_t total = N * IH * JW * (C / kVec);
-      auto pre = gpu::LaunchOp::create(
-          rewriter, loc, h.cst((total + 255) / 256), one, one, h.cst(256), one,
-          one);
-      Block &pb = pre.getBody().front();
-      if (pb.empty() || !pb.back().hasTrait<OpTrait::IsTerminator>()) {
-        OpBuilder tb = OpBuilder::atBlockEnd(&pb);
-        gpu::TerminatorOp::create(tb, loc);
-      }
-      OpBuilder b0(pb.getTerminator());
+      auto preAndBuilder = createGridLaunch(
+          rewriter, loc, llvm::divideCeil(total, int64_t(256)), 1, 256);
+      gpu::LaunchOp pre = preAndBuilder.first;
+      OpBuilder &b0 = preAndBuilder.second;
       Emitter k{b0, loc};
       Value id = k.add(k.mul(pre.getBlockIds().x, 256), pre.getThreadIds().x);
       auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
@@ -452,18 +443,11 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     Value dynBytes;
     if (dynamic)
       dynBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
-    auto launch = gpu::LaunchOp::create(
-        rewriter, loc, h.cst(gridX), h.cst(gridY), one, h.cst(threads), one,
-        one, /*dynamicSharedMemorySize=*/dynBytes, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/{},
-        dynamic ? TypeRange{} : TypeRange{inSmemTy, zSmemTy});
-    Block &entry = launch.getBody().front();
-    if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
-      OpBuilder tb = OpBuilder::atBlockEnd(&entry);
-      gpu::TerminatorOp::create(tb, loc);
-    }
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    b.setInsertionPoint(entry.getTerminator());
+    auto launchAndBuilder = createGridLaunch(
+        rewriter, loc, gridX, gridY, threads,
+        dynamic ? TypeRange{} : TypeRange{inSmemTy, zSmemTy}, dynBytes);
+    gpu::LaunchOp launch = launchAndBuilder.first;
+    OpBuilder &b = launchAndBuilder.second;
     Emitter e{b, loc};
     Value inSmem, zSmem;
     if (dynamic) {
