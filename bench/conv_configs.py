@@ -76,6 +76,11 @@ VARIANTS = {
     "padall": "wgmma=true pad-min-k=0",
     # wgmma output stores straight from the accumulator fragments.
     "nostage": "wgmma=true staged-stores=false",
+    # wgmma pipeline depth (dynamic shared memory above 48 KB).
+    "wst3": "wgmma=true stages=3",
+    "wst4": "wgmma=true stages=4",
+    "wst6": "wgmma=true stages=6",
+    "w2st4": "wgmma=true wgmma-warpgroups=2 stages=4",
 }
 
 
@@ -363,7 +368,20 @@ def stage_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
+def stages_set() -> List[ConvConfig]:
+    """wgmma pipeline depth (with --chip sm_90a): base (the default kernel,
+    with cuDNN) against 3, 4 and 6 stages and two warpgroups with 4 stages
+    on the 11 layers that take the wgmma kernel."""
+    out = []
+    for v in ("base", "wst3", "wst4", "wst6", "w2st4"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0 or f * f * c >= 64:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    return out
+
+
+SETS = {"stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
 
 
 def get_set(name):
