@@ -81,6 +81,8 @@ VARIANTS = {
     "wst4": "wgmma=true stages=4",
     "wst6": "wgmma=true stages=6",
     "w2st4": "wgmma=true wgmma-warpgroups=2 stages=4",
+    # Filter (B) tiles by TMA (cp.async.bulk.tensor, runtime tensor map).
+    "wtma": "wgmma=true wgmma-tma=true",
 }
 
 
@@ -381,7 +383,24 @@ def stages_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
+def tma_set() -> List[ConvConfig]:
+    """B by TMA (with --chip sm_90a): base (the default kernel, with cuDNN)
+    and wtma on the 11 layers that take the wgmma kernel; the f16/bf16 odd
+    shapes with wtma (OC tails, K tiles across taps, padded C = 3/5)."""
+    out = []
+    for v in ("base", "wtma"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0 or f * f * c >= 64:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    for c in pad_set():
+        if c.layer == "" and c.dtype != "f32":
+            c.variant = "wtma"
+            out.append(c)
+    return out
+
+
+SETS = {"tma": tma_set, "stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
 
 
 def get_set(name):

@@ -137,6 +137,12 @@ struct DriverApi {
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
   CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
+  // Tensor maps for the Hopper bulk tensor copies (optional, CUDA >= 12).
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                     const unsigned long long *,
+                                     const unsigned long long *,
+                                     const unsigned *, const unsigned *, int,
+                                     int, int, int);
 };
 
 //===----------------------------------------------------------------------===//
@@ -315,6 +321,7 @@ void loadDriver() {
   resolve(a.cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", false,
           missing);
   resolve(a.cuMemPoolSetAttribute, "cuMemPoolSetAttribute", false, missing);
+  resolve(a.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false, missing);
   if (!missing.empty()) {
     d.status = DWC_ERROR_NO_DRIVER;
     d.message =
@@ -1040,6 +1047,71 @@ void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
   check(cu().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                               static_cast<CUstream>(stream)),
         "cuMemsetD16Async");
+}
+
+uint64_t dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
+                        uint64_t rowStrideBytes, uint32_t boxRows,
+                        uint32_t boxCols, uint32_t dataType, uint32_t swizzle) {
+  CUcontext ctx = ensureContext();
+  if (!ctx)
+    return 0;
+  if (!cu().cuTensorMapEncodeTiled) {
+    setError(DWC_ERROR_NO_DRIVER,
+             "dwcTensorMap2D: the driver has no cuTensorMapEncodeTiled "
+             "(CUDA 12 or newer needed)");
+    return 0;
+  }
+  if (base % 16 != 0 || rowStrideBytes % 16 != 0 || rows == 0 || cols == 0 ||
+      boxRows == 0 || boxCols == 0 || boxRows > 256 || boxCols > 256) {
+    setError(DWC_ERROR_INVALID_VALUE,
+             "dwcTensorMap2D: unsupported matrix (base %% 16 = %llu, row "
+             "stride %llu bytes, %llu x %llu, box %u x %u)",
+             (unsigned long long)(base % 16), (unsigned long long)rowStrideBytes,
+             (unsigned long long)rows, (unsigned long long)cols, boxRows,
+             boxCols);
+    return 0;
+  }
+  using Key = std::vector<uint64_t>;
+  static std::mutex mapsMutex;
+  static std::map<Key, CUdeviceptr> maps;
+  Key key = {reinterpret_cast<uint64_t>(ctx), base, rows, cols, rowStrideBytes,
+             boxRows, boxCols, dataType, swizzle};
+  std::lock_guard<std::mutex> lock(mapsMutex);
+  auto it = maps.find(key);
+  if (it != maps.end())
+    return it->second;
+  // CUtensorMap: 128 bytes, 64-byte aligned; dimensions innermost first.
+  alignas(64) unsigned char map[128] = {};
+  unsigned long long dims[2] = {cols, rows};
+  unsigned long long strides[1] = {rowStrideBytes};
+  unsigned box[2] = {boxCols, boxRows}, elementStrides[2] = {1, 1};
+  if (!check(cu().cuTensorMapEncodeTiled(
+                 map, int(dataType), 2, reinterpret_cast<void *>(base), dims,
+                 strides, box, elementStrides, /*interleave=*/0, int(swizzle),
+                 /*l2Promotion=*/0, /*oobFill=*/0),
+             "cuTensorMapEncodeTiled"))
+    return 0;
+  CUdeviceptr dev = 0;
+  if (!check(cu().cuMemAlloc(&dev, sizeof(map)), "cuMemAlloc (tensor map)"))
+    return 0;
+  if (!check(cu().cuMemcpyHtoD(dev, map, sizeof(map)),
+             "cuMemcpyHtoD (tensor map)")) {
+    cu().cuMemFree(dev);
+    return 0;
+  }
+  maps.emplace(std::move(key), dev);
+  return dev;
+}
+
+// The generated host code calls its declarations through their C-interface
+// names (llvm.emit_c_interface on every function): same scalar arguments.
+__attribute__((visibility("default"))) uint64_t
+_mlir_ciface_dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
+                            uint64_t rowStrideBytes, uint32_t boxRows,
+                            uint32_t boxCols, uint32_t dataType,
+                            uint32_t swizzle) {
+  return dwcTensorMap2D(base, rows, cols, rowStrideBytes, boxRows, boxCols,
+                        dataType, swizzle);
 }
 
 void mgpuSetDefaultDevice(int32_t device) {

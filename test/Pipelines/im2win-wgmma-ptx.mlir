@@ -35,6 +35,9 @@
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.a/cv3_f16_kernel.ptx -o %t.a/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: rm -rf %t.s && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma-specialize=true wgmma-warpgroups=2}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.s > /dev/null
 // RUN: FileCheck %s --check-prefix=SPEC < %t.s/cv10_f16_kernel.ptx
+// RUN: rm -rf %t.t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma-tma=true}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.t > /dev/null
+// RUN: FileCheck %s --check-prefix=TMA < %t.t/cv10_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.t/cv10_f16_kernel.ptx -o %t.t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.s/cv10_f16_kernel.ptx -o %t.s/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // WG: .target sm_90a
@@ -89,6 +92,12 @@
 // SPEC-NEXT: fence.proxy.async.shared::cta;
 // SPEC: mbarrier.arrive.shared.b64
 // SPEC: wgmma.wait_group.sync.aligned 1;
+
+// TMA-LABEL: .entry cv10_f16_kernel
+// TMA: mbarrier.init.shared.b64
+// TMA: mbarrier.arrive.expect_tx.shared.b64
+// TMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMA: mbarrier.try_wait.parity.shared.b64
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 

@@ -54,6 +54,13 @@ int main(void) {
   report("after launch", dwcTakeLastError());
   // CHECK-NEXT: after launch: 1 (no CUDA driver {{.*}}) [no CUDA driver (libcuda.so.1 not found): {{.*}}]
 
+  // Tensor maps for the TMA kernels need the driver too.
+  printf("tensor map: %llu\n",
+         (unsigned long long)dwcTensorMap2D(0x10000, 576, 128, 256, 64, 64, 6, 3));
+  // CHECK-NEXT: tensor map: 0
+  report("after tensor map", dwcTakeLastError());
+  // CHECK-NEXT: after tensor map: 1 (no CUDA driver {{.*}})
+
   void *dev = (void *)0x1;
   report("malloc", dwcMalloc(&dev, 256));
   // CHECK-NEXT: malloc: 1

@@ -969,6 +969,16 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     lag <= S - 2 keeps the hand-over acyclic). Correct on every layer and
     odd shape but 1.0-1.2x slower than the default kernel
     (bench/results/conv-2026-11-30-conv-spec-v1.md), so off.
+    `wgmma-tma` (off): the filter (B) tiles by cp.async.bulk.tensor (TMA)
+    instead of cp.async: the host code asks the runtime for the K x OC
+    tensor map (`dwcTensorMap2D`: 64 x 64 boxes, 128-byte swizzle, zero
+    fill, cached per buffer) and passes it to the kernel (which does
+    nothing when it got none); thread 0 expects the tile's bytes on the
+    stage's mbarrier and issues one box per 64-channel half, every thread
+    waits on the stage's phase. Correct everywhere, 0.95-1.19x the time of
+    cp.async (the C = 3 layers 2-4% faster, cv9 19% slower;
+    bench/results/conv-2026-11-30-conv-tma-v1.md), so off: the copies of B
+    are not what limits the kernel.
 
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as
@@ -1058,6 +1068,10 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "to a multiple of 4 channels in temporaries so that they take the "
            "wgmma kernel (false: the mma.sync kernel gathers them element by "
            "element)">,
+    Option<"wgmmaTma", "wgmma-tma", "bool", /*default=*/"false",
+           "wgmma: load the filter (B) tiles with cp.async.bulk.tensor "
+           "through a tensor map encoded by the runtime (dwcTensorMap2D), "
+           "completion on one mbarrier per stage">,
     Option<"stagedStores", "staged-stores", "bool", /*default=*/"true",
            "wgmma: store the output tile through shared memory in 16-byte "
            "row chunks (false: 4-byte stores from the accumulator fragments)">,
@@ -1079,6 +1093,7 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::NVVM::NVVMDialect",
                            "mlir::LLVM::LLVMDialect",
+                           "mlir::func::FuncDialect",
                            "mlir::dwc::DwcDialect"];
 }
 

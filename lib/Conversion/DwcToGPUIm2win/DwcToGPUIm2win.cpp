@@ -24,6 +24,7 @@
 #include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -64,6 +65,7 @@ struct Switches {
   bool padChannels = true;  // wgmma: C % 4 != 0 padded to a multiple of 4
   int64_t padMinK = 64;     // ... when FH * FW * C is at least this
   bool stagedStores = true;  // wgmma: output tile through shared memory
+  bool tmaFilter = false;  // wgmma: B tiles by cp.async.bulk.tensor (TMA)
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -127,6 +129,7 @@ struct Plan {
   int64_t copyThreads = 256;  // threads that issue the tile copies
   int64_t lag = 1;     // wgmma-specialize: copy groups in flight per thread
   int64_t grid = 0;    // wgmma-specialize: blocks of the persistent grid
+  bool tma = false;    // wgmma-tma: B by TMA into the stages, mbarrier each
   int64_t buffers() const { return S; }
 };
 
@@ -265,6 +268,11 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                         ((p.OC + p.BN - 1) / p.BN);
         p.grid = std::min<int64_t>(tiles, sw.smCount * blocksPerSM);
       }
+      // B tiles by TMA (the two-barrier pipeline): one mbarrier per stage
+      // after the buffers, so always dynamic shared memory.
+      p.tma = sw.tmaFilter && !p.spec && !p.oneBarrier && !sw.wgmmaOverlap;
+      if (p.tma)
+        p.dynamicSmem = true;
     }
     p.uniform = p.chunked && p.C % p.BK == 0 && sw.precompute;
     p.M = p.N * p.OH * p.OW;
@@ -322,6 +330,40 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     if (bias)
       args.push_back(bias);
     args.push_back(y);
+    if (p.tma) {
+      // The filter as a K x OC matrix for cp.async.bulk.tensor: 64 x 64
+      // boxes, 128-byte swizzle, zero fill past K and OC; the runtime
+      // encodes (and caches) the tensor map; 0 means it could not (error
+      // pending): the kernel then does nothing.
+      Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
+      StringRef fnName = "dwcTensorMap2D";
+      if (!module.lookupSymbol<func::FuncOp>(fnName)) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(module.getBody());
+        auto decl = func::FuncOp::create(
+            rewriter, loc, fnName,
+            rewriter.getFunctionType({i64, i64, i64, i64, i32, i32, i32, i32},
+                                     {i64}));
+        decl.setPrivate();
+      }
+      auto c64 = [&](int64_t v) -> Value {
+        return arith::ConstantIntOp::create(rewriter, loc, v, 64);
+      };
+      auto c32 = [&](int64_t v) -> Value {
+        return arith::ConstantIntOp::create(rewriter, loc, v, 32);
+      };
+      Value base = arith::IndexCastUIOp::create(
+          rewriter, loc, i64,
+          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, w));
+      // CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, BFLOAT16 = 9; SWIZZLE_128B = 3.
+      int64_t dataType = p.et.isF16() ? 6 : 9;
+      args.push_back(
+          func::CallOp::create(rewriter, loc, fnName, TypeRange{i64},
+                               ValueRange{base, c64(p.K), c64(p.OC),
+                                          c64(p.OC * 2), c32(64), c32(64),
+                                          c32(dataType), c32(3)})
+              .getResult(0));
+    }
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto gm = gpu::GPUModuleOp::create(mb, loc, name);
     OpBuilder fb = OpBuilder::atBlockBegin(gm.getBody());
@@ -368,8 +410,9 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       bS = memref::ViewOp::create(b, loc, bSmemTy, raw,
                                   e.add(pad, aSmemTy.getNumElements() * 2),
                                   ValueRange{});
-      // wgmma-specialize: the 2 x S mbarriers (full, then empty) after B.
-      if (p.spec)
+      // wgmma-specialize: the 2 x S mbarriers (full, then empty) after B;
+      // wgmma-tma: S mbarriers (B of stage s landed).
+      if (p.spec || p.tma)
         barriers = e.add(e.add(base, pad), (aSmemTy.getNumElements() +
                                             bSmemTy.getNumElements()) * 2);
     } else {
@@ -379,8 +422,22 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value kx = entry.getArgument(0), kw = entry.getArgument(1);
     Value kbias = bias ? entry.getArgument(2) : Value();
     Value ky = entry.getArgument(bias ? 3 : 2);
+    if (p.tma) {
+      // No tensor map (the runtime reported why): nothing to do.
+      Value tm = entry.getArgument(args.size() - 1);
+      auto ok = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, tm,
+                                arith::ConstantIntOp::create(b, loc, 0, 64)),
+          false);
+      b.setInsertionPoint(ok.thenBlock()->getTerminator());
+    }
     KernelBuilder kb{p, b, loc, kx, kw, kbias, ky, aS, bS};
     kb.barriers = barriers;
+    if (p.tma)
+      kb.tmap = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx),
+          entry.getArgument(args.size() - 1));
     kb.build();
 
     Emitter h{rewriter, loc};
@@ -520,6 +577,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value tid, mBase, nBase;
     Value srcFlat, w2, y2;
     Value barriers;  // wgmma-specialize: shared address of the mbarriers
+    Value tmap;      // wgmma-tma: generic pointer to the filter's tensor map
     // Per A copy of this thread (precompute): row offset, ih0, iw0, valid.
     struct Row {
       Value base, ih0, iw0, mValid, m;
@@ -568,6 +626,17 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
       if (p.spec)
         return buildSpecialized(e, bid);
+      if (p.tma) {
+        // Thread 0 initialises one mbarrier per stage (one arrival, plus
+        // the bytes of the stage's B tile).
+        auto first = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
+        OpBuilder ib = first.getThenBodyBuilder();
+        for (int64_t s = 0; s < p.S; ++s)
+          NVVM::MBarrierInitOp::create(
+              ib, loc, barrierPtr(ib, Emitter{ib, loc}.cst(s)),
+              arith::ConstantIntOp::create(ib, loc, 1, 32), Value());
+        gpu::BarrierOp::create(b, loc);
+      }
       if (p.sw.precompute)
         for (int64_t i = 0; i < aCopies(); ++i)
           rows.push_back(rowInfo(e, aRowOf(e, i)));
@@ -703,6 +772,46 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
 
       // B operand: W as a K x OC matrix, BK rows x BN columns.
+      if (p.tma) {
+        // Thread 0: expect the tile's bytes on the stage's mbarrier, then
+        // one 64 x 64 box per 64-channel half (128-byte swizzle, the
+        // layout the wgmma descriptors read).
+        Value issue = e.eq(tid, 0);
+        if (tileOk)
+          issue = e.andi(issue, tileOk);
+        auto ifOp = scf::IfOp::create(ob, loc, issue, false);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        Emitter te{tb, loc};
+        Value bar = barrierPtr(tb, buf);
+        NVVM::MBarrierArriveExpectTxOp::create(
+            tb, loc, Type(), bar,
+            arith::ConstantIntOp::create(tb, loc, p.BK * p.BN * 2, 32),
+            NVVM::MemScopeKind::CTA, false, Value());
+        Value bBase = memref::ExtractAlignedPointerAsIndexOp::create(tb, loc, bS);
+        auto i32 = [&](Value v) -> Value {
+          return arith::IndexCastOp::create(tb, loc, tb.getI32Type(), v);
+        };
+        for (int64_t h = 0; h < p.BN / 64; ++h) {
+          Value off = te.mul(te.add(te.mul(buf, p.BN / 64), h), 64 * 64 * 2);
+          // (The instruction's destination is a shared::cluster address;
+          // without a cluster that is this CTA's shared memory.)
+          Value dst = LLVM::AddrSpaceCastOp::create(
+              tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 7),
+              LLVM::IntToPtrOp::create(
+                  tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 3),
+                  arith::IndexCastUIOp::create(tb, loc, tb.getI64Type(),
+                                               te.add(bBase, off))
+                      .getResult()));
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              tb, loc, dst, tmap,
+              ValueRange{i32(te.add(nBase, 64 * h)), i32(te.mul(t, p.BK))},
+              bar, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+              false, nullptr, Value());
+        }
+        for (int64_t i = 0; i < bCopies(); ++i)
+          staged.push_back(Value());
+        return staged;
+      }
       Type bVecTy = VectorType::get({p.VB}, et());
       int64_t cpr = p.BN / p.VB;
       for (int64_t i = 0; i < bCopies(); ++i) {
@@ -1061,6 +1170,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
           Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
                                                               ValueRange{});
           nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(0));
+          if (p.tma) // generic stores after the TMA (async proxy) writes
+            fenceAsyncProxy(ob);
           gpu::BarrierOp::create(ob, loc);
           stage = memref::CollapseShapeOp::create(
               ob, loc, fits(bS) ? bS : aS,
@@ -1445,6 +1556,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
               staged = issueTile(lb, tn, ok, c, next, /*doStoreNow=*/false);
               if (p.sw.asyncCopy)
                 wait(lb, commit(lb), S - 1);   // tile t has landed
+              if (p.tma) // and its B tile
+                waitPhase(lb, barrierPtr(lb, cur), l.rem(l.div(t, S), 2));
             } else {
               issueTile(lb, t, Value(), c, zero, /*doStoreNow=*/true);
               if (p.sw.asyncCopy)
@@ -1494,6 +1607,7 @@ struct ConvertDwcToGPUIm2winPass
     sw.padChannels = padChannels;
     sw.padMinK = padMinK;
     sw.stagedStores = stagedStores;
+    sw.tmaFilter = wgmmaTma;
     if (sw.smCount < 1) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-im2win: sm-count must be at least 1";

@@ -112,6 +112,19 @@ DWC_RT_API int dwcGetModuleCount(void);
  * Module handles are runtime records: the driver module is loaded lazily, on
  * first use, in the context current at that time (one per context), and the
  * same image registered twice gives the same record.                       */
+/* Tensor map (CUtensorMap, in device memory, for cp.async.bulk.tensor) of a
+ * row-major rows x cols matrix at device address `base` with a row stride of
+ * `rowStrideBytes` (a multiple of 16), boxes of boxRows x boxCols elements,
+ * element type `dataType` and shared-memory swizzle `swizzle` (the
+ * CUtensorMapDataType / CUtensorMapSwizzle values of cuda.h), zero fill out
+ * of bounds. Generated kernels call it before their launch. Maps are cached
+ * per (context, address, shape, box, type, swizzle); returns the device
+ * address of the map, or 0 with a pending error (no driver support, bad
+ * arguments).                                                             */
+DWC_RT_API uint64_t dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
+                                   uint64_t rowStrideBytes, uint32_t boxRows,
+                                   uint32_t boxCols, uint32_t dataType,
+                                   uint32_t swizzle);
 DWC_RT_API void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
 DWC_RT_API void *mgpuModuleLoadJIT(void *data, int optLevel);
 DWC_RT_API void mgpuModuleUnload(void *module);

@@ -22,6 +22,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true" -split-input-file | FileCheck %s --check-prefix=SPEC
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-warpgroups=2 sm-count=4" -split-input-file | FileCheck %s --check-prefix=SPEC2
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true sm-count=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSM
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-tma=true" -split-input-file | FileCheck %s --check-prefix=TMA
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-overlap=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSPEC
 
 // BADWG: wgmma-warpgroups must be 0, 1, 2 or 4
@@ -93,6 +94,31 @@
 // SPEC: nvvm.mbarrier.arrive
 // SPEC-NOT: gpu.barrier
 // SPEC: return
+// wgmma-tma: the host asks the runtime for the filter's tensor map (K x OC =
+// 576 x 128, row stride 256 bytes, 64 x 64 boxes, f16 = 6, 128-byte swizzle
+// = 3) and passes it as an i64; the kernel does nothing without one (0);
+// thread 0 initialises one mbarrier per stage (1 arrival) and, per tile,
+// expects its 16 KB and issues one bulk tensor copy per 64-channel half;
+// every thread waits on the stage's phase after the cp.async wait.
+// TMA: func.func private @dwcTensorMap2D(i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// TMA-LABEL: func @f16
+// TMA: %[[TM:.*]] = call @dwcTensorMap2D(%{{.*}}, %c576_i64, %c128_i64, %c256_i64, %c64_i32, %c64_i32{{.*}}, %c6_i32, %c3_i32) : (i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// TMA: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} dynamic_shared_memory_size %c50176_i32 args({{.*}}, %[[TM]] : i64)
+// TMA: gpu.func @f16_kernel({{.*}}, %[[ARG:.*]]: i64) kernel
+// TMA: arith.cmpi ne, %[[ARG]], %c0_i64
+// TMA: scf.if
+// TMA: %[[DESC:.*]] = llvm.inttoptr %[[ARG]] : i64 to !llvm.ptr
+// TMA: nvvm.mbarrier.init %{{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// TMA: gpu.barrier
+// TMA: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32 : !llvm.ptr<3>, i32
+// TMA: llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// TMA-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[DESC]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// TMA: scf.for
+// TMA: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// TMA: nvvm.mbarrier.try_wait.parity
+// TMA: nvvm.fence.proxy
+// TMA: gpu.barrier
+// TMA-COUNT-4: nvvm.wgmma.mma_async
 // SPEC2-LABEL: func @f16
 // SPEC2: threads in (%c384{{.*}}) dynamic_shared_memory_size %c230512_i32
 // TWO-LABEL: func @f16
