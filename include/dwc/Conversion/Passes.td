@@ -546,7 +546,13 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     per channel (a workspace of the input's size); the ring holds 256-byte
     pair positions with XOR-swizzled chunks and the A registers come
     straight from 16-byte loads (measured slower than filter pairs alone
-    on the H200). `warp-channels=8` (8 warps of 8 channels) and
+    on the H200). `band-rows=T` (2 or 4): each warp multiplies T spatial
+    tiles stacked along the height (tile t: output rows tR .. tR + R - 1 of
+    the block, input rows s + tR + r at stage s) with the B registers of a
+    slice loaded once, so a filter-pair load feeds T mma; the block owns
+    TR output rows and TR + 1 ring slots, so the per-stage input row copy,
+    filter row copy and barriers serve T times the work (T is halved while
+    the ring exceeds `max-smem-kb`). `warp-channels=8` (8 warps of 8 channels) and
     `min-blocks-per-sm` (marker for `dwc-kernel-occupancy`) are tuning
     options. A band ring over `max-smem-kb` falls back to the fragment
     kernels. test/Conversion/DwcToGPUMma/Inputs/band_model.py mirrors the
@@ -636,6 +642,13 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "x threads / P and chunk tid mod P (P chunks per position) "
            "instead of dividing tid + i x threads, so that the thread's "
            "chunk and address part are shared by its copies">,
+    Option<"bandRows", "band-rows", "int64_t", /*default=*/"1",
+           "With band packing: spatial tiles per warp (1, 2 or 4), stacked "
+           "along the height, multiplied with the same B registers: the "
+           "block owns band-rows x R output rows, its ring band-rows x R + 1 "
+           "input row slots, and each stage copies one input row and one "
+           "filter row for band-rows times the work (halved while the ring "
+           "exceeds max-smem-kb or the lower tiles lie below the output)">,
     Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
            "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
            "threads: the same shared traffic per mma with half the "

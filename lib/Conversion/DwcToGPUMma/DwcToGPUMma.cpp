@@ -218,14 +218,14 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                        int64_t fragsPerStage, int64_t maxSmemBytes,
                        bool rowRing, bool bandPacking, bool bandFilterPairs,
                        bool bandInputPairs, bool bandUnroll,
-                       bool bandCopySplit, int64_t warpChannels,
-                       int64_t minBlocksPerSm)
+                       bool bandCopySplit, int64_t bandRows,
+                       int64_t warpChannels, int64_t minBlocksPerSm)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
         maxSmemBytes(maxSmemBytes), rowRing(rowRing),
         bandPacking(bandPacking), bandFilterPairs(bandFilterPairs),
         bandInputPairs(bandInputPairs), bandUnroll(bandUnroll),
-        bandCopySplit(bandCopySplit),
+        bandCopySplit(bandCopySplit), bandRows(bandRows),
         warpChannels(warpChannels),
         minBlocksPerSm(minBlocksPerSm) {}
   int64_t minFilterWidth;
@@ -237,6 +237,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   bool bandInputPairs;
   bool bandUnroll;
   bool bandCopySplit;
+  int64_t bandRows;
   int64_t warpChannels;
   int64_t minBlocksPerSm;
 
@@ -297,6 +298,21 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t par = pl % 2;                  // column pairs start at -par
     int64_t JW = (IW + par + 1) / 2;       // pairs per input row
     int64_t nband = bandSlices(FW);
+    // Band rows: each warp multiplies T stacked spatial tiles (R rows x 8G
+    // columns each) with the same B registers, the block owns T R output
+    // rows and its ring T R + 1 input row slots (one row copied per stage
+    // for T times the work). T is halved while the ring exceeds
+    // max-smem-kb or the lower tiles would lie wholly below the output.
+    int64_t T = 1;
+    if (band) {
+      T = bandRows;
+      while (T > 1 && (R * (T / 2) >= OH ||
+                       bandSmemBytes(FW, R * T, G, bandFilterPairs,
+                                     bandInputPairs) > maxSmemBytes))
+        T /= 2;
+    }
+    const int64_t RB = R * T;  // output rows of a block (ring: RB + 1 slots)
+    const int64_t nAcc = T * wchunks * kVec;  // accumulators per lane
     bool ring =
         band || (rowRing && ringSmemBytes(nfrag, R, G) <= maxSmemBytes);
     int64_t fps = ring ? nfrag : fragsPerStage(nfrag, R, G);
@@ -309,7 +325,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                  : band ? bandFilterPositions(FW)
                         : kZ * fps;          // (compressed) filter positions
     int64_t tilesW = (OW + kTM * G - 1) / (kTM * G);
-    int64_t tilesH = (OH + R - 1) / R;
+    int64_t tilesH = (OH + RB - 1) / RB;
     int64_t gridX = N * tilesH * tilesW;
     int64_t gridY = (C + kBN - 1) / kBN;
     if (gridX > (int64_t(1) << 31) - 1 || gridY > 65535)
@@ -323,9 +339,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     if (inPairs)
       RSg = JR;
     auto inSmemTy =
-        inPairs ? MemRefType::get({1, (R + 1) * JR, 2 * kBN}, et, AffineMap(), wg)
-        : ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
-                               wg)
+        inPairs ? MemRefType::get({1, (RB + 1) * JR, 2 * kBN}, et, AffineMap(),
+                                  wg)
+        : ring ? MemRefType::get({1, (RB + 1) * RSg, kRingPitch}, et,
+                                 AffineMap(), wg)
              : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
     auto zSmemTy = MemRefType::get(
         {2, ZS, pairs ? kPairPitch : ring ? kRingPitch : kBN}, et, AffineMap(),
@@ -336,7 +353,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     // Tiles over 48 KB take dynamic shared memory (the runtime raises the
     // kernel's limit at launch); smaller ones are static attributions.
-    int64_t bytes = band   ? bandSmemBytes(FW, R, G, pairs, inPairs)
+    int64_t bytes = band   ? bandSmemBytes(FW, RB, G, pairs, inPairs)
                     : ring ? ringSmemBytes(nfrag, R, G)
                            : smemBytes(fps, R, G);
     if (bytes != (inSmemTy.getNumElements() + zSmemTy.getNumElements()) * 2)
@@ -472,7 +489,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     Value bx = launch.getBlockIds().x;
     Value tw = e.rem(bx, tilesW), rest = e.div(bx, tilesW);
     Value th = e.rem(rest, tilesH), n = e.div(rest, tilesH);
-    Value oh0 = e.mul(th, R), ow0 = e.mul(tw, kTM * G);
+    Value oh0 = e.mul(th, RB), ow0 = e.mul(tw, kTM * G);
     Value cb = e.mul(launch.getBlockIds().y, kBN);
     Value zero = e.cst(0);
 
@@ -658,19 +675,20 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       }
     };
 
-    // Row ring: input row t (ih = oh0 + t - pt, t in [0, FH + R - 1)) into
-    // slot t mod (R + 1): 8G + 9 nfrag - 1 positions x 64 channels.
+    // Row ring: input row t (ih = oh0 + t - pt, t in [0, FH + RB - 1)) into
+    // slot t mod (RB + 1): 8G + 9 nfrag - 1 positions x 64 channels (RB = R
+    // without band rows).
     auto copyRingRow = [&](OpBuilder &pb, Value t) {
       Emitter p{pb, loc};
       Value ih = p.add(p.add(oh0, t), -pt);
       Value rowOk = p.andi(p.ge(ih, 0), p.lt(ih, IH));
-      Value slotBase = p.mul(p.rem(t, R + 1), RSg);
+      Value slotBase = p.mul(p.rem(t, RB + 1), RSg);
       Value iwBase = p.add(ow0, -pl);
       Value eight = p.cst(kVec);
       if (inPairs) {
         // Pair positions j of the slot: workspace pair (ow0 - pl + par) / 2
         // + j, 16 chunks of 4 channels' pairs, chunk u at u ^ swizzle(j).
-        Value slotJ = p.mul(p.rem(t, R + 1), JR);
+        Value slotJ = p.mul(p.rem(t, RB + 1), JR);
         Value jBase = p.add(p.div(ow0, 2), -((pl - par) / 2));
         int64_t total = JR * 2 * kChunks;
         for (int64_t i = 0; i * threads < total; ++i) {
@@ -764,10 +782,16 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         accInit.push_back(vector::BroadcastOp::create(b, loc, accTy, s));
       }
     }
+    // Band rows: tile t's accumulators at t x wchunks x 8 + (same init).
+    {
+      SmallVector<Value> tile0(accInit);
+      for (int64_t t = 1; t < T; ++t)
+        accInit.append(tile0.begin(), tile0.end());
+    }
 
     if (ring) {
-      // Input rows 0 .. R-1; prefetch adds filter row 0 to the group.
-      for (int64_t t = 0; t < R; ++t)
+      // Input rows 0 .. RB-1; prefetch adds filter row 0 to the group.
+      for (int64_t t = 0; t < RB; ++t)
         copyRingRow(b, e.cst(t));
     }
     prefetch(b, zero, zero);
@@ -790,7 +814,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             OpBuilder nb = ifNext.getThenBodyBuilder();
             Emitter ne{nb, loc};
             if (ring)
-              copyRingRow(nb, ne.add(s, R));
+              copyRingRow(nb, ne.add(s, RB));
             prefetch(nb, next, ne.sub(ne.cst(1), buf));
           }
           Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy,
@@ -868,19 +892,28 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           // is carried into slice p + 1 as its block 2p. The slices run in
           // an scf.for (iter_args: accumulators and the carried block) or,
           // with band-unroll, unrolled with constant offsets.
+          // Band rows (T > 1): tile t of the warp is output rows t R ..
+          // t R + R - 1 of the block (input rows s + t R + r); the B
+          // registers of a slice are loaded once for the T tiles, each tile
+          // has its own accumulators (index (t wchunks + cg) 8 + k) and
+          // carried block registers.
           auto emitBand = [&](OpBuilder &bb, Value s, SmallVector<Value> &acc) {
             Emitter l{bb, loc};
             auto pairTy = VectorType::get({2}, et);
             Value m0 = l.mul(g, 2);
             Value r = l.div(m0, G), gi0 = l.rem(m0, G);
-            Value slotBase = l.mul(l.rem(l.add(s, r), R + 1), RSg);
             // Block b of the lane: column 8 (gi0 + b) + 2q at position
             // base + 8b + b / 2 (gi0 is even: one gap per 2 blocks); with
             // input pairs at pair position 4 (gi0 + b) + q of the slot.
-            Value laneBase = l.add(
-                slotBase, l.add(l.add(l.mul(gi0, kTM), l.div(gi0, 2)),
-                                l.mul(q, 2)));
-            Value laneJ = l.add(slotBase, l.add(l.mul(gi0, 4), q));
+            SmallVector<Value> laneBase, laneJ;
+            for (int64_t t = 0; t < T; ++t) {
+              Value slotBase =
+                  l.mul(l.rem(l.add(s, l.add(r, t * R)), RB + 1), RSg);
+              laneBase.push_back(l.add(
+                  slotBase, l.add(l.add(l.mul(gi0, kTM), l.div(gi0, 2)),
+                                  l.mul(q, 2))));
+              laneJ.push_back(l.add(slotBase, l.add(l.mul(gi0, 4), q)));
+            }
             Value zLane = l.add(l.sub(l.mul(q, 2), g), 7);
             auto ld = [&](OpBuilder &fb, Value mem, Value bufIdx, Value pos,
                           int64_t cg) -> Value {
@@ -894,9 +927,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
               return vector::ExtractOp::create(fb, loc, v, ArrayRef<int64_t>{k})
                   .getResult();
             };
-            // The 8 channels' registers of block `blk` (columns 2q, 2q + 1).
-            auto blockPacks = [&](OpBuilder &fb, Value blk, int64_t cg,
-                                  SmallVector<Value> &out) {
+            // The 8 channels' registers of block `blk` (columns 2q, 2q + 1)
+            // of tile `t`.
+            auto blockPacks = [&](OpBuilder &fb, int64_t t, Value blk,
+                                  int64_t cg, SmallVector<Value> &out) {
               Emitter c{fb, loc};
               if (inPairs) {
                 // Two 16-byte loads of 4 channels' pairs each; a pair is
@@ -910,7 +944,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                   Value u = c.add(c.mul(hh, 2), e2);
                   Value v = vector::LoadOp::create(
                       fb, loc, chunkTy, inSmem,
-                      ValueRange{zero, c.add(laneJ, c.mul(blk, 4)),
+                      ValueRange{zero, c.add(laneJ[t], c.mul(blk, 4)),
                                  c.mul(c.xori(u, sw), kVec)},
                       false, llvm::Align(16));
                   for (int64_t i = 0; i < kVec / 2; ++i)
@@ -919,7 +953,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                 }
                 return;
               }
-              Value pos = c.add(laneBase, c.add(c.mul(blk, 8), c.div(blk, 2)));
+              Value pos =
+                  c.add(laneBase[t], c.add(c.mul(blk, 8), c.div(blk, 2)));
               Value v0 = ld(fb, inSmem, zero, pos, cg);
               Value v1 = ld(fb, inSmem, zero, c.add(pos, 1), cg);
               for (int64_t k = 0; k < kVec; ++k)
@@ -927,23 +962,27 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                     fb, loc, pairTy, ValueRange{ex(fb, v0, k), ex(fb, v1, k)}));
             };
             SmallVector<Value> init(acc);
-            for (int64_t cg = 0; cg < wchunks; ++cg)
-              blockPacks(bb, zero, cg, init);
+            for (int64_t t = 0; t < T; ++t)
+              for (int64_t cg = 0; cg < wchunks; ++cg)
+                blockPacks(bb, t, zero, cg, init);
             // Slice p: accumulators and carried block registers in `args`,
             // the same out.
             auto slice = [&](OpBuilder &fb, Value p, ValueRange args,
                              SmallVector<Value> &a) {
                   Emitter c{fb, loc};
-                  a.assign(args.begin(), args.begin() + wchunks * kVec);
-                  SmallVector<Value> carried;
+                  a.assign(args.begin(), args.begin() + nAcc);
+                  SmallVector<Value> carried(nAcc);
                   Value zb = c.add(zLane, c.mul(p, 16));
                   for (int64_t cg = 0; cg < wchunks; ++cg) {
-                    SmallVector<Value> b1, b2;
-                    blockPacks(fb, c.add(c.mul(p, 2), 1), cg, b1);
-                    blockPacks(fb, c.add(c.mul(p, 2), 2), cg, b2);
+                    // Tile 0's blocks 2p + 1, 2p + 2 first (the order of
+                    // the single-tile kernel), then B, shared by the tiles.
+                    SmallVector<Value> b1s[4], b2s[4];
+                    blockPacks(fb, 0, c.add(c.mul(p, 2), 1), cg, b1s[0]);
+                    blockPacks(fb, 0, c.add(c.mul(p, 2), 2), cg, b2s[0]);
                     // B: v[zb], v[zb + 1] (b0, b1) and v[zb + 8], v[zb + 9]
                     // (b2, b3): 4 loads of 8 channels each, or with filter
-                    // pairs 4 loads of 4 channels' pairs.
+                    // pairs 4 loads of 4 channels' pairs; shared by the T
+                    // tiles.
                     Value vb[4];
                     static constexpr int64_t kOff[4] = {0, 1, 8, 9};
                     Value hhB = c.add(c.mul(warp, wchunks), cg);
@@ -961,26 +1000,35 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                                            (kk % 2) * kVec)},
                           false, llvm::Align(16));
                     }
-                    for (int64_t k = 0; k < kVec; ++k) {
-                      Value b0 = args[wchunks * kVec + cg * kVec + k];
-                      SmallVector<Value> aS = {
-                          ex(fb, b0, 0),    ex(fb, b0, 1),    ex(fb, b1[k], 0),
-                          ex(fb, b1[k], 1), ex(fb, b1[k], 0), ex(fb, b1[k], 1),
-                          ex(fb, b2[k], 0), ex(fb, b2[k], 1)};
-                      SmallVector<Value> bS;
-                      if (!pairs) {
-                        bS = {ex(fb, vb[0], k), ex(fb, vb[1], k),
-                              ex(fb, vb[2], k), ex(fb, vb[3], k)};
-                      } else {
-                        int64_t j = 2 * (k % 4);
-                        Value lo = vb[k / 4], hi = vb[2 + k / 4];
-                        bS = {ex(fb, lo, j), ex(fb, lo, j + 1), ex(fb, hi, j),
-                              ex(fb, hi, j + 1)};
+                    for (int64_t t = 0; t < T; ++t) {
+                      SmallVector<Value> &b1 = b1s[t], &b2 = b2s[t];
+                      if (t > 0) {
+                        blockPacks(fb, t, c.add(c.mul(p, 2), 1), cg, b1);
+                        blockPacks(fb, t, c.add(c.mul(p, 2), 2), cg, b2);
                       }
-                      Value &cacc = a[cg * kVec + k];
-                      cacc = emitMma(fb, loc, aS, bS, cacc);
+                      int64_t base = (t * wchunks + cg) * kVec;
+                      for (int64_t k = 0; k < kVec; ++k) {
+                        Value b0 = args[nAcc + base + k];
+                        SmallVector<Value> aS = {
+                            ex(fb, b0, 0),    ex(fb, b0, 1),
+                            ex(fb, b1[k], 0), ex(fb, b1[k], 1),
+                            ex(fb, b1[k], 0), ex(fb, b1[k], 1),
+                            ex(fb, b2[k], 0), ex(fb, b2[k], 1)};
+                        SmallVector<Value> bS;
+                        if (!pairs) {
+                          bS = {ex(fb, vb[0], k), ex(fb, vb[1], k),
+                                ex(fb, vb[2], k), ex(fb, vb[3], k)};
+                        } else {
+                          int64_t j = 2 * (k % 4);
+                          Value lo = vb[k / 4], hi = vb[2 + k / 4];
+                          bS = {ex(fb, lo, j), ex(fb, lo, j + 1),
+                                ex(fb, hi, j), ex(fb, hi, j + 1)};
+                        }
+                        Value &cacc = a[base + k];
+                        cacc = emitMma(fb, loc, aS, bS, cacc);
+                        carried[base + k] = b2[k];
+                      }
                     }
-                    carried.append(b2.begin(), b2.end());
                   }
                   a.append(carried.begin(), carried.end());
             };
@@ -992,7 +1040,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                 slice(bb, l.cst(p), cur, next);
                 cur = std::move(next);
               }
-              for (int64_t i = 0; i < wchunks * kVec; ++i)
+              for (int64_t i = 0; i < nAcc; ++i)
                 acc[i] = cur[i];
               return;
             }
@@ -1003,7 +1051,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                   slice(fb, p, args, a);
                   scf::YieldOp::create(fb, loc, a);
                 });
-            for (int64_t i = 0; i < wchunks * kVec; ++i)
+            for (int64_t i = 0; i < nAcc; ++i)
               acc[i] = sliceLoop.getResult(i);
           };
           SmallVector<Value> acc(accs);
@@ -1034,22 +1082,24 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // Epilogue: lane holds D[g][2q + e], D[g + 8][2q + e] of 8 channels per
     // chunk: one 16-byte store of 8 channels per output position.
     auto outVecTy = VectorType::get({kVec}, b.getF32Type());
-    for (int64_t cg = 0; cg < wchunks; ++cg) {
+    // Band rows: tile t's outputs are rows t R + r of the block.
+    for (int64_t tc = 0; tc < T * wchunks; ++tc) {
+      int64_t t = tc / wchunks, cg = tc % wchunks;
       Value ch = e.add(cb, e.mul(e.add(e.mul(warp, wchunks), cg), kVec));
       for (int64_t mi = 0; mi < 2; ++mi) {
         auto [r, gi] = gemvRow(e, mi);
-        Value oh = e.add(oh0, r);
+        Value oh = e.add(oh0, e.add(r, t * R));
         for (int64_t el = 0; el < 2; ++el) {
           Value ow = e.add(e.add(ow0, e.mul(gi, kTM)), e.add(e.mul(q, 2), el));
           SmallVector<Value> vals;
           for (int64_t k = 0; k < kVec; ++k)
             vals.push_back(vector::ExtractOp::create(
-                b, loc, loop.getResult(cg * kVec + k),
+                b, loc, loop.getResult(tc * kVec + k),
                 ArrayRef<int64_t>{mi, el}));
           Value v = vector::FromElementsOp::create(b, loc, outVecTy, vals);
           v = arith::TruncFOp::create(b, loc, chunkTy, v);
           Value ok;
-          if (OH % R != 0)
+          if (OH % RB != 0)
             ok = e.lt(oh, OH);
           if (OW % (kTM * G) != 0)
             ok = e.andi(ok, e.lt(ow, OW));
@@ -1088,12 +1138,18 @@ struct ConvertDwcToGPUMmaPass
           << static_cast<int64_t>(warpChannels);
       return signalPassFailure();
     }
+    if (bandRows != 1 && bandRows != 2 && bandRows != 4) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-mma: band-rows must be 1, 2 or 4, got "
+          << static_cast<int64_t>(bandRows);
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
         rowRing, bandPacking, bandFilterPairs, bandInputPairs, bandUnroll,
-        bandCopySplit, warpChannels, minBlocksPerSm);
+        bandCopySplit, bandRows, warpChannels, minBlocksPerSm);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
