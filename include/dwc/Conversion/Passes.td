@@ -552,7 +552,9 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     slice loaded once, so a filter-pair load feeds T mma; the block owns
     TR output rows and TR + 1 ring slots, so the per-stage input row copy,
     filter row copy and barriers serve T times the work (T is halved while
-    the ring exceeds `max-smem-kb`). `warp-channels=8` (8 warps of 8 channels) and
+    the ring exceeds `max-smem-kb`). `band-one-barrier`: one barrier per
+    stage (after the cp.async wait) instead of two, with one more ring slot
+    and a third filter buffer. `warp-channels=8` (8 warps of 8 channels) and
     `min-blocks-per-sm` (marker for `dwc-kernel-occupancy`) are tuning
     options. A band ring over `max-smem-kb` falls back to the fragment
     kernels. test/Conversion/DwcToGPUMma/Inputs/band_model.py mirrors the
@@ -649,6 +651,11 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "input row slots, and each stage copies one input row and one "
            "filter row for band-rows times the work (halved while the ring "
            "exceeds max-smem-kb or the lower tiles lie below the output)">,
+    Option<"bandOneBarrier", "band-one-barrier", "bool", /*default=*/"false",
+           "With band packing: one barrier per stage instead of two (one "
+           "more ring slot and a third filter buffer, so that the copies "
+           "issued in stage s target what stage s - 1 read; dropped when "
+           "that exceeds max-smem-kb)">,
     Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
            "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
            "threads: the same shared traffic per mma with half the "

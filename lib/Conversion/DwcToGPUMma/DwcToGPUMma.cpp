@@ -168,14 +168,16 @@ constexpr int64_t kPairPitch = 2 * kBN + kVec;  // f16 elements
 int64_t bandPairPositions(int64_t FW) { return 16 * bandSlices(FW) + 6; }
 /// Input pairs (band-input-pairs): a ring slot holds bandRowCols / 2 pair
 /// positions of 256 bytes (64 channels x 2 columns), 16-byte chunks
-/// XOR-swizzled by pairSwizzle.
-int64_t bandSmemBytes(int64_t FW, int64_t R, int64_t G, bool pairs,
-                      bool inputPairs) {
-  int64_t in = inputPairs ? 4 * kBN * (R + 1) * (bandRowCols(FW, G) / 2)
-                          : kRingPitch * 2 * (R + 1) * bandRowPositions(FW, G);
+/// XOR-swizzled by pairSwizzle. `slots` ring slots (R + 1; band rows:
+/// T R + 1; one barrier per stage: one more) and `bufs` filter buffers (2;
+/// one barrier per stage: 3).
+int64_t bandSmemBytes(int64_t FW, int64_t slots, int64_t G, bool pairs,
+                      bool inputPairs, int64_t bufs = 2) {
+  int64_t in = inputPairs ? 4 * kBN * slots * (bandRowCols(FW, G) / 2)
+                          : kRingPitch * 2 * slots * bandRowPositions(FW, G);
   if (pairs)
-    return in + kPairPitch * 2 * 2 * bandPairPositions(FW);
-  return in + kRingPitch * 2 * 2 * bandFilterPositions(FW);
+    return in + kPairPitch * 2 * bufs * bandPairPositions(FW);
+  return in + kRingPitch * 2 * bufs * bandFilterPositions(FW);
 }
 
 struct Emitter : IndexEmitter {
@@ -219,13 +221,15 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                        bool rowRing, bool bandPacking, bool bandFilterPairs,
                        bool bandInputPairs, bool bandUnroll,
                        bool bandCopySplit, int64_t bandRows,
-                       int64_t warpChannels, int64_t minBlocksPerSm)
+                       bool bandOneBarrier, int64_t warpChannels,
+                       int64_t minBlocksPerSm)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
         maxSmemBytes(maxSmemBytes), rowRing(rowRing),
         bandPacking(bandPacking), bandFilterPairs(bandFilterPairs),
         bandInputPairs(bandInputPairs), bandUnroll(bandUnroll),
         bandCopySplit(bandCopySplit), bandRows(bandRows),
+        bandOneBarrier(bandOneBarrier),
         warpChannels(warpChannels),
         minBlocksPerSm(minBlocksPerSm) {}
   int64_t minFilterWidth;
@@ -238,6 +242,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   bool bandUnroll;
   bool bandCopySplit;
   int64_t bandRows;
+  bool bandOneBarrier;
   int64_t warpChannels;
   int64_t minBlocksPerSm;
 
@@ -284,7 +289,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // an mma are adjacent groups 2g, 2g + 1, so the lane's A registers of
     // consecutive slices and of both rows share input blocks.
     bool band = bandPacking && rowRing &&
-                bandSmemBytes(FW, R, G, bandFilterPairs, bandInputPairs) <=
+                bandSmemBytes(FW, R + 1, G, bandFilterPairs, bandInputPairs) <=
                     maxSmemBytes;
     // Band packing with filter pairs: a first kernel writes every filter
     // row's B-register pairs (v[s], v[s + 1]) per channel into a workspace,
@@ -303,15 +308,26 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // rows and its ring T R + 1 input row slots (one row copied per stage
     // for T times the work). T is halved while the ring exceeds
     // max-smem-kb or the lower tiles would lie wholly below the output.
+    // One barrier per stage (band-one-barrier): one more ring slot and a
+    // third filter buffer, so that the copies of stage s + 1 never target
+    // what stage s - 1 reads (dropped if that does not fit).
     int64_t T = 1;
+    bool oneBarrier = false;
     if (band) {
+      auto fits = [&](int64_t t, bool ob) {
+        return bandSmemBytes(FW, R * t + 1 + ob, G, bandFilterPairs,
+                             bandInputPairs, 2 + ob) <= maxSmemBytes;
+      };
       T = bandRows;
-      while (T > 1 && (R * (T / 2) >= OH ||
-                       bandSmemBytes(FW, R * T, G, bandFilterPairs,
-                                     bandInputPairs) > maxSmemBytes))
+      oneBarrier = bandOneBarrier;
+      while (T > 1 && (R * (T / 2) >= OH || !fits(T, oneBarrier)))
         T /= 2;
+      if (oneBarrier && !fits(T, true))
+        oneBarrier = false;
     }
-    const int64_t RB = R * T;  // output rows of a block (ring: RB + 1 slots)
+    const int64_t RB = R * T;  // output rows of a block
+    const int64_t slots = RB + 1 + oneBarrier;  // ring slots
+    const int64_t zbufs = 2 + oneBarrier;       // filter buffers
     const int64_t nAcc = T * wchunks * kVec;  // accumulators per lane
     bool ring =
         band || (rowRing && ringSmemBytes(nfrag, R, G) <= maxSmemBytes);
@@ -339,13 +355,14 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     if (inPairs)
       RSg = JR;
     auto inSmemTy =
-        inPairs ? MemRefType::get({1, (RB + 1) * JR, 2 * kBN}, et, AffineMap(),
+        inPairs ? MemRefType::get({1, slots * JR, 2 * kBN}, et, AffineMap(),
                                   wg)
-        : ring ? MemRefType::get({1, (RB + 1) * RSg, kRingPitch}, et,
+        : ring ? MemRefType::get({1, slots * RSg, kRingPitch}, et,
                                  AffineMap(), wg)
              : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
     auto zSmemTy = MemRefType::get(
-        {2, ZS, pairs ? kPairPitch : ring ? kRingPitch : kBN}, et, AffineMap(),
+        {zbufs, ZS, pairs ? kPairPitch : ring ? kRingPitch : kBN}, et,
+        AffineMap(),
         wg);
     auto chunkTy = VectorType::get({kVec}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
@@ -353,7 +370,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     // Tiles over 48 KB take dynamic shared memory (the runtime raises the
     // kernel's limit at launch); smaller ones are static attributions.
-    int64_t bytes = band   ? bandSmemBytes(FW, RB, G, pairs, inPairs)
+    int64_t bytes = band   ? bandSmemBytes(FW, slots, G, pairs, inPairs, zbufs)
                     : ring ? ringSmemBytes(nfrag, R, G)
                            : smemBytes(fps, R, G);
     if (bytes != (inSmemTy.getNumElements() + zSmemTy.getNumElements()) * 2)
@@ -676,19 +693,19 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     };
 
     // Row ring: input row t (ih = oh0 + t - pt, t in [0, FH + RB - 1)) into
-    // slot t mod (RB + 1): 8G + 9 nfrag - 1 positions x 64 channels (RB = R
-    // without band rows).
+    // slot t mod `slots` (RB + 1, + 1 with one barrier per stage): 8G + 9
+    // nfrag - 1 positions x 64 channels (RB = R without band rows).
     auto copyRingRow = [&](OpBuilder &pb, Value t) {
       Emitter p{pb, loc};
       Value ih = p.add(p.add(oh0, t), -pt);
       Value rowOk = p.andi(p.ge(ih, 0), p.lt(ih, IH));
-      Value slotBase = p.mul(p.rem(t, RB + 1), RSg);
+      Value slotBase = p.mul(p.rem(t, slots), RSg);
       Value iwBase = p.add(ow0, -pl);
       Value eight = p.cst(kVec);
       if (inPairs) {
         // Pair positions j of the slot: workspace pair (ow0 - pl + par) / 2
         // + j, 16 chunks of 4 channels' pairs, chunk u at u ^ swizzle(j).
-        Value slotJ = p.mul(p.rem(t, RB + 1), JR);
+        Value slotJ = p.mul(p.rem(t, slots), JR);
         Value jBase = p.add(p.div(ow0, 2), -((pl - par) / 2));
         int64_t total = JR * 2 * kChunks;
         for (int64_t i = 0; i * threads < total; ++i) {
@@ -807,7 +824,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         b, loc, zero, e.cst(S), one, accInit,
         [&](OpBuilder &lb, Location, Value s, ValueRange accs) {
           Emitter l{lb, loc};
-          Value buf = l.rem(s, 2);
+          Value buf = l.rem(s, zbufs);
           Value next = l.add(s, 1);
           if (S > 1) {
             auto ifNext = scf::IfOp::create(lb, loc, l.lt(next, S), false);
@@ -815,7 +832,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             Emitter ne{nb, loc};
             if (ring)
               copyRingRow(nb, ne.add(s, RB));
-            prefetch(nb, next, ne.sub(ne.cst(1), buf));
+            prefetch(nb, next,
+                     zbufs == 2 ? ne.sub(ne.cst(1), buf) : ne.rem(next, zbufs));
           }
           Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy,
                                                               ValueRange{});
@@ -908,7 +926,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             SmallVector<Value> laneBase, laneJ;
             for (int64_t t = 0; t < T; ++t) {
               Value slotBase =
-                  l.mul(l.rem(l.add(s, l.add(r, t * R)), RB + 1), RSg);
+                  l.mul(l.rem(l.add(s, l.add(r, t * R)), slots), RSg);
               laneBase.push_back(l.add(
                   slotBase, l.add(l.add(l.mul(gi0, kTM), l.div(gi0, 2)),
                                   l.mul(q, 2))));
@@ -1074,8 +1092,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             for (int64_t fi = 0; fi < fps; ++fi)
               emitFragment(lb, l.cst(fi * kFrag), l.cst(fi * kZ), acc);
           }
-          // Everyone is done with `buf` before iteration s + 1 refills it.
-          gpu::BarrierOp::create(lb, loc);
+          // Everyone is done with `buf` before iteration s + 1 refills it
+          // (one barrier per stage: iteration s + 1 refills what stage
+          // s - 1 read, and every thread is past that when it passes the
+          // barrier of stage s).
+          if (!oneBarrier)
+            gpu::BarrierOp::create(lb, loc);
           scf::YieldOp::create(lb, loc, acc);
         });
 
@@ -1149,7 +1171,7 @@ struct ConvertDwcToGPUMmaPass
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
         rowRing, bandPacking, bandFilterPairs, bandInputPairs, bandUnroll,
-        bandCopySplit, bandRows, warpChannels, minBlocksPerSm);
+        bandCopySplit, bandRows, bandOneBarrier, warpChannels, minBlocksPerSm);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

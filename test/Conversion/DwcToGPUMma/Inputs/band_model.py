@@ -16,7 +16,11 @@ from a workspace of filter pairs (v[s], v[s + 1])) and band-input-pairs
 interleaved per channel; 256-byte pair positions, XOR-swizzled chunks) are
 modelled too, workspaces included, and band-rows (T spatial tiles per warp
 stacked along the height sharing the B registers of a slice; T R output rows
-and T R + 1 ring slots per block) with warp-channels 16 or 8. Formulas mirror
+and T R + 1 ring slots per block) with warp-channels 16 or 8, and
+band-one-barrier (one more ring slot, three filter buffers, no barrier after
+the multiplies: the model checks that the copies issued in stage s only
+target slots and buffers last read in stage s - 2 or earlier, two barriers:
+s - 1). Formulas mirror
 lib/Conversion/DwcToGPUMma/DwcToGPUMma.cpp."""
 
 import random
@@ -48,7 +52,7 @@ def check_banks(addrs, what):
 
 
 def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
-           rows=1, wc=16):
+           rows=1, wc=16, ob=False):
     pt, pb, pl, pr = pad
     OH, OW = IH + pt + pb - FH + 1, IW + pl + pr - FW + 1
     G = groups_per_row(OW)
@@ -58,6 +62,8 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
     while T > 1 and R * (T // 2) >= OH:   # (the smem limit is not modelled)
         T //= 2
     RB = R * T
+    SLOTS, ZBUFS = RB + 1 + ob, 2 + ob
+    SAFE = 2 if ob else 1     # stages between the last read and a refill
     nband = (FW + TM - 1 + 15) // 16
     RS = TM * G + 16 * nband - TM
     RSg = RS + (RS + 15) // 16
@@ -94,12 +100,18 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
             tw, rest = bx % tilesW, bx // tilesW
             th, n = rest % tilesH, rest // tilesH
             oh0, ow0, cb = th * RB, tw * TM * G, by * BN
-            ins = [[None] * (IN_PAIR_PITCH if ipairs else PITCH) for _ in range((RB + 1) * RSg)]
-            zs = [[[None] * (PAIR_PITCH if fpairs else PITCH) for _ in range(ZS)] for _ in range(2)]
+            ins = [[None] * (IN_PAIR_PITCH if ipairs else PITCH) for _ in range(SLOTS * RSg)]
+            zs = [[[None] * (PAIR_PITCH if fpairs else PITCH) for _ in range(ZS)] for _ in range(ZBUFS)]
+            last_read = {}    # ("slot", i) / ("buf", i) -> last stage reading it
 
-            def copy_ring_row(t):
+            def refill(key, stage):
+                assert last_read.get(key, -99) <= stage - SAFE, \
+                    "stage %d refills %s read in stage %d" % (stage, key, last_read[key])
+
+            def copy_ring_row(t, stage=-1):
                 ih = oh0 + t - pt
-                slot_base = (t % (RB + 1)) * RSg
+                refill(("slot", t % SLOTS), stage)
+                slot_base = (t % SLOTS) * RSg
                 if ipairs:
                     j_base = ow0 // 2 - (pl - par) // 2
                     for j in range(JR):
@@ -118,7 +130,8 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
                         for e in range(VEC):
                             ins[pos][hh * VEC + e] = x[n][ih][iw][ch + e] if valid else 0
 
-            def prefetch(fh, buf):
+            def prefetch(fh, buf, stage=-1):
+                refill(("buf", buf), stage)
                 if fpairs:
                     for pos in range(ZS):
                         for hh in range(2 * CHUNKS):
@@ -146,10 +159,13 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
                 copy_ring_row(t)
             prefetch(0, 0)
             for s in range(FH):
-                buf = s % 2
+                buf = s % ZBUFS
                 if s + 1 < FH:
-                    copy_ring_row(s + RB)   # slot of row s - 1: not read below
-                    prefetch(s + 1, 1 - buf)
+                    copy_ring_row(s + RB, s)   # slot of row s - 1 (- 2): not read below
+                    prefetch(s + 1, (s + 1) % ZBUFS, s)
+                last_read[("buf", buf)] = s
+                for i in range(RB):
+                    last_read[("slot", (s + i) % SLOTS)] = s
                 for warp in range(WARPS):
                   for cg in range(CGS):
                     for tt in range(T):   # tile tt: rows tt R .. tt R + R - 1
@@ -159,7 +175,7 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
                             g, q = lane // 4, lane % 4
                             m0 = 2 * g
                             r, gi0 = m0 // G, m0 % G
-                            slot_base = ((s + r + tt * R) % (RB + 1)) * RSg
+                            slot_base = ((s + r + tt * R) % SLOTS) * RSg
                             lane_base.append(slot_base + gi0 * TM + gi0 // 2 + 2 * q)
                             lane_j.append(slot_base + 4 * gi0 + q)
                             gi0s.append(gi0)
@@ -286,24 +302,25 @@ def reference(x, w, bias, N, IH, IW, C, FH, FW, pad):
 
 
 def check(N, IH, IW, C, FH, FW, pad, with_bias=False, seed=0, fpairs=False, ipairs=False,
-          rows=1, wc=16):
+          rows=1, wc=16, ob=False):
     rnd = random.Random(seed)
     x = [[[[rnd.randint(-3, 3) for _ in range(C)] for _ in range(IW)]
           for _ in range(IH)] for _ in range(N)]
     w = [[[rnd.randint(-3, 3) for _ in range(C)] for _ in range(FW)] for _ in range(FH)]
     bias = [rnd.randint(-5, 5) for _ in range(C)] if with_bias else None
     got, (OH, OW, G, R, nband, T) = kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs, ipairs,
-                                           rows, wc)
+                                           rows, wc, ob)
     want = reference(x, w, bias, N, IH, IW, C, FH, FW, pad)
     assert set(got) == set(want), "outputs missing: %d of %d" % (
         len(set(want) - set(got)), len(want))
     bad = [k for k in want if got[k] != want[k]]
     status = "ok" if not bad else "MISMATCH %d, first %s: %s vs %s" % (
         len(bad), bad[0], got[bad[0]], want[bad[0]])
-    print("N%d %dx%d C%d F%dx%d pad%s bias=%d G=%d R=%d slices=%d OH=%d OW=%d%s%s%s: %s" % (
+    print("N%d %dx%d C%d F%dx%d pad%s bias=%d G=%d R=%d slices=%d OH=%d OW=%d%s%s%s%s: %s" % (
         N, IH, IW, C, FH, FW, list(pad), with_bias, G, R, nband, OH, OW,
         " filter-pairs" if fpairs else "", " input-pairs" if ipairs else "",
         " band-rows=%d(T=%d) warp-channels=%d" % (rows, T, wc) if rows > 1 or wc != 16 else "",
+        " one-barrier" if ob else "",
         status))
     return not bad
 
@@ -328,6 +345,10 @@ def main():
     ok &= check(1, 6, 9, 72, 3, 10, (1, 1, 1, 3), fpairs=True, rows=2, wc=8)    # 2 channel blocks
     ok &= check(1, 3, 13, 16, 3, 9, (1, 1, 4, 4), fpairs=True, rows=4)           # OH=3 < R: T=1
     ok &= check(1, 6, 40, 24, 5, 19, (2, 2, 9, 9), ipairs=True, rows=2)          # no filter pairs
+    # band-one-barrier (refill hazards checked), alone and with band rows.
+    ok &= check(1, 5, 13, 16, 3, 9, (1, 1, 4, 4), fpairs=True, ob=True)
+    ok &= check(1, 7, 40, 24, 5, 19, (2, 2, 9, 9), True, fpairs=True, rows=2, wc=8, ob=True)
+    ok &= check(1, 5, 70, 8, 4, 31, (1, 2, 15, 15), ob=True, rows=4)
     sys.exit(0 if ok else 1)
 
 
