@@ -109,6 +109,10 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       mmaOptions.bandFilterPairs = true;
       mmaOptions.bandCopySplit = true;
       mmaOptions.bandUnroll = true;
+      // Band rows / one barrier / filter rows per shape, as measured
+      // (bench/results/2026-11-30-fwd16-rows.md); band-auto=false in
+      // mma-options gives the previous default (one row, filter pairs).
+      mmaOptions.bandAuto = true;
       addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
                      options.mmaOptions, "mma-options");
     }

@@ -55,6 +55,8 @@ constexpr int64_t kFrag = 9;     // filter taps per fragment
 constexpr int64_t kTM = 8;       // outputs per GEMV (mma N)
 constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
 constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
+/// band-auto: one barrier per stage with two rows per warp.
+constexpr bool kAutoRowsOneBarrier = true;
 
 /// Why a convolution with these operands cannot take the tensor-core kernel,
 /// or an empty string.
@@ -221,15 +223,15 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                        bool rowRing, bool bandPacking, bool bandFilterPairs,
                        bool bandInputPairs, bool bandUnroll,
                        bool bandCopySplit, int64_t bandRows,
-                       bool bandOneBarrier, int64_t warpChannels,
-                       int64_t minBlocksPerSm)
+                       bool bandOneBarrier, bool bandAuto,
+                       int64_t warpChannels, int64_t minBlocksPerSm)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
         maxSmemBytes(maxSmemBytes), rowRing(rowRing),
         bandPacking(bandPacking), bandFilterPairs(bandFilterPairs),
         bandInputPairs(bandInputPairs), bandUnroll(bandUnroll),
         bandCopySplit(bandCopySplit), bandRows(bandRows),
-        bandOneBarrier(bandOneBarrier),
+        bandOneBarrier(bandOneBarrier), bandAuto(bandAuto),
         warpChannels(warpChannels),
         minBlocksPerSm(minBlocksPerSm) {}
   int64_t minFilterWidth;
@@ -243,6 +245,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   bool bandCopySplit;
   int64_t bandRows;
   bool bandOneBarrier;
+  bool bandAuto;
   int64_t warpChannels;
   int64_t minBlocksPerSm;
 
@@ -255,12 +258,39 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     return 1;
   }
 
+  /// Band options for one convolution.
+  struct BandChoice {
+    int64_t rows, warpChannels;
+    bool filterPairs, oneBarrier;
+    int64_t maxSmemBytes;  // for band rows and one barrier
+  };
+  /// The options as given, or with band-auto the configuration measured best
+  /// on the H200 (bench/results/2026-11-30-fwd16-rows.md): two rows per
+  /// warp, 8 channels per warp and filter rows (no pair workspace), one
+  /// block of 256 threads per SM (up to 227 KB of shared memory) when the
+  /// slices are long (3+, FW >= 26) or the tiles one row high (OW > 64) with
+  /// 2+ slices, and the grid keeps 1024+ blocks; else one row, filter pairs
+  /// and 16 channels per warp, one barrier per stage with tiles of 2+ rows.
+  BandChoice bandChoice(int64_t N, int64_t C, int64_t FW, int64_t OH,
+                        int64_t OW, int64_t G, int64_t R) const {
+    BandChoice bc{bandRows, warpChannels, bandFilterPairs, bandOneBarrier,
+                  maxSmemBytes};
+    if (!bandAuto || !bandPacking || !rowRing ||
+        bandSmemBytes(FW, R + 1, G, false, bandInputPairs) > maxSmemBytes)
+      return bc;
+    int64_t nb = bandSlices(FW);
+    int64_t blocks2 = N * llvm::divideCeil(OH, 2 * R) *
+                      llvm::divideCeil(OW, kTM * G) * llvm::divideCeil(C, kBN);
+    bool twoRows = (nb >= 3 || (R == 1 && nb >= 2)) && R < OH &&
+                   blocks2 >= 1024;
+    if (twoRows)
+      return {2, 8, false, kAutoRowsOneBarrier, 227 * 1024};
+    return {1, 16, true, R >= 2, maxSmemBytes};
+  }
+
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
-    // 8-channel chunks per warp, warps and threads per block.
-    const int64_t wchunks = warpChannels / kVec;
-    const int64_t threads = kBN / warpChannels * 32;
     FailureOr<DepthwiseProblem> problem = problemOf(op, minFilterWidth, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
@@ -278,6 +308,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     int64_t nfrag = (FW + kFrag - 1) / kFrag;
     int64_t G = groupsPerRow(OW), R = kGemvs / G;
+    // Band configuration of this convolution: the options, or with
+    // band-auto the per-shape choice measured on the H200.
+    BandChoice bc = bandChoice(N, C, FW, OH, OW, G, R);
+    // 8-channel chunks per warp, warps and threads per block.
+    const int64_t wchunks = bc.warpChannels / kVec;
+    const int64_t threads = kBN / bc.warpChannels * 32;
     // Fragments per pipeline stage: the F adjacent fragments of one filter
     // row share one input tile of 8G + 9F - 1 positions per row (instead of
     // F tiles of 8G + 8), cutting the shared-memory fill traffic.
@@ -289,13 +325,13 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // an mma are adjacent groups 2g, 2g + 1, so the lane's A registers of
     // consecutive slices and of both rows share input blocks.
     bool band = bandPacking && rowRing &&
-                bandSmemBytes(FW, R + 1, G, bandFilterPairs, bandInputPairs) <=
+                bandSmemBytes(FW, R + 1, G, bc.filterPairs, bandInputPairs) <=
                     maxSmemBytes;
     // Band packing with filter pairs: a first kernel writes every filter
     // row's B-register pairs (v[s], v[s + 1]) per channel into a workspace,
     // copied per stage like the filter row, so the B registers need no
     // packing in the multiply loop.
-    bool pairs = band && bandFilterPairs;
+    bool pairs = band && bc.filterPairs;
     // Band packing with input pairs: a first kernel writes the input with
     // the columns of each even-aligned pair interleaved per channel, so one
     // 32-bit word is an A register (no packing in the multiply loop).
@@ -315,11 +351,11 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     bool oneBarrier = false;
     if (band) {
       auto fits = [&](int64_t t, bool ob) {
-        return bandSmemBytes(FW, R * t + 1 + ob, G, bandFilterPairs,
-                             bandInputPairs, 2 + ob) <= maxSmemBytes;
+        return bandSmemBytes(FW, R * t + 1 + ob, G, bc.filterPairs,
+                             bandInputPairs, 2 + ob) <= bc.maxSmemBytes;
       };
-      T = bandRows;
-      oneBarrier = bandOneBarrier;
+      T = bc.rows;
+      oneBarrier = bc.oneBarrier;
       while (T > 1 && (R * (T / 2) >= OH || !fits(T, oneBarrier)))
         T /= 2;
       if (oneBarrier && !fits(T, true))
@@ -1171,7 +1207,8 @@ struct ConvertDwcToGPUMmaPass
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
         rowRing, bandPacking, bandFilterPairs, bandInputPairs, bandUnroll,
-        bandCopySplit, bandRows, bandOneBarrier, warpChannels, minBlocksPerSm);
+        bandCopySplit, bandRows, bandOneBarrier, bandAuto, warpChannels,
+        minBlocksPerSm);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
