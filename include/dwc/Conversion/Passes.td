@@ -554,12 +554,18 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     filter row copy and barriers serve T times the work (T is halved while
     the ring exceeds `max-smem-kb`). `band-one-barrier`: one barrier per
     stage (after the cp.async wait) instead of two, with one more ring slot
-    and a third filter buffer. `band-auto` (the dwc-to-nvvm default) picks
-    these per convolution as measured on the H200: two rows per warp with 8
-    channels per warp, filter rows instead of pairs and one barrier (one
-    256-thread block per SM, up to 227 KB) for 3+ slices or one-row tiles
-    with 2+ slices while 1024+ blocks remain, else one row with filter
-    pairs, 16 channels per warp and, for tiles of 2+ rows, one barrier.
+    and a third filter buffer. `band-auto` (the dwc-to-nvvm default for
+    chip sm_90 / sm_90a: two-row blocks take up to 227 KB) picks
+    these per convolution as measured on the H200
+    (bench/results/2026-11-30-fwd16-rows.md): grids of 1024+ two-row
+    blocks with 3+ slices (FW >= 26), or one-row tiles (OW > 64) with 2+
+    slices, take two rows per warp with 8 channels per warp and filter rows
+    instead of pairs (one 256-thread block per SM, up to 227 KB), one
+    barrier only with 4+ slices on tiles of 1-2 rows; other large grids one
+    row with 16 channels per warp (one-row tiles: filter pairs and two
+    barriers, the previous default; taller tiles: one barrier, pairs from
+    2 slices on); small grids (under 1024 blocks) one row, filter rows, one
+    barrier.
     `warp-channels=8` (8 warps of 8 channels) and
     `min-blocks-per-sm` (marker for `dwc-kernel-occupancy`) are tuning
     options. A band ring over `max-smem-kb` falls back to the fragment
@@ -664,13 +670,12 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "that exceeds max-smem-kb)">,
     Option<"bandAuto", "band-auto", "bool", /*default=*/"false",
            "With band packing: choose band-rows, warp-channels, "
-           "band-filter-pairs, band-one-barrier (and 227 KB of shared memory "
-           "for two rows) per convolution as measured best on the H200: two "
-           "rows, 8 channels per warp, filter rows without the pair "
-           "workspace for 3+ slices (FW >= 26) or one-row tiles (OW > 64) "
-           "with 2+ slices when 1024+ blocks remain, else one row with filter "
-           "pairs (one barrier per stage with tiles of 2+ rows); the "
-           "dwc-to-nvvm default">,
+           "band-filter-pairs and band-one-barrier per convolution as "
+           "measured best on the H200 (the dwc-to-nvvm default for chip "
+           "sm_90 / sm_90a): two rows, "
+           "8 channels per warp and filter rows (227 KB of shared memory) "
+           "for 3+ slices or one-row tiles with 2+ slices on 1024+ blocks, "
+           "else one row (see the description)">,
     Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
            "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
            "threads: the same shared traffic per mma with half the "

@@ -12,7 +12,11 @@
 // copy split and unrolled slices): K = 16 slices of each filter row's
 // Toeplitz band instead of width-9 fragments, mma rows on adjacent output
 // groups sharing the lanes' block registers; optional workspaces of filter
-// / input pairs written by a first kernel. Its index math is mirrored by
+// / input pairs written by a first kernel; band rows (T spatial tiles per
+// warp sharing the B registers, T R rows and T R + 1 ring slots per block),
+// one barrier per stage (one more slot, a third filter buffer), and
+// band-auto, the per-shape choice of those measured on the H200 (the
+// dwc-to-nvvm default). Its index math is mirrored by
 // test/Conversion/DwcToGPUMma/Inputs/band_model.py.
 // Index math is mirrored by test/Conversion/DwcToGPUMma/Inputs/packing_model.py.
 // See the pass description in include/dwc/Conversion/Passes.td.
@@ -55,8 +59,6 @@ constexpr int64_t kFrag = 9;     // filter taps per fragment
 constexpr int64_t kTM = 8;       // outputs per GEMV (mma N)
 constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
 constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
-/// band-auto: one barrier per stage with two rows per warp.
-constexpr bool kAutoRowsOneBarrier = true;
 
 /// Why a convolution with these operands cannot take the tensor-core kernel,
 /// or an empty string.
@@ -265,12 +267,17 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t maxSmemBytes;  // for band rows and one barrier
   };
   /// The options as given, or with band-auto the configuration measured best
-  /// on the H200 (bench/results/2026-11-30-fwd16-rows.md): two rows per
-  /// warp, 8 channels per warp and filter rows (no pair workspace), one
-  /// block of 256 threads per SM (up to 227 KB of shared memory) when the
-  /// slices are long (3+, FW >= 26) or the tiles one row high (OW > 64) with
-  /// 2+ slices, and the grid keeps 1024+ blocks; else one row, filter pairs
-  /// and 16 channels per warp, one barrier per stage with tiles of 2+ rows.
+  /// on the H200 (bench/results/2026-11-30-fwd16-rows.md), per convolution:
+  /// * large grids (1024+ blocks of two rows) with 3+ slices (FW >= 26) or
+  ///   with one-row tiles (OW > 64) and 2+ slices: two rows per warp, 8
+  ///   channels per warp, filter rows (no pair workspace), one 256-thread
+  ///   block per SM (up to 227 KB of shared memory), one barrier per stage
+  ///   only with 4+ slices (FW >= 42) on tiles of 1 or 2 rows;
+  /// * other large grids (1024+ blocks): one row, 16 channels per warp;
+  ///   one-row tiles: filter pairs, two barriers (the previous default);
+  ///   taller tiles: one barrier, filter pairs from 2 slices on;
+  /// * small grids: one row, filter rows (no first kernel), one barrier.
+  /// One barrier and two rows are still dropped where they do not fit.
   BandChoice bandChoice(int64_t N, int64_t C, int64_t FW, int64_t OH,
                         int64_t OW, int64_t G, int64_t R) const {
     BandChoice bc{bandRows, warpChannels, bandFilterPairs, bandOneBarrier,
@@ -279,13 +286,17 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         bandSmemBytes(FW, R + 1, G, false, bandInputPairs) > maxSmemBytes)
       return bc;
     int64_t nb = bandSlices(FW);
-    int64_t blocks2 = N * llvm::divideCeil(OH, 2 * R) *
-                      llvm::divideCeil(OW, kTM * G) * llvm::divideCeil(C, kBN);
-    bool twoRows = (nb >= 3 || (R == 1 && nb >= 2)) && R < OH &&
-                   blocks2 >= 1024;
-    if (twoRows)
-      return {2, 8, false, kAutoRowsOneBarrier, 227 * 1024};
-    return {1, 16, true, R >= 2, maxSmemBytes};
+    int64_t tilesW = llvm::divideCeil(OW, kTM * G),
+            chunks = llvm::divideCeil(C, kBN);
+    int64_t blocks1 = N * llvm::divideCeil(OH, R) * tilesW * chunks;
+    int64_t blocks2 = N * llvm::divideCeil(OH, 2 * R) * tilesW * chunks;
+    if ((nb >= 3 || (R == 1 && nb >= 2)) && R < OH && blocks2 >= 1024)
+      return {2, 8, false, nb >= 4 && R <= 2, 227 * 1024};
+    if (blocks1 < 1024)
+      return {1, 16, false, true, maxSmemBytes};
+    if (R == 1)
+      return {1, 16, true, false, maxSmemBytes};
+    return {1, 16, nb >= 2, true, maxSmemBytes};
   }
 
   LogicalResult matchAndRewrite(OpTy op,
