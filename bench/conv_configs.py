@@ -63,6 +63,24 @@ VARIANTS = {
     "wgmmab2": "wgmma=true wgmma-barriers=2",
     "wgmmab4": "wgmma=true wgmma-barriers=1 stages=4",
     "wgmmab1w2": "wgmma=true wgmma-barriers=1 wgmma-warpgroups=2",
+    # Warp-specialised persistent wgmma kernel (copying warpgroup +
+    # mbarrier stages).
+    "spec": "wgmma=true wgmma-specialize=true",
+    "spec1": "wgmma=true wgmma-specialize=true wgmma-warpgroups=1",
+    "spec2": "wgmma=true wgmma-specialize=true wgmma-warpgroups=2",
+    "spec2s4": "wgmma=true wgmma-specialize=true wgmma-warpgroups=2 stages=4",
+    # C % 8 != 0 without the channel padding (the mma.sync kernel's
+    # element-wise gather).
+    "nopad": "wgmma=true pad-channels=false",
+    # ... and padded whatever the window size.
+    "padall": "wgmma=true pad-min-k=0",
+    # wgmma output stores straight from the accumulator fragments.
+    "nostage": "wgmma=true staged-stores=false",
+    # wgmma pipeline depth (dynamic shared memory above 48 KB).
+    "wst3": "wgmma=true stages=3",
+    "wst4": "wgmma=true stages=4",
+    "wst6": "wgmma=true stages=6",
+    "w2st4": "wgmma=true wgmma-warpgroups=2 stages=4",
 }
 
 
@@ -132,11 +150,22 @@ class ConvConfig:
             "im2win": self.N * self.OH * self.IWp * self.FH * self.C,
         }[what]
 
-    def our_temp_bytes(self):
+    def our_temp_bytes(self, chip=""):
         """Device memory our compiled function allocates itself (the IR's
-        allocations are static): the im2win tensor of the separate variant,
-        nothing for the fused gather."""
-        return self.bytes("im2win") if self.variant == "im2wint" else 0
+        allocations are static): the im2win tensor of the separate variant;
+        with the wgmma kernel (chip sm_90a or wgmma=true), the x and w padded
+        to a multiple of 4 channels when C % 4 != 0 and the window has at
+        least pad-min-k (64) elements; nothing for the fused gather."""
+        if self.variant == "im2wint":
+            return self.bytes("im2win")
+        opts = self.conv_options()
+        wgmma = ("wgmma=true" in opts or chip == "sm_90a") and "wgmma=false" not in opts
+        min_k = 0 if "pad-min-k=0" in opts else 64
+        if (wgmma and self.dtype != "f32" and self.C % 4 != 0 and "pad-channels=false" not in opts
+                and self.FH * self.FW * self.C >= min_k):
+            c4 = (self.C + 3) // 4 * 4
+            return (self.N * self.H * self.W + self.FH * self.FW * self.OC) * c4 * 2
+        return 0
 
     def tolerance(self):
         return TOLERANCE[self.dtype]
@@ -283,7 +312,76 @@ def wgmma3_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
+def spec_set() -> List[ConvConfig]:
+    """The warp-specialised persistent wgmma kernel (automatic, 1 or 2
+    multiplying warpgroups; 4 stages with 2) against base (with --chip
+    sm_90a: the default wgmma kernel, with cuDNN and im2col + cuBLAS) on the
+    8 f16 layers with C % 8 == 0; the f16/bf16 odd shapes with it."""
+    out = []
+    for v in ("base", "spec", "spec1", "spec2", "spec2s4"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    for v in ("spec", "spec1", "spec2"):
+        for c in odd_set():
+            if c.dtype != "f32":
+                c.variant = v
+                out.append(c)
+    return out
+
+
+def pad_set() -> List[ConvConfig]:
+    """Channel padding (with --chip sm_90a): the 12 f16 layers (base: the
+    C = 3 layers with windows of >= 64 elements padded to 4 channels and on
+    the wgmma kernel with 8-byte A chunks) with cuDNN and im2col + cuBLAS,
+    the C = 3 layers without padding (nopad) and cv7 padded (padall), the
+    f16/bf16 odd shapes and three more (C = 12: 8-byte chunks without
+    padding, with bias, stride, dilation, asymmetric padding; bf16 C = 5
+    padded to 8; C = 3 7x7 stride 2 padded to 4, with padding)."""
+    out = []
+    for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+        out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], layer=f"cv{i + 1}"))
+        if c % 8 != 0:
+            out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant="nopad",
+                                  layer=f"cv{i + 1}"))
+        if c % 8 != 0 and f * f * c < 64:
+            out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant="padall",
+                                  layer=f"cv{i + 1}"))
+    out += [c for c in odd_set() if c.dtype != "f32"]
+    out.append(ConvConfig(2, 19, 23, 12, 40, 5, 5, "f16", [1, 2], [2, 1], [2, 1, 0, 3], bias=True,
+                          note="C=12 (8-byte chunks), bias, stride, dilation"))
+    out.append(ConvConfig(3, 16, 15, 5, 24, 5, 5, "bf16", padding=[2, 2, 2, 2], note="bf16 C=5 padded to 8"))
+    out.append(ConvConfig(2, 37, 41, 3, 64, 7, 7, "f16", [2, 2], padding=[3, 3, 3, 2], note="C=3 padded to 4, 7x7 s2"))
+    return out
+
+
+def stage_set() -> List[ConvConfig]:
+    """Staged output stores (with --chip sm_90a): the pad set (base = the
+    default kernels, with cuDNN and im2col + cuBLAS) and the wgmma layers
+    (all but cv7) without staged stores (nostage)."""
+    out = [c for c in pad_set() if c.variant != "padall"]
+    for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+        if c % 8 == 0 or f * f * c >= 64:
+            out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant="nostage",
+                                  layer=f"cv{i + 1}"))
+    return out
+
+
+def stages_set() -> List[ConvConfig]:
+    """wgmma pipeline depth (with --chip sm_90a): base (the default kernel,
+    with cuDNN) against 3, 4 and 6 stages and two warpgroups with 4 stages
+    on the 11 layers that take the wgmma kernel."""
+    out = []
+    for v in ("base", "wst3", "wst4", "wst6", "w2st4"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0 or f * f * c >= 64:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    return out
+
+
+SETS = {"stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
 
 
 def get_set(name):

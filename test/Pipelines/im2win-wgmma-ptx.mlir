@@ -25,6 +25,17 @@
 // RUN: rm -rf %t.m && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.m > /dev/null
 // RUN: FileCheck %s --check-prefix=MMA < %t.m/cv10_f16_kernel.ptx
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=SM90
+// Staged output stores (default): the fragments into shared memory, then
+// 16-byte global stores. The C = 3 7x7 layer: two padding kernels, then
+// the wgmma kernel with 8-byte A copies. wgmma-specialize: mbarrier
+// hand-over between a copying and two multiplying warpgroups, 7 stages
+// (lag 5), no block barrier in the loops; ptxas: no spills.
+// RUN: FileCheck %s --check-prefix=STAGE < %t.a/cv10_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=PAD < %t.a/cv3_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.a/cv3_f16_kernel.ptx -o %t.a/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.s && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma-specialize=true wgmma-warpgroups=2}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.s > /dev/null
+// RUN: FileCheck %s --check-prefix=SPEC < %t.s/cv10_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.s/cv10_f16_kernel.ptx -o %t.s/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // WG: .target sm_90a
 // WG-LABEL: .entry cv10_f16_kernel
@@ -58,6 +69,27 @@
 // N64-LABEL: .entry cv9_bf16_kernel
 // N64-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 
+// STAGE-LABEL: .entry cv10_f16_kernel
+// STAGE: wgmma.wait_group.sync.aligned 0;
+// STAGE: cp.async.wait_group 0;
+// STAGE: st.shared.b32
+// STAGE: bar.sync 0;
+// STAGE: ld.shared.v4.b32
+// STAGE: st.global.v4.b32
+
+// PAD-LABEL: .entry cv3_f16_kernel
+// PAD: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 8
+// PAD: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+
+// SPEC-LABEL: .entry cv10_f16_kernel
+// SPEC: .maxntid 384, 1, 1
+// SPEC: mbarrier.init.shared.b64
+// SPEC: mbarrier.try_wait.parity.shared.b64
+// SPEC: cp.async.wait_group 5;
+// SPEC-NEXT: fence.proxy.async.shared::cta;
+// SPEC: mbarrier.arrive.shared.b64
+// SPEC: wgmma.wait_group.sync.aligned 1;
+
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // SM90: 'nvvm.wgmma.fence.aligned' op is not supported on sm_90
@@ -74,4 +106,11 @@ func.func @cv9_bf16(%x: tensor<128x56x56x64xbf16>, %w: tensor<3x3x64x64xbf16>) -
   %y = dwc.conv2d ins(%x, %w : tensor<128x56x56x64xbf16>, tensor<3x3x64x64xbf16>) outs(%i : tensor<128x54x54x64xbf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<128x54x54x64xbf16>
   return %y : tensor<128x54x54x64xbf16>
+}
+
+func.func @cv3_f16(%x: tensor<2x45x45x3xf16>, %w: tensor<7x7x3x64xf16>) -> tensor<2x20x20x64xf16> {
+  %i = tensor.empty() : tensor<2x20x20x64xf16>
+  %y = dwc.conv2d ins(%x, %w : tensor<2x45x45x3xf16>, tensor<7x7x3x64xf16>) outs(%i : tensor<2x20x20x64xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<2x20x20x64xf16>
+  return %y : tensor<2x20x20x64xf16>
 }

@@ -980,6 +980,36 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     run-to-run noise on the 8 layers, 1.04x on cv4
     (bench/results/2026-11-30-conv-wgmma2.md).
 
+    Three more parts of the wgmma kernel:
+    `staged-stores` (on): after the K loop (all copies done, barrier) the
+    f16 output fragments go into the idle B buffers (the A buffers when
+    those are too small) with a row pitch of BN + 8 elements, and after a
+    barrier every thread stores whole-row 16-byte chunks: coalesced
+    128-byte lines instead of 16-byte pieces per fragment row; 1.02-1.21x
+    faster on the 11 wgmma layers (cv8 0.70 -> 0.58 ms;
+    bench/results/conv-2026-11-30-conv-stage-v1.md).
+    `pad-channels` (on) with `pad-min-k` (64): f16/bf16 inputs with
+    C % 4 != 0 whose window has at least pad-min-k elements (FH * FW * C)
+    are zero-padded to a multiple of 4 channels (x and w into temporaries
+    by two element-wise kernels, one thread per input pixel writing
+    8-byte chunks, one per filter element; freed after the convolution),
+    and inputs with C % 8 == 4 are gathered in 8-byte chunks (two per
+    swizzled 16-byte chunk: column ((k / 8) ^ (row % 8)) * 8 + k % 8, .ca
+    copies), so the C = 3 first layers take the wgmma kernel too: 11x11
+    s4 1.6-1.9x, 7x7 s2 1.9x faster than the element-wise mma.sync gather;
+    3x3 C = 3 (27 elements) stays there (padded: 1.07-1.16x slower).
+    `wgmma-specialize` (off): a warp-specialised persistent kernel, one
+    copying warpgroup and one or two multiplying ones per block, a grid of
+    `sm-count` x (2 with one multiplying warpgroup, else 1) blocks looping
+    over the output tiles, 3-8 stages handed over through mbarriers
+    (full: the copying threads arrive once their copies of the stage have
+    landed, cp.async.wait_group with a lag of S - 2 groups, then
+    fence.proxy.async; empty: the multiplying threads arrive when the
+    wgmma group that read it has finished, one group kept in flight;
+    lag <= S - 2 keeps the hand-over acyclic). Correct on every layer and
+    odd shape but 1.0-1.2x slower than the default kernel
+    (bench/results/conv-2026-11-30-conv-spec-v1.md), so off.
+
     The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
     one `gpu.func`, launched by `gpu.launch_func`), named as
     gpu-kernel-outlining would name them, so that they carry launch bounds:
@@ -1059,6 +1089,25 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "wgmma: barriers per K tile (1: the copies of a later tile issued "
            "while the tile's wgmma group runs, wait_group 0 after them; 2: "
            "wait_group 0, then a barrier before the copies; 0: two)">,
+    Option<"wgmmaSpecialize", "wgmma-specialize", "bool", /*default=*/"false",
+           "wgmma: warp-specialised persistent kernel (a copying warpgroup "
+           "hands stages to the multiplying warpgroups through mbarriers; "
+           "one or two multiplying warpgroups)">,
+    Option<"padChannels", "pad-channels", "bool", /*default=*/"true",
+           "wgmma: zero-pad f16/bf16 inputs with C % 4 != 0 (and the filter) "
+           "to a multiple of 4 channels in temporaries so that they take the "
+           "wgmma kernel (false: the mma.sync kernel gathers them element by "
+           "element)">,
+    Option<"stagedStores", "staged-stores", "bool", /*default=*/"true",
+           "wgmma: store the output tile through shared memory in 16-byte "
+           "row chunks (false: 4-byte stores from the accumulator fragments)">,
+    Option<"padMinK", "pad-min-k", "int64_t", /*default=*/"64",
+           "pad-channels: only windows of at least this many elements "
+           "(FH * FW * C)">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "wgmma-specialize: SMs the persistent grid fills (132 on the "
+           "H100 SXM and H200; any value is correct, only the balance "
+           "changes)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

@@ -20,6 +20,7 @@
 
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,6 +59,11 @@ struct Switches {
   bool wgmmaOverlap = false;  // wgmma: next tile's copies while it runs
   int64_t wgmmaN = 0;  // wgmma: channels per warpgroup tile (0: automatic)
   int64_t wgmmaBarriers = 0;  // wgmma: barriers per K tile (0: two)
+  bool wgmmaSpecialize = false;  // wgmma: producer warpgroup, persistent
+  int64_t smCount = 132;  // wgmma-specialize: SMs the persistent grid fills
+  bool padChannels = true;  // wgmma: C % 4 != 0 padded to a multiple of 4
+  int64_t padMinK = 64;     // ... when FH * FW * C is at least this
+  bool stagedStores = true;  // wgmma: output tile through shared memory
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -98,7 +104,9 @@ struct Plan {
   Switches sw;
   Type et;
   bool tc = false;
-  int64_t V = 4;          // elements per 16-byte chunk
+  int64_t V = 4;          // elements per A chunk (16 bytes; 8 bytes for
+                          // the wgmma kernel's C % 8 == 4 inputs)
+  int64_t VB = 4;         // elements per B chunk (16 bytes)
   int64_t BM = 128, BN = 128, BK = 16;
   bool chunked = true;    // A gathered in 16-byte chunks (C % V == 0)
   bool uniform = true;    // every K tile lies in one (fh, fw) pixel
@@ -112,6 +120,13 @@ struct Plan {
   int64_t WG = 1;         // warpgroups (wgmma), 64 rows of the tile each
   bool oneBarrier = false;  // wgmma: one barrier per K tile
   bool dynamicSmem = false;  // stages over 48 KB: dynamic shared memory
+  // wgmma-specialize: warpgroup 0 copies, warpgroups 1..WG multiply; the
+  // block loops over output tiles (persistent grid) and the stages are
+  // handed over through mbarriers.
+  bool spec = false;
+  int64_t copyThreads = 256;  // threads that issue the tile copies
+  int64_t lag = 1;     // wgmma-specialize: copy groups in flight per thread
+  int64_t grid = 0;    // wgmma-specialize: blocks of the persistent grid
   int64_t buffers() const { return S; }
 };
 
@@ -134,6 +149,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     std::string why = ineligibility(op, sw);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    if (needsChannelPadding(op))
+      return padChannelsAndLower(op, rewriter);
 
     Plan p;
     p.sw = sw;
@@ -144,7 +161,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     auto out = cast<MemRefType>(y.getType()).getShape();
     p.et = cast<MemRefType>(x.getType()).getElementType();
     p.tc = !p.et.isF32();
-    p.V = p.tc ? 8 : 4;
+    p.V = p.VB = p.tc ? 8 : 4;
     p.N = in[0]; p.IH = in[1]; p.IW = in[2]; p.C = in[3];
     p.FH = f[0]; p.FW = f[1]; p.OC = f[3]; p.OH = out[1]; p.OW = out[2];
     auto s = op.getStrides(), d = op.getDilations(), pad = op.getPadding();
@@ -155,6 +172,12 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     p.BN = p.OC <= 64 ? 64 : 128;
     p.BM = p.BN == 64 ? 256 : 128;
     p.chunked = p.C % p.V == 0;
+    // wgmma with C % 8 == 4: A in 8-byte chunks (one per 4 channels).
+    if (sw.wgmma && p.tc && !p.chunked && p.C % 4 == 0 && sw.asyncCopy &&
+        sw.doubleBuffer) {
+      p.V = 4;
+      p.chunked = true;
+    }
     // The warpgroup MMA kernel (wgmma=true): `warpgroups` warpgroups of
     // 128 threads, 64 rows each, x 128 channels (64 when OC <= 64), K tiles
     // of 64 (128-byte rows) in cp.async stages; it needs 16-byte A chunks
@@ -185,7 +208,16 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       // run-to-run noise of +-10% on the 8 f16 layers, 1.04x the time on
       // cv4; bench/results/2026-11-30-conv-wgmma2.md).
       p.oneBarrier = !sw.wgmmaOverlap && sw.wgmmaBarriers == 1;
+      // Warp specialisation: one more warpgroup that only copies; one
+      // block per SM with two multiplying warpgroups, two with one.
+      p.spec = sw.wgmmaSpecialize && !sw.wgmmaOverlap && !p.oneBarrier &&
+               p.WG <= 2;
+      if (p.spec) {
+        p.threads = 128 * (p.WG + 1);
+        p.copyThreads = 128;
+      }
     }
+    p.copyThreads = p.spec ? 128 : p.threads;
     // Stages: one without double buffering; else as many as fit in 48 KB
     // of static shared memory, at most 3 (cp.async only: register-staged
     // loads keep 2), or the `stages` option.
@@ -213,6 +245,26 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
              p.S * stageBytes + 1024 > 227 * 1024)
         --p.S;
       p.dynamicSmem = p.S * stageBytes > 49152;
+      if (p.spec) {
+        // As many stages as fit (at most 8) in the block's share of the
+        // 227 KB, less 1 KB of alignment and the 2 x S mbarriers; the
+        // copying threads keep `lag` groups in flight before they hand a
+        // stage over.
+        int64_t blocksPerSM = p.WG == 1 ? 2 : 1;
+        int64_t room = 227 * 1024 / blocksPerSM - 1024 - 16 * 8;
+        // At least 3 stages: a multiplying warpgroup frees stage j only
+        // after it has waited for K tile j + 1, which is handed over after
+        // the copies of tile j + 1 + lag are issued, and those wait for
+        // stage j + 1 + lag - S to be free: lag <= S - 2 keeps this acyclic.
+        p.S = std::max<int64_t>(
+            3, sw.stages > 1 ? sw.stages
+                             : std::min<int64_t>(8, room / stageBytes));
+        p.lag = p.S - 2;
+        p.dynamicSmem = true;
+        int64_t tiles = ((p.N * p.OH * p.OW + p.BM - 1) / p.BM) *
+                        ((p.OC + p.BN - 1) / p.BN);
+        p.grid = std::min<int64_t>(tiles, sw.smCount * blocksPerSM);
+      }
     }
     p.uniform = p.chunked && p.C % p.BK == 0 && sw.precompute;
     p.M = p.N * p.OH * p.OW;
@@ -301,7 +353,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     OpBuilder b = OpBuilder::atBlockEnd(&entry);
     gpu::ReturnOp::create(b, loc);
     b.setInsertionPointToStart(&entry);
-    Value aS, bS;
+    Value aS, bS, barriers;
     if (p.dynamicSmem) {
       // Both buffers in dynamic shared memory from its first 1024-byte
       // boundary on (the launch asks for 1 KB more).
@@ -316,6 +368,10 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       bS = memref::ViewOp::create(b, loc, bSmemTy, raw,
                                   e.add(pad, aSmemTy.getNumElements() * 2),
                                   ValueRange{});
+      // wgmma-specialize: the 2 x S mbarriers (full, then empty) after B.
+      if (p.spec)
+        barriers = e.add(e.add(base, pad), (aSmemTy.getNumElements() +
+                                            bSmemTy.getNumElements()) * 2);
     } else {
       aS = kernel.getWorkgroupAttributions()[0];
       bS = kernel.getWorkgroupAttributions()[1];
@@ -324,20 +380,21 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value kbias = bias ? entry.getArgument(2) : Value();
     Value ky = entry.getArgument(bias ? 3 : 2);
     KernelBuilder kb{p, b, loc, kx, kw, kbias, ky, aS, bS};
+    kb.barriers = barriers;
     kb.build();
 
     Emitter h{rewriter, loc};
     Value one = h.cst(1);
     gpu::LaunchFuncOp::create(
         rewriter, loc, kernel,
-        gpu::KernelDim3{h.cst(p.MB * p.NB), one, one},
+        gpu::KernelDim3{h.cst(p.spec ? p.grid : p.MB * p.NB), one, one},
         gpu::KernelDim3{h.cst(p.threads), one, one},
         /*dynamicSharedMemorySize=*/
         p.dynamicSmem
             ? arith::ConstantIntOp::create(
                   rewriter, loc,
                   (aSmemTy.getNumElements() + bSmemTy.getNumElements()) * 2 +
-                      1024,
+                      1024 + (p.spec ? 16 * p.S : 0),
                   32)
                   .getResult()
             : Value(),
@@ -349,6 +406,112 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     return success();
   }
 
+  /// With wgmma, f16/bf16 inputs whose channels do not fill 8-byte chunks
+  /// (C % 4 != 0, e.g. the C = 3 first layers) would take the mma.sync
+  /// kernel with an element-wise gather; padded to a multiple of 4 channels
+  /// they take the wgmma kernel (8-byte A chunks), when the window has
+  /// FH * FW * C >= pad-min-k elements (below, the gather is cheap and the
+  /// padding costs more than it saves: 3x3 C = 3 measured 1.16x slower).
+  bool needsChannelPadding(Conv2DOp op) const {
+    auto xTy = cast<MemRefType>(op.getInput().getType());
+    auto ws = cast<MemRefType>(op.getFilter().getType()).getShape();
+    int64_t C = xTy.getShape()[3];
+    return sw.wgmma && sw.padChannels && !xTy.getElementType().isF32() &&
+           C % 4 != 0 && ws[0] * ws[1] * C >= sw.padMinK && sw.asyncCopy &&
+           sw.doubleBuffer && !sw.im2winTensor;
+  }
+
+  /// Zero-pads the channels of x (N x H x W x C) and w (FH x FW x C x OC)
+  /// to C4 = C rounded up to 4 in two temporaries (two element-wise
+  /// kernels: one thread per input pixel writing 8-byte chunks, one per
+  /// filter element), then lowers the convolution on them.
+  LogicalResult padChannelsAndLower(Conv2DOp op,
+                                    PatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto xTy = cast<MemRefType>(op.getInput().getType());
+    auto wTy = cast<MemRefType>(op.getFilter().getType());
+    Type et = xTy.getElementType();
+    auto xs = xTy.getShape(), ws = wTy.getShape();
+    int64_t C = xs[3], C8 = (C + 3) / 4 * 4, OC = ws[3];
+    auto xpTy = MemRefType::get({xs[0], xs[1], xs[2], C8}, et);
+    auto wpTy = MemRefType::get({ws[0], ws[1], C8, OC}, et);
+    Value xp = memref::AllocOp::create(rewriter, loc, xpTy);
+    Value wp = memref::AllocOp::create(rewriter, loc, wpTy);
+    auto flatten = [&](OpBuilder &ob, Value v) -> Value {
+      auto ty = cast<MemRefType>(v.getType());
+      ReassociationIndices all;
+      for (int64_t i = 0; i < ty.getRank(); ++i)
+        all.push_back(i);
+      return memref::CollapseShapeOp::create(
+          ob, loc, v, ArrayRef<ReassociationIndices>{all});
+    };
+    constexpr int64_t kThreads = 256;
+    // One thread per input pixel: C4 / 4 chunks of 4 channels.
+    {
+      int64_t P = xs[0] * xs[1] * xs[2];
+      auto [launch, ob] = createGridLaunch(rewriter, loc,
+                                           (P + kThreads - 1) / kThreads, 1,
+                                           kThreads);
+      Emitter g{ob, loc};
+      Value pix = g.add(g.mul(launch.getBlockIds().x, kThreads),
+                        launch.getThreadIds().x);
+      OpBuilder b = ob;
+      if (P % kThreads != 0)
+        b = scf::IfOp::create(ob, loc, g.lt(pix, P), false).getThenBodyBuilder();
+      Emitter e{b, loc};
+      Value src = flatten(b, op.getInput()), dst = flatten(b, xp);
+      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
+      for (int64_t j = 0; j < C8 / 4; ++j) {
+        SmallVector<Value> el;
+        for (int64_t i = 0; i < 4; ++i) {
+          int64_t c = 4 * j + i;
+          el.push_back(c < C ? memref::LoadOp::create(
+                                   b, loc, src, ValueRange{e.add(e.mul(pix, C), c)})
+                                   .getResult()
+                             : zero);
+        }
+        Value v = vector::FromElementsOp::create(
+            b, loc, VectorType::get({4}, et), el);
+        vector::StoreOp::create(b, loc, v, dst,
+                                ValueRange{e.add(e.mul(pix, C8), 4 * j)}, false,
+                                llvm::Align(8));
+      }
+    }
+    // One thread per padded filter element (tap, c, oc).
+    {
+      int64_t E = ws[0] * ws[1] * C8 * OC;
+      auto [launch, ob] = createGridLaunch(rewriter, loc,
+                                           (E + kThreads - 1) / kThreads, 1,
+                                           kThreads);
+      Emitter g{ob, loc};
+      Value id = g.add(g.mul(launch.getBlockIds().x, kThreads),
+                       launch.getThreadIds().x);
+      OpBuilder b = ob;
+      if (E % kThreads != 0)
+        b = scf::IfOp::create(ob, loc, g.lt(id, E), false).getThenBodyBuilder();
+      Emitter e{b, loc};
+      Value src = flatten(b, op.getFilter()), dst = flatten(b, wp);
+      auto co = e.delinearize(id, {ws[0] * ws[1], C8, OC});
+      Value ok = e.lt(co[1], C);
+      Value at = e.add(e.mul(e.add(e.mul(co[0], C), e.minc(co[1], C - 1)), OC),
+                       co[2]);
+      Value v = memref::LoadOp::create(b, loc, src, ValueRange{at});
+      v = arith::SelectOp::create(
+          b, loc, ok, v,
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(et)));
+      memref::StoreOp::create(b, loc, v, dst, ValueRange{id});
+    }
+    auto padded = cast<Conv2DOp>(rewriter.clone(*op));
+    padded.getInputMutable().assign(xp);
+    padded.getFilterMutable().assign(wp);
+    rewriter.setInsertionPointAfter(padded);
+    memref::DeallocOp::create(rewriter, loc, xp);
+    memref::DeallocOp::create(rewriter, loc, wp);
+    rewriter.eraseOp(op);
+    return matchAndRewrite(padded, rewriter);
+  }
+
   struct KernelBuilder {
     Plan &p;
     OpBuilder &b;
@@ -356,6 +519,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value src, w, bias, y, aS, bS;
     Value tid, mBase, nBase;
     Value srcFlat, w2, y2;
+    Value barriers;  // wgmma-specialize: shared address of the mbarriers
     // Per A copy of this thread (precompute): row offset, ih0, iw0, valid.
     struct Row {
       Value base, ih0, iw0, mValid, m;
@@ -364,10 +528,11 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
     Type et() const { return p.et; }
     int64_t aCopies() const {
-      return p.chunked ? p.BM * p.BK / p.V / p.threads : p.BM * p.BK / p.threads;
+      return p.chunked ? p.BM * p.BK / p.V / p.copyThreads
+                       : p.BM * p.BK / p.copyThreads;
     }
     int64_t aPerRow() const { return p.chunked ? p.BK / p.V : p.BK; }
-    int64_t bCopies() const { return p.BK * p.BN / p.V / p.threads; }
+    int64_t bCopies() const { return p.BK * p.BN / p.VB / p.copyThreads; }
 
     /// Shared-memory chunk column of B row `k`, chunk `c` (parity swizzle of
     /// the tensor-core kernel: the 8 rows an ldmatrix phase reads land on
@@ -401,6 +566,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       y2 = memref::CollapseShapeOp::create(
           b, loc, y, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 
+      if (p.spec)
+        return buildSpecialized(e, bid);
       if (p.sw.precompute)
         for (int64_t i = 0; i < aCopies(); ++i)
           rows.push_back(rowInfo(e, aRowOf(e, i)));
@@ -410,7 +577,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
     /// Tile row (0..BM) of this thread's A copy `i`.
     Value aRowOf(Emitter &e, int64_t i) {
-      return e.div(e.add(tid, i * p.threads), aPerRow());
+      return e.div(e.add(tid, i * p.copyThreads), aPerRow());
     }
     /// K offset inside the tile of this thread's A copies (the same for all).
     Value aKOf(Emitter &e) {
@@ -502,8 +669,11 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         Row r = p.sw.precompute ? rows[i] : rowInfo(e, row);
         Value valid = e.andi(inBounds(e, r, kFh, kFw), kValid);
         Value dstCol = kk;
-        if (p.wg) // 128-byte swizzle: chunk c of row m at c ^ (m % 8)
+        if (p.wg && p.V == 8) // 128-byte swizzle: chunk c of row m at c ^ (m % 8)
           dstCol = e.mul(e.xori(e.div(kk, p.V), e.rem(row, 8)), p.V);
+        else if (p.wg) // 8-byte halves of the swizzled 16-byte chunks
+          dstCol = e.add(e.mul(e.xori(e.div(kk, 8), e.rem(row, 8)), 8),
+                         e.rem(kk, 8));
         SmallVector<Value> dIdx = {buf, row, dstCol};
         if (!p.sw.precompute) {
           // Offsets recomputed from (n, oh, ow, fh, fw, c) for every copy.
@@ -533,34 +703,35 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
 
       // B operand: W as a K x OC matrix, BK rows x BN columns.
-      int64_t cpr = p.BN / p.V;
+      Type bVecTy = VectorType::get({p.VB}, et());
+      int64_t cpr = p.BN / p.VB;
       for (int64_t i = 0; i < bCopies(); ++i) {
-        Value id = e.add(tid, i * p.threads);
+        Value id = e.add(tid, i * p.copyThreads);
         Value kr = e.div(id, cpr), cc = e.rem(id, cpr);
         Value k = e.add(e.mul(t, p.BK), kr);
-        Value oc = e.add(nBase, e.mul(cc, p.V));
+        Value oc = e.add(nBase, e.mul(cc, p.VB));
         Value valid = tileOk;
         if (p.K % p.BK != 0)
           valid = e.andi(valid, e.lt(k, p.K));
         if (p.OC % p.BN != 0)
           valid = e.andi(valid, e.lt(oc, p.OC));
-        SmallVector<Value> dIdx = {buf, kr, e.mul(bChunk(e, kr, cc), p.V)};
+        SmallVector<Value> dIdx = {buf, kr, e.mul(bChunk(e, kr, cc), p.VB)};
         if (p.wg) // half cc / 8, 128-byte swizzle: chunk c of row k at c ^ (k % 8)
           dIdx = {e.add(e.mul(buf, p.BN / 64), e.div(cc, 8)), kr,
-                  e.mul(e.xori(e.rem(cc, 8), e.rem(kr, 8)), p.V)};
+                  e.mul(e.xori(e.rem(cc, 8), e.rem(kr, 8)), p.VB)};
         SmallVector<Value> sIdx = {e.select(valid, k, zero),
                                    e.select(valid, oc, zero)};
         if (p.sw.asyncCopy) {
-          Value cnt = valid ? e.select(valid, e.cst(p.V), zero) : Value();
+          Value cnt = valid ? e.select(valid, e.cst(p.VB), zero) : Value();
           nvgpu::DeviceAsyncCopyOp::create(ob, loc, tokTy, bS, dIdx, w2, sIdx,
-                                           ob.getIndexAttr(p.V), cnt,
+                                           ob.getIndexAttr(p.VB), cnt,
                                            /*bypassL1=*/ob.getUnitAttr());
           staged.push_back(Value());
         } else {
-          Value v = vector::LoadOp::create(ob, loc, vecTy, w2, sIdx, false,
+          Value v = vector::LoadOp::create(ob, loc, bVecTy, w2, sIdx, false,
                                            llvm::Align(16));
           if (valid)
-            v = arith::SelectOp::create(ob, loc, valid, v, zeroVec(ob, vecTy));
+            v = arith::SelectOp::create(ob, loc, valid, v, zeroVec(ob, bVecTy));
           if (doStoreNow) {
             vector::StoreOp::create(ob, loc, v, bS, dIdx, false, llvm::Align(16));
             v = Value();
@@ -622,14 +793,14 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       for (int64_t i = 0; i < aCopies(); ++i, ++n)
         if (staged[n])
           storeA(ob, staged[n], {buf, aRowOf(e, i), kk});
-      int64_t cpr = p.BN / p.V;
+      int64_t cpr = p.BN / p.VB;
       for (int64_t i = 0; i < bCopies(); ++i, ++n) {
         if (!staged[n])
           continue;
-        Value id = e.add(tid, i * p.threads);
+        Value id = e.add(tid, i * p.copyThreads);
         Value kr = e.div(id, cpr), cc = e.rem(id, cpr);
         vector::StoreOp::create(ob, loc, staged[n], bS,
-                                ValueRange{buf, kr, e.mul(bChunk(e, kr, cc), p.V)},
+                                ValueRange{buf, kr, e.mul(bChunk(e, kr, cc), p.VB)},
                                 false, llvm::Align(16));
       }
     }
@@ -709,7 +880,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             /*satfinite=*/nullptr);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(ob, loc);
-      if (!p.sw.wgmmaOverlap && !p.oneBarrier)
+      if (!p.sw.wgmmaOverlap && !p.oneBarrier && !p.spec)
         NVVM::WgmmaWaitGroupSyncOp::create(ob, loc, ob.getI64IntegerAttr(0));
       return {acc};
     }
@@ -872,6 +1043,29 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
           return LLVM::ExtractValueOp::create(ob, loc, frag,
                                               ArrayRef<int64_t>{i});
         };
+        // Staged stores: the f16 tile goes into the (idle) B buffers (or the
+        // A buffers when B's are too small) with a
+        // row pitch of BN + 8 elements (the 8 rows of a fragment store on
+        // different banks), then every thread stores 16-byte chunks of
+        // whole rows (coalesced 128-byte lines instead of 16-byte pieces).
+        int64_t pitch = p.BN + 8;
+        Value stage;
+        auto fits = [&](Value buf) {
+          return cast<MemRefType>(buf.getType()).getNumElements() >=
+                 p.BM * pitch;
+        };
+        if (p.sw.stagedStores && !p.spec && !p.oneBarrier &&
+            !p.sw.wgmmaOverlap && (fits(bS) || fits(aS))) {
+          // Zero-filling copies of tiles past the end may still be in flight.
+          auto tokTy = nvgpu::DeviceAsyncTokenType::get(ob.getContext());
+          Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
+                                                              ValueRange{});
+          nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(0));
+          gpu::BarrierOp::create(ob, loc);
+          stage = memref::CollapseShapeOp::create(
+              ob, loc, fits(bS) ? bS : aS,
+              ArrayRef<ReassociationIndices>{{0, 1, 2}});
+        }
         for (int64_t j = 0; j < p.BN / 8; ++j) {
           Value oc = e.add(e.add(nBase, e.mul(q, 2)), 8 * j);
           Value ocOk = p.OC % p.BN != 0 ? e.lt(oc, p.OC) : Value();
@@ -894,9 +1088,40 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             if (bv)
               v = arith::AddFOp::create(ob, loc, v, bv);
             v = arith::TruncFOp::create(ob, loc, v2, v);
+            if (stage) {
+              Value r = e.add(e.mul(warp, 16), e.add(g, 8 * hf));
+              Value col = e.add(e.mul(q, 2), 8 * j);
+              vector::StoreOp::create(ob, loc, v, stage,
+                                      ValueRange{e.add(e.mul(r, pitch), col)},
+                                      false, llvm::Align(4));
+              continue;
+            }
             guarded(ok, [&](OpBuilder &sb) {
               vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
                                       llvm::Align(4));
+            });
+          }
+        }
+        if (stage) {
+          gpu::BarrierOp::create(ob, loc);
+          auto v8 = VectorType::get({8}, et());
+          int64_t cpr = p.BN / 8;
+          for (int64_t i = 0; i < p.BM * cpr / p.threads; ++i) {
+            Value id = e.add(tid, i * p.threads);
+            Value r = e.div(id, cpr), c = e.rem(id, cpr);
+            Value v = vector::LoadOp::create(
+                ob, loc, v8, stage,
+                ValueRange{e.add(e.mul(r, pitch), e.mul(c, 8))}, false,
+                llvm::Align(16));
+            Value m = e.add(mBase, r), oc = e.add(nBase, e.mul(c, 8));
+            Value ok;
+            if (p.OC % p.BN != 0)
+              ok = e.lt(oc, p.OC);
+            if (p.M % p.BM != 0)
+              ok = e.andi(ok, e.lt(m, p.M));
+            guarded(ok, [&](OpBuilder &sb) {
+              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
+                                      llvm::Align(16));
             });
           }
         }
@@ -932,6 +1157,167 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             });
           }
       }
+    }
+
+    // --- warp-specialised persistent wgmma kernel (wgmma-specialize) ------
+    // Warpgroup 0 copies, warpgroups 1..WG multiply. Both walk the same
+    // output tiles (tile = block id, + grid size, ...) and count K tiles
+    // globally (`it`), so stage it % S and mbarrier phase (it / S) % 2 agree.
+    // full[s] (128 arrivals): a copying thread arrives once its copies of
+    // the stage have landed (cp.async.wait_group, then fence.proxy.async:
+    // its generic-proxy writes become visible to the async proxy that
+    // wgmma reads through). empty[s] (128 x WG arrivals): a multiplying
+    // thread arrives when the wgmma group that read the stage has finished.
+
+    /// !llvm.ptr<3> of mbarrier `i` (0..S: full, S..2S: empty).
+    Value barrierPtr(OpBuilder &ob, Value i) {
+      Emitter e{ob, loc};
+      Value addr = e.add(barriers, e.mul(i, 8));
+      Value a64 = arith::IndexCastUIOp::create(ob, loc, ob.getI64Type(), addr);
+      return LLVM::IntToPtrOp::create(
+          ob, loc, LLVM::LLVMPointerType::get(ob.getContext(), 3), a64);
+    }
+    void waitPhase(OpBuilder &ob, Value bar, Value parity) {
+      Value ph = arith::IndexCastUIOp::create(ob, loc, ob.getI32Type(), parity);
+      NVVM::MBarrierTryWaitParityOp::create(
+          ob, loc, bar, ph, arith::ConstantIntOp::create(ob, loc, 1000000, 32));
+    }
+    void arriveOn(OpBuilder &ob, Value bar) {
+      NVVM::MBarrierArriveOp::create(ob, loc, Type(), bar, Value());
+    }
+    void fenceAsyncProxy(OpBuilder &ob) {
+      NVVM::FenceProxyOp::create(
+          ob, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ob.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+    }
+
+    void buildSpecialized(Emitter &e, Value bid) {
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+      int64_t S = p.S, L = p.lag, T = p.T, NB = p.NB;
+      int64_t tiles = p.MB * p.NB;
+      Value zero = e.cst(0), one = e.cst(1);
+      Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+      Value tid0 = tid;
+      // Thread 0 initialises the mbarriers; the block barrier publishes them.
+      {
+        auto first = scf::IfOp::create(b, loc, e.eq(tid0, 0), false);
+        OpBuilder ib = first.getThenBodyBuilder();
+        for (int64_t s = 0; s < S; ++s) {
+          NVVM::MBarrierInitOp::create(
+              ib, loc, barrierPtr(ib, Emitter{ib, loc}.cst(s)),
+              arith::ConstantIntOp::create(ib, loc, p.copyThreads, 32), Value());
+          NVVM::MBarrierInitOp::create(
+              ib, loc, barrierPtr(ib, Emitter{ib, loc}.cst(S + s)),
+              arith::ConstantIntOp::create(ib, loc, 128 * p.WG, 32), Value());
+        }
+      }
+      gpu::BarrierOp::create(b, loc);
+      descA0 = descriptorOf(b, aS, /*leading=*/16, /*stride=*/1024);
+      descB0 = descriptorOf(b, bS, /*leading=*/p.BK * 128, /*stride=*/1024);
+      auto setTile = [&](Emitter &l, Value tile) {
+        nBase = l.mul(l.rem(tile, NB), p.BN);
+        mBase = l.mul(l.div(tile, NB), p.BM);
+      };
+
+      auto role = scf::IfOp::create(b, loc, e.lt(tid0, 128),
+                                    /*withElseRegion=*/true);
+      // Copying warpgroup.
+      {
+        OpBuilder pb = role.getThenBodyBuilder();
+        Emitter pe{pb, loc};
+        tid = tid0;
+        auto tileLoop = scf::ForOp::create(
+            pb, loc, bid, pe.cst(tiles), grid, ValueRange{zero},
+            [&](OpBuilder &tb, Location, Value tile, ValueRange targs) {
+              Emitter te{tb, loc};
+              setTile(te, tile);
+              rows.clear();
+              if (p.sw.precompute)
+                for (int64_t i = 0; i < aCopies(); ++i)
+                  rows.push_back(rowInfo(te, aRowOf(te, i)));
+              auto kLoop = scf::ForOp::create(
+                  tb, loc, zero, te.cst(T), one, ValueRange{targs[0]},
+                  [&](OpBuilder &lb, Location, Value t, ValueRange largs) {
+                    Emitter l{lb, loc};
+                    Value it = largs[0];
+                    Value s = l.rem(it, S);
+                    Value phase = l.rem(l.div(it, S), 2);
+                    // Stage s is free once the multiplication of K tile
+                    // it - S has finished (passes at once for it < S).
+                    waitPhase(lb, barrierPtr(lb, l.add(s, S)),
+                              l.xori(phase, one));
+                    SmallVector<Value> c;
+                    issueTile(lb, t, Value(), c, s, /*doStoreNow=*/true);
+                    Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(
+                        lb, loc, tokTy, ValueRange{});
+                    // Hand over K tile it - L: its copies have landed.
+                    auto ready = scf::IfOp::create(lb, loc, l.ge(it, L), false);
+                    {
+                      OpBuilder rb = ready.getThenBodyBuilder();
+                      Emitter r{rb, loc};
+                      nvgpu::DeviceAsyncWaitOp::create(
+                          rb, loc, tok, rb.getI32IntegerAttr(L));
+                      fenceAsyncProxy(rb);
+                      arriveOn(rb, barrierPtr(rb, r.rem(r.add(it, -L), S)));
+                    }
+                    scf::YieldOp::create(lb, loc, ValueRange{l.add(it, 1)});
+                  });
+              scf::YieldOp::create(tb, loc, kLoop.getResults());
+            });
+        // Hand over the last (up to L) K tiles.
+        Value itEnd = tileLoop.getResult(0);
+        Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(pb, loc, tokTy,
+                                                            ValueRange{});
+        nvgpu::DeviceAsyncWaitOp::create(pb, loc, tok, pb.getI32IntegerAttr(0));
+        fenceAsyncProxy(pb);
+        Value from = arith::MaxSIOp::create(pb, loc, pe.add(itEnd, -L), zero);
+        scf::ForOp::create(pb, loc, from, itEnd, one, ValueRange{},
+                           [&](OpBuilder &db, Location, Value j, ValueRange) {
+                             Emitter d{db, loc};
+                             arriveOn(db, barrierPtr(db, d.rem(j, S)));
+                             scf::YieldOp::create(db, loc);
+                           });
+      }
+      // Multiplying warpgroups (thread ids 0 .. 128 WG within them).
+      {
+        OpBuilder cb = role.getElseBodyBuilder();
+        Emitter ce{cb, loc};
+        tid = ce.add(tid0, -128);
+        Value accInit = LLVM::ZeroOp::create(cb, loc, accType()).getResult();
+        scf::ForOp::create(
+            cb, loc, bid, ce.cst(tiles), grid, ValueRange{zero},
+            [&](OpBuilder &tb, Location, Value tile, ValueRange targs) {
+              Emitter te{tb, loc};
+              setTile(te, tile);
+              auto kLoop = scf::ForOp::create(
+                  tb, loc, zero, te.cst(T), one, ValueRange{targs[0], accInit},
+                  [&](OpBuilder &lb, Location, Value t, ValueRange largs) {
+                    Emitter l{lb, loc};
+                    Value it = largs[0];
+                    Value s = l.rem(it, S);
+                    waitPhase(lb, barrierPtr(lb, s), l.rem(l.div(it, S), 2));
+                    Value acc = computeWG(lb, s, ValueRange{largs[1]})[0];
+                    // The group of K tile it - 1 has finished: free its stage.
+                    NVVM::WgmmaWaitGroupSyncOp::create(lb, loc,
+                                                       lb.getI64IntegerAttr(1));
+                    auto prev = scf::IfOp::create(lb, loc, l.ge(t, 1), false);
+                    {
+                      OpBuilder rb = prev.getThenBodyBuilder();
+                      Emitter r{rb, loc};
+                      arriveOn(rb, barrierPtr(rb, r.add(r.rem(r.add(it, -1), S), S)));
+                    }
+                    scf::YieldOp::create(lb, loc, ValueRange{l.add(it, 1), acc});
+                  });
+              Value itEnd = kLoop.getResult(0);
+              Value acc = kLoop.getResult(1);
+              NVVM::WgmmaWaitGroupSyncOp::create(tb, loc, tb.getI64IntegerAttr(0));
+              arriveOn(tb, barrierPtr(tb, te.add(te.rem(te.add(itEnd, -1), S), S)));
+              epilogue(tb, ValueRange{acc});
+              scf::YieldOp::create(tb, loc, ValueRange{itEnd});
+            });
+      }
+      tid = tid0;
     }
 
     void buildLoop(Emitter &e) {
@@ -1103,6 +1489,22 @@ struct ConvertDwcToGPUIm2winPass
     sw.wgmmaOverlap = wgmmaOverlap;
     sw.wgmmaN = wgmmaN;
     sw.wgmmaBarriers = wgmmaBarriers;
+    sw.wgmmaSpecialize = wgmmaSpecialize;
+    sw.smCount = smCount;
+    sw.padChannels = padChannels;
+    sw.padMinK = padMinK;
+    sw.stagedStores = stagedStores;
+    if (sw.smCount < 1) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-im2win: sm-count must be at least 1";
+      return signalPassFailure();
+    }
+    if (sw.wgmmaSpecialize && (sw.wgmmaOverlap || sw.wgmmaBarriers == 1)) {
+      getOperation()->emitError()
+          << "convert-dwc-to-gpu-im2win: wgmma-specialize excludes "
+             "wgmma-overlap and wgmma-barriers=1 (it has no block barriers)";
+      return signalPassFailure();
+    }
     if (sw.wgmmaN != 0 && sw.wgmmaN != 64 && sw.wgmmaN != 128 &&
         sw.wgmmaN != 256) {
       getOperation()->emitError()

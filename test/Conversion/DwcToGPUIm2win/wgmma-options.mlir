@@ -29,7 +29,7 @@
 // N256: gpu.barrier
 // N256: scf.yield
 // N256-COUNT-128: llvm.extractvalue
-// N256: vector.store %{{.*}} : memref<{{.*}}x200xf16>, vector<2xf16>
+// N256: vector.store %{{.*}} : memref<{{.*}}x200xf16>, vector<8xf16>
 // N256W2-LABEL: func @oc200
 // N256W2: threads in (%c256{{.*}}) dynamic_shared_memory_size %c148480_i32
 // N256W2: memref.view {{.*}} to memref<3x128x64xf16, #gpu.address_space<workgroup>>

@@ -16,8 +16,17 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true async-copy=false" -split-input-file | FileCheck %s --check-prefix=NOASYNC
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=3" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADWG
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true staged-stores=false" -split-input-file | FileCheck %s --check-prefix=NOSTAGE
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true pad-channels=false" -split-input-file | FileCheck %s --check-prefix=NOPAD
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true pad-min-k=0" -split-input-file | FileCheck %s --check-prefix=PADALL
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true" -split-input-file | FileCheck %s --check-prefix=SPEC
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-warpgroups=2 sm-count=4" -split-input-file | FileCheck %s --check-prefix=SPEC2
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true sm-count=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSM
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-overlap=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSPEC
 
 // BADWG: wgmma-warpgroups must be 0, 1, 2 or 4
+// BADSM: sm-count must be at least 1
+// BADSPEC: wgmma-specialize excludes wgmma-overlap and wgmma-barriers=1
 
 // CHECK-LABEL: func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c128{{.*}}) args
@@ -37,8 +46,55 @@
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: gpu.barrier
 // CHECK: scf.yield
+// Staged stores: all copies done, barrier, the f16 fragments into the idle
+// B buffers (row pitch 136), barrier, 16-byte rows chunks to the output.
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<4x64x64xf16, #gpu.address_space<workgroup>> into memref<16384xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-32: llvm.extractvalue
 // CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK: vector.store %{{.*}} : memref<16384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK: gpu.barrier
+// CHECK: vector.load %{{.*}} : memref<16384xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: vector.store %{{.*}} : memref<32x128xf16>, vector<8xf16>
+// NOSTAGE-LABEL: func @f16
+// NOSTAGE-NOT: memref<16384xf16
+// NOSTAGE: vector.store %{{.*}} : memref<32x128xf16>, vector<2xf16>
+// Warp specialisation: one copying warpgroup + one multiplying (256
+// threads), a persistent grid (here the one tile), 4 stages of 24 KB +
+// 8 mbarriers in dynamic shared memory; thread 0 initialises full[s] (128
+// arrivals) and empty[s] (128); the copying warpgroup waits for a free
+// stage, issues its copies, hands K tile it - 2 over (wait_group 2, proxy
+// fence, arrive) and the rest after its loop; the multiplying one waits for
+// a full stage, keeps one wgmma group in flight and frees the previous
+// stage.
+// SPEC-LABEL: func @f16
+// SPEC: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%c1{{.*}}, %c1, %c1) threads in (%c256{{.*}}) dynamic_shared_memory_size %c99392_i32
+// SPEC: nvvm.mbarrier.init %{{.*}}, %c128_i32 : !llvm.ptr<3>, i32
+// SPEC: gpu.barrier
+// SPEC: gpu.grid_dim x
+// SPEC: scf.if
+// SPEC: scf.for
+// SPEC: scf.for
+// SPEC: nvvm.mbarrier.try_wait.parity
+// SPEC: nvgpu.device_async_copy
+// SPEC: nvgpu.device_async_create_group
+// SPEC: scf.if
+// SPEC-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// SPEC-NEXT: nvvm.fence.proxy
+// SPEC: nvvm.mbarrier.arrive
+// SPEC: } else {
+// SPEC: scf.for
+// SPEC: nvvm.mbarrier.try_wait.parity
+// SPEC-COUNT-4: nvvm.wgmma.mma_async
+// SPEC: nvvm.wgmma.wait.group.sync.aligned 1
+// SPEC: nvvm.mbarrier.arrive
+// SPEC: nvvm.wgmma.wait.group.sync.aligned 0
+// SPEC: nvvm.mbarrier.arrive
+// SPEC-NOT: gpu.barrier
+// SPEC: return
+// SPEC2-LABEL: func @f16
+// SPEC2: threads in (%c384{{.*}}) dynamic_shared_memory_size %c230512_i32
 // TWO-LABEL: func @f16
 // TWO: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c256{{.*}}) dynamic_shared_memory_size %c99328_i32
 // TWO: gpu.func @f16_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
@@ -89,7 +145,7 @@ func.func @f16(%x: memref<2x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %b: memref<
 // CHECK-LABEL: func @bf16
 // CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: scf.if
-// CHECK: vector.store %{{.*}} : memref<{{.*}}x72xbf16>, vector<2xbf16>
+// CHECK: vector.store %{{.*}} : memref<{{.*}}x72xbf16>, vector<8xbf16>
 func.func @bf16(%x: memref<1x8x8x24xbf16>, %w: memref<3x3x24x72xbf16>, %y: memref<1x8x8x72xbf16>) {
   dwc.conv2d ins(%x, %w : memref<1x8x8x24xbf16>, memref<3x3x24x72xbf16>) outs(%y : memref<1x8x8x72xbf16>)
     strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]
@@ -111,10 +167,14 @@ func.func @oc64(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64x64xf16>, %y: memref<
 
 // -----
 
-// C = 3: no 16-byte A chunk; the mma.sync kernel takes it.
+// C = 3, 3 x 3 window (27 < pad-min-k elements): no 16-byte A chunk; the
+// mma.sync kernel takes it; with pad-min-k=0 it is padded as below.
 // CHECK-LABEL: func @c3
 // CHECK-NOT: nvvm.wgmma
 // CHECK: nvgpu.mma.sync
+// PADALL-LABEL: func @c3
+// PADALL: memref.alloc() : memref<1x15x15x4xf16>
+// PADALL: nvvm.wgmma.mma_async
 func.func @c3(%x: memref<1x15x15x3xf16>, %w: memref<3x3x3x64xf16>, %y: memref<1x7x7x64xf16>) {
   dwc.conv2d ins(%x, %w : memref<1x15x15x3xf16>, memref<3x3x3x64xf16>) outs(%y : memref<1x7x7x64xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0]
@@ -130,5 +190,48 @@ func.func @c3(%x: memref<1x15x15x3xf16>, %w: memref<3x3x3x64xf16>, %y: memref<1x
 func.func @f32(%x: memref<1x8x8x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<1x8x8x64xf32>) {
   dwc.conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32x64xf32>) outs(%y : memref<1x8x8x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// C = 3, 7 x 7 window (147 elements): x and w zero-padded to 4 channels in
+// temporaries (one thread per pixel, 8-byte stores; one per filter
+// element), then the wgmma kernel with 8-byte A copies (.ca) on them; the
+// temporaries are freed after it. pad-channels=false: mma.sync.
+// CHECK-LABEL: func @c3w7
+// CHECK: %[[XP:.*]] = memref.alloc() : memref<1x21x21x4xf16>
+// CHECK: %[[WP:.*]] = memref.alloc() : memref<7x7x4x64xf16>
+// CHECK: gpu.launch
+// CHECK: vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %cst{{.*}} : vector<4xf16>
+// CHECK: vector.store %{{.*}} : memref<1764xf16>, vector<4xf16>
+// CHECK: gpu.launch
+// CHECK: arith.select
+// CHECK: memref.store %{{.*}} : memref<12544xf16>
+// CHECK: gpu.launch_func @c3w7_kernel::@c3w7_kernel {{.*}} args(%[[XP]] : memref<1x21x21x4xf16>, %[[WP]] : memref<7x7x4x64xf16>
+// CHECK: memref.dealloc %[[XP]]
+// CHECK: memref.dealloc %[[WP]]
+// CHECK: nvgpu.device_async_copy {{.*}} 4, %{{.*}} : memref<1764xf16> to memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.wgmma.mma_async
+// NOPAD-LABEL: func @c3w7
+// NOPAD-NOT: memref.alloc
+// NOPAD: nvgpu.mma.sync
+func.func @c3w7(%x: memref<1x21x21x3xf16>, %w: memref<7x7x3x64xf16>, %y: memref<1x8x8x64xf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x21x21x3xf16>, memref<7x7x3x64xf16>) outs(%y : memref<1x8x8x64xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// C = 12 (C % 8 == 4): no padding, A in 8-byte chunks (two per 16-byte
+// swizzled chunk: column ((k / 8) ^ (row % 8)) * 8 + k % 8).
+// CHECK-LABEL: func @c12
+// CHECK-NOT: memref.alloc
+// CHECK: nvgpu.device_async_copy {{.*}} 4, %{{.*}} : memref<{{.*}}xf16> to memref<{{.*}}x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.wgmma.mma_async
+func.func @c12(%x: memref<1x8x8x12xf16>, %w: memref<3x3x12x64xf16>, %y: memref<1x6x6x64xf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x8x8x12xf16>, memref<3x3x12x64xf16>) outs(%y : memref<1x6x6x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
   return
 }
