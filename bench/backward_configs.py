@@ -200,6 +200,17 @@ def tcdata_set():
     ]
 
 
+def tcrows_set():
+    """tcdata plus backward-data shapes on which dwc-to-nvvm's band-auto
+    takes two rows per warp (3+ slices or one-row tiles with 2+ slices,
+    1024+ blocks): the rotated filter through the filter-row copies."""
+    return tcdata_set() + [
+        BwdConfig(128, 64, 64, 256, [31, 31], "bwd_data", "f16", note="two rows per warp"),
+        BwdConfig(64, 40, 130, 64, [27, 27], "bwd_data", "bf16", padding=[3, 20, 9, 14],
+                  note="two rows, asym, bf16, W tail"),
+    ]
+
+
 def zsweep_set():
     """Slice counts around the rule's choice (F=7: 586, F=51: 14 on
     128x64x64x256 f32)."""
@@ -407,6 +418,7 @@ def bwdf_odd_set():
 
 
 SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set, "tcdata": tcdata_set,
+        "tcrows": tcrows_set,
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
         "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,
         "bwdfsweep3": bwdf_sweep3_set, "bwdfsweep4": bwdf_sweep4_set,

@@ -109,6 +109,11 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       mmaOptions.bandFilterPairs = true;
       mmaOptions.bandCopySplit = true;
       mmaOptions.bandUnroll = true;
+      // Band rows / one barrier / filter rows per shape, as measured on the
+      // H200 (bench/results/2026-11-30-fwd16-rows.md): 1.0-1.22x the
+      // previous default, which band-auto=false in mma-options gives back.
+      // Hopper only: its two-row blocks take up to 227 KB of shared memory.
+      mmaOptions.bandAuto = StringRef(options.chip).starts_with("sm_90");
       addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
                      options.mmaOptions, "mma-options");
     }

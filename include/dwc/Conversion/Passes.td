@@ -546,7 +546,27 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     per channel (a workspace of the input's size); the ring holds 256-byte
     pair positions with XOR-swizzled chunks and the A registers come
     straight from 16-byte loads (measured slower than filter pairs alone
-    on the H200). `warp-channels=8` (8 warps of 8 channels) and
+    on the H200). `band-rows=T` (2 or 4): each warp multiplies T spatial
+    tiles stacked along the height (tile t: output rows tR .. tR + R - 1 of
+    the block, input rows s + tR + r at stage s) with the B registers of a
+    slice loaded once, so a filter-pair load feeds T mma; the block owns
+    TR output rows and TR + 1 ring slots, so the per-stage input row copy,
+    filter row copy and barriers serve T times the work (T is halved while
+    the ring exceeds `max-smem-kb`). `band-one-barrier`: one barrier per
+    stage (after the cp.async wait) instead of two, with one more ring slot
+    and a third filter buffer. `band-auto` (the dwc-to-nvvm default for
+    chip sm_90 / sm_90a: two-row blocks take up to 227 KB) picks
+    these per convolution as measured on the H200
+    (bench/results/2026-11-30-fwd16-rows.md): grids of 1024+ two-row
+    blocks with 3+ slices (FW >= 26), or one-row tiles (OW > 64) with 2+
+    slices, take two rows per warp with 8 channels per warp and filter rows
+    instead of pairs (one 256-thread block per SM, up to 227 KB), one
+    barrier only with 4+ slices on tiles of 1-2 rows; other large grids one
+    row with 16 channels per warp (one-row tiles: filter pairs and two
+    barriers, the previous default; taller tiles: one barrier, pairs from
+    2 slices on); small grids (under 1024 blocks) one row, filter rows, one
+    barrier.
+    `warp-channels=8` (8 warps of 8 channels) and
     `min-blocks-per-sm` (marker for `dwc-kernel-occupancy`) are tuning
     options. A band ring over `max-smem-kb` falls back to the fragment
     kernels. test/Conversion/DwcToGPUMma/Inputs/band_model.py mirrors the
@@ -636,6 +656,26 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
            "x threads / P and chunk tid mod P (P chunks per position) "
            "instead of dividing tid + i x threads, so that the thread's "
            "chunk and address part are shared by its copies">,
+    Option<"bandRows", "band-rows", "int64_t", /*default=*/"1",
+           "With band packing: spatial tiles per warp (1, 2 or 4), stacked "
+           "along the height, multiplied with the same B registers: the "
+           "block owns band-rows x R output rows, its ring band-rows x R + 1 "
+           "input row slots, and each stage copies one input row and one "
+           "filter row for band-rows times the work (halved while the ring "
+           "exceeds max-smem-kb or the lower tiles lie below the output)">,
+    Option<"bandOneBarrier", "band-one-barrier", "bool", /*default=*/"false",
+           "With band packing: one barrier per stage instead of two (one "
+           "more ring slot and a third filter buffer, so that the copies "
+           "issued in stage s target what stage s - 1 read; dropped when "
+           "that exceeds max-smem-kb)">,
+    Option<"bandAuto", "band-auto", "bool", /*default=*/"false",
+           "With band packing: choose band-rows, warp-channels, "
+           "band-filter-pairs and band-one-barrier per convolution as "
+           "measured best on the H200 (the dwc-to-nvvm default for chip "
+           "sm_90 / sm_90a): two rows, "
+           "8 channels per warp and filter rows (227 KB of shared memory) "
+           "for 3+ slices or one-row tiles with 2+ slices on 1024+ blocks, "
+           "else one row (see the description)">,
     Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
            "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
            "threads: the same shared traffic per mma with half the "

@@ -12,7 +12,11 @@
 // copy split and unrolled slices): K = 16 slices of each filter row's
 // Toeplitz band instead of width-9 fragments, mma rows on adjacent output
 // groups sharing the lanes' block registers; optional workspaces of filter
-// / input pairs written by a first kernel. Its index math is mirrored by
+// / input pairs written by a first kernel; band rows (T spatial tiles per
+// warp sharing the B registers, T R rows and T R + 1 ring slots per block),
+// one barrier per stage (one more slot, a third filter buffer), and
+// band-auto, the per-shape choice of those measured on the H200 (the
+// dwc-to-nvvm default). Its index math is mirrored by
 // test/Conversion/DwcToGPUMma/Inputs/band_model.py.
 // Index math is mirrored by test/Conversion/DwcToGPUMma/Inputs/packing_model.py.
 // See the pass description in include/dwc/Conversion/Passes.td.
@@ -168,14 +172,16 @@ constexpr int64_t kPairPitch = 2 * kBN + kVec;  // f16 elements
 int64_t bandPairPositions(int64_t FW) { return 16 * bandSlices(FW) + 6; }
 /// Input pairs (band-input-pairs): a ring slot holds bandRowCols / 2 pair
 /// positions of 256 bytes (64 channels x 2 columns), 16-byte chunks
-/// XOR-swizzled by pairSwizzle.
-int64_t bandSmemBytes(int64_t FW, int64_t R, int64_t G, bool pairs,
-                      bool inputPairs) {
-  int64_t in = inputPairs ? 4 * kBN * (R + 1) * (bandRowCols(FW, G) / 2)
-                          : kRingPitch * 2 * (R + 1) * bandRowPositions(FW, G);
+/// XOR-swizzled by pairSwizzle. `slots` ring slots (R + 1; band rows:
+/// T R + 1; one barrier per stage: one more) and `bufs` filter buffers (2;
+/// one barrier per stage: 3).
+int64_t bandSmemBytes(int64_t FW, int64_t slots, int64_t G, bool pairs,
+                      bool inputPairs, int64_t bufs = 2) {
+  int64_t in = inputPairs ? 4 * kBN * slots * (bandRowCols(FW, G) / 2)
+                          : kRingPitch * 2 * slots * bandRowPositions(FW, G);
   if (pairs)
-    return in + kPairPitch * 2 * 2 * bandPairPositions(FW);
-  return in + kRingPitch * 2 * 2 * bandFilterPositions(FW);
+    return in + kPairPitch * 2 * bufs * bandPairPositions(FW);
+  return in + kRingPitch * 2 * bufs * bandFilterPositions(FW);
 }
 
 struct Emitter : IndexEmitter {
@@ -218,14 +224,16 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                        int64_t fragsPerStage, int64_t maxSmemBytes,
                        bool rowRing, bool bandPacking, bool bandFilterPairs,
                        bool bandInputPairs, bool bandUnroll,
-                       bool bandCopySplit, int64_t warpChannels,
-                       int64_t minBlocksPerSm)
+                       bool bandCopySplit, int64_t bandRows,
+                       bool bandOneBarrier, bool bandAuto,
+                       int64_t warpChannels, int64_t minBlocksPerSm)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
         maxSmemBytes(maxSmemBytes), rowRing(rowRing),
         bandPacking(bandPacking), bandFilterPairs(bandFilterPairs),
         bandInputPairs(bandInputPairs), bandUnroll(bandUnroll),
-        bandCopySplit(bandCopySplit),
+        bandCopySplit(bandCopySplit), bandRows(bandRows),
+        bandOneBarrier(bandOneBarrier), bandAuto(bandAuto),
         warpChannels(warpChannels),
         minBlocksPerSm(minBlocksPerSm) {}
   int64_t minFilterWidth;
@@ -237,6 +245,9 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   bool bandInputPairs;
   bool bandUnroll;
   bool bandCopySplit;
+  int64_t bandRows;
+  bool bandOneBarrier;
+  bool bandAuto;
   int64_t warpChannels;
   int64_t minBlocksPerSm;
 
@@ -249,12 +260,48 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     return 1;
   }
 
+  /// Band options for one convolution.
+  struct BandChoice {
+    int64_t rows, warpChannels;
+    bool filterPairs, oneBarrier;
+    int64_t maxSmemBytes;  // for band rows and one barrier
+  };
+  /// The options as given, or with band-auto the configuration measured best
+  /// on the H200 (bench/results/2026-11-30-fwd16-rows.md), per convolution:
+  /// * large grids (1024+ blocks of two rows) with 3+ slices (FW >= 26) or
+  ///   with one-row tiles (OW > 64) and 2+ slices: two rows per warp, 8
+  ///   channels per warp, filter rows (no pair workspace), one 256-thread
+  ///   block per SM (up to 227 KB of shared memory), one barrier per stage
+  ///   only with 4+ slices (FW >= 42) on tiles of 1 or 2 rows;
+  /// * other large grids (1024+ blocks): one row, 16 channels per warp;
+  ///   one-row tiles: filter pairs, two barriers (the previous default);
+  ///   taller tiles: one barrier, filter pairs from 2 slices on;
+  /// * small grids: one row, filter rows (no first kernel), one barrier.
+  /// One barrier and two rows are still dropped where they do not fit.
+  BandChoice bandChoice(int64_t N, int64_t C, int64_t FW, int64_t OH,
+                        int64_t OW, int64_t G, int64_t R) const {
+    BandChoice bc{bandRows, warpChannels, bandFilterPairs, bandOneBarrier,
+                  maxSmemBytes};
+    if (!bandAuto || !bandPacking || !rowRing ||
+        bandSmemBytes(FW, R + 1, G, false, bandInputPairs) > maxSmemBytes)
+      return bc;
+    int64_t nb = bandSlices(FW);
+    int64_t tilesW = llvm::divideCeil(OW, kTM * G),
+            chunks = llvm::divideCeil(C, kBN);
+    int64_t blocks1 = N * llvm::divideCeil(OH, R) * tilesW * chunks;
+    int64_t blocks2 = N * llvm::divideCeil(OH, 2 * R) * tilesW * chunks;
+    if ((nb >= 3 || (R == 1 && nb >= 2)) && R < OH && blocks2 >= 1024)
+      return {2, 8, false, nb >= 4 && R <= 2, 227 * 1024};
+    if (blocks1 < 1024)
+      return {1, 16, false, true, maxSmemBytes};
+    if (R == 1)
+      return {1, 16, true, false, maxSmemBytes};
+    return {1, 16, nb >= 2, true, maxSmemBytes};
+  }
+
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     std::string why;
-    // 8-channel chunks per warp, warps and threads per block.
-    const int64_t wchunks = warpChannels / kVec;
-    const int64_t threads = kBN / warpChannels * 32;
     FailureOr<DepthwiseProblem> problem = problemOf(op, minFilterWidth, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
@@ -272,6 +319,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     int64_t nfrag = (FW + kFrag - 1) / kFrag;
     int64_t G = groupsPerRow(OW), R = kGemvs / G;
+    // Band configuration of this convolution: the options, or with
+    // band-auto the per-shape choice measured on the H200.
+    BandChoice bc = bandChoice(N, C, FW, OH, OW, G, R);
+    // 8-channel chunks per warp, warps and threads per block.
+    const int64_t wchunks = bc.warpChannels / kVec;
+    const int64_t threads = kBN / bc.warpChannels * 32;
     // Fragments per pipeline stage: the F adjacent fragments of one filter
     // row share one input tile of 8G + 9F - 1 positions per row (instead of
     // F tiles of 8G + 8), cutting the shared-memory fill traffic.
@@ -283,13 +336,13 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     // an mma are adjacent groups 2g, 2g + 1, so the lane's A registers of
     // consecutive slices and of both rows share input blocks.
     bool band = bandPacking && rowRing &&
-                bandSmemBytes(FW, R, G, bandFilterPairs, bandInputPairs) <=
+                bandSmemBytes(FW, R + 1, G, bc.filterPairs, bandInputPairs) <=
                     maxSmemBytes;
     // Band packing with filter pairs: a first kernel writes every filter
     // row's B-register pairs (v[s], v[s + 1]) per channel into a workspace,
     // copied per stage like the filter row, so the B registers need no
     // packing in the multiply loop.
-    bool pairs = band && bandFilterPairs;
+    bool pairs = band && bc.filterPairs;
     // Band packing with input pairs: a first kernel writes the input with
     // the columns of each even-aligned pair interleaved per channel, so one
     // 32-bit word is an A register (no packing in the multiply loop).
@@ -297,6 +350,32 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t par = pl % 2;                  // column pairs start at -par
     int64_t JW = (IW + par + 1) / 2;       // pairs per input row
     int64_t nband = bandSlices(FW);
+    // Band rows: each warp multiplies T stacked spatial tiles (R rows x 8G
+    // columns each) with the same B registers, the block owns T R output
+    // rows and its ring T R + 1 input row slots (one row copied per stage
+    // for T times the work). T is halved while the ring exceeds
+    // max-smem-kb or the lower tiles would lie wholly below the output.
+    // One barrier per stage (band-one-barrier): one more ring slot and a
+    // third filter buffer, so that the copies of stage s + 1 never target
+    // what stage s - 1 reads (dropped if that does not fit).
+    int64_t T = 1;
+    bool oneBarrier = false;
+    if (band) {
+      auto fits = [&](int64_t t, bool ob) {
+        return bandSmemBytes(FW, R * t + 1 + ob, G, bc.filterPairs,
+                             bandInputPairs, 2 + ob) <= bc.maxSmemBytes;
+      };
+      T = bc.rows;
+      oneBarrier = bc.oneBarrier;
+      while (T > 1 && (R * (T / 2) >= OH || !fits(T, oneBarrier)))
+        T /= 2;
+      if (oneBarrier && !fits(T, true))
+        oneBarrier = false;
+    }
+    const int64_t RB = R * T;  // output rows of a block
+    const int64_t slots = RB + 1 + oneBarrier;  // ring slots
+    const int64_t zbufs = 2 + oneBarrier;       // filter buffers
+    const int64_t nAcc = T * wchunks * kVec;  // accumulators per lane
     bool ring =
         band || (rowRing && ringSmemBytes(nfrag, R, G) <= maxSmemBytes);
     int64_t fps = ring ? nfrag : fragsPerStage(nfrag, R, G);
@@ -309,7 +388,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                  : band ? bandFilterPositions(FW)
                         : kZ * fps;          // (compressed) filter positions
     int64_t tilesW = (OW + kTM * G - 1) / (kTM * G);
-    int64_t tilesH = (OH + R - 1) / R;
+    int64_t tilesH = (OH + RB - 1) / RB;
     int64_t gridX = N * tilesH * tilesW;
     int64_t gridY = (C + kBN - 1) / kBN;
     if (gridX > (int64_t(1) << 31) - 1 || gridY > 65535)
@@ -323,12 +402,14 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     if (inPairs)
       RSg = JR;
     auto inSmemTy =
-        inPairs ? MemRefType::get({1, (R + 1) * JR, 2 * kBN}, et, AffineMap(), wg)
-        : ring ? MemRefType::get({1, (R + 1) * RSg, kRingPitch}, et, AffineMap(),
-                               wg)
+        inPairs ? MemRefType::get({1, slots * JR, 2 * kBN}, et, AffineMap(),
+                                  wg)
+        : ring ? MemRefType::get({1, slots * RSg, kRingPitch}, et,
+                                 AffineMap(), wg)
              : MemRefType::get({2, P, kBN}, et, AffineMap(), wg);
     auto zSmemTy = MemRefType::get(
-        {2, ZS, pairs ? kPairPitch : ring ? kRingPitch : kBN}, et, AffineMap(),
+        {zbufs, ZS, pairs ? kPairPitch : ring ? kRingPitch : kBN}, et,
+        AffineMap(),
         wg);
     auto chunkTy = VectorType::get({kVec}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
@@ -336,7 +417,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
     // Tiles over 48 KB take dynamic shared memory (the runtime raises the
     // kernel's limit at launch); smaller ones are static attributions.
-    int64_t bytes = band   ? bandSmemBytes(FW, R, G, pairs, inPairs)
+    int64_t bytes = band   ? bandSmemBytes(FW, slots, G, pairs, inPairs, zbufs)
                     : ring ? ringSmemBytes(nfrag, R, G)
                            : smemBytes(fps, R, G);
     if (bytes != (inSmemTy.getNumElements() + zSmemTy.getNumElements()) * 2)
@@ -472,7 +553,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     Value bx = launch.getBlockIds().x;
     Value tw = e.rem(bx, tilesW), rest = e.div(bx, tilesW);
     Value th = e.rem(rest, tilesH), n = e.div(rest, tilesH);
-    Value oh0 = e.mul(th, R), ow0 = e.mul(tw, kTM * G);
+    Value oh0 = e.mul(th, RB), ow0 = e.mul(tw, kTM * G);
     Value cb = e.mul(launch.getBlockIds().y, kBN);
     Value zero = e.cst(0);
 
@@ -658,19 +739,20 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
       }
     };
 
-    // Row ring: input row t (ih = oh0 + t - pt, t in [0, FH + R - 1)) into
-    // slot t mod (R + 1): 8G + 9 nfrag - 1 positions x 64 channels.
+    // Row ring: input row t (ih = oh0 + t - pt, t in [0, FH + RB - 1)) into
+    // slot t mod `slots` (RB + 1, + 1 with one barrier per stage): 8G + 9
+    // nfrag - 1 positions x 64 channels (RB = R without band rows).
     auto copyRingRow = [&](OpBuilder &pb, Value t) {
       Emitter p{pb, loc};
       Value ih = p.add(p.add(oh0, t), -pt);
       Value rowOk = p.andi(p.ge(ih, 0), p.lt(ih, IH));
-      Value slotBase = p.mul(p.rem(t, R + 1), RSg);
+      Value slotBase = p.mul(p.rem(t, slots), RSg);
       Value iwBase = p.add(ow0, -pl);
       Value eight = p.cst(kVec);
       if (inPairs) {
         // Pair positions j of the slot: workspace pair (ow0 - pl + par) / 2
         // + j, 16 chunks of 4 channels' pairs, chunk u at u ^ swizzle(j).
-        Value slotJ = p.mul(p.rem(t, R + 1), JR);
+        Value slotJ = p.mul(p.rem(t, slots), JR);
         Value jBase = p.add(p.div(ow0, 2), -((pl - par) / 2));
         int64_t total = JR * 2 * kChunks;
         for (int64_t i = 0; i * threads < total; ++i) {
@@ -764,10 +846,16 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         accInit.push_back(vector::BroadcastOp::create(b, loc, accTy, s));
       }
     }
+    // Band rows: tile t's accumulators at t x wchunks x 8 + (same init).
+    {
+      SmallVector<Value> tile0(accInit);
+      for (int64_t t = 1; t < T; ++t)
+        accInit.append(tile0.begin(), tile0.end());
+    }
 
     if (ring) {
-      // Input rows 0 .. R-1; prefetch adds filter row 0 to the group.
-      for (int64_t t = 0; t < R; ++t)
+      // Input rows 0 .. RB-1; prefetch adds filter row 0 to the group.
+      for (int64_t t = 0; t < RB; ++t)
         copyRingRow(b, e.cst(t));
     }
     prefetch(b, zero, zero);
@@ -783,15 +871,16 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         b, loc, zero, e.cst(S), one, accInit,
         [&](OpBuilder &lb, Location, Value s, ValueRange accs) {
           Emitter l{lb, loc};
-          Value buf = l.rem(s, 2);
+          Value buf = l.rem(s, zbufs);
           Value next = l.add(s, 1);
           if (S > 1) {
             auto ifNext = scf::IfOp::create(lb, loc, l.lt(next, S), false);
             OpBuilder nb = ifNext.getThenBodyBuilder();
             Emitter ne{nb, loc};
             if (ring)
-              copyRingRow(nb, ne.add(s, R));
-            prefetch(nb, next, ne.sub(ne.cst(1), buf));
+              copyRingRow(nb, ne.add(s, RB));
+            prefetch(nb, next,
+                     zbufs == 2 ? ne.sub(ne.cst(1), buf) : ne.rem(next, zbufs));
           }
           Value tok = nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy,
                                                               ValueRange{});
@@ -868,19 +957,28 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
           // is carried into slice p + 1 as its block 2p. The slices run in
           // an scf.for (iter_args: accumulators and the carried block) or,
           // with band-unroll, unrolled with constant offsets.
+          // Band rows (T > 1): tile t of the warp is output rows t R ..
+          // t R + R - 1 of the block (input rows s + t R + r); the B
+          // registers of a slice are loaded once for the T tiles, each tile
+          // has its own accumulators (index (t wchunks + cg) 8 + k) and
+          // carried block registers.
           auto emitBand = [&](OpBuilder &bb, Value s, SmallVector<Value> &acc) {
             Emitter l{bb, loc};
             auto pairTy = VectorType::get({2}, et);
             Value m0 = l.mul(g, 2);
             Value r = l.div(m0, G), gi0 = l.rem(m0, G);
-            Value slotBase = l.mul(l.rem(l.add(s, r), R + 1), RSg);
             // Block b of the lane: column 8 (gi0 + b) + 2q at position
             // base + 8b + b / 2 (gi0 is even: one gap per 2 blocks); with
             // input pairs at pair position 4 (gi0 + b) + q of the slot.
-            Value laneBase = l.add(
-                slotBase, l.add(l.add(l.mul(gi0, kTM), l.div(gi0, 2)),
-                                l.mul(q, 2)));
-            Value laneJ = l.add(slotBase, l.add(l.mul(gi0, 4), q));
+            SmallVector<Value> laneBase, laneJ;
+            for (int64_t t = 0; t < T; ++t) {
+              Value slotBase =
+                  l.mul(l.rem(l.add(s, l.add(r, t * R)), slots), RSg);
+              laneBase.push_back(l.add(
+                  slotBase, l.add(l.add(l.mul(gi0, kTM), l.div(gi0, 2)),
+                                  l.mul(q, 2))));
+              laneJ.push_back(l.add(slotBase, l.add(l.mul(gi0, 4), q)));
+            }
             Value zLane = l.add(l.sub(l.mul(q, 2), g), 7);
             auto ld = [&](OpBuilder &fb, Value mem, Value bufIdx, Value pos,
                           int64_t cg) -> Value {
@@ -894,9 +992,10 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
               return vector::ExtractOp::create(fb, loc, v, ArrayRef<int64_t>{k})
                   .getResult();
             };
-            // The 8 channels' registers of block `blk` (columns 2q, 2q + 1).
-            auto blockPacks = [&](OpBuilder &fb, Value blk, int64_t cg,
-                                  SmallVector<Value> &out) {
+            // The 8 channels' registers of block `blk` (columns 2q, 2q + 1)
+            // of tile `t`.
+            auto blockPacks = [&](OpBuilder &fb, int64_t t, Value blk,
+                                  int64_t cg, SmallVector<Value> &out) {
               Emitter c{fb, loc};
               if (inPairs) {
                 // Two 16-byte loads of 4 channels' pairs each; a pair is
@@ -910,7 +1009,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                   Value u = c.add(c.mul(hh, 2), e2);
                   Value v = vector::LoadOp::create(
                       fb, loc, chunkTy, inSmem,
-                      ValueRange{zero, c.add(laneJ, c.mul(blk, 4)),
+                      ValueRange{zero, c.add(laneJ[t], c.mul(blk, 4)),
                                  c.mul(c.xori(u, sw), kVec)},
                       false, llvm::Align(16));
                   for (int64_t i = 0; i < kVec / 2; ++i)
@@ -919,7 +1018,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                 }
                 return;
               }
-              Value pos = c.add(laneBase, c.add(c.mul(blk, 8), c.div(blk, 2)));
+              Value pos =
+                  c.add(laneBase[t], c.add(c.mul(blk, 8), c.div(blk, 2)));
               Value v0 = ld(fb, inSmem, zero, pos, cg);
               Value v1 = ld(fb, inSmem, zero, c.add(pos, 1), cg);
               for (int64_t k = 0; k < kVec; ++k)
@@ -927,23 +1027,27 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                     fb, loc, pairTy, ValueRange{ex(fb, v0, k), ex(fb, v1, k)}));
             };
             SmallVector<Value> init(acc);
-            for (int64_t cg = 0; cg < wchunks; ++cg)
-              blockPacks(bb, zero, cg, init);
+            for (int64_t t = 0; t < T; ++t)
+              for (int64_t cg = 0; cg < wchunks; ++cg)
+                blockPacks(bb, t, zero, cg, init);
             // Slice p: accumulators and carried block registers in `args`,
             // the same out.
             auto slice = [&](OpBuilder &fb, Value p, ValueRange args,
                              SmallVector<Value> &a) {
                   Emitter c{fb, loc};
-                  a.assign(args.begin(), args.begin() + wchunks * kVec);
-                  SmallVector<Value> carried;
+                  a.assign(args.begin(), args.begin() + nAcc);
+                  SmallVector<Value> carried(nAcc);
                   Value zb = c.add(zLane, c.mul(p, 16));
                   for (int64_t cg = 0; cg < wchunks; ++cg) {
-                    SmallVector<Value> b1, b2;
-                    blockPacks(fb, c.add(c.mul(p, 2), 1), cg, b1);
-                    blockPacks(fb, c.add(c.mul(p, 2), 2), cg, b2);
+                    // Tile 0's blocks 2p + 1, 2p + 2 first (the order of
+                    // the single-tile kernel), then B, shared by the tiles.
+                    SmallVector<Value> b1s[4], b2s[4];
+                    blockPacks(fb, 0, c.add(c.mul(p, 2), 1), cg, b1s[0]);
+                    blockPacks(fb, 0, c.add(c.mul(p, 2), 2), cg, b2s[0]);
                     // B: v[zb], v[zb + 1] (b0, b1) and v[zb + 8], v[zb + 9]
                     // (b2, b3): 4 loads of 8 channels each, or with filter
-                    // pairs 4 loads of 4 channels' pairs.
+                    // pairs 4 loads of 4 channels' pairs; shared by the T
+                    // tiles.
                     Value vb[4];
                     static constexpr int64_t kOff[4] = {0, 1, 8, 9};
                     Value hhB = c.add(c.mul(warp, wchunks), cg);
@@ -961,26 +1065,35 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                                            (kk % 2) * kVec)},
                           false, llvm::Align(16));
                     }
-                    for (int64_t k = 0; k < kVec; ++k) {
-                      Value b0 = args[wchunks * kVec + cg * kVec + k];
-                      SmallVector<Value> aS = {
-                          ex(fb, b0, 0),    ex(fb, b0, 1),    ex(fb, b1[k], 0),
-                          ex(fb, b1[k], 1), ex(fb, b1[k], 0), ex(fb, b1[k], 1),
-                          ex(fb, b2[k], 0), ex(fb, b2[k], 1)};
-                      SmallVector<Value> bS;
-                      if (!pairs) {
-                        bS = {ex(fb, vb[0], k), ex(fb, vb[1], k),
-                              ex(fb, vb[2], k), ex(fb, vb[3], k)};
-                      } else {
-                        int64_t j = 2 * (k % 4);
-                        Value lo = vb[k / 4], hi = vb[2 + k / 4];
-                        bS = {ex(fb, lo, j), ex(fb, lo, j + 1), ex(fb, hi, j),
-                              ex(fb, hi, j + 1)};
+                    for (int64_t t = 0; t < T; ++t) {
+                      SmallVector<Value> &b1 = b1s[t], &b2 = b2s[t];
+                      if (t > 0) {
+                        blockPacks(fb, t, c.add(c.mul(p, 2), 1), cg, b1);
+                        blockPacks(fb, t, c.add(c.mul(p, 2), 2), cg, b2);
                       }
-                      Value &cacc = a[cg * kVec + k];
-                      cacc = emitMma(fb, loc, aS, bS, cacc);
+                      int64_t base = (t * wchunks + cg) * kVec;
+                      for (int64_t k = 0; k < kVec; ++k) {
+                        Value b0 = args[nAcc + base + k];
+                        SmallVector<Value> aS = {
+                            ex(fb, b0, 0),    ex(fb, b0, 1),
+                            ex(fb, b1[k], 0), ex(fb, b1[k], 1),
+                            ex(fb, b1[k], 0), ex(fb, b1[k], 1),
+                            ex(fb, b2[k], 0), ex(fb, b2[k], 1)};
+                        SmallVector<Value> bS;
+                        if (!pairs) {
+                          bS = {ex(fb, vb[0], k), ex(fb, vb[1], k),
+                                ex(fb, vb[2], k), ex(fb, vb[3], k)};
+                        } else {
+                          int64_t j = 2 * (k % 4);
+                          Value lo = vb[k / 4], hi = vb[2 + k / 4];
+                          bS = {ex(fb, lo, j), ex(fb, lo, j + 1),
+                                ex(fb, hi, j), ex(fb, hi, j + 1)};
+                        }
+                        Value &cacc = a[base + k];
+                        cacc = emitMma(fb, loc, aS, bS, cacc);
+                        carried[base + k] = b2[k];
+                      }
                     }
-                    carried.append(b2.begin(), b2.end());
                   }
                   a.append(carried.begin(), carried.end());
             };
@@ -992,7 +1105,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                 slice(bb, l.cst(p), cur, next);
                 cur = std::move(next);
               }
-              for (int64_t i = 0; i < wchunks * kVec; ++i)
+              for (int64_t i = 0; i < nAcc; ++i)
                 acc[i] = cur[i];
               return;
             }
@@ -1003,7 +1116,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                   slice(fb, p, args, a);
                   scf::YieldOp::create(fb, loc, a);
                 });
-            for (int64_t i = 0; i < wchunks * kVec; ++i)
+            for (int64_t i = 0; i < nAcc; ++i)
               acc[i] = sliceLoop.getResult(i);
           };
           SmallVector<Value> acc(accs);
@@ -1026,30 +1139,36 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
             for (int64_t fi = 0; fi < fps; ++fi)
               emitFragment(lb, l.cst(fi * kFrag), l.cst(fi * kZ), acc);
           }
-          // Everyone is done with `buf` before iteration s + 1 refills it.
-          gpu::BarrierOp::create(lb, loc);
+          // Everyone is done with `buf` before iteration s + 1 refills it
+          // (one barrier per stage: iteration s + 1 refills what stage
+          // s - 1 read, and every thread is past that when it passes the
+          // barrier of stage s).
+          if (!oneBarrier)
+            gpu::BarrierOp::create(lb, loc);
           scf::YieldOp::create(lb, loc, acc);
         });
 
     // Epilogue: lane holds D[g][2q + e], D[g + 8][2q + e] of 8 channels per
     // chunk: one 16-byte store of 8 channels per output position.
     auto outVecTy = VectorType::get({kVec}, b.getF32Type());
-    for (int64_t cg = 0; cg < wchunks; ++cg) {
+    // Band rows: tile t's outputs are rows t R + r of the block.
+    for (int64_t tc = 0; tc < T * wchunks; ++tc) {
+      int64_t t = tc / wchunks, cg = tc % wchunks;
       Value ch = e.add(cb, e.mul(e.add(e.mul(warp, wchunks), cg), kVec));
       for (int64_t mi = 0; mi < 2; ++mi) {
         auto [r, gi] = gemvRow(e, mi);
-        Value oh = e.add(oh0, r);
+        Value oh = e.add(oh0, e.add(r, t * R));
         for (int64_t el = 0; el < 2; ++el) {
           Value ow = e.add(e.add(ow0, e.mul(gi, kTM)), e.add(e.mul(q, 2), el));
           SmallVector<Value> vals;
           for (int64_t k = 0; k < kVec; ++k)
             vals.push_back(vector::ExtractOp::create(
-                b, loc, loop.getResult(cg * kVec + k),
+                b, loc, loop.getResult(tc * kVec + k),
                 ArrayRef<int64_t>{mi, el}));
           Value v = vector::FromElementsOp::create(b, loc, outVecTy, vals);
           v = arith::TruncFOp::create(b, loc, chunkTy, v);
           Value ok;
-          if (OH % R != 0)
+          if (OH % RB != 0)
             ok = e.lt(oh, OH);
           if (OW % (kTM * G) != 0)
             ok = e.andi(ok, e.lt(ow, OW));
@@ -1088,12 +1207,19 @@ struct ConvertDwcToGPUMmaPass
           << static_cast<int64_t>(warpChannels);
       return signalPassFailure();
     }
+    if (bandRows != 1 && bandRows != 2 && bandRows != 4) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-mma: band-rows must be 1, 2 or 4, got "
+          << static_cast<int64_t>(bandRows);
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
                  MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
         rowRing, bandPacking, bandFilterPairs, bandInputPairs, bandUnroll,
-        bandCopySplit, warpChannels, minBlocksPerSm);
+        bandCopySplit, bandRows, bandOneBarrier, bandAuto, warpChannels,
+        minBlocksPerSm);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -14,13 +14,19 @@ warp hits 8 distinct bank groups. Options band-filter-pairs (B registers
 from a workspace of filter pairs (v[s], v[s + 1])) and band-input-pairs
 (the ring copies rows of an input workspace whose column pairs are
 interleaved per channel; 256-byte pair positions, XOR-swizzled chunks) are
-modelled too, workspaces included. Formulas mirror
+modelled too, workspaces included, and band-rows (T spatial tiles per warp
+stacked along the height sharing the B registers of a slice; T R output rows
+and T R + 1 ring slots per block) with warp-channels 16 or 8, and
+band-one-barrier (one more ring slot, three filter buffers, no barrier after
+the multiplies: the model checks that the copies issued in stage s only
+target slots and buffers last read in stage s - 2 or earlier, two barriers:
+s - 1). Formulas mirror
 lib/Conversion/DwcToGPUMma/DwcToGPUMma.cpp."""
 
 import random
 import sys
 
-BN, WARPS, VEC, TM, GEMVS, PITCH = 64, 4, 8, 8, 16, 72
+BN, VEC, TM, GEMVS, PITCH = 64, 8, 8, 16, 72
 PAIR_PITCH = 2 * BN + VEC      # filter pairs: 272-byte positions
 IN_PAIR_PITCH = 2 * BN         # input pairs: 256-byte pair positions (elements)
 CHUNKS = BN // VEC
@@ -45,11 +51,19 @@ def check_banks(addrs, what):
         assert len(set(units)) == 8, "bank conflict in %s: %s" % (what, units)
 
 
-def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False):
+def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False,
+           rows=1, wc=16, ob=False):
     pt, pb, pl, pr = pad
     OH, OW = IH + pt + pb - FH + 1, IW + pl + pr - FW + 1
     G = groups_per_row(OW)
     R = GEMVS // G
+    WARPS, CGS = BN // wc, wc // VEC
+    T = rows
+    while T > 1 and R * (T // 2) >= OH:   # (the smem limit is not modelled)
+        T //= 2
+    RB = R * T
+    SLOTS, ZBUFS = RB + 1 + ob, 2 + ob
+    SAFE = 2 if ob else 1     # stages between the last read and a refill
     nband = (FW + TM - 1 + 15) // 16
     RS = TM * G + 16 * nband - TM
     RSg = RS + (RS + 15) // 16
@@ -78,20 +92,26 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False):
                         for e in range(2):
                             iw = 2 * j + e - par
                             xp[n][h][j][2 * c + e] = x[n][h][iw][c] if 0 <= iw < IW else 0
-    tilesW, tilesH = -(-OW // (TM * G)), -(-OH // R)
+    tilesW, tilesH = -(-OW // (TM * G)), -(-OH // RB)
     gridX, gridY = N * tilesH * tilesW, -(-C // BN)
     y = {}
     for by in range(gridY):
         for bx in range(gridX):
             tw, rest = bx % tilesW, bx // tilesW
             th, n = rest % tilesH, rest // tilesH
-            oh0, ow0, cb = th * R, tw * TM * G, by * BN
-            ins = [[None] * (IN_PAIR_PITCH if ipairs else PITCH) for _ in range((R + 1) * RSg)]
-            zs = [[[None] * (PAIR_PITCH if fpairs else PITCH) for _ in range(ZS)] for _ in range(2)]
+            oh0, ow0, cb = th * RB, tw * TM * G, by * BN
+            ins = [[None] * (IN_PAIR_PITCH if ipairs else PITCH) for _ in range(SLOTS * RSg)]
+            zs = [[[None] * (PAIR_PITCH if fpairs else PITCH) for _ in range(ZS)] for _ in range(ZBUFS)]
+            last_read = {}    # ("slot", i) / ("buf", i) -> last stage reading it
 
-            def copy_ring_row(t):
+            def refill(key, stage):
+                assert last_read.get(key, -99) <= stage - SAFE, \
+                    "stage %d refills %s read in stage %d" % (stage, key, last_read[key])
+
+            def copy_ring_row(t, stage=-1):
                 ih = oh0 + t - pt
-                slot_base = (t % (R + 1)) * RSg
+                refill(("slot", t % SLOTS), stage)
+                slot_base = (t % SLOTS) * RSg
                 if ipairs:
                     j_base = ow0 // 2 - (pl - par) // 2
                     for j in range(JR):
@@ -110,7 +130,8 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False):
                         for e in range(VEC):
                             ins[pos][hh * VEC + e] = x[n][ih][iw][ch + e] if valid else 0
 
-            def prefetch(fh, buf):
+            def prefetch(fh, buf, stage=-1):
+                refill(("buf", buf), stage)
                 if fpairs:
                     for pos in range(ZS):
                         for hh in range(2 * CHUNKS):
@@ -128,28 +149,33 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False):
             acc = {}
             for warp in range(WARPS):
                 for lane in range(32):
-                    for cg in range(2):
-                        ch = cb + (warp * 2 + cg) * VEC
-                        for k in range(VEC):
-                            b0 = bias[ch + k] if (bias and ch + k < C) else 0
-                            acc[warp, lane, cg * VEC + k] = [[b0, b0], [b0, b0]]
-            for t in range(R):
+                    for tt in range(T):
+                        for cg in range(CGS):
+                            ch = cb + (warp * CGS + cg) * VEC
+                            for k in range(VEC):
+                                b0 = bias[ch + k] if (bias and ch + k < C) else 0
+                                acc[warp, lane, (tt * CGS + cg) * VEC + k] = [[b0, b0], [b0, b0]]
+            for t in range(RB):
                 copy_ring_row(t)
             prefetch(0, 0)
             for s in range(FH):
-                buf = s % 2
+                buf = s % ZBUFS
                 if s + 1 < FH:
-                    copy_ring_row(s + R)   # slot of row s - 1: not read below
-                    prefetch(s + 1, 1 - buf)
+                    copy_ring_row(s + RB, s)   # slot of row s - 1 (- 2): not read below
+                    prefetch(s + 1, (s + 1) % ZBUFS, s)
+                last_read[("buf", buf)] = s
+                for i in range(RB):
+                    last_read[("slot", (s + i) % SLOTS)] = s
                 for warp in range(WARPS):
-                    for cg in range(2):
-                        hh = warp * 2 + cg
+                  for cg in range(CGS):
+                    for tt in range(T):   # tile tt: rows tt R .. tt R + R - 1
+                        hh = warp * CGS + cg
                         lane_base, z_lane, lane_j, gi0s = [], [], [], []
                         for lane in range(32):
                             g, q = lane // 4, lane % 4
                             m0 = 2 * g
                             r, gi0 = m0 // G, m0 % G
-                            slot_base = ((s + r) % (R + 1)) * RSg
+                            slot_base = ((s + r + tt * R) % SLOTS) * RSg
                             lane_base.append(slot_base + gi0 * TM + gi0 // 2 + 2 * q)
                             lane_j.append(slot_base + 4 * gi0 + q)
                             gi0s.append(gi0)
@@ -211,7 +237,7 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False):
                                 vb.append([zs[buf][zl + 16 * p + off][hh * VEC:hh * VEC + VEC]
                                            for zl in z_lane])
                             for k in range(VEC):
-                                c = cg * VEC + k
+                                c = (tt * CGS + cg) * VEC + k
                                 A = [[None] * 16 for _ in range(16)]
                                 B = [[None] * 8 for _ in range(16)]
                                 D = [[None] * 8 for _ in range(16)]
@@ -240,20 +266,21 @@ def kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs=False, ipairs=False):
             for warp in range(WARPS):
                 for lane in range(32):
                     g, q = lane // 4, lane % 4
-                    for cg in range(2):
-                        ch = cb + (warp * 2 + cg) * VEC
+                    for tt in range(T):
+                      for cg in range(CGS):
+                        ch = cb + (warp * CGS + cg) * VEC
                         for mi in range(2):
                             m = 2 * g + mi
                             r, gi = m // G, m % G
-                            oh = oh0 + r
+                            oh = oh0 + tt * R + r
                             for el in range(2):
                                 ow = ow0 + gi * TM + 2 * q + el
                                 if oh < OH and ow < OW and ch < C:
                                     for k in range(VEC):
                                         key = (n, oh, ow, ch + k)
                                         assert key not in y, "double write %s" % (key,)
-                                        y[key] = acc[warp, lane, cg * VEC + k][mi][el]
-    return y, (OH, OW, G, R, nband)
+                                        y[key] = acc[warp, lane, (tt * CGS + cg) * VEC + k][mi][el]
+    return y, (OH, OW, G, R, nband, T)
 
 
 def reference(x, w, bias, N, IH, IW, C, FH, FW, pad):
@@ -274,22 +301,27 @@ def reference(x, w, bias, N, IH, IW, C, FH, FW, pad):
     return y
 
 
-def check(N, IH, IW, C, FH, FW, pad, with_bias=False, seed=0, fpairs=False, ipairs=False):
+def check(N, IH, IW, C, FH, FW, pad, with_bias=False, seed=0, fpairs=False, ipairs=False,
+          rows=1, wc=16, ob=False):
     rnd = random.Random(seed)
     x = [[[[rnd.randint(-3, 3) for _ in range(C)] for _ in range(IW)]
           for _ in range(IH)] for _ in range(N)]
     w = [[[rnd.randint(-3, 3) for _ in range(C)] for _ in range(FW)] for _ in range(FH)]
     bias = [rnd.randint(-5, 5) for _ in range(C)] if with_bias else None
-    got, (OH, OW, G, R, nband) = kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs, ipairs)
+    got, (OH, OW, G, R, nband, T) = kernel(x, w, bias, N, IH, IW, C, FH, FW, pad, fpairs, ipairs,
+                                           rows, wc, ob)
     want = reference(x, w, bias, N, IH, IW, C, FH, FW, pad)
     assert set(got) == set(want), "outputs missing: %d of %d" % (
         len(set(want) - set(got)), len(want))
     bad = [k for k in want if got[k] != want[k]]
     status = "ok" if not bad else "MISMATCH %d, first %s: %s vs %s" % (
         len(bad), bad[0], got[bad[0]], want[bad[0]])
-    print("N%d %dx%d C%d F%dx%d pad%s bias=%d G=%d R=%d slices=%d OH=%d OW=%d%s%s: %s" % (
+    print("N%d %dx%d C%d F%dx%d pad%s bias=%d G=%d R=%d slices=%d OH=%d OW=%d%s%s%s%s: %s" % (
         N, IH, IW, C, FH, FW, list(pad), with_bias, G, R, nband, OH, OW,
-        " filter-pairs" if fpairs else "", " input-pairs" if ipairs else "", status))
+        " filter-pairs" if fpairs else "", " input-pairs" if ipairs else "",
+        " band-rows=%d(T=%d) warp-channels=%d" % (rows, T, wc) if rows > 1 or wc != 16 else "",
+        " one-barrier" if ob else "",
+        status))
     return not bad
 
 
@@ -305,6 +337,18 @@ def main():
         ok &= check(1, 3, 70, 8, 2, 31, (0, 1, 15, 15), True, fpairs=fp, ipairs=ip)
         ok &= check(1, 4, 9, 72, 3, 10, (1, 1, 1, 3), fpairs=fp, ipairs=ip)  # odd pl, 2 channel blocks
     ok &= check(1, 6, 40, 24, 5, 19, (2, 2, 9, 9), True, fpairs=True, ipairs=True)
+    # band-rows: T tiles per warp sharing B (G = 4/8/16, height tails, T
+    # clamped by a short output, 8 warps of 8 channels).
+    ok &= check(1, 11, 13, 16, 3, 9, (1, 1, 4, 4), fpairs=True, rows=2)          # R=4, RB=8, H tail
+    ok &= check(1, 7, 40, 24, 5, 19, (2, 2, 9, 9), True, fpairs=True, rows=4)   # R=2, RB=8, bias
+    ok &= check(1, 5, 70, 8, 2, 31, (0, 1, 15, 15), fpairs=True, rows=4, wc=8)  # R=1, RB=4, W tail
+    ok &= check(1, 6, 9, 72, 3, 10, (1, 1, 1, 3), fpairs=True, rows=2, wc=8)    # 2 channel blocks
+    ok &= check(1, 3, 13, 16, 3, 9, (1, 1, 4, 4), fpairs=True, rows=4)           # OH=3 < R: T=1
+    ok &= check(1, 6, 40, 24, 5, 19, (2, 2, 9, 9), ipairs=True, rows=2)          # no filter pairs
+    # band-one-barrier (refill hazards checked), alone and with band rows.
+    ok &= check(1, 5, 13, 16, 3, 9, (1, 1, 4, 4), fpairs=True, ob=True)
+    ok &= check(1, 7, 40, 24, 5, 19, (2, 2, 9, 9), True, fpairs=True, rows=2, wc=8, ob=True)
+    ok &= check(1, 5, 70, 8, 4, 31, (1, 2, 15, 15), ob=True, rows=4)
     sys.exit(0 if ok else 1)
 
 
