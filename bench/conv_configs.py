@@ -83,6 +83,9 @@ VARIANTS = {
     "w2st4": "wgmma=true wgmma-warpgroups=2 stages=4",
     # Filter (B) tiles by TMA (cp.async.bulk.tensor, runtime tensor map).
     "wtma": "wgmma=true wgmma-tma=true",
+    "spect": "wgmma=true wgmma-specialize=true wgmma-tma=true",
+    "spect1": "wgmma=true wgmma-specialize=true wgmma-tma=true wgmma-warpgroups=1",
+    "spect2": "wgmma=true wgmma-specialize=true wgmma-tma=true wgmma-warpgroups=2",
 }
 
 
@@ -400,7 +403,26 @@ def tma_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"tma": tma_set, "stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
+def spec2_set() -> List[ConvConfig]:
+    """The warp-specialised kernel with per-warp staged stores, with and
+    without TMA for B (automatic, 1 or 2 multiplying warpgroups), against
+    base (with --chip sm_90a, with cuDNN) on the 11 wgmma layers; the
+    f16/bf16 odd shapes with spec and spect."""
+    out = []
+    for v in ("base", "spec", "spec2", "spect", "spect1", "spect2"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 8 == 0 or f * f * c >= 64:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    for v in ("spec", "spect"):
+        for c in pad_set():
+            if c.layer == "" and c.dtype != "f32":
+                c.variant = v
+                out.append(c)
+    return out
+
+
+SETS = {"spec2": spec2_set, "tma": tma_set, "stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
 
 
 def get_set(name):

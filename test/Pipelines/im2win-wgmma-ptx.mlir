@@ -28,8 +28,9 @@
 // Staged output stores (default): the fragments into shared memory, then
 // 16-byte global stores. The C = 3 7x7 layer: two padding kernels, then
 // the wgmma kernel with 8-byte A copies. wgmma-specialize: mbarrier
-// hand-over between a copying and two multiplying warpgroups, 7 stages
-// (lag 5), no block barrier in the loops; ptxas: no spills.
+// hand-over between a copying and two multiplying warpgroups, 5 stages
+// (lag 3), per-warp staged stores, no block barrier in the loops; ptxas:
+// no spills.
 // RUN: FileCheck %s --check-prefix=STAGE < %t.a/cv10_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PAD < %t.a/cv3_f16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.a/cv3_f16_kernel.ptx -o %t.a/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -88,10 +89,12 @@
 // SPEC: .maxntid 384, 1, 1
 // SPEC: mbarrier.init.shared.b64
 // SPEC: mbarrier.try_wait.parity.shared.b64
-// SPEC: cp.async.wait_group 5;
+// SPEC: cp.async.wait_group 3;
 // SPEC-NEXT: fence.proxy.async.shared::cta;
 // SPEC: mbarrier.arrive.shared.b64
 // SPEC: wgmma.wait_group.sync.aligned 1;
+// SPEC: bar.warp.sync
+// SPEC: st.global.v4.b32
 
 // TMA-LABEL: .entry cv10_f16_kernel
 // TMA: mbarrier.init.shared.b64

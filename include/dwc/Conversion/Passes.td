@@ -1006,9 +1006,14 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     landed, cp.async.wait_group with a lag of S - 2 groups, then
     fence.proxy.async; empty: the multiplying threads arrive when the
     wgmma group that read it has finished, one group kept in flight;
-    lag <= S - 2 keeps the hand-over acyclic). Correct on every layer and
-    odd shape but 1.0-1.2x slower than the default kernel
-    (bench/results/conv-2026-11-30-conv-spec-v1.md), so off.
+    lag <= S - 2 keeps the hand-over acyclic; with `staged-stores` each
+    multiplying warp stages its 16 output rows in its own shared area and
+    syncs only itself, so that no block barrier is needed; with `wgmma-tma`
+    the first copying thread expects the B bytes on full[s] and issues the
+    boxes). Correct on every layer and odd shape but 1.1-1.3x slower than
+    the default kernel, with or without TMA, one or two multiplying
+    warpgroups (bench/results/conv-2026-11-30-conv-spec-v1.md, -spec-v2.md),
+    so off.
     `wgmma-tma` (off): the filter (B) tiles by cp.async.bulk.tensor (TMA)
     instead of cp.async: the host code asks the runtime for the K x OC
     tensor map (`dwcTensorMap2D`: 64 x 64 boxes, 128-byte swizzle, zero

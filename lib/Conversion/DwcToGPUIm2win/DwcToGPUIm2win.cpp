@@ -142,6 +142,12 @@ struct StagedTile {
   SmallVector<Value> dstMem;
 };
 
+/// wgmma-specialize with staged stores: each multiplying warp's 16 output
+/// rows x (BN + 8) f16 staging area.
+int64_t warpStageBytes(const Plan &p) {
+  return 4 * p.WG * 16 * (p.BN + 8) * 2;
+}
+
 struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
   Im2winConvLowering(MLIRContext *ctx, Switches sw)
       : OpRewritePattern(ctx, /*benefit=*/2), sw(sw) {}
@@ -254,7 +260,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         // copying threads keep `lag` groups in flight before they hand a
         // stage over.
         int64_t blocksPerSM = p.WG == 1 ? 2 : 1;
-        int64_t room = 227 * 1024 / blocksPerSM - 1024 - 16 * 8;
+        int64_t room = 227 * 1024 / blocksPerSM - 1024 - 16 * 8 -
+                       (sw.stagedStores ? warpStageBytes(p) : 0);
         // At least 3 stages: a multiplying warpgroup frees stage j only
         // after it has waited for K tile j + 1, which is handed over after
         // the copies of tile j + 1 + lag are issued, and those wait for
@@ -270,7 +277,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
       // B tiles by TMA (the two-barrier pipeline): one mbarrier per stage
       // after the buffers, so always dynamic shared memory.
-      p.tma = sw.tmaFilter && !p.spec && !p.oneBarrier && !sw.wgmmaOverlap;
+      p.tma = sw.tmaFilter && !p.oneBarrier && !sw.wgmmaOverlap;
       if (p.tma)
         p.dynamicSmem = true;
     }
@@ -395,7 +402,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     OpBuilder b = OpBuilder::atBlockEnd(&entry);
     gpu::ReturnOp::create(b, loc);
     b.setInsertionPointToStart(&entry);
-    Value aS, bS, barriers;
+    Value aS, bS, barriers, warpStage;
     if (p.dynamicSmem) {
       // Both buffers in dynamic shared memory from its first 1024-byte
       // boundary on (the launch asks for 1 KB more).
@@ -415,6 +422,13 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       if (p.spec || p.tma)
         barriers = e.add(e.add(base, pad), (aSmemTy.getNumElements() +
                                             bSmemTy.getNumElements()) * 2);
+      if (p.spec && sw.stagedStores)
+        warpStage = memref::ViewOp::create(
+            b, loc,
+            MemRefType::get({warpStageBytes(p) / 2}, p.et, AffineMap(), wg), raw,
+            e.add(pad, (aSmemTy.getNumElements() + bSmemTy.getNumElements()) * 2 +
+                           16 * p.S),
+            ValueRange{});
     } else {
       aS = kernel.getWorkgroupAttributions()[0];
       bS = kernel.getWorkgroupAttributions()[1];
@@ -434,6 +448,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     }
     KernelBuilder kb{p, b, loc, kx, kw, kbias, ky, aS, bS};
     kb.barriers = barriers;
+    kb.warpStage = warpStage;
     if (p.tma)
       kb.tmap = LLVM::IntToPtrOp::create(
           b, loc, LLVM::LLVMPointerType::get(ctx),
@@ -451,7 +466,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             ? arith::ConstantIntOp::create(
                   rewriter, loc,
                   (aSmemTy.getNumElements() + bSmemTy.getNumElements()) * 2 +
-                      1024 + (p.spec ? 16 * p.S : 0),
+                      1024 + (p.spec || p.tma ? 16 * p.S : 0) +
+                      (p.spec && sw.stagedStores ? warpStageBytes(p) : 0),
                   32)
                   .getResult()
             : Value(),
@@ -578,6 +594,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value srcFlat, w2, y2;
     Value barriers;  // wgmma-specialize: shared address of the mbarriers
     Value tmap;      // wgmma-tma: generic pointer to the filter's tensor map
+    Value warpStage; // wgmma-specialize + staged stores: per-warp areas
     // Per A copy of this thread (precompute): row offset, ih0, iw0, valid.
     struct Row {
       Value base, ih0, iw0, mValid, m;
@@ -783,10 +800,13 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         OpBuilder tb = ifOp.getThenBodyBuilder();
         Emitter te{tb, loc};
         Value bar = barrierPtr(tb, buf);
-        NVVM::MBarrierArriveExpectTxOp::create(
-            tb, loc, Type(), bar,
-            arith::ConstantIntOp::create(tb, loc, p.BK * p.BN * 2, 32),
-            NVVM::MemScopeKind::CTA, false, Value());
+        Value bytes = arith::ConstantIntOp::create(tb, loc, p.BK * p.BN * 2, 32);
+        if (p.spec) // the copying threads arrive on full[s] themselves
+          NVVM::MBarrierExpectTxOp::create(tb, loc, bar, bytes);
+        else
+          NVVM::MBarrierArriveExpectTxOp::create(tb, loc, Type(), bar, bytes,
+                                                 NVVM::MemScopeKind::CTA,
+                                                 false, Value());
         Value bBase = memref::ExtractAlignedPointerAsIndexOp::create(tb, loc, bS);
         auto i32 = [&](Value v) -> Value {
           return arith::IndexCastOp::create(tb, loc, tb.getI32Type(), v);
@@ -1199,6 +1219,14 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             if (bv)
               v = arith::AddFOp::create(ob, loc, v, bv);
             v = arith::TruncFOp::create(ob, loc, v2, v);
+            if (warpStage && p.sw.stagedStores) {
+              Value r = e.add(g, 8 * hf);
+              Value at = e.add(e.mul(warp, 16 * pitch),
+                               e.add(e.mul(r, pitch), e.add(e.mul(q, 2), 8 * j)));
+              vector::StoreOp::create(ob, loc, v, warpStage, ValueRange{at},
+                                      false, llvm::Align(4));
+              continue;
+            }
             if (stage) {
               Value r = e.add(e.mul(warp, 16), e.add(g, 8 * hf));
               Value col = e.add(e.mul(q, 2), 8 * j);
@@ -1212,6 +1240,37 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                                       llvm::Align(4));
             });
           }
+        }
+        if (warpStage && p.sw.stagedStores) {
+          // Per-warp staging (wgmma-specialize: no block barrier): the warp
+          // reads back its 16 rows as 16-byte chunks, then syncs again so
+          // that the next tile's fragments do not overwrite unread ones.
+          Value all = arith::ConstantIntOp::create(ob, loc, -1, 32);
+          NVVM::SyncWarpOp::create(ob, loc, all);
+          auto v8 = VectorType::get({8}, et());
+          int64_t cpr = p.BN / 8;
+          for (int64_t i = 0; i < 16 * cpr / 32; ++i) {
+            Value id = e.add(lane, 32 * i);
+            Value r = e.div(id, cpr), c = e.rem(id, cpr);
+            Value v = vector::LoadOp::create(
+                ob, loc, v8, warpStage,
+                ValueRange{e.add(e.mul(warp, 16 * pitch),
+                                 e.add(e.mul(r, pitch), e.mul(c, 8)))},
+                false, llvm::Align(16));
+            Value m = e.add(e.add(mBase, e.mul(warp, 16)), r);
+            Value oc = e.add(nBase, e.mul(c, 8));
+            Value ok;
+            if (p.OC % p.BN != 0)
+              ok = e.lt(oc, p.OC);
+            if (p.M % p.BM != 0)
+              ok = e.andi(ok, e.lt(m, p.M));
+            guarded(ok, [&](OpBuilder &sb) {
+              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
+                                      llvm::Align(16));
+            });
+          }
+          NVVM::SyncWarpOp::create(ob, loc, all);
+          return;
         }
         if (stage) {
           gpu::BarrierOp::create(ob, loc);

@@ -23,6 +23,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-warpgroups=2 sm-count=4" -split-input-file | FileCheck %s --check-prefix=SPEC2
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true sm-count=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSM
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-tma=true" -split-input-file | FileCheck %s --check-prefix=TMA
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-tma=true" -split-input-file | FileCheck %s --check-prefix=SPECT
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-overlap=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSPEC
 
 // BADWG: wgmma-warpgroups must be 0, 1, 2 or 4
@@ -62,18 +63,20 @@
 // NOSTAGE-NOT: memref<16384xf16
 // NOSTAGE: vector.store %{{.*}} : memref<32x128xf16>, vector<2xf16>
 // Warp specialisation: one copying warpgroup + one multiplying (256
-// threads), a persistent grid (here the one tile), 4 stages of 24 KB +
-// 8 mbarriers in dynamic shared memory; thread 0 initialises full[s] (128
-// arrivals) and empty[s] (128); the copying warpgroup waits for a free
-// stage, issues its copies, hands K tile it - 2 over (wait_group 2, proxy
-// fence, arrive) and the rest after its loop; the multiplying one waits for
-// a full stage, keeps one wgmma group in flight and frees the previous
-// stage.
+// threads), a persistent grid (here the one tile), 3 stages of 24 KB +
+// 6 mbarriers + 4 per-warp staging areas (16 x 136 f16) in dynamic shared
+// memory; thread 0 initialises full[s] (128 arrivals) and empty[s] (128);
+// the copying warpgroup waits for a free stage, issues its copies, hands K
+// tile it - 1 over (wait_group 1, proxy fence, arrive) and the rest after
+// its loop; the multiplying one waits for a full stage, keeps one wgmma
+// group in flight and frees the previous stage; each warp stages its 16
+// output rows and syncs only itself.
 // SPEC-LABEL: func @f16
-// SPEC: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%c1{{.*}}, %c1, %c1) threads in (%c256{{.*}}) dynamic_shared_memory_size %c99392_i32
+// SPEC: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%c1{{.*}}, %c1, %c1) threads in (%c256{{.*}}) dynamic_shared_memory_size %c92208_i32
+// SPEC: gpu.func @f16_kernel
+// SPEC: gpu.grid_dim x
 // SPEC: nvvm.mbarrier.init %{{.*}}, %c128_i32 : !llvm.ptr<3>, i32
 // SPEC: gpu.barrier
-// SPEC: gpu.grid_dim x
 // SPEC: scf.if
 // SPEC: scf.for
 // SPEC: scf.for
@@ -81,7 +84,7 @@
 // SPEC: nvgpu.device_async_copy
 // SPEC: nvgpu.device_async_create_group
 // SPEC: scf.if
-// SPEC-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// SPEC-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // SPEC-NEXT: nvvm.fence.proxy
 // SPEC: nvvm.mbarrier.arrive
 // SPEC: } else {
@@ -92,8 +95,13 @@
 // SPEC: nvvm.mbarrier.arrive
 // SPEC: nvvm.wgmma.wait.group.sync.aligned 0
 // SPEC: nvvm.mbarrier.arrive
+// SPEC: vector.store %{{.*}} : memref<8704xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// SPEC: nvvm.bar.warp.sync
+// SPEC: vector.load %{{.*}} : memref<8704xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// SPEC: vector.store %{{.*}} : memref<32x128xf16>, vector<8xf16>
+// SPEC: nvvm.bar.warp.sync
 // SPEC-NOT: gpu.barrier
-// SPEC: return
+// SPEC: gpu.return
 // wgmma-tma: the host asks the runtime for the filter's tensor map (K x OC =
 // 576 x 128, row stride 256 bytes, 64 x 64 boxes, f16 = 6, 128-byte swizzle
 // = 3) and passes it as an i64; the kernel does nothing without one (0);
@@ -103,7 +111,7 @@
 // TMA: func.func private @dwcTensorMap2D(i64, i64, i64, i64, i32, i32, i32, i32) -> i64
 // TMA-LABEL: func @f16
 // TMA: %[[TM:.*]] = call @dwcTensorMap2D(%{{.*}}, %c576_i64, %c128_i64, %c256_i64, %c64_i32, %c64_i32{{.*}}, %c6_i32, %c3_i32) : (i64, i64, i64, i64, i32, i32, i32, i32) -> i64
-// TMA: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} dynamic_shared_memory_size %c50176_i32 args({{.*}}, %[[TM]] : i64)
+// TMA: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} dynamic_shared_memory_size %c50208_i32 args({{.*}}, %[[TM]] : i64)
 // TMA: gpu.func @f16_kernel({{.*}}, %[[ARG:.*]]: i64) kernel
 // TMA: arith.cmpi ne, %[[ARG]], %c0_i64
 // TMA: scf.if
@@ -120,7 +128,15 @@
 // TMA: gpu.barrier
 // TMA-COUNT-4: nvvm.wgmma.mma_async
 // SPEC2-LABEL: func @f16
-// SPEC2: threads in (%c384{{.*}}) dynamic_shared_memory_size %c230512_i32
+// SPEC2: threads in (%c384{{.*}}) dynamic_shared_memory_size %c199760_i32
+// With wgmma-tma the first copying thread only expects the B bytes on
+// full[s] (the copying threads arrive themselves).
+// SPECT-LABEL: func @f16
+// SPECT: scf.for
+// SPECT: nvvm.mbarrier.try_wait.parity
+// SPECT: nvvm.mbarrier.expect_tx %{{.*}}, %c16384_i32 : !llvm.ptr<3>, i32
+// SPECT-NOT: nvvm.mbarrier.arrive.expect_tx
+// SPECT: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // TWO-LABEL: func @f16
 // TWO: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c256{{.*}}) dynamic_shared_memory_size %c99328_i32
 // TWO: gpu.func @f16_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
