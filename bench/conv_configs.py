@@ -86,6 +86,10 @@ VARIANTS = {
     "spect": "wgmma=true wgmma-specialize=true wgmma-tma=true",
     "spect1": "wgmma=true wgmma-specialize=true wgmma-tma=true wgmma-warpgroups=1",
     "spect2": "wgmma=true wgmma-specialize=true wgmma-tma=true wgmma-warpgroups=2",
+    # Both operands by TMA (A in im2col mode; C % 64 == 0, unit strides).
+    "wtmai": "wgmma=true wgmma-tma-im2col=true",
+    "wtmai1": "wgmma=true wgmma-tma-im2col=true wgmma-warpgroups=1",
+    "wtmai2": "wgmma=true wgmma-tma-im2col=true wgmma-warpgroups=2",
 }
 
 
@@ -422,7 +426,30 @@ def spec2_set() -> List[ConvConfig]:
     return out
 
 
-SETS = {"spec2": spec2_set, "tma": tma_set, "stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
+def tmai_set() -> List[ConvConfig]:
+    """A and B by TMA (im2col mode for A) against base (with --chip sm_90a,
+    with cuDNN) on the layers it takes (C % 64 == 0, stride 1: cv6,
+    cv8-cv12), with 1 and 2 warpgroups; odd shapes with C % 64 == 0 (padding,
+    asymmetric padding, M and OC tails, bf16, 5x5)."""
+    out = []
+    for v in ("base", "wtmai", "wtmai1", "wtmai2"):
+        for i, (c, h, w, oc, f, s) in enumerate(LAYERS):
+            if c % 64 == 0 and s == 1:
+                out.append(ConvConfig(128, h, w, c, oc, f, f, "f16", [s, s], variant=v,
+                                      layer=f"cv{i + 1}"))
+    odd = [ConvConfig(2, 14, 14, 64, 64, 3, 3, "bf16", padding=[1, 1, 1, 1], note="bf16, padding"),
+           ConvConfig(3, 13, 11, 64, 72, 3, 3, "f16", padding=[1, 1, 2, 0], bias=True,
+                      note="asymmetric padding, M and OC tails, bias"),
+           ConvConfig(2, 9, 10, 128, 64, 5, 5, "f16", padding=[2, 2, 2, 2], note="5x5, C=128"),
+           ConvConfig(1, 7, 7, 192, 256, 3, 3, "f16", note="C=192, no padding, tiny M")]
+    for v in ("wtmai", "wtmai1", "wtmai2"):
+        for c in odd:
+            c2 = ConvConfig(**{**c.__dict__, "variant": v})
+            out.append(c2)
+    return out
+
+
+SETS = {"tmai": tmai_set, "spec2": spec2_set, "tma": tma_set, "stages": stages_set, "stage": stage_set, "pad": pad_set, "spec": spec_set, "layers": layer_set, "odd": odd_set, "ablation": ablation_set, "wgmma": wgmma_set, "wgmma2": wgmma2_set, "wgmma3": wgmma3_set}
 
 
 def get_set(name):

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -143,6 +144,11 @@ struct DriverApi {
                                      const unsigned long long *,
                                      const unsigned *, const unsigned *, int,
                                      int, int, int);
+  CUresult (*cuTensorMapEncodeIm2col)(void *, int, unsigned, void *,
+                                      const unsigned long long *,
+                                      const unsigned long long *, const int *,
+                                      const int *, unsigned, unsigned,
+                                      const unsigned *, int, int, int, int);
 };
 
 //===----------------------------------------------------------------------===//
@@ -322,6 +328,8 @@ void loadDriver() {
           missing);
   resolve(a.cuMemPoolSetAttribute, "cuMemPoolSetAttribute", false, missing);
   resolve(a.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false, missing);
+  resolve(a.cuTensorMapEncodeIm2col, "cuTensorMapEncodeIm2col", false,
+          missing);
   if (!missing.empty()) {
     d.status = DWC_ERROR_NO_DRIVER;
     d.message =
@@ -1101,6 +1109,87 @@ uint64_t dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
   }
   maps.emplace(std::move(key), dev);
   return dev;
+}
+
+namespace {
+/// Device copy of an encoded tensor map, cached by `key`.
+uint64_t cachedTensorMap(std::vector<uint64_t> key,
+                         const std::function<CUresult(void *)> &encode,
+                         const char *what) {
+  static std::mutex mapsMutex;
+  static std::map<std::vector<uint64_t>, CUdeviceptr> maps;
+  std::lock_guard<std::mutex> lock(mapsMutex);
+  auto it = maps.find(key);
+  if (it != maps.end())
+    return it->second;
+  alignas(64) unsigned char map[128] = {};
+  if (!check(encode(map), what))
+    return 0;
+  CUdeviceptr dev = 0;
+  if (!check(cu().cuMemAlloc(&dev, sizeof(map)), "cuMemAlloc (tensor map)"))
+    return 0;
+  if (!check(cu().cuMemcpyHtoD(dev, map, sizeof(map)),
+             "cuMemcpyHtoD (tensor map)")) {
+    cu().cuMemFree(dev);
+    return 0;
+  }
+  maps.emplace(std::move(key), dev);
+  return dev;
+}
+} // namespace
+
+uint64_t dwcTensorMapIm2col(uint64_t base, uint64_t n, uint64_t h, uint64_t w,
+                            uint64_t c, int32_t lowerW, int32_t lowerH,
+                            int32_t upperW, int32_t upperH, uint32_t channels,
+                            uint32_t pixels, uint32_t dataType,
+                            uint32_t swizzle) {
+  CUcontext ctx = ensureContext();
+  if (!ctx)
+    return 0;
+  if (!cu().cuTensorMapEncodeIm2col) {
+    setError(DWC_ERROR_NO_DRIVER,
+             "dwcTensorMapIm2col: the driver has no cuTensorMapEncodeIm2col "
+             "(CUDA 12 or newer needed)");
+    return 0;
+  }
+  if (base % 16 != 0 || (c * 2) % 16 != 0 || !n || !h || !w || !c ||
+      !channels || !pixels || channels > 256 || pixels > 256) {
+    setError(DWC_ERROR_INVALID_VALUE,
+             "dwcTensorMapIm2col: unsupported tensor (base %% 16 = %llu, "
+             "%llux%llux%llux%llu, %u channels x %u pixels)",
+             (unsigned long long)(base % 16), (unsigned long long)n,
+             (unsigned long long)h, (unsigned long long)w,
+             (unsigned long long)c, channels, pixels);
+    return 0;
+  }
+  std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), 2, base, n, h,
+                               w, c, uint64_t(uint32_t(lowerW)),
+                               uint64_t(uint32_t(lowerH)),
+                               uint64_t(uint32_t(upperW)),
+                               uint64_t(uint32_t(upperH)), channels, pixels,
+                               dataType, swizzle};
+  return cachedTensorMap(
+      std::move(key),
+      [&](void *map) {
+        // Dimensions innermost first: C, W, H, N; byte strides of W, H, N.
+        unsigned long long dims[4] = {c, w, h, n};
+        unsigned long long strides[3] = {c * 2, w * c * 2, h * w * c * 2};
+        int lower[2] = {lowerW, lowerH}, upper[2] = {upperW, upperH};
+        unsigned elementStrides[4] = {1, 1, 1, 1};
+        return cu().cuTensorMapEncodeIm2col(
+            map, int(dataType), 4, reinterpret_cast<void *>(base), dims,
+            strides, lower, upper, channels, pixels, elementStrides,
+            /*interleave=*/0, int(swizzle), /*l2Promotion=*/0, /*oobFill=*/0);
+      },
+      "cuTensorMapEncodeIm2col");
+}
+
+__attribute__((visibility("default"))) uint64_t _mlir_ciface_dwcTensorMapIm2col(
+    uint64_t base, uint64_t n, uint64_t h, uint64_t w, uint64_t c,
+    int32_t lowerW, int32_t lowerH, int32_t upperW, int32_t upperH,
+    uint32_t channels, uint32_t pixels, uint32_t dataType, uint32_t swizzle) {
+  return dwcTensorMapIm2col(base, n, h, w, c, lowerW, lowerH, upperW, upperH,
+                            channels, pixels, dataType, swizzle);
 }
 
 // The generated host code calls its declarations through their C-interface

@@ -9,19 +9,20 @@
 // ptxas -arch=sm_90a: no spills. dwc-to-nvvm turns wgmma on by itself for
 // chip=sm_90a (off with conv-options={wgmma=false}: mma.sync); with chip=sm_90
 // the wgmma ops are refused by the target.
-// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=2}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=2 wgmma-tma-im2col=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: FileCheck %s --check-prefixes=WG,WG2 < %t/cv10_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=N64 < %t/cv9_bf16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t/cv10_f16_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t/cv9_bf16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: rm -rf %t.1 && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.1 > /dev/null
+// RUN: rm -rf %t.1 && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-warpgroups=1 wgmma-tma-im2col=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.1 > /dev/null
 // RUN: FileCheck %s --check-prefixes=WG,WG1 < %t.1/cv10_f16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.1/cv10_f16_kernel.ptx -o %t.1/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: rm -rf %t.o && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=true wgmma-overlap=true}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.o > /dev/null
 // RUN: FileCheck %s --check-prefix=OVL < %t.o/cv10_f16_kernel.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.o/cv10_f16_kernel.ptx -o %t.o/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: rm -rf %t.a && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.a > /dev/null
-// RUN: FileCheck %s --check-prefixes=WG,WG1 < %t.a/cv10_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=TMAI < %t.a/cv10_f16_kernel.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90a -v %t.a/cv10_f16_kernel.ptx -o %t.a/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: rm -rf %t.m && dwc-opt %s --dwc-to-nvvm="format=isa chip=sm_90a conv-options={wgmma=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.m > /dev/null
 // RUN: FileCheck %s --check-prefix=MMA < %t.m/cv10_f16_kernel.ptx
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=SM90
@@ -72,6 +73,17 @@
 
 // N64-LABEL: .entry cv9_bf16_kernel
 // N64-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+
+// The default at sm_90a for C % 64 == 0, stride 1 (cv10): both operands by
+// TMA (im2col mode for the input), mbarrier per stage, no cp.async.
+// TMAI-LABEL: .entry cv10_f16_kernel
+// TMAI-NOT: cp.async.ca
+// TMAI: mbarrier.arrive.expect_tx.shared.b64
+// TMAI: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMAI: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}, {{{.*}}}], [{{.*}}], {{{.*}}};
+// TMAI: mbarrier.try_wait.parity.shared.b64
+// TMAI-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// TMAI: st.global.v4.b32
 
 // STAGE-LABEL: .entry cv10_f16_kernel
 // STAGE: wgmma.wait_group.sync.aligned 0;

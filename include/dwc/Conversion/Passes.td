@@ -1117,6 +1117,11 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
            "wgmma: load the filter (B) tiles with cp.async.bulk.tensor "
            "through a tensor map encoded by the runtime (dwcTensorMap2D), "
            "completion on one mbarrier per stage">,
+    Option<"wgmmaTmaIm2col", "wgmma-tma-im2col", "bool", /*default=*/"true",
+           "wgmma: both operands by TMA where the input allows it (C % 64 "
+           "== 0, unit strides and dilations): A in im2col mode "
+           "(dwcTensorMapIm2col), B tiled (dwcTensorMap2D); false, or other "
+           "inputs: cp.async (B by TMA only with wgmma-tma)">,
     Option<"stagedStores", "staged-stores", "bool", /*default=*/"true",
            "wgmma: store the output tile through shared memory in 16-byte "
            "row chunks (false: 4-byte stores from the accumulator fragments)">,

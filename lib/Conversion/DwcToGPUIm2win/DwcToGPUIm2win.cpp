@@ -66,6 +66,7 @@ struct Switches {
   int64_t padMinK = 64;     // ... when FH * FW * C is at least this
   bool stagedStores = true;  // wgmma: output tile through shared memory
   bool tmaFilter = false;  // wgmma: B tiles by cp.async.bulk.tensor (TMA)
+  bool tmaIm2col = false;  // wgmma-tma: A tiles by im2col-mode TMA too
 };
 
 /// Why `op` cannot take the im2win kernel, or an empty string.
@@ -130,6 +131,7 @@ struct Plan {
   int64_t lag = 1;     // wgmma-specialize: copy groups in flight per thread
   int64_t grid = 0;    // wgmma-specialize: blocks of the persistent grid
   bool tma = false;    // wgmma-tma: B by TMA into the stages, mbarrier each
+  bool tmaA = false;   // wgmma-tma-im2col: A by im2col-mode TMA as well
   int64_t buffers() const { return S; }
 };
 
@@ -277,7 +279,16 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       }
       // B tiles by TMA (the two-barrier pipeline): one mbarrier per stage
       // after the buffers, so always dynamic shared memory.
-      p.tma = sw.tmaFilter && !p.oneBarrier && !sw.wgmmaOverlap;
+      // A by im2col TMA (wgmma-tma-im2col, with B by TMA too): one box per
+      // K tile = one tap x 64 channels of BM consecutive output pixels
+      // (C % 64 == 0), unit strides/dilations; measured 1.0-1.19x faster
+      // than the cp.async gather on cv6, cv8-cv12
+      // (bench/results/conv-2026-11-30-conv-tmai-v1.md).
+      bool pipelineOk = !p.oneBarrier && !sw.wgmmaOverlap;
+      p.tmaA = sw.tmaIm2col && pipelineOk && p.C % 64 == 0 && p.sh == 1 &&
+               p.sw_ == 1 && p.dh == 1 && p.dw == 1 && !sw.im2winTensor &&
+               sw.precompute && !p.spec;
+      p.tma = (sw.tmaFilter || p.tmaA) && pipelineOk;
       if (p.tma)
         p.dynamicSmem = true;
     }
@@ -370,6 +381,34 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                                           c64(p.OC * 2), c32(64), c32(64),
                                           c32(dataType), c32(3)})
               .getResult(0));
+      if (p.tmaA) {
+        // The input's im2col map: BM output pixels x 64 channels per copy,
+        // the window's corner over [-pl, W - 1 + pr - (FW - 1)] x [-pt,
+        // H - 1 + pb - (FH - 1)].
+        StringRef im2colName = "dwcTensorMapIm2col";
+        if (!module.lookupSymbol<func::FuncOp>(im2colName)) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(module.getBody());
+          auto decl = func::FuncOp::create(
+              rewriter, loc, im2colName,
+              rewriter.getFunctionType({i64, i64, i64, i64, i64, i32, i32, i32,
+                                        i32, i32, i32, i32, i32},
+                                       {i64}));
+          decl.setPrivate();
+        }
+        auto pad = op.getPadding();
+        Value xBase = arith::IndexCastUIOp::create(
+            rewriter, loc, i64,
+            memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, x));
+        args.push_back(
+            func::CallOp::create(
+                rewriter, loc, im2colName, TypeRange{i64},
+                ValueRange{xBase, c64(p.N), c64(p.IH), c64(p.IW), c64(p.C),
+                           c32(-pad[2]), c32(-pad[0]),
+                           c32(pad[3] - (p.FW - 1)), c32(pad[1] - (p.FH - 1)),
+                           c32(64), c32(p.BM), c32(dataType), c32(3)})
+                .getResult(0));
+      }
     }
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto gm = gpu::GPUModuleOp::create(mb, loc, name);
@@ -438,12 +477,15 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value ky = entry.getArgument(bias ? 3 : 2);
     if (p.tma) {
       // No tensor map (the runtime reported why): nothing to do.
-      Value tm = entry.getArgument(args.size() - 1);
-      auto ok = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, tm,
-                                arith::ConstantIntOp::create(b, loc, 0, 64)),
-          false);
+      auto nonzero = [&](Value v) -> Value {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
+                                     arith::ConstantIntOp::create(b, loc, 0, 64));
+      };
+      Value cond = nonzero(entry.getArgument(args.size() - 1));
+      if (p.tmaA)
+        cond = arith::AndIOp::create(b, loc, cond,
+                                     nonzero(entry.getArgument(args.size() - 2)));
+      auto ok = scf::IfOp::create(b, loc, cond, false);
       b.setInsertionPoint(ok.thenBlock()->getTerminator());
     }
     KernelBuilder kb{p, b, loc, kx, kw, kbias, ky, aS, bS};
@@ -451,6 +493,10 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     kb.warpStage = warpStage;
     if (p.tma)
       kb.tmap = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx),
+          entry.getArgument(args.size() - (p.tmaA ? 2 : 1)));
+    if (p.tmaA)
+      kb.tmapA = LLVM::IntToPtrOp::create(
           b, loc, LLVM::LLVMPointerType::get(ctx),
           entry.getArgument(args.size() - 1));
     kb.build();
@@ -594,6 +640,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     Value srcFlat, w2, y2;
     Value barriers;  // wgmma-specialize: shared address of the mbarriers
     Value tmap;      // wgmma-tma: generic pointer to the filter's tensor map
+    Value tmapA;     // wgmma-tma-im2col: the input's im2col tensor map
     Value warpStage; // wgmma-specialize + staged stores: per-warp areas
     // Per A copy of this thread (precompute): row offset, ih0, iw0, valid.
     struct Row {
@@ -749,8 +796,9 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       if (p.sw.precompute)
         kOff = kOffset(e, kFh, kFw, kC);
 
-      // A operand.
-      for (int64_t i = 0; i < aCopies(); ++i) {
+      // A operand (by the thread issuing the TMA copies below with
+      // wgmma-tma-im2col).
+      for (int64_t i = 0; i < (p.tmaA ? 0 : aCopies()); ++i) {
         Value row = aRowOf(e, i);
         Row r = p.sw.precompute ? rows[i] : rowInfo(e, row);
         Value valid = e.andi(inBounds(e, r, kFh, kFw), kValid);
@@ -800,7 +848,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         OpBuilder tb = ifOp.getThenBodyBuilder();
         Emitter te{tb, loc};
         Value bar = barrierPtr(tb, buf);
-        Value bytes = arith::ConstantIntOp::create(tb, loc, p.BK * p.BN * 2, 32);
+        Value bytes = arith::ConstantIntOp::create(
+            tb, loc, p.BK * p.BN * 2 + (p.tmaA ? p.BM * p.BK * 2 : 0), 32);
         if (p.spec) // the copying threads arrive on full[s] themselves
           NVVM::MBarrierExpectTxOp::create(tb, loc, bar, bytes);
         else
@@ -827,6 +876,36 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
               ValueRange{i32(te.add(nBase, 64 * h)), i32(te.mul(t, p.BK))},
               bar, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
               false, nullptr, Value());
+        }
+        if (p.tmaA) {
+          // The A tile: tap (fh, fw) and 64-channel chunk of K tile t for
+          // the BM output pixels from the tile's first one (n0, oh0, ow0),
+          // whose window corner is (ow0 - pl, oh0 - pt); the TMA walks the
+          // pixels with the corner's bounding box and zero-fills outside.
+          int64_t cb = p.C / 64;
+          Value tap = te.div(t, cb), c0 = te.mul(te.rem(t, cb), 64);
+          Value fh = te.div(tap, p.FW), fw = te.rem(tap, p.FW);
+          auto co = te.delinearize(mBase, {p.N, p.OH, p.OW});
+          auto i16 = [&](Value v) -> Value {
+            return arith::IndexCastOp::create(tb, loc, tb.getI16Type(), v);
+          };
+          Value aBase = memref::ExtractAlignedPointerAsIndexOp::create(tb, loc, aS);
+          Value dst = LLVM::AddrSpaceCastOp::create(
+              tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 7),
+              LLVM::IntToPtrOp::create(
+                  tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 3),
+                  arith::IndexCastUIOp::create(
+                      tb, loc, tb.getI64Type(),
+                      te.add(aBase, te.mul(buf, p.BM * p.BK * 2)))
+                      .getResult()));
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              tb, loc, dst, tmapA,
+              ValueRange{i32(c0), i32(te.add(co[2], -p.pl)),
+                         i32(te.add(co[1], -p.pt)), i32(co[0])},
+              bar, ValueRange{i16(fw), i16(fh)}, Value(), Value(),
+              NVVM::TMALoadMode::IM2COL, false, nullptr, Value());
+          for (int64_t i = 0; i < aCopies(); ++i)
+            staged.insert(staged.begin(), Value());
         }
         for (int64_t i = 0; i < bCopies(); ++i)
           staged.push_back(Value());
@@ -1667,6 +1746,7 @@ struct ConvertDwcToGPUIm2winPass
     sw.padMinK = padMinK;
     sw.stagedStores = stagedStores;
     sw.tmaFilter = wgmmaTma;
+    sw.tmaIm2col = wgmmaTmaIm2col;
     if (sw.smCount < 1) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-im2win: sm-count must be at least 1";

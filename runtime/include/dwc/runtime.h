@@ -125,6 +125,19 @@ DWC_RT_API uint64_t dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
                                    uint64_t rowStrideBytes, uint32_t boxRows,
                                    uint32_t boxCols, uint32_t dataType,
                                    uint32_t swizzle);
+/* Im2col tensor map of an N x H x W x C (NHWC) tensor at `base` for the
+ * kernels' window gather: each copy loads `pixels` consecutive output
+ * pixels x `channels` channels, for one filter tap given as offsets at copy
+ * time; the window's top-left corner ranges over [lowerW, W - 1 + upperW]
+ * x [lowerH, H - 1 + upperH] (lower = -padding, upper = padding - (F - 1)),
+ * unit strides, zero fill. Cached like dwcTensorMap2D; 0 with a pending
+ * error when it cannot be encoded.                                        */
+DWC_RT_API uint64_t dwcTensorMapIm2col(uint64_t base, uint64_t n, uint64_t h,
+                                       uint64_t w, uint64_t c, int32_t lowerW,
+                                       int32_t lowerH, int32_t upperW,
+                                       int32_t upperH, uint32_t channels,
+                                       uint32_t pixels, uint32_t dataType,
+                                       uint32_t swizzle);
 DWC_RT_API void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
 DWC_RT_API void *mgpuModuleLoadJIT(void *data, int optLevel);
 DWC_RT_API void mgpuModuleUnload(void *module);

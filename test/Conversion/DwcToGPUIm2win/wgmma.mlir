@@ -17,6 +17,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-warpgroups=3" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADWG
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true staged-stores=false" -split-input-file | FileCheck %s --check-prefix=NOSTAGE
+// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-tma-im2col=false" -split-input-file | FileCheck %s --check-prefix=NOTMAI
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true pad-channels=false" -split-input-file | FileCheck %s --check-prefix=NOPAD
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true pad-min-k=0" -split-input-file | FileCheck %s --check-prefix=PADALL
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true" -split-input-file | FileCheck %s --check-prefix=SPEC
@@ -196,11 +197,28 @@ func.func @bf16(%x: memref<1x8x8x24xbf16>, %w: memref<3x3x24x72xbf16>, %y: memre
 
 // -----
 
-// OC <= 64: 64-channel tiles (m64n64k16), 64 x 64 tiles in three static
-// 16 KB stages.
+// OC <= 64: 64-channel tiles (m64n64k16). C % 64 == 0 with unit strides:
+// by default both operands by TMA - the filter's tiled map and the input's
+// im2col map (1 x 8 x 8 x 64, window corner over [0, 5] x [0, 5]: upper
+// corners -2, 64 channels x 64 pixels per copy) from the runtime, one
+// mbarrier per stage (3 stages, dynamic shared memory); thread 0 expects
+// both tiles' bytes (8 KB + 8 KB) and issues the im2col box (tap offsets
+// fw, fh) and the filter box. wgmma-tma-im2col=false: cp.async, three
+// static 16 KB stages.
 // CHECK-LABEL: func @oc64
-// CHECK: gpu.func @oc64_kernel({{.*}}) workgroup(%{{.*}} : memref<3x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<3x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// CHECK: call @dwcTensorMap2D(%{{.*}}, %c576_i64, %c64_i64, %c128_i64,
+// CHECK: call @dwcTensorMapIm2col(%{{.*}}, %c1_i64, %c8_i64, %c8_i64{{.*}}, %c64_i64{{.*}}, %c0_i32, %c0_i32{{.*}}, %c-2_i32, %c-2_i32{{.*}}, %c64_i32{{.*}}, %c64_i32{{.*}}, %c6_i32{{.*}}, %c3_i32{{.*}})
+// CHECK: gpu.func @oc64_kernel({{.*}}, %{{.*}}: i64, %{{.*}}: i64) kernel
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}] :
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] im2col[%{{.*}}, %{{.*}}] {mode = #nvvm.tma_load_mode<im2col>}
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
+// NOTMAI-LABEL: func @oc64
+// NOTMAI: gpu.func @oc64_kernel({{.*}}) workgroup(%{{.*}} : memref<3x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<3x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// NOTMAI-NOT: nvvm.cp.async.bulk.tensor
+// NOTMAI-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
 func.func @oc64(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64x64xf16>, %y: memref<1x6x6x64xf16>) {
   dwc.conv2d ins(%x, %w : memref<1x8x8x64xf16>, memref<3x3x64x64xf16>) outs(%y : memref<1x6x6x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
