@@ -1014,6 +1014,19 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     the default kernel, with or without TMA, one or two multiplying
     warpgroups (bench/results/conv-2026-11-30-conv-spec-v1.md, -spec-v2.md),
     so off.
+    `wgmma-tma-im2col` (on): where the input allows it (C % 64 == 0, unit
+    strides and dilations, so that a K tile is one tap x 64 channels) both
+    operands come by TMA: the host code asks the runtime for the input's
+    im2col tensor map (`dwcTensorMapIm2col`: 64 channels x BM pixels per
+    copy, window corner over [-pl, W - 1 + pr - (FW - 1)] x [-pt, H - 1 +
+    pb - (FH - 1)], 128-byte swizzle, zero fill) and the filter's tiled map;
+    per K tile thread 0 expects both tiles' bytes on the stage's mbarrier
+    and issues one im2col box from the tile's first output pixel's window
+    corner with the tap as offsets (fw, fh) - the hardware walks the BM
+    pixels across rows and images - plus the filter boxes; no per-thread
+    gather. 1.0-1.19x faster than the cp.async gather on cv6, cv8-cv12
+    (bench/results/conv-2026-11-30-conv-tmai-v1.md); f16 at sm_90a then
+    0.93x cuDNN on the geometric mean (conv-2026-11-30-conv-v6-sm90a.md).
     `wgmma-tma` (off): the filter (B) tiles by cp.async.bulk.tensor (TMA)
     instead of cp.async: the host code asks the runtime for the K x OC
     tensor map (`dwcTensorMap2D`: 64 x 64 boxes, 128-byte swizzle, zero
