@@ -1057,60 +1057,6 @@ void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
         "cuMemsetD16Async");
 }
 
-uint64_t dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
-                        uint64_t rowStrideBytes, uint32_t boxRows,
-                        uint32_t boxCols, uint32_t dataType, uint32_t swizzle) {
-  CUcontext ctx = ensureContext();
-  if (!ctx)
-    return 0;
-  if (!cu().cuTensorMapEncodeTiled) {
-    setError(DWC_ERROR_NO_DRIVER,
-             "dwcTensorMap2D: the driver has no cuTensorMapEncodeTiled "
-             "(CUDA 12 or newer needed)");
-    return 0;
-  }
-  if (base % 16 != 0 || rowStrideBytes % 16 != 0 || rows == 0 || cols == 0 ||
-      boxRows == 0 || boxCols == 0 || boxRows > 256 || boxCols > 256) {
-    setError(DWC_ERROR_INVALID_VALUE,
-             "dwcTensorMap2D: unsupported matrix (base %% 16 = %llu, row "
-             "stride %llu bytes, %llu x %llu, box %u x %u)",
-             (unsigned long long)(base % 16), (unsigned long long)rowStrideBytes,
-             (unsigned long long)rows, (unsigned long long)cols, boxRows,
-             boxCols);
-    return 0;
-  }
-  using Key = std::vector<uint64_t>;
-  static std::mutex mapsMutex;
-  static std::map<Key, CUdeviceptr> maps;
-  Key key = {reinterpret_cast<uint64_t>(ctx), base, rows, cols, rowStrideBytes,
-             boxRows, boxCols, dataType, swizzle};
-  std::lock_guard<std::mutex> lock(mapsMutex);
-  auto it = maps.find(key);
-  if (it != maps.end())
-    return it->second;
-  // CUtensorMap: 128 bytes, 64-byte aligned; dimensions innermost first.
-  alignas(64) unsigned char map[128] = {};
-  unsigned long long dims[2] = {cols, rows};
-  unsigned long long strides[1] = {rowStrideBytes};
-  unsigned box[2] = {boxCols, boxRows}, elementStrides[2] = {1, 1};
-  if (!check(cu().cuTensorMapEncodeTiled(
-                 map, int(dataType), 2, reinterpret_cast<void *>(base), dims,
-                 strides, box, elementStrides, /*interleave=*/0, int(swizzle),
-                 /*l2Promotion=*/0, /*oobFill=*/0),
-             "cuTensorMapEncodeTiled"))
-    return 0;
-  CUdeviceptr dev = 0;
-  if (!check(cu().cuMemAlloc(&dev, sizeof(map)), "cuMemAlloc (tensor map)"))
-    return 0;
-  if (!check(cu().cuMemcpyHtoD(dev, map, sizeof(map)),
-             "cuMemcpyHtoD (tensor map)")) {
-    cu().cuMemFree(dev);
-    return 0;
-  }
-  maps.emplace(std::move(key), dev);
-  return dev;
-}
-
 namespace {
 /// Device copy of an encoded tensor map, cached by `key`.
 uint64_t cachedTensorMap(std::vector<uint64_t> key,
@@ -1137,6 +1083,47 @@ uint64_t cachedTensorMap(std::vector<uint64_t> key,
   return dev;
 }
 } // namespace
+
+uint64_t dwcTensorMap2D(uint64_t base, uint64_t rows, uint64_t cols,
+                        uint64_t rowStrideBytes, uint32_t boxRows,
+                        uint32_t boxCols, uint32_t dataType, uint32_t swizzle) {
+  CUcontext ctx = ensureContext();
+  if (!ctx)
+    return 0;
+  if (!cu().cuTensorMapEncodeTiled) {
+    setError(DWC_ERROR_NO_DRIVER,
+             "dwcTensorMap2D: the driver has no cuTensorMapEncodeTiled "
+             "(CUDA 12 or newer needed)");
+    return 0;
+  }
+  if (base % 16 != 0 || rowStrideBytes % 16 != 0 || rows == 0 || cols == 0 ||
+      boxRows == 0 || boxCols == 0 || boxRows > 256 || boxCols > 256) {
+    setError(DWC_ERROR_INVALID_VALUE,
+             "dwcTensorMap2D: unsupported matrix (base %% 16 = %llu, row "
+             "stride %llu bytes, %llu x %llu, box %u x %u)",
+             (unsigned long long)(base % 16), (unsigned long long)rowStrideBytes,
+             (unsigned long long)rows, (unsigned long long)cols, boxRows,
+             boxCols);
+    return 0;
+  }
+  std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), 1, base, rows,
+                               cols, rowStrideBytes, boxRows, boxCols,
+                               dataType, swizzle};
+  return cachedTensorMap(
+      std::move(key),
+      [&](void *map) {
+        // Dimensions innermost first.
+        unsigned long long dims[2] = {cols, rows};
+        unsigned long long strides[1] = {rowStrideBytes};
+        unsigned box[2] = {boxCols, boxRows}, elementStrides[2] = {1, 1};
+        return cu().cuTensorMapEncodeTiled(
+            map, int(dataType), 2, reinterpret_cast<void *>(base), dims,
+            strides, box, elementStrides, /*interleave=*/0, int(swizzle),
+            /*l2Promotion=*/0, /*oobFill=*/0);
+      },
+      "cuTensorMapEncodeTiled");
+}
+
 
 uint64_t dwcTensorMapIm2col(uint64_t base, uint64_t n, uint64_t h, uint64_t w,
                             uint64_t c, int32_t lowerW, int32_t lowerH,

@@ -354,16 +354,18 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       // encodes (and caches) the tensor map; 0 means it could not (error
       // pending): the kernel then does nothing.
       Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
-      StringRef fnName = "dwcTensorMap2D";
-      if (!module.lookupSymbol<func::FuncOp>(fnName)) {
+      // Private declaration of a runtime entry returning an i64.
+      auto declare = [&](StringRef name, ArrayRef<Type> params) {
+        if (module.lookupSymbol<func::FuncOp>(name))
+          return;
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(module.getBody());
-        auto decl = func::FuncOp::create(
-            rewriter, loc, fnName,
-            rewriter.getFunctionType({i64, i64, i64, i64, i32, i32, i32, i32},
-                                     {i64}));
-        decl.setPrivate();
-      }
+        func::FuncOp::create(rewriter, loc, name,
+                             rewriter.getFunctionType(params, {i64}))
+            .setPrivate();
+      };
+      StringRef fnName = "dwcTensorMap2D";
+      declare(fnName, {i64, i64, i64, i64, i32, i32, i32, i32});
       auto c64 = [&](int64_t v) -> Value {
         return arith::ConstantIntOp::create(rewriter, loc, v, 64);
       };
@@ -386,16 +388,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         // the window's corner over [-pl, W - 1 + pr - (FW - 1)] x [-pt,
         // H - 1 + pb - (FH - 1)].
         StringRef im2colName = "dwcTensorMapIm2col";
-        if (!module.lookupSymbol<func::FuncOp>(im2colName)) {
-          OpBuilder::InsertionGuard guard(rewriter);
-          rewriter.setInsertionPointToStart(module.getBody());
-          auto decl = func::FuncOp::create(
-              rewriter, loc, im2colName,
-              rewriter.getFunctionType({i64, i64, i64, i64, i64, i32, i32, i32,
-                                        i32, i32, i32, i32, i32},
-                                       {i64}));
-          decl.setPrivate();
-        }
+        declare(im2colName, {i64, i64, i64, i64, i64, i32, i32, i32, i32, i32,
+                             i32, i32, i32});
         auto pad = op.getPadding();
         Value xBase = arith::IndexCastUIOp::create(
             rewriter, loc, i64,
@@ -565,19 +559,24 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       return memref::CollapseShapeOp::create(
           ob, loc, v, ArrayRef<ReassociationIndices>{all});
     };
-    constexpr int64_t kThreads = 256;
+    // A launch of one thread per element of `total`: the builder inside
+    // the bounds check and the element index.
+    auto elementwise = [&](int64_t total) -> std::pair<OpBuilder, Value> {
+      constexpr int64_t kThreads = 256;
+      auto [launch, ob] = createGridLaunch(
+          rewriter, loc, (total + kThreads - 1) / kThreads, 1, kThreads);
+      Emitter g{ob, loc};
+      Value id = g.add(g.mul(launch.getBlockIds().x, kThreads),
+                       launch.getThreadIds().x);
+      if (total % kThreads == 0)
+        return {ob, id};
+      return {scf::IfOp::create(ob, loc, g.lt(id, total), false)
+                  .getThenBodyBuilder(),
+              id};
+    };
     // One thread per input pixel: C4 / 4 chunks of 4 channels.
     {
-      int64_t P = xs[0] * xs[1] * xs[2];
-      auto [launch, ob] = createGridLaunch(rewriter, loc,
-                                           (P + kThreads - 1) / kThreads, 1,
-                                           kThreads);
-      Emitter g{ob, loc};
-      Value pix = g.add(g.mul(launch.getBlockIds().x, kThreads),
-                        launch.getThreadIds().x);
-      OpBuilder b = ob;
-      if (P % kThreads != 0)
-        b = scf::IfOp::create(ob, loc, g.lt(pix, P), false).getThenBodyBuilder();
+      auto [b, pix] = elementwise(xs[0] * xs[1] * xs[2]);
       Emitter e{b, loc};
       Value src = flatten(b, op.getInput()), dst = flatten(b, xp);
       Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
@@ -599,16 +598,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     }
     // One thread per padded filter element (tap, c, oc).
     {
-      int64_t E = ws[0] * ws[1] * C8 * OC;
-      auto [launch, ob] = createGridLaunch(rewriter, loc,
-                                           (E + kThreads - 1) / kThreads, 1,
-                                           kThreads);
-      Emitter g{ob, loc};
-      Value id = g.add(g.mul(launch.getBlockIds().x, kThreads),
-                       launch.getThreadIds().x);
-      OpBuilder b = ob;
-      if (E % kThreads != 0)
-        b = scf::IfOp::create(ob, loc, g.lt(id, E), false).getThenBodyBuilder();
+      auto [b, id] = elementwise(ws[0] * ws[1] * C8 * OC);
       Emitter e{b, loc};
       Value src = flatten(b, op.getFilter()), dst = flatten(b, wp);
       auto co = e.delinearize(id, {ws[0] * ws[1], C8, OC});
@@ -862,15 +852,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
         };
         for (int64_t h = 0; h < p.BN / 64; ++h) {
           Value off = te.mul(te.add(te.mul(buf, p.BN / 64), h), 64 * 64 * 2);
-          // (The instruction's destination is a shared::cluster address;
-          // without a cluster that is this CTA's shared memory.)
-          Value dst = LLVM::AddrSpaceCastOp::create(
-              tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 7),
-              LLVM::IntToPtrOp::create(
-                  tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 3),
-                  arith::IndexCastUIOp::create(tb, loc, tb.getI64Type(),
-                                               te.add(bBase, off))
-                      .getResult()));
+          Value dst = clusterPtr(tb, te.add(bBase, off));
           NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
               tb, loc, dst, tmap,
               ValueRange{i32(te.add(nBase, 64 * h)), i32(te.mul(t, p.BK))},
@@ -890,14 +872,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             return arith::IndexCastOp::create(tb, loc, tb.getI16Type(), v);
           };
           Value aBase = memref::ExtractAlignedPointerAsIndexOp::create(tb, loc, aS);
-          Value dst = LLVM::AddrSpaceCastOp::create(
-              tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 7),
-              LLVM::IntToPtrOp::create(
-                  tb, loc, LLVM::LLVMPointerType::get(tb.getContext(), 3),
-                  arith::IndexCastUIOp::create(
-                      tb, loc, tb.getI64Type(),
-                      te.add(aBase, te.mul(buf, p.BM * p.BK * 2)))
-                      .getResult()));
+          Value dst = clusterPtr(tb, te.add(aBase, te.mul(buf, p.BM * p.BK * 2)));
           NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
               tb, loc, dst, tmapA,
               ValueRange{i32(c0), i32(te.add(co[2], -p.pl)),
@@ -1417,6 +1392,17 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     // its generic-proxy writes become visible to the async proxy that
     // wgmma reads through). empty[s] (128 x WG arrivals): a multiplying
     // thread arrives when the wgmma group that read the stage has finished.
+
+    /// The shared::cluster pointer (bulk tensor copy destination) of a
+    /// shared address of this CTA (without a cluster, its own memory).
+    Value clusterPtr(OpBuilder &ob, Value sharedAddr) {
+      Value p3 = LLVM::IntToPtrOp::create(
+          ob, loc, LLVM::LLVMPointerType::get(ob.getContext(), 3),
+          arith::IndexCastUIOp::create(ob, loc, ob.getI64Type(), sharedAddr)
+              .getResult());
+      return LLVM::AddrSpaceCastOp::create(
+          ob, loc, LLVM::LLVMPointerType::get(ob.getContext(), 7), p3);
+    }
 
     /// !llvm.ptr<3> of mbarrier `i` (0..S: full, S..2S: empty).
     Value barrierPtr(OpBuilder &ob, Value i) {
