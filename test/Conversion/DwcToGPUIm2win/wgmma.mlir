@@ -32,6 +32,8 @@
 // BADSPEC: wgmma-specialize excludes wgmma-overlap and wgmma-barriers=1
 
 // CHECK-LABEL: func @f16
+// (Stride 2: no im2col tensor map, the A tiles by the cp.async gather.)
+// CHECK-NOT: dwcTensorMapIm2col
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} threads in (%c128{{.*}}) args
 // CHECK: gpu.func @f16_kernel({{.*}}) workgroup(%{{.*}} : memref<2x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: memref.extract_aligned_pointer_as_index
@@ -186,6 +188,8 @@ func.func @f16(%x: memref<2x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %b: memref<
 // bf16, OC = 72 (not a multiple of the 128-channel tile: zero-filled B
 // columns, guarded stores), C = 24 (K tiles straddle filter taps).
 // CHECK-LABEL: func @bf16
+// (C = 24: K tiles straddle taps, no im2col tensor map.)
+// CHECK-NOT: dwcTensorMapIm2col
 // CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}} : memref<{{.*}}x72xbf16>, vector<8xbf16>
