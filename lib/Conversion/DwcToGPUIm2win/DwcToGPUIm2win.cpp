@@ -285,9 +285,17 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       // than the cp.async gather on cv6, cv8-cv12
       // (bench/results/conv-2026-11-30-conv-tmai-v1.md).
       bool pipelineOk = !p.oneBarrier && !sw.wgmmaOverlap;
+      // The im2col map's window corners of a 4-D tensor are 8-bit signed
+      // (-padding and padding - (F - 1) in [-128, 127]); wider windows or
+      // paddings keep the cp.async gather.
+      auto pads = op.getPadding();
+      auto corner = [](int64_t v) { return v >= -128 && v <= 127; };
+      bool cornersFit = corner(-pads[0]) && corner(-pads[2]) &&
+                        corner(pads[1] - (p.FH - 1)) &&
+                        corner(pads[3] - (p.FW - 1));
       p.tmaA = sw.tmaIm2col && pipelineOk && p.C % 64 == 0 && p.sh == 1 &&
                p.sw_ == 1 && p.dh == 1 && p.dw == 1 && !sw.im2winTensor &&
-               sw.precompute && !p.spec;
+               sw.precompute && !p.spec && cornersFit;
       p.tma = (sw.tmaFilter || p.tmaA) && pipelineOk;
       if (p.tma)
         p.dynamicSmem = true;

@@ -299,3 +299,18 @@ func.func @c12(%x: memref<1x8x8x12xf16>, %w: memref<3x3x12x64xf16>, %y: memref<1
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
   return
 }
+
+// -----
+
+// A 3 x 131 window: the im2col map's corner pr - (FW - 1) = -130 does not
+// fit its 8-bit field, so the A tiles keep the cp.async gather (the filter
+// still comes by TMA only with wgmma-tma).
+// CHECK-LABEL: func @wide
+// CHECK-NOT: dwcTensorMapIm2col
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.wgmma.mma_async
+func.func @wide(%x: memref<1x4x140x64xf16>, %w: memref<3x131x64x64xf16>, %y: memref<1x2x10x64xf16>) {
+  dwc.conv2d ins(%x, %w : memref<1x4x140x64xf16>, memref<3x131x64x64xf16>) outs(%y : memref<1x2x10x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
+  return
+}
