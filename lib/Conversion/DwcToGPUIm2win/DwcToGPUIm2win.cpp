@@ -1303,6 +1303,18 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
             });
           }
         }
+        // A staged 16-byte chunk of output row m, channels oc..oc+7.
+        auto storeRowChunk = [&](Value m, Value oc, Value v) {
+          Value ok;
+          if (p.OC % p.BN != 0)
+            ok = e.lt(oc, p.OC);
+          if (p.M % p.BM != 0)
+            ok = e.andi(ok, e.lt(m, p.M));
+          guarded(ok, [&](OpBuilder &sb) {
+            vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
+                                    llvm::Align(16));
+          });
+        };
         if (warpStage && p.sw.stagedStores) {
           // Per-warp staging (wgmma-specialize: no block barrier): the warp
           // reads back its 16 rows as 16-byte chunks, then syncs again so
@@ -1321,15 +1333,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                 false, llvm::Align(16));
             Value m = e.add(e.add(mBase, e.mul(warp, 16)), r);
             Value oc = e.add(nBase, e.mul(c, 8));
-            Value ok;
-            if (p.OC % p.BN != 0)
-              ok = e.lt(oc, p.OC);
-            if (p.M % p.BM != 0)
-              ok = e.andi(ok, e.lt(m, p.M));
-            guarded(ok, [&](OpBuilder &sb) {
-              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
-                                      llvm::Align(16));
-            });
+            storeRowChunk(m, oc, v);
           }
           NVVM::SyncWarpOp::create(ob, loc, all);
           return;
@@ -1346,15 +1350,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
                 ValueRange{e.add(e.mul(r, pitch), e.mul(c, 8))}, false,
                 llvm::Align(16));
             Value m = e.add(mBase, r), oc = e.add(nBase, e.mul(c, 8));
-            Value ok;
-            if (p.OC % p.BN != 0)
-              ok = e.lt(oc, p.OC);
-            if (p.M % p.BM != 0)
-              ok = e.andi(ok, e.lt(m, p.M));
-            guarded(ok, [&](OpBuilder &sb) {
-              vector::StoreOp::create(sb, loc, v, y2, ValueRange{m, oc}, false,
-                                      llvm::Align(16));
-            });
+            storeRowChunk(m, oc, v);
           }
         }
         return;
