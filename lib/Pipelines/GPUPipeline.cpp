@@ -103,6 +103,11 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
       // bench/results/2026-11-30-fwd16-v3.md). Band packing with filter
       // pairs, split copies and unrolled slices: 1.15-2.6x the fragment
       // ring (bench/results/2026-11-30-fwd16-ldm.md).
+      // Wide filters: the streaming band kernel (each input row loaded once
+      // per row block into registers and multiplied with every filter row
+      // it meets).
+      addWithOptions(pm, dwc::createConvertDwcToGPUMmaStream(),
+                     options.streamOptions, "stream-options");
       dwc::ConvertDwcToGPUMmaOptions mmaOptions;
       mmaOptions.minFilterWidth = 9;
       mmaOptions.bandPacking = true;

@@ -696,6 +696,112 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertDwcToGPUMmaStream
+    : Pass<"convert-dwc-to-gpu-mma-stream", "mlir::ModuleOp"> {
+  let summary = "Lower wide-filter f16/bf16 depthwise convolutions to the streaming band kernel on tensor cores";
+  let description = [{
+    The band packing of `convert-dwc-to-gpu-mma` (K = 16 slices of each
+    filter row's Toeplitz band, mma rows g and g + 8 on adjacent output
+    groups 2g and 2g + 1, so block register X_k of a lane serves
+    a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2 of slice s) with the loops
+    turned around for wide filters, where the ring kernel spends its time
+    in shared-memory reads of the A operand:
+
+    * one warp owns one channel and a tile of 16 groups x 8 outputs along
+      the width (one image row of 128 outputs, or 16 / S images of S groups
+      for narrow rows, S a power of two >= 2); a block owns 8 channels
+      (8 warps), the tile and a chunk of row blocks;
+    * a row block is `rows` = R output rows. The warp streams the R + FH - 1
+      input rows the block needs, each once: a row's 2 x slices + 1 block
+      registers are loaded once and multiplied with every filter row fh it
+      meets, into the accumulators of output row r - fh (all R x FH x
+      slices mma of the row block are unrolled, so the accumulators stay
+      in registers and every shared-memory offset is a constant);
+    * the rows come from a channel-major workspace written by a first
+      kernel, `xt[n][h][c][pc] = x[n][h][pc - pl][c]` (zero-padded columns,
+      pitch ceil((OW + FW - 1) / 8) x 8): a block register is one aligned
+      32-bit global load, issued `prefetch` rows ahead (the first rows of a
+      row block are carried over from the previous one in registers);
+      rows outside the image are zero;
+    * the band of the block's 8 channels lives in shared memory as 8-byte
+      entries (v[s], v[s + 1], v[s + 8], v[s + 9]) (v: the filter row after
+      7 zeros): the B registers (b0, b1) of a slice are one conflict-free
+      8-byte load at entry 2q - g + 7 + 16 slice; with at most
+      `filter-registers` (filter row, slice) pairs they are loaded once
+      into registers;
+    * each row block's accumulators go through shared memory
+      ([warp][row][position]) into 16-byte stores of 8 channels.
+
+    Per mma the warp issues one 8-byte shared load (none with the band in
+    registers) and (R + FH - 1)(2 slices + 1) / (R FH slices) global loads,
+    against 2 shared loads and the register packing per mma of the ring
+    kernel. Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same
+    kernel on the 180-degree rotated filter under the transposed padding.
+
+    Eligible: f16 or bf16 with f32 accumulation, strides and dilations 1,
+    C % 8 == 0, identity layouts, `min-filter-width` <= FW <=
+    `max-filter-width`, band and output stage within 227 KB of shared
+    memory; everything else is left to the later passes (run before
+    `convert-dwc-to-gpu-mma`). Over 48 KB the kernel takes dynamic shared
+    memory. test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py
+    mirrors the index math.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d ins(%x, %w : memref<1x16x128x8xf16>, memref<9x9x8xf16>)
+      outs(%y : memref<1x16x128x8xf16>)
+      strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
+    ```
+
+    After:
+
+    ```mlir
+    %xt = memref.alloc() : memref<40960xf16>   // 1 x 16 x 8 x 136 + 8 x 8 transposes
+    gpu.launch blocks(...) in (%c17, %c1, %c1) threads(...) in (%c256, %c1, %c1) {
+      // eight 16-byte loads of x, eight 16-byte stores to %xt
+    }
+    gpu.launch blocks(...) in (%c8, %c1, %c1) threads(...) in (%c256, %c1, %c1)
+               workgroup(%band : memref<9x8x64xf16, #gpu.address_space<workgroup>>,
+                         %stage : memref<8x2x128xf16, #gpu.address_space<workgroup>>) {
+      // scf.for over the band entries (filter loads), barrier
+      // scf.for over row blocks (iter_args: the prefetched rows):
+      //   per input row: 3 vector.load vector<2xf16> of %xt, then
+      //   nvgpu.mma.sync {mmaShape = [16, 8, 16]} per (output row, slice)
+      //   accumulators -> %stage, barrier, 16-byte stores to %y, barrier
+    }
+    memref.dealloc %xt
+    ```
+  }];
+  let options = [
+    Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"9",
+           "Leave filters narrower than this to the later passes">,
+    Option<"maxFilterWidth", "max-filter-width", "int64_t", /*default=*/"64",
+           "Leave filters wider than this to the later passes (0: the pass "
+           "takes nothing)">,
+    Option<"rows", "rows", "int64_t", /*default=*/"8",
+           "Output rows per warp and row block (R, 1 to 32): R accumulator "
+           "tiles per lane, R + FH - 1 input rows streamed per R rows">,
+    Option<"prefetch", "prefetch", "int64_t", /*default=*/"4",
+           "Input rows loaded ahead of their use (0 to 8, at most FH - 1)">,
+    Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"34",
+           "Hold the band's B registers in registers (2 per filter row and "
+           "slice) when FH x slices is at most this; else one 8-byte "
+           "shared load per mma">,
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"528",
+           "Split the row blocks of a tile over the grid until it has at "
+           "least this many blocks (4 per SM on the H200)">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertDwcToGPUBackwardFilter
     : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
   let summary = "Lower depthwise filter gradients to streaming / split-z CUDA-core kernels with f32 atomics";

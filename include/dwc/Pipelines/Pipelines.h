@@ -66,6 +66,12 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma, e.g. "
                      "'frags-per-stage=1' (ablations, tuning)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> streamOptions{
+      *this, "stream-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma-stream (the "
+                     "streaming wide-filter tensor-core kernel), e.g. "
+                     "'rows=4 prefetch=2'; 'max-filter-width=0' turns it off"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> bwdFilterZ{
       *this, "bwd-filter-z",
       llvm::cl::desc("Accumulation slices of the split-z backward-filter "
