@@ -146,6 +146,12 @@ static cl::opt<std::string> gemvOptions(
     cl::desc("Options of convert-dwc-to-gpu-gemv, e.g. "
              "'half-vector-bits=128' (ablations, tuning)"),
     cl::init(""));
+static cl::opt<std::string> streamOptions(
+    cl::cat(aotCategory), "stream-options",
+    cl::desc("Options of convert-dwc-to-gpu-mma-stream (the streaming "
+             "wide-filter tensor-core kernel), e.g. 'rows=4'; "
+             "'max-filter-width=0' turns it off"),
+    cl::init(""));
 static cl::opt<std::string> mmaOptions(
     cl::cat(aotCategory), "mma-options",
     cl::desc("Options of convert-dwc-to-gpu-mma, e.g. 'frags-per-stage=1' "
@@ -264,6 +270,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.convOptions = convOptions;
     opts.gemvOptions = gemvOptions;
     opts.mmaOptions = mmaOptions;
+    opts.streamOptions = streamOptions;
     dwc::buildDwcToNVVMPipeline(pm, opts);
   } else if (pipelineKind == "upstream") {
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
