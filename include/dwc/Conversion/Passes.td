@@ -774,8 +774,11 @@ def ConvertDwcToGPUMmaStream
     ```
   }];
   let options = [
-    Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"9",
-           "Leave filters narrower than this to the later passes">,
+    Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"10",
+           "Leave filters narrower than this to the later passes (at FW = 9 "
+           "the ring kernel of convert-dwc-to-gpu-mma is 1.3-1.4x faster on "
+           "the H200: one slice, and the workspace pass is a third of the "
+           "time)">,
     Option<"maxFilterWidth", "max-filter-width", "int64_t", /*default=*/"64",
            "Leave filters wider than this to the later passes (0: the pass "
            "takes nothing)">,
@@ -784,13 +787,28 @@ def ConvertDwcToGPUMmaStream
            "tiles per lane, R + FH - 1 input rows streamed per R rows">,
     Option<"prefetch", "prefetch", "int64_t", /*default=*/"4",
            "Input rows loaded ahead of their use (0 to 8, at most FH - 1)">,
-    Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"34",
-           "Hold the band's B registers in registers (2 per filter row and "
-           "slice) when FH x slices is at most this; else one 8-byte "
-           "shared load per mma">,
+    Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"68",
+           "Hold the filter operand in registers when it takes at most this "
+           "many per lane (2 per filter row and slice with the input as A, "
+           "4 with the input as B); else shared loads per mma">,
     Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"528",
            "Split the row blocks of a tile over the grid until it has at "
            "least this many blocks (4 per SM on the H200)">,
+    Option<"inputOperand", "input-operand", "std::string", /*default=*/"\"auto\"",
+           "Which mma operand the input rows are: 'a' (16 groups of 8 "
+           "outputs, band FW + 7 wide, the lane's 2 slices + 1 words feed "
+           "4-register A fragments), 'b' (8 groups of 16 outputs, band "
+           "FW + 15 wide, 2 words per slice, no duplicated registers; the "
+           "filter is the A operand, one 16-byte shared load per mma) or "
+           "'auto' (b up to input-b-max-width)">,
+    Option<"inputBMaxWidth", "input-b-max-width", "int64_t", /*default=*/"31",
+           "With input-operand=auto: the widest filter that takes the input "
+           "as the B operand">,
+    Option<"minBlocksPerSm", "min-blocks-per-sm", "int64_t", /*default=*/"-1",
+           "Blocks of the kernel wanted on one SM (0: no hint; the marker "
+           "dwc.min_blocks_per_sm becomes nvvm.minctasm, ptxas caps the "
+           "registers; -1: 2 for the input-B kernels of at most 2 slices "
+           "(FW <= 17), measured 1.05-1.15x faster on the H200, else none)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -46,20 +46,24 @@ constexpr int64_t kStaticSmemBytes = 48 * 1024;
 
 /// The static shape of one streaming kernel.
 struct StreamPlan {
-  int64_t slices;     // K = 16 slices of a filter row's band
-  int64_t blocks;     // 8-column input blocks per lane and row: 2 slices + 1
-  int64_t groups;     // groups of 8 outputs per output row, ceil(OW / 8)
-  int64_t groupSpan;  // groups of one image in a tile (16, or a power of 2)
-  int64_t images;     // images per tile, 16 / groupSpan
-  int64_t colTiles;   // tiles along the width
-  int64_t pitch;      // workspace row pitch (columns, multiple of 8)
-  bool maskCols;      // lanes may read past a workspace row
-  int64_t rows;       // output rows per warp and row block
-  int64_t prefetch;   // input rows loaded ahead
-  int64_t rowBlocks;  // ceil(OH / rows)
+  bool inputB;          // input rows as the mma's B operand (else A)
+  int64_t slices;       // K = 16 slices of a filter row's band
+  int64_t words;        // 32-bit input words per lane and row
+  int64_t groupWidth;   // outputs per group: 8 (input A) or 16 (input B)
+  int64_t span;         // groups of one image in a tile
+  int64_t images;       // images per tile
+  int64_t colTiles;     // tiles along the width
+  int64_t pitch;        // workspace row pitch (columns, multiple of 8)
+  int64_t readEnd;      // columns a lane may read in a row (exclusive end)
+  bool maskCols;        // lanes may read past a workspace row
+  int64_t zeroLen;      // zero row after the workspace (rows off the image)
+  int64_t rows;         // output rows per warp and row block
+  int64_t prefetch;     // input rows loaded ahead
+  int64_t rowBlocks;    // ceil(OH / rows)
   int64_t rowBlocksPerChunk, chunks;  // row blocks split over the grid
-  int64_t tiles;      // (image sets) x (column tiles)
+  int64_t tiles;        // (image sets) x (column tiles)
   int64_t bandEntries;  // filter band entries per row and channel
+  int64_t entryHalves;  // halves per entry: 4 (input A) or 8 (input B)
   bool filterInRegisters;
   int64_t filterBytes, stageBytes;
 };
@@ -134,26 +138,43 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
   ConvertDwcToGPUMmaStreamOptions options;
 
   /// The kernel's shape for these sizes, or a reason it does not fit.
-  FailureOr<StreamPlan> planOf(const DepthwiseSizes &s, std::string &why) const {
+  FailureOr<StreamPlan> planOf(const DepthwiseSizes &s,
+                               std::string &why) const {
     StreamPlan p;
-    p.slices = (s.FW + 7 + 15) / 16;
-    p.blocks = 2 * p.slices + 1;
-    p.groups = llvm::divideCeil(s.OW, int64_t(8));
-    if (p.groups >= 16) {
-      p.groupSpan = 16;
+    // auto: input B where its band takes no more slices than input A's
+    // (FW + 15 vs FW + 7 columns: FW = 10..17, 26..31, ...), up to
+    // input-b-max-width.
+    p.inputB = options.inputOperand == "b" ||
+               (options.inputOperand == "auto" &&
+                s.FW <= options.inputBMaxWidth &&
+                (s.FW + 15 + 15) / 16 == (s.FW + 7 + 15) / 16);
+    // Input A: mma rows are groups of 8 outputs (16 per tile), the band
+    // FW + 7 columns wide; input B: mma columns are groups of 16 outputs
+    // (8 per tile), the band FW + 15 columns wide.
+    p.groupWidth = p.inputB ? 16 : 8;
+    const int64_t perTile = kTileOutputs / p.groupWidth;
+    p.slices = (s.FW + p.groupWidth - 1 + 15) / 16;
+    p.words = p.inputB ? 2 * p.slices : 2 * p.slices + 1;
+    int64_t groups = llvm::divideCeil(s.OW, p.groupWidth);
+    if (groups >= perTile) {
+      p.span = perTile;
       p.images = 1;
-      p.colTiles = llvm::divideCeil(p.groups, int64_t(16));
+      p.colTiles = llvm::divideCeil(groups, perTile);
     } else {
-      // Lanes own groups 2g and 2g + 1 of one image: at least 2 per image.
-      p.groupSpan = std::max<int64_t>(2, nextPowerOf2(p.groups));
-      p.images = 16 / p.groupSpan;
+      // Input A: lanes own groups 2g and 2g + 1 of one image (span >= 2).
+      p.span = std::max<int64_t>(p.inputB ? 1 : 2, nextPowerOf2(groups));
+      p.images = perTile / p.span;
       p.colTiles = 1;
     }
-    int64_t span = p.images == 1 ? 16 * p.colTiles : p.groupSpan;
     // Padded input columns of the window: OW + FW - 1.
     p.pitch = llvm::alignTo(s.OW + s.FW - 1, 8);
-    // A lane's last word starts at column 8 (span - 2) + 6 + 16 slices.
-    p.maskCols = 8 * span + 16 * p.slices - 8 > p.pitch;
+    // A lane's first column is 128 ct + groupWidth (j mod span) (j = g for
+    // input B, 2g for input A), its words + 8k + 2q, k < words.
+    int64_t lastGroup = p.inputB ? p.span - 1 : p.span - 2;
+    p.readEnd = (p.images == 1 ? kTileOutputs * (p.colTiles - 1) : 0) +
+                p.groupWidth * lastGroup + 8 * (p.words - 1) + 8;
+    p.maskCols = p.readEnd > p.pitch;
+    p.zeroLen = llvm::alignTo(p.readEnd, 8);
     p.rows = std::min<int64_t>(options.rows, s.OH);
     p.prefetch = std::min<int64_t>(options.prefetch, s.FH - 1);
     p.rowBlocks = llvm::divideCeil(s.OH, p.rows);
@@ -165,9 +186,12 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     p.rowBlocksPerChunk = llvm::divideCeil(p.rowBlocks, chunks);
     p.chunks = llvm::divideCeil(p.rowBlocks, p.rowBlocksPerChunk);
     p.bandEntries = 16 * p.slices;
-    p.filterInRegisters = s.FH * p.slices <= options.filterRegisters;
-    // Band entries are 4 halves (v[s], v[s + 1], v[s + 8], v[s + 9]).
-    p.filterBytes = s.FH * kWarps * p.bandEntries * 4 * 2;
+    p.entryHalves = p.inputB ? 8 : 4;
+    // The filter operand: 2 (input A: B) or 4 (input B: A) registers per
+    // lane, filter row and slice.
+    p.filterInRegisters =
+        s.FH * p.slices * p.entryHalves / 2 <= options.filterRegisters;
+    p.filterBytes = s.FH * kWarps * p.bandEntries * p.entryHalves * 2;
     p.stageBytes = kWarps * p.rows * kTileOutputs * 2;
     if (p.filterBytes + p.stageBytes > kMaxSmemBytes) {
       why = "filter band and output stage exceed 227 KB of shared memory";
@@ -205,17 +229,87 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     auto pairTy = VectorType::get({2}, et);
     auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
     const int64_t C8 = C / kVec;
+    const int64_t E = p.entryHalves;
 
     // 1. Channel-major workspace: xt[n][ih][c][pc] = x[n][ih][pc - pl][c]
-    //    (zero outside the row), pc < pitch. One thread per 8 columns x 8
-    //    channels: eight 16-byte loads, an 8 x 8 transpose in registers,
-    //    eight 16-byte stores (consecutive threads: consecutive columns).
-    const int64_t wsSize = N * IH * C * p.pitch;
-    Value xt = memref::AllocOp::create(rewriter, loc,
-                                       MemRefType::get({wsSize}, et));
+    //    (zero outside the row), pc < pitch, followed by a zero row that
+    //    lanes read for input rows outside the image. One thread per 8
+    //    columns x 8 channels: eight 16-byte loads, an 8 x 8 transpose in
+    //    registers, eight 16-byte stores (consecutive threads: consecutive
+    //    columns of a channel row).
+    const int64_t zeroBase = N * IH * C * p.pitch;
+    Value xt = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({zeroBase + p.zeroLen}, et));
     {
       const int64_t colBlocks = p.pitch / kVec;
       const int64_t total = N * IH * C8 * colBlocks;
+      const int64_t zeroChunks = p.zeroLen / kVec;
+      auto [pre, b0] = createGridLaunch(
+          rewriter, loc, llvm::divideCeil(total + zeroChunks, kThreads), 1,
+          kThreads);
+      IndexEmitter k{b0, loc};
+      Value id = k.add(k.mul(pre.getBlockIds().x, kThreads),
+                       pre.getThreadIds().x);
+      Value zeros = arith::ConstantOp::create(
+          b0, loc, DenseElementsAttr::get(chunkTy, b0.getZeroAttr(et)));
+      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), true);
+      {
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        IndexEmitter t{tb, loc};
+        SmallVector<Value> d = t.delinearize(id, {N, IH, C8, colBlocks});
+        Value n = d[0], ih = d[1], c8 = d[2], pb = d[3];
+        SmallVector<Value> cols;
+        for (int64_t e = 0; e < kVec; ++e) {
+          Value ic = t.add(t.mul(pb, kVec), e - pl);
+          Value ok = t.inBounds(ic, e - pl, p.pitch - 1 - pl, IW);
+          Value v = vector::LoadOp::create(
+              tb, loc, chunkTy, x,
+              ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
+              llvm::Align(16));
+          cols.push_back(ok ? arith::SelectOp::create(tb, loc, ok, v, zeros)
+                                  .getResult()
+                            : v);
+        }
+        Value rowBase = t.mul(t.add(t.mul(t.add(t.mul(n, IH), ih), C),
+                                    t.mul(c8, kVec)),
+                              p.pitch);
+        for (int64_t ch = 0; ch < kVec; ++ch) {
+          SmallVector<Value> elems;
+          for (int64_t e = 0; e < kVec; ++e)
+            elems.push_back(vector::ExtractOp::create(tb, loc, cols[e],
+                                                      ArrayRef<int64_t>{ch}));
+          Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
+          vector::StoreOp::create(
+              tb, loc, v, xt,
+              ValueRange{t.add(t.add(rowBase, ch * p.pitch), t.mul(pb, kVec))},
+              false, llvm::Align(16));
+        }
+      }
+      {
+        OpBuilder eb = ifOp.getElseBodyBuilder();
+        IndexEmitter t{eb, loc};
+        Value zc = t.sub(id, t.cst(total));
+        auto zIf = scf::IfOp::create(eb, loc, t.lt(zc, zeroChunks), false);
+        OpBuilder zb = zIf.getThenBodyBuilder();
+        IndexEmitter z{zb, loc};
+        vector::StoreOp::create(zb, loc, zeros, xt,
+                                ValueRange{z.add(z.mul(zc, kVec), zeroBase)},
+                                false, llvm::Align(16));
+      }
+    }
+
+    // 2. Band workspace: bw[c8][fh][wc][entry][E] (channel c8 * 8 + wc).
+    //    Input A: entry s = (v[s], v[s + 1], v[s + 8], v[s + 9]), v[i] = tap
+    //    i - 7 of the row: the B registers (b0, b1) of the lanes with
+    //    2q - g + 7 + 16 slice = s. Input B: entry e, s = e + 8 =
+    //    (v[s], v[s + 1], v[s - 8], v[s - 7], v[s + 8], v[s + 9], v[s],
+    //    v[s + 1]), v[i] = tap i - 15: the A registers (a0..a3) of the lanes
+    //    with 2q - g + 7 + 16 slice = e. (Backward data: the rotated filter.)
+    const int64_t blockHalves = FH * kWarps * p.bandEntries * E;
+    Value bw = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({C8 * blockHalves}, et));
+    {
+      const int64_t total = C8 * FH * kWarps * p.bandEntries;
       auto [pre, b0] = createGridLaunch(
           rewriter, loc, llvm::divideCeil(total, kThreads), 1, kThreads);
       IndexEmitter k{b0, loc};
@@ -224,41 +318,38 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       IndexEmitter t{tb, loc};
-      SmallVector<Value> d = t.delinearize(id, {N, IH, C8, colBlocks});
-      Value n = d[0], ih = d[1], c8 = d[2], pb = d[3];
-      Value zeros = arith::ConstantOp::create(
-          tb, loc, DenseElementsAttr::get(chunkTy, tb.getZeroAttr(et)));
-      SmallVector<Value> cols;
-      for (int64_t e = 0; e < kVec; ++e) {
-        Value ic = t.add(t.mul(pb, kVec), e - pl);
-        Value ok = t.inBounds(ic, e - pl, p.pitch - 1 - pl, IW);
-        Value v = vector::LoadOp::create(
-            tb, loc, chunkTy, x,
-            ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
-            llvm::Align(16));
-        cols.push_back(ok ? arith::SelectOp::create(tb, loc, ok, v, zeros)
-                                .getResult()
-                          : v);
+      SmallVector<Value> d =
+          t.delinearize(id, {C8, FH, kWarps, p.bandEntries});
+      Value c8 = d[0], fh = d[1], wc = d[2], ent = d[3];
+      Value ch = t.add(t.mul(c8, kVec), wc);
+      Value zero = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(et));
+      SmallVector<int64_t> offs =
+          p.inputB ? SmallVector<int64_t>{8, 9, 0, 1, 16, 17, 8, 9}
+                   : SmallVector<int64_t>{0, 1, 8, 9};
+      const int64_t lead = p.inputB ? 15 : 7;
+      SmallVector<Value> halves;
+      for (int64_t off : offs) {
+        Value tap = t.add(ent, off - lead);
+        Value ok = t.andi(t.ge(tap, 0), t.lt(tap, FW));
+        Value src = t.select(ok, tap, t.cst(0));
+        Value row = fh;
+        if (rotate) {
+          src = t.sub(FW - 1, src);
+          row = t.sub(FH - 1, fh);
+        }
+        Value v = memref::LoadOp::create(tb, loc, w, ValueRange{row, src, ch});
+        halves.push_back(arith::SelectOp::create(tb, loc, ok, v, zero));
       }
-      Value rowBase = t.mul(t.add(t.mul(t.add(t.mul(n, IH), ih), C),
-                                  t.mul(c8, kVec)),
-                            p.pitch);
-      for (int64_t ch = 0; ch < kVec; ++ch) {
-        SmallVector<Value> elems;
-        for (int64_t e = 0; e < kVec; ++e)
-          elems.push_back(vector::ExtractOp::create(tb, loc, cols[e],
-                                                    ArrayRef<int64_t>{ch}));
-        Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
-        vector::StoreOp::create(
-            tb, loc, v, xt,
-            ValueRange{t.add(t.add(rowBase, ch * p.pitch), t.mul(pb, kVec))},
-            false, llvm::Align(16));
-      }
+      Value entry = vector::FromElementsOp::create(
+          tb, loc, VectorType::get({E}, et), halves);
+      vector::StoreOp::create(tb, loc, entry, bw,
+                              ValueRange{t.mul(id, E)}, false,
+                              llvm::Align(2 * E));
     }
 
-    // 2. The streaming kernel.
+    // 3. The streaming kernel.
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto bandTy = MemRefType::get({FH, kWarps, p.bandEntries * 4}, et,
+    auto bandTy = MemRefType::get({FH, kWarps, p.bandEntries * E}, et,
                                   AffineMap(), wg);
     auto stageTy = MemRefType::get({kWarps, p.rows, kTileOutputs}, et,
                                    AffineMap(), wg);
@@ -299,109 +390,104 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     Value g = e.div(lane, 4), q = e.rem(lane, 4);
     Value c = e.add(e.mul(c8, kVec), warp);
 
-    // 2a. Band entries of the block's 8 channels: entry s of filter row fh
-    //     holds (v[s], v[s + 1], v[s + 8], v[s + 9]), v[i] = tap i - 7 of
-    //     the row (zero outside; backward data: the rotated filter), the B
-    //     registers (b0, b1) of the lanes with 2q - g + 7 = s - 16 slice.
+    // 3a. The block's band (contiguous in bw) into shared memory, 16 bytes
+    //     per copy.
     {
-      const int64_t entries = FH * kWarps * p.bandEntries;
-      auto loop = scf::ForOp::create(b, loc, tid, e.cst(entries),
+      const int64_t copies = blockHalves / kVec;
+      auto loop = scf::ForOp::create(b, loc, tid, e.cst(copies),
                                      e.cst(kThreads));
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       IndexEmitter l{lb, loc};
-      SmallVector<Value> d = l.delinearize(loop.getInductionVar(),
-                                           {FH, kWarps, p.bandEntries});
-      Value fh = d[0], wc = d[1], s = d[2];
-      Value ch = l.add(l.mul(c8, kVec), wc);
-      Value zero = arith::ConstantOp::create(lb, loc, lb.getZeroAttr(et));
-      SmallVector<Value> halves;
-      for (int64_t off : {0, 1, 8, 9}) {
-        Value tap = l.add(s, off - 7);
-        Value ok = l.andi(l.ge(tap, 0), l.lt(tap, FW));
-        Value src = l.select(ok, tap, l.cst(0));
-        Value row = fh;
-        if (rotate) {
-          src = l.sub(FW - 1, src);
-          row = l.sub(FH - 1, fh);
-        }
-        Value v = memref::LoadOp::create(lb, loc, w, ValueRange{row, src, ch});
-        halves.push_back(arith::SelectOp::create(lb, loc, ok, v, zero));
-      }
-      Value quad = vector::FromElementsOp::create(
-          lb, loc, VectorType::get({4}, et), halves);
-      vector::StoreOp::create(lb, loc, quad, band,
-                              ValueRange{fh, wc, l.mul(s, 4)}, false,
-                              llvm::Align(8));
+      Value i = loop.getInductionVar();
+      Value v = vector::LoadOp::create(
+          lb, loc, chunkTy, bw,
+          ValueRange{l.add(l.mul(c8, blockHalves), l.mul(i, kVec))}, false,
+          llvm::Align(16));
+      SmallVector<Value> d =
+          l.delinearize(i, {FH, kWarps, p.bandEntries * E / kVec});
+      vector::StoreOp::create(lb, loc, v, band,
+                              ValueRange{d[0], d[1], l.mul(d[2], kVec)},
+                              false, llvm::Align(16));
     }
-    gpu::BarrierOp::create(b, loc);
+    auto firstBarrier = gpu::BarrierOp::create(b, loc);
+    int64_t minBlocks = options.minBlocksPerSm;
+    if (minBlocks < 0)
+      minBlocks = p.inputB && p.slices <= 2 &&
+                          2 * (p.filterBytes + p.stageBytes) <= kMaxSmemBytes
+                      ? 2
+                      : 0;
+    if (minBlocks > 0)
+      firstBarrier->setAttr("dwc.min_blocks_per_sm",
+                            b.getI64IntegerAttr(minBlocks));
 
-    // B registers of (fh, slice): entry 2q - g + 7 + 16 slice, as two
-    // 4-byte loads (b0, b1) that LLVM merges into one 8-byte load (one
-    // vector<4> load would canonicalize into a shape_cast to the 2 x 2
-    // operand, which has no NVVM lowering).
+    // The filter operand of (fh, slice): entry 2q - g + 7 + 16 slice, as
+    // 4-byte loads (LLVM merges adjacent ones; one load of the whole operand
+    // would canonicalize into a shape_cast, which has no NVVM lowering).
     Value s0 = e.sub(e.add(e.mul(q, 2), 7), g);  // 2q - g + 7, in [0, 13]
-    auto loadB = [&](OpBuilder &ob, int64_t fh, int64_t slice) {
+    auto loadFilter = [&](OpBuilder &ob, int64_t fh, int64_t slice) {
       IndexEmitter l{ob, loc};
-      Value base = l.mul(l.add(s0, 16 * slice), 4);
+      Value base = l.mul(l.add(s0, 16 * slice), E);
       SmallVector<Value> el;
-      for (int64_t r = 0; r < 2; ++r) {
-        Value pr = vector::LoadOp::create(
-            ob, loc, pairTy, band, ValueRange{l.cst(fh), warp, l.add(base, 2 * r)},
-            false, llvm::Align(r == 0 ? 8 : 4));
+      for (int64_t part = 0; part < E / 2; ++part) {
+        Value v = vector::LoadOp::create(
+            ob, loc, pairTy, band,
+            ValueRange{l.cst(fh), warp, l.add(base, 2 * part)}, false,
+            llvm::Align(part % 2 == 0 ? 8 : 4));
         for (int64_t i = 0; i < 2; ++i)
           el.push_back(
-              vector::ExtractOp::create(ob, loc, pr, ArrayRef<int64_t>{i}));
+              vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i}));
       }
       return vector::FromElementsOp::create(
-                 ob, loc, VectorType::get({2, 2}, et), el)
+                 ob, loc, VectorType::get({E / 2, 2}, et), el)
           .getResult();
     };
-    SmallVector<Value> bRegs;
+    SmallVector<Value> filterRegs;
     if (p.filterInRegisters)
       for (int64_t fh = 0; fh < FH; ++fh)
         for (int64_t sl = 0; sl < p.slices; ++sl)
-          bRegs.push_back(loadB(b, fh, sl));
+          filterRegs.push_back(loadFilter(b, fh, sl));
 
-    // Lane's input words: mma rows g and g + 8 are groups 2g and 2g + 1 of
-    // the tile (image (2g) / span, column group (2g) mod span), so block
-    // register X_k = input columns colBase + 8k + 2q, + 1 serves
-    // a0 = X_{2s}, a1 = a2 = X_{2s + 1}, a3 = X_{2s + 2} of slice s.
-    Value colBase, image;
-    if (p.images == 1) {
-      colBase = e.add(e.mul(ct, kTileOutputs), e.mul(g, 16));
-      image = n0;
-    } else {
-      colBase = e.mul(e.rem(e.mul(g, 2), p.groupSpan), 8);
-      image = e.add(n0, e.div(e.mul(g, 2), p.groupSpan));
-      if (N % p.images != 0)
-        image = e.minc(image, N - 1);  // masked at the store
-    }
+    // The lane's input words: group j (j = g for input B: mma column g;
+    // j = 2g for input A: mma rows g and g + 8 are groups 2g and 2g + 1) of
+    // image n0 + j / span starts at column 128 ct + groupWidth (j mod span);
+    // word k is columns + 8k + 2q, + 1.
+    Value jl = p.inputB ? g : e.mul(g, 2);
+    Value colBase = e.add(e.mul(ct, kTileOutputs),
+                          e.mul(e.rem(jl, p.span), p.groupWidth));
+    Value image = e.add(n0, e.div(jl, p.span));
+    if (N % p.images != 0)
+      image = e.minc(image, N - 1);  // masked at the store
     Value laneCol = e.add(colBase, e.mul(q, 2));
     Value laneBase = e.add(e.mul(e.add(e.mul(e.mul(image, IH), C), c),
                                  p.pitch),
                            laneCol);
+    Value laneZero = e.add(laneCol, zeroBase);
     const int64_t rowStride = C * p.pitch;
     Value zeroPair = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(pairTy, b.getZeroAttr(et)));
     // The lane's words of padded input row r0 + step (input row r0 + step -
-    // pt; zero outside the image).
+    // pt; the zero row outside the image).
     auto loadRow = [&](OpBuilder &ob, Value r0, int64_t step) {
       IndexEmitter l{ob, loc};
       Value ih = l.add(r0, step - pt);
       Value okRow = l.andi(l.ge(ih, 0), l.lt(ih, IH));
-      Value base = l.add(laneBase, l.mul(l.clamp(ih, 0, IH - 1), rowStride));
+      Value base = l.select(okRow, l.add(laneBase, l.mul(ih, rowStride)),
+                            laneZero);
       SmallVector<Value> regs;
-      for (int64_t k = 0; k < p.blocks; ++k) {
-        Value ok = okRow;
+      for (int64_t k = 0; k < p.words; ++k) {
         Value idx = l.add(base, 8 * k);
+        Value okCol;
         if (p.maskCols) {
-          Value okCol = l.lt(l.add(laneCol, 8 * k), p.pitch);
-          ok = l.andi(ok, okCol);
+          okCol = l.lt(l.add(laneCol, 8 * k), p.pitch);
           idx = l.select(okCol, idx, base);
         }
         Value v = vector::LoadOp::create(ob, loc, pairTy, xt, ValueRange{idx},
                                          false, llvm::Align(4));
-        regs.push_back(arith::SelectOp::create(ob, loc, ok, v, zeroPair));
+        regs.push_back(okCol
+                           ? arith::SelectOp::create(ob, loc, okCol, v,
+                                                     zeroPair)
+                                 .getResult()
+                           : v);
       }
       return regs;
     };
@@ -416,8 +502,16 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       accInit = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0f)));
     }
+    auto elementsOf = [&](OpBuilder &ob, ArrayRef<Value> pairs) {
+      SmallVector<Value> el;
+      for (Value v : pairs)
+        for (int64_t i = 0; i < 2; ++i)
+          el.push_back(
+              vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i}));
+      return el;
+    };
 
-    // 2b. Row blocks of the chunk: the first `prefetch` rows of a row block
+    // 3b. Row blocks of the chunk: the first `prefetch` rows of a row block
     //     are carried in from the previous one (loaded there as its rows
     //     R .. R + prefetch - 1).
     const int64_t R = p.rows, D = p.prefetch, steps = R + FH - 1;
@@ -426,15 +520,15 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     SmallVector<Value> carried;
     for (int64_t st = 0; st < D; ++st)
       llvm::append_range(carried, loadRow(b, e.mul(rbBegin, R), st));
-    auto loop = scf::ForOp::create(
+    scf::ForOp::create(
         b, loc, rbBegin, rbEnd, e.cst(1), carried,
         [&](OpBuilder &lb, Location, Value rb, ValueRange args) {
           IndexEmitter l{lb, loc};
           Value r0 = l.mul(rb, R);
           SmallVector<SmallVector<Value>> X(steps);
           for (int64_t st = 0; st < D; ++st)
-            X[st].assign(args.begin() + st * p.blocks,
-                         args.begin() + (st + 1) * p.blocks);
+            X[st].assign(args.begin() + st * p.words,
+                         args.begin() + (st + 1) * p.words);
           SmallVector<Value> acc(R, accInit);
           for (int64_t st = 0; st < steps; ++st) {
             if (D == 0)
@@ -444,33 +538,50 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
             int64_t oLo = std::max<int64_t>(0, st - FH + 1),
                     oHi = std::min<int64_t>(R - 1, st);
             for (int64_t sl = 0; sl < p.slices; ++sl) {
-              SmallVector<Value> aEl;
-              for (int64_t k : {2 * sl, 2 * sl + 1, 2 * sl + 1, 2 * sl + 2})
-                for (int64_t i = 0; i < 2; ++i)
-                  aEl.push_back(vector::ExtractOp::create(
-                      lb, loc, X[st][k], ArrayRef<int64_t>{i}));
-              Value a = vector::FromElementsOp::create(
-                  lb, loc, VectorType::get({4, 2}, et), aEl);
+              // Input A: a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2; input B:
+              // b0 = X_2s, b1 = X_2s+1.
+              SmallVector<Value> el =
+                  p.inputB
+                      ? elementsOf(lb, {X[st][2 * sl], X[st][2 * sl + 1]})
+                      : elementsOf(lb, {X[st][2 * sl], X[st][2 * sl + 1],
+                                        X[st][2 * sl + 1], X[st][2 * sl + 2]});
+              Value in = vector::FromElementsOp::create(
+                  lb, loc, VectorType::get({p.inputB ? 2 : 4, 2}, et), el);
               for (int64_t o = oLo; o <= oHi; ++o) {
                 int64_t fh = st - o;
-                Value bm = p.filterInRegisters
-                               ? bRegs[fh * p.slices + sl]
-                               : loadB(lb, fh, sl);
-                acc[o] = emitMmaM16N8K16(lb, loc, a, bm, acc[o]);
+                Value filt = p.filterInRegisters
+                                 ? filterRegs[fh * p.slices + sl]
+                                 : loadFilter(lb, fh, sl);
+                acc[o] = p.inputB
+                             ? emitMmaM16N8K16(lb, loc, filt, in, acc[o])
+                             : emitMmaM16N8K16(lb, loc, in, filt, acc[o]);
               }
             }
           }
-          // Epilogue: accumulators -> the stage [warp][o][8 group + n] ->
-          // 16-byte stores of the block's 8 channels per output.
+          // Epilogue: accumulators -> the stage [warp][o][position in the
+          // tile] -> 16-byte stores of the block's 8 channels per output.
+          // Input A: d[r][i] is output 2q + i of group 2g + r (position
+          // 16g + 8r + 2q + i); input B: output g + 8r of group 2q + i
+          // (position 32q + 16i + 8r + g).
           for (int64_t o = 0; o < R; ++o)
-            for (int64_t half = 0; half < 2; ++half) {
+            for (int64_t r = 0; r < 2; ++r) {
               Value v = vector::ExtractOp::create(lb, loc, acc[o],
-                                                  ArrayRef<int64_t>{half});
+                                                  ArrayRef<int64_t>{r});
               v = arith::TruncFOp::create(lb, loc, pairTy, v);
-              Value pos = l.add(l.add(l.mul(g, 16), l.mul(q, 2)), 8 * half);
-              vector::StoreOp::create(lb, loc, v, stage,
-                                      ValueRange{warp, l.cst(o), pos}, false,
-                                      llvm::Align(4));
+              if (!p.inputB) {
+                Value pos = l.add(l.add(l.mul(g, 16), l.mul(q, 2)), 8 * r);
+                vector::StoreOp::create(lb, loc, v, stage,
+                                        ValueRange{warp, l.cst(o), pos}, false,
+                                        llvm::Align(4));
+                continue;
+              }
+              for (int64_t i = 0; i < 2; ++i) {
+                Value pos = l.add(l.add(l.mul(q, 32), g), 16 * i + 8 * r);
+                Value s = vector::ExtractOp::create(lb, loc, v,
+                                                    ArrayRef<int64_t>{i});
+                memref::StoreOp::create(lb, loc, s, stage,
+                                        ValueRange{warp, l.cst(o), pos});
+              }
             }
           gpu::BarrierOp::create(lb, loc);
           const int64_t perThread =
@@ -488,14 +599,15 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
             if (p.images == 1) {
               col = l.add(l.mul(ct, kTileOutputs), pos);
             } else {
-              Value j = l.div(pos, 8);
-              img = l.add(n0, l.div(j, p.groupSpan));
-              col = l.add(l.mul(l.rem(j, p.groupSpan), 8), l.rem(pos, 8));
+              Value j = l.div(pos, p.groupWidth);
+              img = l.add(n0, l.div(j, p.span));
+              col = l.add(l.mul(l.rem(j, p.span), p.groupWidth),
+                          l.rem(pos, p.groupWidth));
               if (N % p.images != 0)
                 ok = l.andi(ok, l.lt(img, N));
             }
             if ((p.images == 1 ? p.colTiles * kTileOutputs
-                               : 8 * p.groupSpan) > OW)
+                               : p.groupWidth * p.span) > OW)
               ok = l.andi(ok, l.lt(col, OW));
             auto store = [&](OpBuilder &sb) {
               IndexEmitter s{sb, loc};
@@ -523,9 +635,9 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
             llvm::append_range(next, X[R + st]);
           scf::YieldOp::create(lb, loc, next);
         });
-    (void)loop;
     rewriter.setInsertionPointAfter(launch);
     memref::DeallocOp::create(rewriter, loc, xt);
+    memref::DeallocOp::create(rewriter, loc, bw);
     rewriter.eraseOp(op);
     return success();
   }
@@ -544,8 +656,17 @@ struct ConvertDwcToGPUMmaStreamPass
       return bad("rows must be in [1, 32]", rows);
     if (prefetch < 0 || prefetch > 8)
       return bad("prefetch must be in [0, 8]", prefetch);
-    ConvertDwcToGPUMmaStreamOptions opts{minFilterWidth, maxFilterWidth, rows,
-                                         prefetch, filterRegisters, minBlocks};
+    if (inputOperand != "a" && inputOperand != "b" && inputOperand != "auto") {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-mma-stream: input-operand must be a, b or "
+             "auto, got '"
+          << inputOperand << "'";
+      return signalPassFailure();
+    }
+    ConvertDwcToGPUMmaStreamOptions opts{
+        minFilterWidth, maxFilterWidth,  rows,          prefetch,
+        filterRegisters, minBlocks,      inputOperand,  inputBMaxWidth,
+        minBlocksPerSm};
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
