@@ -11,11 +11,11 @@
 // a second first kernel interleaves the input; min-blocks-per-sm reaches
 // the PTX as .minnctapersm. ptxas: no spills. (Kernel files: <func>_kernel is the filter-pairs kernel, the
 // input-pairs kernel and the main kernel follow with numeric suffixes.)
-// RUN: rm -rf %t && dwc-opt %s "--dwc-to-nvvm=format=isa mma-options={band-auto=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: rm -rf %t && dwc-opt %s "--dwc-to-nvvm=format=isa stream-options={max-filter-width=0} mma-options={band-auto=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: FileCheck %s --check-prefix=PAIRS < %t/f51_kernel.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,UNROLLED < %t/f51_kernel_0.ptx
 // RUN: FileCheck %s --check-prefix=BF16 < %t/bf16_kernel_1.ptx
-// RUN: rm -rf %t.ip && dwc-opt %s "--dwc-to-nvvm=format=isa mma-options={band-auto=false band-input-pairs=true band-unroll=false min-blocks-per-sm=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.ip > /dev/null
+// RUN: rm -rf %t.ip && dwc-opt %s "--dwc-to-nvvm=format=isa stream-options={max-filter-width=0} mma-options={band-auto=false band-input-pairs=true band-unroll=false min-blocks-per-sm=1}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.ip > /dev/null
 // RUN: FileCheck %s --check-prefix=PAIRS < %t.ip/f51_kernel_0.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,IP,LOOP < %t.ip/f51_kernel_1.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f51_kernel_0.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}

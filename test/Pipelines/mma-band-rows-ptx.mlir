@@ -6,13 +6,13 @@
 // kernel) and one barrier. Per warp and stage: 2 tiles x 8 channels x 3
 // (4) slices = 48 (64) mma; FW = 17: 16 channels x 2 slices = 32.
 // ptxas: no spills.
-// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0}"| %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: FileCheck %s --check-prefixes=CHECK,R31 < %t/f31_kernel.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,R51 < %t/f51_kernel.ptx
 // RUN: FileCheck %s --check-prefix=F17 < %t/f17_kernel_0.ptx
 // Other chips keep the previous default (one row, filter pairs: a first
 // kernel, 128 threads): band-auto is Hopper-only (up to 227 KB per block).
-// RUN: rm -rf %t.80 && dwc-opt %s --dwc-to-nvvm="chip=sm_80 format=isa" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.80 > /dev/null
+// RUN: rm -rf %t.80 && dwc-opt %s --dwc-to-nvvm="chip=sm_80 format=isa stream-options={max-filter-width=0}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.80 > /dev/null
 // RUN: FileCheck %s --check-prefix=SM80 < %t.80/f31_kernel_0.ptx
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f31_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f51_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}

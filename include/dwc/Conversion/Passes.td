@@ -707,36 +707,49 @@ def ConvertDwcToGPUMmaStream
     turned around for wide filters, where the ring kernel spends its time
     in shared-memory reads of the A operand:
 
-    * one warp owns one channel and a tile of 16 groups x 8 outputs along
-      the width (one image row of 128 outputs, or 16 / S images of S groups
-      for narrow rows, S a power of two >= 2); a block owns 8 channels
-      (8 warps), the tile and a chunk of row blocks;
+    * one warp owns one channel and a tile of 128 outputs along the width
+      (16 groups of 8 with the input as the A operand, 8 groups of 16 with
+      it as the B operand: one image row, or several images of S groups for
+      narrow rows, S a power of two); a block owns 8 channels (8 warps),
+      the tile and a chunk of row blocks;
     * a row block is `rows` = R output rows. The warp streams the R + FH - 1
-      input rows the block needs, each once: a row's 2 x slices + 1 block
-      registers are loaded once and multiplied with every filter row fh it
+      input rows the block needs, each once: a row's input words are
+      loaded once and multiplied with every filter row fh it
       meets, into the accumulators of output row r - fh (all R x FH x
       slices mma of the row block are unrolled, so the accumulators stay
       in registers and every shared-memory offset is a constant);
     * the rows come from a channel-major workspace written by a first
       kernel, `xt[n][h][c][pc] = x[n][h][pc - pl][c]` (zero-padded columns,
-      pitch ceil((OW + FW - 1) / 8) x 8): a block register is one aligned
-      32-bit global load, issued `prefetch` rows ahead (the first rows of a
-      row block are carried over from the previous one in registers);
-      rows outside the image are zero;
-    * the band of the block's 8 channels lives in shared memory as 8-byte
-      entries (v[s], v[s + 1], v[s + 8], v[s + 9]) (v: the filter row after
-      7 zeros): the B registers (b0, b1) of a slice are one conflict-free
-      8-byte load at entry 2q - g + 7 + 16 slice; with at most
-      `filter-registers` (filter row, slice) pairs they are loaded once
-      into registers;
+      pitch ceil((OW + FW - 1) / 8) x 8, followed by a zero row that rows
+      outside the image read: no per-word selects): an input word is one
+      aligned 32-bit global load, issued `prefetch` rows ahead (the first
+      rows of a row block are carried over from the previous one);
+    * `input-operand`: with the input as the A operand (groups of 8
+      outputs, the FW + 7 band) a lane's 2 slices + 1 words feed the
+      4-register A fragments (a1 = a2: register copies) and the filter is
+      the B operand, band entries (v[s], v[s + 1], v[s + 8], v[s + 9]);
+      with the input as the B operand (mma columns = 8 groups of 16
+      outputs, the FW + 15 band) a lane's 2 words per slice are b0, b1
+      directly and the filter is the A operand, entries (P[s], P[s - 8],
+      P[s + 8], P[s]) of pairs P[s] = (v[s], v[s + 1]) - one 16-byte
+      shared load per mma. `auto` takes B where its band has no more
+      slices than A's (FW = 10..17, 26..31): 1.1-1.3x faster there;
+    * a second first kernel writes the band entries of every channel
+      (backward data: the rotated filter); each block copies its 8
+      channels' entries into shared memory with 16-byte loads; with at most
+      `filter-registers` operand registers per lane they are loaded once;
     * each row block's accumulators go through shared memory
-      ([warp][row][position]) into 16-byte stores of 8 channels.
+      ([warp][row][position]) into 16-byte stores of 8 channels;
+    * `min-blocks-per-sm` (default: 2 for the input-B kernels of up to 2
+      slices) caps the registers so that two blocks share an SM.
 
-    Per mma the warp issues one 8-byte shared load (none with the band in
-    registers) and (R + FH - 1)(2 slices + 1) / (R FH slices) global loads,
-    against 2 shared loads and the register packing per mma of the ring
-    kernel. Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same
-    kernel on the 180-degree rotated filter under the transposed padding.
+    Measured on the H200 (bench/results/2026-11-30-fwd16-stream-final.md):
+    1.4-2.2x the ring kernel of `convert-dwc-to-gpu-mma` from FW = 13 (F =
+    31: 60% of the density-adjusted mma.sync peak at 128 x 128); at FW = 9
+    the ring kernel stays 1.3-1.4x faster (one slice; the workspace kernel
+    is a fifth to a third of the time), hence `min-filter-width` = 10.
+    Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
+    on the 180-degree rotated filter under the transposed padding.
 
     Eligible: f16 or bf16 with f32 accumulation, strides and dilations 1,
     C % 8 == 0, identity layouts, `min-filter-width` <= FW <=
@@ -749,28 +762,34 @@ def ConvertDwcToGPUMmaStream
     Before:
 
     ```mlir
-    dwc.depthwise_conv2d ins(%x, %w : memref<1x16x128x8xf16>, memref<9x9x8xf16>)
-      outs(%y : memref<1x16x128x8xf16>)
-      strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
+    dwc.depthwise_conv2d ins(%x, %w : memref<1x6x128x16xf16>, memref<13x13x16xf16>)
+      outs(%y : memref<1x6x128x16xf16>)
+      strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
     ```
 
-    After:
+    After (`rows=2`; input B, 2 slices):
 
     ```mlir
-    %xt = memref.alloc() : memref<40960xf16>   // 1 x 16 x 8 x 136 + 8 x 8 transposes
-    gpu.launch blocks(...) in (%c17, %c1, %c1) threads(...) in (%c256, %c1, %c1) {
-      // eight 16-byte loads of x, eight 16-byte stores to %xt
+    %xt = memref.alloc() : memref<13968xf16>   // 1 x 6 x 16 x 144 + zero row
+    gpu.launch ... threads(...) in (%c256, ...) {
+      // eight 16-byte loads of %x, an 8 x 8 transpose, eight 16-byte stores
     }
-    gpu.launch blocks(...) in (%c8, %c1, %c1) threads(...) in (%c256, %c1, %c1)
-               workgroup(%band : memref<9x8x64xf16, #gpu.address_space<workgroup>>,
-                         %stage : memref<8x2x128xf16, #gpu.address_space<workgroup>>) {
-      // scf.for over the band entries (filter loads), barrier
-      // scf.for over row blocks (iter_args: the prefetched rows):
-      //   per input row: 3 vector.load vector<2xf16> of %xt, then
-      //   nvgpu.mma.sync {mmaShape = [16, 8, 16]} per (output row, slice)
-      //   accumulators -> %stage, barrier, 16-byte stores to %y, barrier
+    %bw = memref.alloc() : memref<53248xf16>   // 2 x 13 x 8 x 32 entries x 8
+    gpu.launch ... { // one band entry per thread: 8 filter taps, one store }
+    gpu.launch blocks(...) in (%c6, ...) threads(...) in (%c256, ...)
+        dynamic_shared_memory_size %c57344_i32 {
+      // the block's band entries -> shared memory (16-byte copies)
+      gpu.barrier {dwc.min_blocks_per_sm = 2 : i64}
+      scf.for %rb = ... iter_args(<prefetched input words>) {
+        // per input row: 4 vector.load vector<2xf16> of %xt, then per
+        // (output row, slice): the filter fragment (vector.load of the band)
+        // and nvgpu.mma.sync(%filt, %in, %acc) {mmaShape = [16, 8, 16]}
+        //   : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
+        // accumulators -> stage, gpu.barrier, 16-byte stores to %y, gpu.barrier
+      }
     }
     memref.dealloc %xt
+    memref.dealloc %bw
     ```
   }];
   let options = [

@@ -1,0 +1,68 @@
+// convert-dwc-to-gpu-mma-stream on small IR: the three kernels (channel-
+// major workspace with its zero row, band workspace, streaming kernel), the
+// input as the B operand (FW = 13: 2 slices of the FW + 15 band; the filter
+// is the 4-register A operand) or the A operand (input-operand=a, and FW = 21
+// by auto, where input B would take 3 slices instead of 2), the fully
+// unrolled row block (rows x FH x slices mma), 2 blocks per SM for input B
+// up to 2 slices, bias, backward data.
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 input-operand=a" -split-input-file | FileCheck %s --check-prefix=INA
+
+// CHECK-LABEL: func @input_b
+// Workspace: 1 x 6 x 16 x pitch 136 (OW + FW - 1 = 140 -> 144), + zero row.
+// CHECK: memref.alloc() : memref<{{[0-9]+}}xf16>
+// CHECK: gpu.launch
+// CHECK: vector.store {{.*}} : memref<{{[0-9]+}}xf16>, vector<8xf16>
+// Band workspace: 2 x 13 x 8 x 32 entries x 8 halves.
+// CHECK: memref.alloc() : memref<53248xf16>
+// CHECK: gpu.launch
+// CHECK: vector.store {{.*}} : memref<53248xf16>, vector<8xf16>
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c6, {{.*}} threads({{.*}}) in (%{{.*}} = %c256
+// CHECK: gpu.barrier {dwc.min_blocks_per_sm = 2 : i64}
+// CHECK: scf.for
+// CHECK-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: gpu.barrier
+// CHECK: vector.store {{.*}} : memref<1x6x128x16xf16>, vector<8xf16>
+// CHECK: gpu.barrier
+// CHECK: memref.dealloc
+// CHECK: memref.dealloc
+// CHECK-NOT: dwc.depthwise_conv2d
+// INA-LABEL: func @input_b
+// INA-NOT: dwc.min_blocks_per_sm
+// INA-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
+func.func @input_b(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: memref<1x6x128x16xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x6x128x16xf16>, memref<13x13x16xf16>) outs(%y : memref<1x6x128x16xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
+  return
+}
+
+// -----
+
+// FW = 21: input B would need 3 slices (36 columns), input A 2 (28): auto
+// takes A, 2 x 3 x 2 mma per row block; bf16 with a bias.
+// CHECK-LABEL: func @auto_input_a
+// CHECK-NOT: dwc.min_blocks_per_sm
+// CHECK: vector.broadcast {{.*}} : f32 to vector<2x2xf32>
+// CHECK-COUNT-12: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: dwc.depthwise_conv2d
+func.func @auto_input_a(%x: memref<2x5x40x8xbf16>, %w: memref<3x21x8xbf16>, %b: memref<8xbf16>, %y: memref<2x5x40x8xbf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<2x5x40x8xbf16>, memref<3x21x8xbf16>) bias(%b : memref<8xbf16>) outs(%y : memref<2x5x40x8xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 10, 10]
+  return
+}
+
+// -----
+
+// Backward data: the same kernel on the rotated filter (the band kernel
+// reads tap FW - 1 - t of row FH - 1 - fh).
+// CHECK-LABEL: func @backward_data
+// CHECK-COUNT-3: gpu.launch
+// CHECK: arith.subi
+// CHECK-NOT: dwc.depthwise_conv2d_backward_data
+func.func @backward_data(%dy: memref<2x12x12x8xf16>, %w: memref<11x11x8xf16>, %dx: memref<2x12x12x8xf16>) {
+  dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<2x12x12x8xf16>, memref<11x11x8xf16>) outs(%dx : memref<2x12x12x8xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [5, 5, 5, 5]
+  return
+}
