@@ -15,6 +15,8 @@
 
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include <limits>
 #include <string>
 
 namespace mlir {
@@ -35,6 +37,43 @@ inline DepthwiseProblem forwardProblem(DepthwiseConv2DOp op) {
 
 /// The sizes of a problem: x is N x IH x IW x C, w FH x FW x C, y
 /// N x OH x OW x C.
+/// Why a depthwise convolution with these operands cannot take the mma.sync
+/// kernels (memref form, min <= FW <= max, f16/bf16 with f32 accumulation,
+/// unit strides and dilations, C % 8 == 0, identity layouts, a non-empty
+/// output), or an empty string.
+inline std::string
+mmaIneligibility(Operation *op, Value x, Value w, Value y, Type acc,
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                 int64_t minFilterWidth,
+                 int64_t maxFilterWidth = std::numeric_limits<int64_t>::max()) {
+  auto init = dyn_cast<MemRefType>(y.getType());
+  if (!init)
+    return "tensor form (bufferize first)";
+  int64_t FW = cast<MemRefType>(w.getType()).getShape()[1];
+  if (FW < minFilterWidth)
+    return "filter narrower than min-filter-width";
+  if (FW > maxFilterWidth)
+    return "filter wider than max-filter-width";
+  auto in = cast<MemRefType>(x.getType());
+  Type et = in.getElementType();
+  if (!et.isF16() && !et.isBF16())
+    return "element type is not f16 or bf16";
+  if (!acc.isF32())
+    return "accumulation type is not f32";
+  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
+    return "stride is not 1";
+  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
+    return "dilation is not 1";
+  if (in.getShape()[3] % 8 != 0)
+    return "channel count is not a multiple of 8";
+  for (Value v : op->getOperands())
+    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+      return "non-identity layout";
+  if (llvm::any_of(init.getShape(), [](int64_t d) { return d <= 0; }))
+    return "empty output";
+  return "";
+}
+
 struct DepthwiseSizes {
   int64_t N, IH, IW, C, FH, FW, OH, OW;
 };

@@ -60,41 +60,9 @@ constexpr int64_t kTM = 8;       // outputs per GEMV (mma N)
 constexpr int64_t kGemvs = 16;   // GEMVs per mma (mma M)
 constexpr int64_t kZ = 23;       // compressed fragment: 7 zeros, 9 taps, 7 zeros
 
-/// Why a convolution with these operands cannot take the tensor-core kernel,
-/// or an empty string.
-std::string ineligibility(Operation *op, Value x, Value w, Value y, Type acc,
-                          ArrayRef<int64_t> strides,
-                          ArrayRef<int64_t> dilations,
-                          int64_t minFilterWidth) {
-  auto init = dyn_cast<MemRefType>(y.getType());
-  if (!init)
-    return "tensor form (bufferize first)";
-  if (cast<MemRefType>(w.getType()).getShape()[1] < minFilterWidth)
-    return "filter narrower than min-filter-width";
-  auto in = cast<MemRefType>(x.getType());
-  Type et = in.getElementType();
-  if (!et.isF16() && !et.isBF16())
-    return "element type is not f16 or bf16";
-  if (!acc.isF32())
-    return "accumulation type is not f32";
-  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
-    return "stride is not 1";
-  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
-    return "dilation is not 1";
-  if (in.getShape()[3] % kVec != 0)
-    return "channel count is not a multiple of 8";
-  for (Value v : op->getOperands())
-    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
-      return "non-identity layout";
-  auto out = init.getShape();
-  if (llvm::any_of(out, [](int64_t d) { return d <= 0; }))
-    return "empty output";
-  return "";
-}
-
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFilterWidth,
                                  std::string &why) {
-  why = ineligibility(op, op.getInput(), op.getFilter(), op.getInit(),
+  why = mmaIneligibility(op, op.getInput(), op.getFilter(), op.getInit(),
                       op.getAccType(), op.getStrides(), op.getDilations(),
                       minFilterWidth);
   if (!why.empty())
@@ -104,7 +72,7 @@ FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFilterWid
 
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
                                  int64_t minFilterWidth, std::string &why) {
-  why = ineligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
+  why = mmaIneligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
                       op.getAccType(), op.getStrides(), op.getDilations(),
                       minFilterWidth);
   if (!why.empty())

@@ -75,43 +75,9 @@ int64_t nextPowerOf2(int64_t v) {
   return p;
 }
 
-/// Why a convolution with these operands cannot take the streaming kernel,
-/// or an empty string.
-std::string ineligibility(Operation *op, Value x, Value w, Value y, Type acc,
-                          ArrayRef<int64_t> strides,
-                          ArrayRef<int64_t> dilations, int64_t minFilterWidth,
-                          int64_t maxFilterWidth) {
-  auto init = dyn_cast<MemRefType>(y.getType());
-  if (!init)
-    return "tensor form (bufferize first)";
-  int64_t FW = cast<MemRefType>(w.getType()).getShape()[1];
-  if (FW < minFilterWidth)
-    return "filter narrower than min-filter-width";
-  if (FW > maxFilterWidth)
-    return "filter wider than max-filter-width";
-  auto in = cast<MemRefType>(x.getType());
-  Type et = in.getElementType();
-  if (!et.isF16() && !et.isBF16())
-    return "element type is not f16 or bf16";
-  if (!acc.isF32())
-    return "accumulation type is not f32";
-  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
-    return "stride is not 1";
-  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
-    return "dilation is not 1";
-  if (in.getShape()[3] % kWarps != 0)
-    return "channel count is not a multiple of 8";
-  for (Value v : op->getOperands())
-    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
-      return "non-identity layout";
-  if (llvm::any_of(init.getShape(), [](int64_t d) { return d <= 0; }))
-    return "empty output";
-  return "";
-}
-
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFW,
                                       int64_t maxFW, std::string &why) {
-  why = ineligibility(op, op.getInput(), op.getFilter(), op.getInit(),
+  why = mmaIneligibility(op, op.getInput(), op.getFilter(), op.getInit(),
                       op.getAccType(), op.getStrides(), op.getDilations(),
                       minFW, maxFW);
   if (!why.empty())
@@ -122,7 +88,7 @@ FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFW,
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
                                       int64_t minFW, int64_t maxFW,
                                       std::string &why) {
-  why = ineligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
+  why = mmaIneligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
                       op.getAccType(), op.getStrides(), op.getDilations(),
                       minFW, maxFW);
   if (!why.empty())
