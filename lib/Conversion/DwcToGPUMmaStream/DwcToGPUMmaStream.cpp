@@ -1,13 +1,16 @@
 //===- DwcToGPUMmaStream.cpp - streaming wide-filter depthwise conv (mma) -===//
 //
 // Lowers f16/bf16 depthwise convolutions with wide filters to the streaming
-// band kernel on tensor cores. One warp owns one channel and a tile of 16
-// groups x 8 outputs along the width; it streams the input rows of the tile
-// once per row block and multiplies each row, held in registers, with every
-// filter row it meets (the filter's Toeplitz band slices, held in shared
-// memory or registers) into the accumulators of the R output rows it feeds.
-// A first kernel writes the input channel-major with the width innermost
-// (zero-padded columns), so each A register is one aligned 32-bit load.
+// band kernel on tensor cores. One warp owns one channel and a tile of 128
+// outputs along the width; it streams the input rows of the tile once per
+// row block and multiplies each row, held in registers, with every filter
+// row it meets (the filter's Toeplitz band slices, from shared memory) into
+// the accumulators of the R output rows it feeds. The input rows are the
+// mma's A operand (16 groups of 8 outputs) or its B operand (8 groups of
+// 16, no duplicated registers). A first kernel writes the input
+// channel-major with the width innermost (zero-padded columns, a zero row
+// for rows off the image), so each input word is one aligned 32-bit load;
+// a second writes the band entries of every channel.
 // See the pass description in include/dwc/Conversion/Passes.td; the index
 // math is mirrored by test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py.
 //
