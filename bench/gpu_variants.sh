@@ -41,7 +41,7 @@ for v in $VARIANTS; do
   REFF=1; [ "$v" = "$REF" ] && REFF=7
   echo "== $v ($SHARE s, --ref-max-f $REFF)" | tee -a "$OUT/variants.log"
   OUT="$RES/$v" DWC_KERNELS=".carry/variants/$v/kernels" DWC_WORK="/tmp/dwc-variants-work/$v" \
-    DWC_HARD_LIMIT="$SHARE" bash bench/gpu.sh --label "$v" --time-budget $(( SHARE - 50 )) \
+    DWC_HARD_LIMIT="$SHARE" bash bench/gpu.sh --label "$v" --time-budget $(( SHARE > 60 ? SHARE - 30 : SHARE - 12 )) \
     --ref-max-f "$REFF" "${PASS[@]}" > "$RES/$v.log" 2>&1
   echo "   rc $?; $(grep -h 'correct .*timed' "$RES/$v/harness.log" | tail -1)" | tee -a "$OUT/variants.log"
 done

@@ -244,8 +244,8 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     of the tile with filter row t - r; an output row is rounded and stored
     right after its last filter row (at most FH rows of accumulators live).
     The filter stays in f32 registers when FH x FW x V fits
-    `row-tile-filter-regs`, else its vectors are read through L1 at each
-    use. No branches: padding rows and columns are clamped loads replaced by
+    `row-tile-filter-regs` (200: up to 7 x 7 f16), else its vectors are
+    read through L1 at each use. No branches: padding rows and columns are clamped loads replaced by
     zeros, so all loads of a tile may be in flight together. TH = 4, TM = 4
     (8 for 10 to 25 taps): on the H200 82-86% of copy bandwidth at 3x3 f16
     against the GEMV kernel's 69-76% and cuDNN's 80-82%
@@ -329,10 +329,12 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
            /*default=*/"49",
            "Longest filter (FH x FW taps) the row-tile kernel takes">,
     Option<"rowTileFilterRegs", "row-tile-filter-regs", "int64_t",
-           /*default=*/"72",
+           /*default=*/"200",
            "Most f32 registers (FH x FW x channels per thread) the row-tile "
            "kernel keeps the filter in; longer filters are read through L1 "
-           "at each use">,
+           "at each use (200 covers 7 x 7 f16: 1.02-1.06x at 5 x 5 and "
+           "7 x 7 on the H200 against 72, though ptxas spills 32 bytes at "
+           "7 x 7)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
@@ -713,17 +715,28 @@ def ConvertDwcToGPUMmaStream
       narrow rows, S a power of two); a block owns 8 channels (8 warps),
       the tile and a chunk of row blocks;
     * a row block is `rows` = R output rows. The warp streams the R + FH - 1
-      input rows the block needs, each once: a row's input words are
-      loaded once and multiplied with every filter row fh it
-      meets, into the accumulators of output row r - fh (all R x FH x
-      slices mma of the row block are unrolled, so the accumulators stay
-      in registers and every shared-memory offset is a constant);
+      input rows the block needs, each loaded once (all R x FH x slices mma
+      of the row block are unrolled, so the accumulators stay in registers
+      and every shared-memory offset is a constant), in one of two
+      `loop-order`s: filter rows outer (step fh loads the filter operand of
+      (fh, slice) once and multiplies it with input rows fh .. fh + R - 1,
+      a window of R rows in registers; the default with the input as the
+      B operand, whose 16-byte filter operand this reads R times less
+      often than per input row: 1.0-1.14x at FW = 13 / 17 and, with R =
+      16 for 3 slices, 1.04-1.11x at FW = 31 on the H200,
+      bench/results/2026-11-30-fwd16-order.md) or input rows outer (a
+      row's words are multiplied with every filter row fh it meets, into
+      the accumulators of output row r - fh; the default with the input
+      as the A operand, whose 8-byte filter operands LLVM keeps in
+      registers across the row block);
     * the rows come from a channel-major workspace written by a first
       kernel, `xt[n][h][c][pc] = x[n][h][pc - pl][c]` (zero-padded columns,
       pitch ceil((OW + FW - 1) / 8) x 8, followed by a zero row that rows
       outside the image read: no per-word selects): an input word is one
-      aligned 32-bit global load, issued `prefetch` rows ahead (the first
-      rows of a row block are carried over from the previous one);
+      aligned 32-bit global load, issued `prefetch` filter-row steps
+      (filter-row order) or input rows (input-row order) ahead; the rows
+      due before a row block's first step are loaded by the previous one
+      and carried through the loop;
     * `input-operand`: with the input as the A operand (groups of 8
       outputs, the FW + 7 band) a lane's 2 slices + 1 words feed the
       4-register A fragments (a1 = a2: register copies) and the filter is
@@ -781,9 +794,10 @@ def ConvertDwcToGPUMmaStream
       // the block's band entries -> shared memory (16-byte copies)
       gpu.barrier {dwc.min_blocks_per_sm = 2 : i64}
       scf.for %rb = ... iter_args(<prefetched input words>) {
-        // per input row: 4 vector.load vector<2xf16> of %xt, then per
-        // (output row, slice): the filter fragment (vector.load of the band)
-        // and nvgpu.mma.sync(%filt, %in, %acc) {mmaShape = [16, 8, 16]}
+        // per filter row fh: the input rows due (4 vector.load vector<2xf16>
+        // of %xt each), then per slice the filter fragment (vector.load of
+        // the band) and per output row o
+        // nvgpu.mma.sync(%filt, %in[o + fh], %acc[o]) {mmaShape = [16, 8, 16]}
         //   : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
         // accumulators -> stage, gpu.barrier, 16-byte stores to %y, gpu.barrier
       }
@@ -801,11 +815,23 @@ def ConvertDwcToGPUMmaStream
     Option<"maxFilterWidth", "max-filter-width", "int64_t", /*default=*/"64",
            "Leave filters wider than this to the later passes (0: the pass "
            "takes nothing)">,
-    Option<"rows", "rows", "int64_t", /*default=*/"8",
+    Option<"rows", "rows", "int64_t", /*default=*/"0",
            "Output rows per warp and row block (R, 1 to 32): R accumulator "
-           "tiles per lane, R + FH - 1 input rows streamed per R rows">,
-    Option<"prefetch", "prefetch", "int64_t", /*default=*/"4",
-           "Input rows loaded ahead of their use (0 to 8, at most FH - 1)">,
+           "tiles per lane, R + FH - 1 input rows streamed per R rows (0: "
+           "16 in the filter-row order with 3 or more slices, else 8)">,
+    Option<"prefetch", "prefetch", "int64_t", /*default=*/"-1",
+           "How far an input row's loads run ahead of its first use: "
+           "filter-row steps (filter-row order, at most FH) or input rows "
+           "(input-row order, at most FH - 1); 0 to 8, -1: 2 steps or 4 "
+           "rows. The rows due before a row block's first step come from "
+           "the previous row block">,
+    Option<"loopOrder", "loop-order", "std::string", /*default=*/"\"auto\"",
+           "The unrolled loops of a row block: 'filter-rows' (outer: filter "
+           "row fh, its operand loaded once and multiplied with input rows "
+           "fh .. fh + R - 1), 'input-rows' (outer: input row st, "
+           "multiplied with every filter row it meets) or 'auto' "
+           "(filter-rows with the input as the B operand, input-rows with "
+           "it as A)">,
     Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"68",
            "Hold the filter operand in registers when it takes at most this "
            "many per lane (2 per filter row and slice with the input as A, "

@@ -60,8 +60,9 @@ struct StreamPlan {
   int64_t readEnd;      // columns a lane may read in a row (exclusive end)
   bool maskCols;        // lanes may read past a workspace row
   int64_t zeroLen;      // zero row after the workspace (rows off the image)
+  bool filterOrder;     // filter row outer (else input row outer)
   int64_t rows;         // output rows per warp and row block
-  int64_t prefetch;     // input rows loaded ahead
+  int64_t prefetch;     // loads ahead: filter-row steps or input rows
   int64_t rowBlocks;    // ceil(OH / rows)
   int64_t rowBlocksPerChunk, chunks;  // row blocks split over the grid
   int64_t tiles;        // (image sets) x (column tiles)
@@ -76,6 +77,48 @@ int64_t nextPowerOf2(int64_t v) {
   while (p < v)
     p *= 2;
   return p;
+}
+
+/// When each input row of a row block is loaded. Row st (of the R + FH - 1
+/// a row block reads) is first used at step max(0, st - R + 1) and loaded
+/// `lookahead` steps before; the rows due before step 0 (`carried` of them:
+/// rows 0 .. carried - 1) are loaded by the previous row block, at its step
+/// max(0, FH + first use - lookahead), or before the loop.
+struct RowLoadSchedule {
+  int64_t carried = 0;
+  SmallVector<SmallVector<int64_t>> current; // per step: rows of this block
+  SmallVector<SmallVector<int64_t>> next;    // per step: rows of the next one
+};
+
+RowLoadSchedule rowLoadSchedule(int64_t R, int64_t FH, int64_t lookahead) {
+  RowLoadSchedule s;
+  s.current.resize(FH);
+  s.next.resize(FH);
+  for (int64_t st = 0; st < R + FH - 1; ++st) {
+    int64_t issue = std::max<int64_t>(0, st - R + 1) - lookahead;
+    if (issue >= 0) {
+      s.current[issue].push_back(st);
+      continue;
+    }
+    s.next[std::max<int64_t>(0, FH + issue)].push_back(st);
+    s.carried = st + 1;
+  }
+  return s;
+}
+
+/// The same for the input-row order (one step per input row): row st is
+/// loaded at step st - prefetch; rows 0 .. prefetch - 1 are the previous
+/// row block's rows R .. R + prefetch - 1 (no loads of their own: `next`
+/// stays empty and the loop carries those registers on).
+RowLoadSchedule inputOrderSchedule(int64_t R, int64_t FH, int64_t prefetch) {
+  RowLoadSchedule s;
+  const int64_t steps = R + FH - 1;
+  s.current.resize(steps);
+  s.next.resize(steps);
+  for (int64_t st = prefetch; st < steps; ++st)
+    s.current[st - prefetch].push_back(st);
+  s.carried = prefetch;
+  return s;
 }
 
 FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFW,
@@ -144,8 +187,19 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                 p.groupWidth * lastGroup + 8 * (p.words - 1) + 8;
     p.maskCols = p.readEnd > p.pitch;
     p.zeroLen = llvm::alignTo(p.readEnd, 8);
-    p.rows = std::min<int64_t>(options.rows, s.OH);
-    p.prefetch = std::min<int64_t>(options.prefetch, s.FH - 1);
+    // auto: filter rows outer with the input as the B operand (its 16-byte
+    // filter operand read once per R mma), input rows outer with the input
+    // as the A operand (the filter's B operand stays in registers).
+    p.filterOrder = options.loopOrder == "filter-rows" ||
+                    (options.loopOrder == "auto" && p.inputB);
+    int64_t rows = options.rows;
+    if (rows == 0)
+      rows = p.filterOrder && p.slices >= 3 ? 16 : 8;
+    p.rows = std::min<int64_t>(rows, s.OH);
+    int64_t prefetch = options.prefetch;
+    if (prefetch < 0)
+      prefetch = p.filterOrder ? 2 : 4;
+    p.prefetch = std::min<int64_t>(prefetch, p.filterOrder ? s.FH : s.FH - 1);
     p.rowBlocks = llvm::divideCeil(s.OH, p.rows);
     p.tiles = llvm::divideCeil(s.N, p.images) * p.colTiles;
     int64_t blocks = s.C / kWarps * p.tiles;
@@ -480,51 +534,68 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       return el;
     };
 
-    // 3b. Row blocks of the chunk: the first `prefetch` rows of a row block
-    //     are carried in from the previous one (loaded there as its rows
-    //     R .. R + prefetch - 1).
+    // 3b. Row blocks of the chunk. Filter row outer: step fh loads the
+    //     filter operand of (fh, slice) once and multiplies it with input
+    //     rows fh .. fh + R - 1 into the R accumulators; row st is first
+    //     used at step max(0, st - R + 1) and loaded `prefetch` steps
+    //     before. Input row outer: step st loads row st + prefetch and
+    //     multiplies row st with every filter row it meets. Either way the
+    //     rows due before the first step are loaded by the previous row
+    //     block (carried through the loop).
     const int64_t R = p.rows, D = p.prefetch, steps = R + FH - 1;
+    const RowLoadSchedule sched = p.filterOrder
+                                      ? rowLoadSchedule(R, FH, D)
+                                      : inputOrderSchedule(R, FH, D);
+    const int64_t carry = sched.carried;
     Value rbBegin = e.mul(chunk, p.rowBlocksPerChunk);
     Value rbEnd = e.minc(e.add(rbBegin, p.rowBlocksPerChunk), p.rowBlocks);
     SmallVector<Value> carried;
-    for (int64_t st = 0; st < D; ++st)
+    for (int64_t st = 0; st < carry; ++st)
       llvm::append_range(carried, loadRow(b, e.mul(rbBegin, R), st));
     scf::ForOp::create(
         b, loc, rbBegin, rbEnd, e.cst(1), carried,
         [&](OpBuilder &lb, Location, Value rb, ValueRange args) {
           IndexEmitter l{lb, loc};
-          Value r0 = l.mul(rb, R);
-          SmallVector<SmallVector<Value>> X(steps);
-          for (int64_t st = 0; st < D; ++st)
+          Value r0 = l.mul(rb, R), nextR0 = l.add(r0, R);
+          SmallVector<SmallVector<Value>> X(steps), next(carry);
+          for (int64_t st = 0; st < carry; ++st)
             X[st].assign(args.begin() + st * p.words,
                          args.begin() + (st + 1) * p.words);
           SmallVector<Value> acc(R, accInit);
-          for (int64_t st = 0; st < steps; ++st) {
-            if (D == 0)
+          // acc[o] += filter (fh, slice) x input row o + fh.
+          auto multiply = [&](int64_t o, int64_t fh, int64_t sl, Value filt) {
+            ArrayRef<Value> row = X[o + fh];
+            // Input A: a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2; input B:
+            // b0 = X_2s, b1 = X_2s+1.
+            SmallVector<Value> el =
+                p.inputB ? elementsOf(lb, {row[2 * sl], row[2 * sl + 1]})
+                         : elementsOf(lb, {row[2 * sl], row[2 * sl + 1],
+                                           row[2 * sl + 1], row[2 * sl + 2]});
+            Value in = vector::FromElementsOp::create(
+                lb, loc, VectorType::get({p.inputB ? 2 : 4, 2}, et), el);
+            acc[o] = p.inputB ? emitMmaM16N8K16(lb, loc, filt, in, acc[o])
+                              : emitMmaM16N8K16(lb, loc, in, filt, acc[o]);
+          };
+          auto filterOf = [&](int64_t fh, int64_t sl) {
+            return p.filterInRegisters ? filterRegs[fh * p.slices + sl]
+                                       : loadFilter(lb, fh, sl);
+          };
+          const int64_t outer = p.filterOrder ? FH : steps;
+          for (int64_t step = 0; step < outer; ++step) {
+            for (int64_t st : sched.current[step])
               X[st] = loadRow(lb, r0, st);
-            else if (st + D < steps)
-              X[st + D] = loadRow(lb, r0, st + D);
-            int64_t oLo = std::max<int64_t>(0, st - FH + 1),
-                    oHi = std::min<int64_t>(R - 1, st);
+            for (int64_t st : sched.next[step])
+              next[st] = loadRow(lb, nextR0, st);
             for (int64_t sl = 0; sl < p.slices; ++sl) {
-              // Input A: a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2; input B:
-              // b0 = X_2s, b1 = X_2s+1.
-              SmallVector<Value> el =
-                  p.inputB
-                      ? elementsOf(lb, {X[st][2 * sl], X[st][2 * sl + 1]})
-                      : elementsOf(lb, {X[st][2 * sl], X[st][2 * sl + 1],
-                                        X[st][2 * sl + 1], X[st][2 * sl + 2]});
-              Value in = vector::FromElementsOp::create(
-                  lb, loc, VectorType::get({p.inputB ? 2 : 4, 2}, et), el);
-              for (int64_t o = oLo; o <= oHi; ++o) {
-                int64_t fh = st - o;
-                Value filt = p.filterInRegisters
-                                 ? filterRegs[fh * p.slices + sl]
-                                 : loadFilter(lb, fh, sl);
-                acc[o] = p.inputB
-                             ? emitMmaM16N8K16(lb, loc, filt, in, acc[o])
-                             : emitMmaM16N8K16(lb, loc, in, filt, acc[o]);
+              if (p.filterOrder) {
+                Value filt = filterOf(step, sl);
+                for (int64_t o = 0; o < R; ++o)
+                  multiply(o, step, sl, filt);
+                continue;
               }
+              for (int64_t o = std::max<int64_t>(0, step - FH + 1);
+                   o <= std::min<int64_t>(R - 1, step); ++o)
+                multiply(o, step - o, sl, filterOf(step - o, sl));
             }
           }
           // Epilogue: accumulators -> the stage [warp][o][position in the
@@ -599,10 +670,13 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
             }
           }
           gpu::BarrierOp::create(lb, loc);
-          SmallVector<Value> next;
-          for (int64_t st = 0; st < D; ++st)
-            llvm::append_range(next, X[R + st]);
-          scf::YieldOp::create(lb, loc, next);
+          if (!p.filterOrder)
+            for (int64_t st = 0; st < carry; ++st)
+              next[st] = X[R + st];
+          SmallVector<Value> nextWords;
+          for (ArrayRef<Value> row : next)
+            llvm::append_range(nextWords, row);
+          scf::YieldOp::create(lb, loc, nextWords);
         });
     rewriter.setInsertionPointAfter(launch);
     memref::DeallocOp::create(rewriter, loc, xt);
@@ -621,21 +695,26 @@ struct ConvertDwcToGPUMmaStreamPass
           << "convert-dwc-to-gpu-mma-stream: " << what << ", got " << v;
       signalPassFailure();
     };
-    if (rows < 1 || rows > 32)
-      return bad("rows must be in [1, 32]", rows);
-    if (prefetch < 0 || prefetch > 8)
-      return bad("prefetch must be in [0, 8]", prefetch);
-    if (inputOperand != "a" && inputOperand != "b" && inputOperand != "auto") {
-      getOperation().emitError()
-          << "convert-dwc-to-gpu-mma-stream: input-operand must be a, b or "
-             "auto, got '"
-          << inputOperand << "'";
-      return signalPassFailure();
-    }
+    if (rows < 0 || rows > 32)
+      return bad("rows must be in [0, 32]", rows);
+    if (prefetch < -1 || prefetch > 8)
+      return bad("prefetch must be in [-1, 8]", prefetch);
+    auto badChoice = [&](StringRef name, StringRef value, StringRef allowed) {
+      getOperation().emitError() << "convert-dwc-to-gpu-mma-stream: " << name
+                                 << " must be " << allowed << ", got '"
+                                 << value << "'";
+      signalPassFailure();
+    };
+    if (inputOperand != "a" && inputOperand != "b" && inputOperand != "auto")
+      return badChoice("input-operand", inputOperand, "a, b or auto");
+    if (loopOrder != "filter-rows" && loopOrder != "input-rows" &&
+        loopOrder != "auto")
+      return badChoice("loop-order", loopOrder,
+                       "filter-rows, input-rows or auto");
     ConvertDwcToGPUMmaStreamOptions opts{
-        minFilterWidth, maxFilterWidth,  rows,          prefetch,
-        filterRegisters, minBlocks,      inputOperand,  inputBMaxWidth,
-        minBlocksPerSm};
+        minFilterWidth,  maxFilterWidth, rows,         prefetch,
+        loopOrder,       filterRegisters, minBlocks,   inputOperand,
+        inputBMaxWidth,  minBlocksPerSm};
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(

@@ -5,6 +5,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=2 row-tile-strip=3 row-tile-max-taps=9" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FORCE
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-filter-regs=72" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOWREG
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=17" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-strip=9" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -77,15 +78,21 @@ func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx:
 
 // -----
 
-// 5x5 f16: 100 f32 registers of filter > row-tile-filter-regs (72): the
-// filter vectors are read at each use (no block of 25 filter loads up
-// front), 4 x 8 tiles (8 + 4 = 12 vectors per input row). With
-// row-tile-max-taps=9 (FORCE) the filter is too long: the GEMV kernel
-// (128-bit vectors for > 9 taps, shared filter rows).
+// 5x5 f16: 100 f32 registers of filter <= row-tile-filter-regs (200): a
+// block of 25 filter loads up front; with row-tile-filter-regs=72 (LOWREG)
+// the filter vectors are read at each use (the first input row's 12
+// vectors before any filter load); 4 x 8 tiles (8 + 4 = 12 vectors per
+// input row). With row-tile-max-taps=9 (FORCE) the filter is too long: the
+// GEMV kernel (128-bit vectors for > 9 taps, shared filter rows).
 // CHECK-LABEL: func @f16_5x5
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-COUNT-25: vector.load %arg1
 // CHECK-COUNT-12: vector.load %arg0
-// CHECK: vector.load %arg1
+// LOWREG-LABEL: func @f16_5x5
+// LOWREG: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// LOWREG-NOT: vector.load %arg1
+// LOWREG-COUNT-12: vector.load %arg0
+// LOWREG: vector.load %arg1
 // FORCE-LABEL: func @f16_5x5
 // FORCE: gpu.launch {{.*}} workgroup
 // FORCE: nvgpu.device_async_copy

@@ -1,15 +1,18 @@
 // What convert-dwc-to-gpu-mma-stream leaves to the later passes: filters
 // narrower than min-filter-width (FW = 9: the ring kernel is faster there),
 // f32, stride 2, C % 8 != 0, a band and stage over 227 KB of shared memory
-// (FW = 60 with 8 rows), everything with max-filter-width=0; invalid options.
+// (FW = 60 with 8 rows), everything with max-filter-width=0; invalid options
+// (rows, prefetch, input-operand, loop-order).
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="max-filter-width=0" -split-input-file | FileCheck %s --check-prefix=OFF
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=33" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="prefetch=9" -split-input-file 2>&1 | FileCheck %s --check-prefix=PREFETCH
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="input-operand=c" -split-input-file 2>&1 | FileCheck %s --check-prefix=OPERAND
-// ROWS: convert-dwc-to-gpu-mma-stream: rows must be in [1, 32], got 0
-// PREFETCH: convert-dwc-to-gpu-mma-stream: prefetch must be in [0, 8], got 9
+// ROWS: convert-dwc-to-gpu-mma-stream: rows must be in [0, 32], got 33
+// PREFETCH: convert-dwc-to-gpu-mma-stream: prefetch must be in [-1, 8], got 9
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="loop-order=columns" -split-input-file 2>&1 | FileCheck %s --check-prefix=ORDER
 // OPERAND: convert-dwc-to-gpu-mma-stream: input-operand must be a, b or auto, got 'c'
+// ORDER: convert-dwc-to-gpu-mma-stream: loop-order must be filter-rows, input-rows or auto, got 'columns'
 
 // CHECK-LABEL: func @f9
 // CHECK-NOT: gpu.launch

@@ -4,8 +4,13 @@
 // is the 4-register A operand) or the A operand (input-operand=a, and FW = 21
 // by auto, where input B would take 3 slices instead of 2), the fully
 // unrolled row block (rows x FH x slices mma), 2 blocks per SM for input B
-// up to 2 slices, bias, backward data.
+// up to 2 slices, bias, backward data; the two loop orders of a row block
+// (filter rows outer by default with the input as B: one filter operand
+// feeds the mma of both output rows; input rows outer: the first input
+// row's slices chain through one accumulator with two filter operands).
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s --check-prefix=ORDER
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 loop-order=input-rows" -split-input-file | FileCheck %s --check-prefix=INROWS
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 input-operand=a" -split-input-file | FileCheck %s --check-prefix=INA
 
 // CHECK-LABEL: func @input_b
@@ -28,6 +33,20 @@
 // CHECK: memref.dealloc
 // CHECK: memref.dealloc
 // CHECK-NOT: dwc.depthwise_conv2d
+// ORDER-LABEL: func @input_b
+// ORDER: scf.for {{.*}} iter_args
+// ORDER: [[F:%.+]] = vector.from_elements {{.*}} : vector<4x2xf16>
+// ORDER: nvgpu.mma.sync([[F]], %{{.*}}, [[Z:%.+]])
+// ORDER-NOT: vector<4x2xf16>
+// ORDER: nvgpu.mma.sync([[F]], %{{.*}}, [[Z]])
+// INROWS-LABEL: func @input_b
+// INROWS: scf.for {{.*}} iter_args
+// INROWS: [[F0:%.+]] = vector.from_elements {{.*}} : vector<4x2xf16>
+// INROWS: [[A:%.+]] = nvgpu.mma.sync([[F0]], %{{.*}}, %{{.*}})
+// INROWS-NOT: nvgpu.mma.sync
+// INROWS: [[F1:%.+]] = vector.from_elements {{.*}} : vector<4x2xf16>
+// INROWS-NOT: nvgpu.mma.sync
+// INROWS: nvgpu.mma.sync([[F1]], %{{.*}}, [[A]])
 // INA-LABEL: func @input_b
 // INA-NOT: dwc.min_blocks_per_sm
 // INA-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)

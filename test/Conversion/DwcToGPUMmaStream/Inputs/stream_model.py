@@ -4,8 +4,9 @@
 Mirrors the pass's index math - the plan (slices, groups, spans, pitch, zero
 row, row blocks and chunks), the channel-major workspace, the band entries,
 the lanes' input words, the m16n8k16 fragment layouts for the input as the A
-operand and as the B operand, the carried prefetch rows and the staged
-epilogue - on integer data, and compares with a direct convolution (exact).
+operand and as the B operand, both loop orders of a row block (filter rows
+outer / input rows outer) with their row-load schedules and carried rows,
+and the staged epilogue - on integer data, and compares with a direct convolution (exact).
 Prints '<case>: ok' per case, or 'MISMATCH'. Pure Python.
 """
 import random
@@ -15,8 +16,8 @@ def cdiv(a, b):
     return -(-a // b)
 
 
-def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=8, prefetch=4,
-         min_blocks=528, b_max=31):
+def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=0, prefetch=-1,
+         min_blocks=528, b_max=31, order="auto"):
     p = {}
     p["inputB"] = operand == "b" or (
         operand == "auto" and FW <= b_max
@@ -42,8 +43,13 @@ def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=8, prefetch=4,
                     + gw * last + 8 * (p["words"] - 1) + 8)
     p["maskCols"] = p["readEnd"] > p["pitch"]
     p["zeroLen"] = cdiv(p["readEnd"], 8) * 8
+    p["filterOrder"] = order == "filter-rows" or (order == "auto" and p["inputB"])
+    if rows == 0:
+        rows = 16 if p["filterOrder"] and p["slices"] >= 3 else 8
     p["rows"] = min(rows, OH)
-    p["prefetch"] = min(prefetch, FH - 1)
+    if prefetch < 0:
+        prefetch = 2 if p["filterOrder"] else 4
+    p["prefetch"] = min(prefetch, FH if p["filterOrder"] else FH - 1)
     p["rowBlocks"] = cdiv(OH, p["rows"])
     p["tiles"] = cdiv(N, p["images"]) * p["colTiles"]
     blocks = C // 8 * p["tiles"]
@@ -51,6 +57,30 @@ def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=8, prefetch=4,
     p["perChunk"] = cdiv(p["rowBlocks"], chunks)
     p["chunks"] = cdiv(p["rowBlocks"], p["perChunk"])
     return p
+
+
+def filter_order_schedule(R, FH, D):
+    """Row st of a row block: first used at step max(0, st - R + 1), loaded
+    D steps before; rows due before step 0 by the previous row block."""
+    cur, nxt, carried = [[] for _ in range(FH)], [[] for _ in range(FH)], 0
+    for st in range(R + FH - 1):
+        issue = max(0, st - R + 1) - D
+        if issue >= 0:
+            cur[issue].append(st)
+        else:
+            nxt[max(0, FH + issue)].append(st)
+            carried = st + 1
+    return cur, nxt, carried
+
+
+def input_order_schedule(R, FH, D):
+    """Row st loaded at step st - D; rows 0 .. D - 1 are the previous row
+    block's rows R .. R + D - 1."""
+    steps = R + FH - 1
+    cur, nxt = [[] for _ in range(steps)], [[] for _ in range(steps)]
+    for st in range(D, steps):
+        cur[st - D].append(st)
+    return cur, nxt, D
 
 
 def mma(a, b, c):
@@ -146,36 +176,49 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
                 regs.append(rr)
             return regs
 
-        carried = {wp: [load_row(wp, rb0 * R, s) for s in range(D)]
+        fo = p["filterOrder"]
+        cur, nxt, ncar = (filter_order_schedule if fo else input_order_schedule)(R, FH, D)
+        carried = {wp: [load_row(wp, rb0 * R, s) for s in range(ncar)]
                    for wp in range(8)}
         for rb in range(rb0, rb1):
             r0 = rb * R
             stage = [[[None] * 128 for _ in range(R)] for _ in range(8)]
             for warp in range(8):
                 c = c8 * 8 + warp
-                X = carried[warp] + [None] * (steps - D)
+                X = carried[warp] + [None] * (steps - ncar)
+                nextX = [None] * ncar
                 b0 = bias[c] if bias else 0
                 acc = [[[[b0, b0], [b0, b0]] for _ in range(32)] for _ in range(R)]
-                for st in range(steps):
-                    if D == 0:
+
+                def multiply(o, fh, sl):
+                    row = X[o + fh]
+                    assert row is not None, "row used before its load"
+                    if inB:
+                        inp = [[row[l][2 * sl], row[l][2 * sl + 1]]
+                               for l in range(32)]
+                    else:
+                        inp = [[row[l][k] for k in (2 * sl, 2 * sl + 1,
+                                                    2 * sl + 1, 2 * sl + 2)]
+                               for l in range(32)]
+                    filt = [entry(fh, c, 2 * q - g + 7 + 16 * sl)
+                            for (g, q, _, _) in lanes_of[warp]]
+                    acc[o] = (mma(filt, inp, acc[o]) if inB
+                              else mma(inp, filt, acc[o]))
+
+                for step in range(FH if fo else steps):
+                    for st in cur[step]:
                         X[st] = load_row(warp, r0, st)
-                    elif st + D < steps:
-                        X[st + D] = load_row(warp, r0, st + D)
+                    for st in nxt[step]:
+                        nextX[st] = load_row(warp, r0 + R, st)
                     for sl in range(S):
-                        if inB:
-                            inp = [[X[st][l][2 * sl], X[st][l][2 * sl + 1]]
-                                   for l in range(32)]
+                        if fo:
+                            for o in range(R):
+                                multiply(o, step, sl)
                         else:
-                            inp = [[X[st][l][k] for k in (2 * sl, 2 * sl + 1,
-                                                          2 * sl + 1, 2 * sl + 2)]
-                                   for l in range(32)]
-                        for o in range(max(0, st - FH + 1), min(R - 1, st) + 1):
-                            fh = st - o
-                            filt = [entry(fh, c, 2 * q - g + 7 + 16 * sl)
-                                    for (g, q, _, _) in lanes_of[warp]]
-                            acc[o] = (mma(filt, inp, acc[o]) if inB
-                                      else mma(inp, filt, acc[o]))
-                carried[warp] = X[R:R + D]
+                            for o in range(max(0, step - FH + 1),
+                                           min(R - 1, step) + 1):
+                                multiply(o, step - o, sl)
+                carried[warp] = nextX if fo else X[R:R + ncar]
                 for o in range(R):
                     for lane, (g, q, _, _) in enumerate(lanes_of[warp]):
                         for r in range(2):
@@ -226,9 +269,9 @@ def reference(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate):
 CASES = [
     # name, N, IH, IW, C, FH, FW, padding (t, b, l, r), bias, rotate, options
     ("input B, 13x13, W=128 one tile", 1, 9, 128, 8, 13, 13, (6, 6, 6, 6),
-     False, False, {"rows": 4}),
+     False, False, {"rows": 4, "min_blocks": 1}),
     ("input B, 17x17, W=20: 4 images of 2 groups, N tail, bias", 3, 6, 20,
-     8, 17, 17, (8, 8, 8, 8), True, False, {"rows": 3, "prefetch": 2}),
+     8, 17, 17, (8, 8, 8, 8), True, False, {"rows": 3, "prefetch": 1, "min_blocks": 1}),
     ("input B, 11x11, W=150: two column tiles, asymmetric padding", 1, 5,
      150, 8, 11, 11, (1, 3, 7, 2), False, False, {"rows": 2}),
     ("input B, 29x31 backward-data rotation, W=9, prefetch 0", 2, 7, 9, 8,
@@ -239,6 +282,14 @@ CASES = [
      False, False, {}),
     ("input A (auto, FW = 21), row chunks over the grid", 1, 12, 16, 8, 3,
      21, (1, 1, 10, 10), False, False, {"rows": 2, "min_blocks": 8}),
+    ("input B, 27x27 (3 slices), prefetch 8 > FH", 1,
+     20, 24, 8, 5, 27, (2, 2, 13, 13), False, False, {"prefetch": 8, "rows": 4, "min_blocks": 1}),
+    ("input B in the input-row order, 13x13, rows=3", 2, 9, 30, 8, 13, 13,
+     (6, 6, 6, 6), True, False, {"order": "input-rows", "rows": 3, "min_blocks": 1}),
+    ("input A in the filter-row order, 9x9, rows=5, prefetch 3, chunks", 1,
+     14, 40, 8, 9, 9, (4, 4, 4, 4), False, False,
+     {"operand": "a", "order": "filter-rows", "rows": 5, "prefetch": 3,
+      "min_blocks": 2}),
 ]
 
 
