@@ -832,6 +832,16 @@ def ConvertDwcToGPUMmaStream
            "multiplied with every filter row it meets) or 'auto' "
            "(filter-rows with the input as the B operand, input-rows with "
            "it as A)">,
+    Option<"smemInput", "smem-input", "bool", /*default=*/"false",
+           "Filter-row order: bring each row block's R + FH - 1 input rows "
+           "of the block's 8 channels into shared memory with cp.async "
+           "(two buffers, the next row block's copy in flight while this one "
+           "computes; one group and no extra barrier per row block) instead "
+           "of per-lane global loads into registers; where the buffers do "
+           "not fit next to the band and the output stage, the register "
+           "path. Off by default: 0.47-0.9x on the H200 except 1.15x at "
+           "128 x 128 FW = 13 (one block per SM; FW = 5..9 in the filter "
+           "order 0.25-0.8x), bench/results/2026-11-30-fwd16-smem-input.md">,
     Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"68",
            "Hold the filter operand in registers when it takes at most this "
            "many per lane (2 per filter row and slice with the input as A, "

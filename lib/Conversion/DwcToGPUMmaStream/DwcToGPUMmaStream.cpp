@@ -70,6 +70,11 @@ struct StreamPlan {
   int64_t entryHalves;  // halves per entry: 4 (input A) or 8 (input B)
   bool filterInRegisters;
   int64_t filterBytes, stageBytes;
+  // Input rows through shared memory: a row block's rows of the block's 8
+  // channels, double-buffered (one cp.async group per row block).
+  bool smemInput;
+  int64_t segLen;       // halves of one image's part of a row (multiple of 8)
+  int64_t inputBytes;   // both buffers
 };
 
 int64_t nextPowerOf2(int64_t v) {
@@ -220,6 +225,14 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       why = "filter band and output stage exceed 227 KB of shared memory";
       return failure();
     }
+    // A lane reads columns gw (j mod span) + 2q + 8k (k < words) of its
+    // image's part of the row (from 128 ct with one image per tile).
+    p.segLen = p.groupWidth * lastGroup + 8 * p.words;
+    p.inputBytes = 2 * (p.rows + s.FH - 1) * kWarps * p.images * p.segLen * 2;
+    p.smemInput = options.smemInput && p.filterOrder &&
+                  p.filterBytes + p.stageBytes + p.inputBytes <= kMaxSmemBytes;
+    if (!p.smemInput)
+      p.inputBytes = 0;
     if (int64_t(s.C / kWarps) * p.tiles * p.chunks > (int64_t(1) << 31) - 1) {
       why = "grid too large";
       return failure();
@@ -376,8 +389,12 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                                   AffineMap(), wg);
     auto stageTy = MemRefType::get({kWarps, p.rows, kTileOutputs}, et,
                                    AffineMap(), wg);
-    const int64_t smemBytes = p.filterBytes + p.stageBytes;
-    const bool dynamic = smemBytes > kStaticSmemBytes;
+    const int64_t steps0 = p.rows + FH - 1;
+    auto inputTy = MemRefType::get(
+        {2, steps0, kWarps, p.images * p.segLen}, et, AffineMap(), wg);
+    const int64_t smemBytes = p.filterBytes + p.stageBytes + p.inputBytes;
+    // (The input buffers always take dynamic shared memory.)
+    const bool dynamic = smemBytes > kStaticSmemBytes || p.smemInput;
     Value dynBytes;
     if (dynamic)
       dynBytes = arith::ConstantIntOp::create(rewriter, loc, smemBytes, 32);
@@ -386,7 +403,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         rewriter, loc, gridX, 1, kThreads,
         dynamic ? TypeRange{} : TypeRange{bandTy, stageTy}, dynBytes);
     IndexEmitter e{b, loc};
-    Value band, stage;
+    Value band, stage, inputSmem;
     if (dynamic) {
       auto raw = gpu::DynamicSharedMemoryOp::create(
           b, loc,
@@ -396,6 +413,10 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                                     ValueRange{});
       stage = memref::ViewOp::create(b, loc, stageTy, raw,
                                      e.cst(p.filterBytes), ValueRange{});
+      if (p.smemInput)
+        inputSmem = memref::ViewOp::create(
+            b, loc, inputTy, raw, e.cst(p.filterBytes + p.stageBytes),
+            ValueRange{});
     } else {
       band = launch.getWorkgroupAttributions()[0];
       stage = launch.getWorkgroupAttributions()[1];
@@ -432,11 +453,72 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                               ValueRange{d[0], d[1], l.mul(d[2], kVec)},
                               false, llvm::Align(16));
     }
+    // 3b. With smem-input: a row block's R + FH - 1 input rows of the
+    //     block's 8 channels (each image's segment of the row, 16-byte
+    //     cp.async.cg, zero-filled past the workspace row; rows off the image
+    //     from the zero row) into buffer `buf`, one group per row block.
+    const int64_t R = p.rows, steps = R + FH - 1;
+    Value rbBegin = e.mul(chunk, p.rowBlocksPerChunk);
+    auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+    auto copyRowBlock = [&](OpBuilder &ob, Value rbIdx, Value buf) {
+      IndexEmitter c{ob, loc};
+      const int64_t segChunks = p.segLen / kVec;
+      const int64_t total = steps * kWarps * p.images * segChunks;
+      Value r0 = c.mul(rbIdx, R);
+      for (int64_t i = 0; i * kThreads < total; ++i) {
+        auto body = [&](OpBuilder &cb) {
+          IndexEmitter t{cb, loc};
+          SmallVector<Value> d =
+              t.delinearize(t.add(tid, i * kThreads),
+                            {steps, kWarps, p.images, segChunks});
+          Value st = d[0], w = d[1], img = d[2];
+          Value local = t.mul(d[3], kVec);
+          Value n = t.add(n0, img);
+          if (N % p.images != 0)
+            n = t.minc(n, N - 1);
+          Value ih = t.sub(t.add(r0, st), t.cst(pt));
+          Value okRow = t.andi(t.ge(ih, 0), t.lt(ih, IH));
+          Value col = p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local)
+                                    : local;
+          Value rowBase = t.mul(
+              t.add(t.mul(t.add(t.mul(n, IH), ih), C),
+                    t.add(t.mul(c8, kVec), w)),
+              p.pitch);
+          Value src = t.select(okRow, t.add(rowBase, col),
+                               t.add(col, zeroBase));
+          Value okCol = t.lt(col, p.pitch);
+          Value cnt = t.select(okCol, t.cst(kVec), t.cst(0));
+          src = t.select(okCol, src, t.cst(zeroBase));
+          nvgpu::DeviceAsyncCopyOp::create(
+              cb, loc, tokTy, inputSmem,
+              ValueRange{buf, st, w, t.add(t.mul(img, p.segLen), local)}, xt,
+              ValueRange{src}, cb.getIndexAttr(kVec), cnt,
+              /*bypassL1=*/cb.getUnitAttr());
+        };
+        if ((i + 1) * kThreads > total) {
+          IndexEmitter g{ob, loc};
+          auto ifOp = scf::IfOp::create(
+              ob, loc, g.lt(g.add(tid, i * kThreads), total), false);
+          OpBuilder cb = ifOp.getThenBodyBuilder();
+          body(cb);
+        } else {
+          body(ob);
+        }
+      }
+      return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
+                                                     ValueRange{})
+          .getResult();
+    };
+    if (p.smemInput) {
+      Value tok = copyRowBlock(b, rbBegin, e.cst(0));
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, tok, b.getI32IntegerAttr(0));
+    }
     auto firstBarrier = gpu::BarrierOp::create(b, loc);
     int64_t minBlocks = options.minBlocksPerSm;
     if (minBlocks < 0)
       minBlocks = p.inputB && p.slices <= 2 &&
-                          2 * (p.filterBytes + p.stageBytes) <= kMaxSmemBytes
+                          2 * (p.filterBytes + p.stageBytes + p.inputBytes) <=
+                              kMaxSmemBytes
                       ? 2
                       : 0;
     if (minBlocks > 0)
@@ -515,6 +597,22 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       return regs;
     };
 
+    // With smem-input: the lane's words of row st of buffer buf (its image's
+    // segment, columns gw (j mod span) + 2q + 8k).
+    Value laneSmem = e.add(e.add(e.mul(e.div(jl, p.span), p.segLen),
+                                 e.mul(e.rem(jl, p.span), p.groupWidth)),
+                           e.mul(q, 2));
+    auto loadRowSmem = [&](OpBuilder &ob, Value buf, int64_t st) {
+      IndexEmitter l{ob, loc};
+      SmallVector<Value> regs;
+      for (int64_t k = 0; k < p.words; ++k)
+        regs.push_back(vector::LoadOp::create(
+            ob, loc, pairTy, inputSmem,
+            ValueRange{buf, l.cst(st), warp, l.add(laneSmem, 8 * k)}, false,
+            llvm::Align(4)));
+      return regs;
+    };
+
     // Accumulator initial value: the bias (if any) or zero.
     Value accInit;
     if (bias) {
@@ -542,12 +640,19 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     //     multiplies row st with every filter row it meets. Either way the
     //     rows due before the first step are loaded by the previous row
     //     block (carried through the loop).
-    const int64_t R = p.rows, D = p.prefetch, steps = R + FH - 1;
-    const RowLoadSchedule sched = p.filterOrder
-                                      ? rowLoadSchedule(R, FH, D)
-                                      : inputOrderSchedule(R, FH, D);
+    //     With smem-input the rows come from the row block's buffer, one
+    //     filter-row step ahead, nothing carried.
+    const int64_t D = p.smemInput ? 1 : p.prefetch;
+    RowLoadSchedule sched = p.filterOrder ? rowLoadSchedule(R, FH, D)
+                                          : inputOrderSchedule(R, FH, D);
+    if (p.smemInput) {
+      for (int64_t st = sched.carried - 1; st >= 0; --st)
+        sched.current[0].insert(sched.current[0].begin(), st);
+      for (auto &rowsOfStep : sched.next)
+        rowsOfStep.clear();
+      sched.carried = 0;
+    }
     const int64_t carry = sched.carried;
-    Value rbBegin = e.mul(chunk, p.rowBlocksPerChunk);
     Value rbEnd = e.minc(e.add(rbBegin, p.rowBlocksPerChunk), p.rowBlocks);
     SmallVector<Value> carried;
     for (int64_t st = 0; st < carry; ++st)
@@ -557,6 +662,19 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         [&](OpBuilder &lb, Location, Value rb, ValueRange args) {
           IndexEmitter l{lb, loc};
           Value r0 = l.mul(rb, R), nextR0 = l.add(r0, R);
+          // smem-input: this row block's rows are in buffer buf (landed at
+          // the end of the previous iteration); the next row block's go
+          // into the other one now.
+          Value buf;
+          if (p.smemInput) {
+            buf = l.rem(l.sub(rb, rbBegin), 2);
+            Value nextRb = l.add(rb, 1);
+            auto ifNext = scf::IfOp::create(lb, loc, l.lt(nextRb, rbEnd),
+                                            false);
+            OpBuilder nb = ifNext.getThenBodyBuilder();
+            IndexEmitter ne{nb, loc};
+            copyRowBlock(nb, nextRb, ne.sub(ne.cst(1), buf));
+          }
           SmallVector<SmallVector<Value>> X(steps), next(carry);
           for (int64_t st = 0; st < carry; ++st)
             X[st].assign(args.begin() + st * p.words,
@@ -583,7 +701,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
           const int64_t outer = p.filterOrder ? FH : steps;
           for (int64_t step = 0; step < outer; ++step) {
             for (int64_t st : sched.current[step])
-              X[st] = loadRow(lb, r0, st);
+              X[st] = p.smemInput ? loadRowSmem(lb, buf, st)
+                                  : loadRow(lb, r0, st);
             for (int64_t st : sched.next[step])
               next[st] = loadRow(lb, nextR0, st);
             for (int64_t sl = 0; sl < p.slices; ++sl) {
@@ -669,6 +788,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
               store(lb);
             }
           }
+          if (p.smemInput)  // the next row block's rows have landed
+            NVVM::CpAsyncWaitGroupOp::create(lb, loc, uint32_t(0));
           gpu::BarrierOp::create(lb, loc);
           if (!p.filterOrder)
             for (int64_t st = 0; st < carry; ++st)
@@ -713,8 +834,8 @@ struct ConvertDwcToGPUMmaStreamPass
                        "filter-rows, input-rows or auto");
     ConvertDwcToGPUMmaStreamOptions opts{
         minFilterWidth,  maxFilterWidth, rows,         prefetch,
-        loopOrder,       filterRegisters, minBlocks,   inputOperand,
-        inputBMaxWidth,  minBlocksPerSm};
+        loopOrder,       smemInput,      filterRegisters, minBlocks,
+        inputOperand,    inputBMaxWidth, minBlocksPerSm};
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(

@@ -11,6 +11,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s --check-prefix=ORDER
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 loop-order=input-rows" -split-input-file | FileCheck %s --check-prefix=INROWS
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 smem-input=1" -split-input-file | FileCheck %s --check-prefix=SMEM
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 input-operand=a" -split-input-file | FileCheck %s --check-prefix=INA
 
 // CHECK-LABEL: func @input_b
@@ -47,6 +48,32 @@
 // INROWS: [[F1:%.+]] = vector.from_elements {{.*}} : vector<4x2xf16>
 // INROWS-NOT: nvgpu.mma.sync
 // INROWS: nvgpu.mma.sync([[F1]], %{{.*}}, [[A]])
+// smem-input (filter-row order only): the 14 rows x 8 channels x 144
+// columns of a row block in two shared buffers; the first by 8 cp.async
+// per thread (the last guarded) before the first barrier, the next one's in
+// an scf.if at the top of each row block, its wait before the epilogue's
+// last barrier; no global loads of input words in the loop, and no second
+// block per SM (the buffers do not fit twice).
+// SMEM-LABEL: func @input_b
+// SMEM: gpu.launch {{.*}} dynamic_shared_memory_size %c121856_i32
+// SMEM: memref.view {{.*}} to memref<2x14x8x144xf16, #gpu.address_space<workgroup>>
+// SMEM-COUNT-8: nvgpu.device_async_copy {{.*}} {bypassL1}
+// SMEM: nvgpu.device_async_create_group
+// SMEM: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// SMEM-NEXT: gpu.barrier{{$}}
+// SMEM: scf.for
+// SMEM: scf.if
+// SMEM: nvgpu.device_async_copy
+// SMEM: nvgpu.device_async_create_group
+// SMEM-NOT: memref<13968xf16>, vector<2xf16>
+// SMEM: nvgpu.mma.sync
+// SMEM: nvvm.cp.async.wait.group 0
+// SMEM-NEXT: gpu.barrier
+// SMEM-LABEL: func @auto_input_a
+// SMEM-NOT: nvgpu.device_async_copy
+// SMEM-LABEL: func @backward_data
+// SMEM: memref<2x12x8x256xf16, #gpu.address_space<workgroup>>
+// SMEM: nvgpu.device_async_copy
 // INA-LABEL: func @input_b
 // INA-NOT: dwc.min_blocks_per_sm
 // INA-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
