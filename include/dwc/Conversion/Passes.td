@@ -842,6 +842,21 @@ def ConvertDwcToGPUMmaStream
            "path. Off by default: 0.47-0.9x on the H200 except 1.15x at "
            "128 x 128 FW = 13 (one block per SM; FW = 5..9 in the filter "
            "order 0.25-0.8x), bench/results/2026-11-30-fwd16-smem-input.md">,
+    Option<"overlapWorkspace", "overlap-workspace", "bool",
+           /*default=*/"false",
+           "Write the channel-major workspace inside the streaming kernel's "
+           "launch instead of a kernel before it: producer blocks transpose "
+           "an image set's rows and count themselves done on a per-set "
+           "counter, consumer blocks of the set wait for the count; block "
+           "roles come from an atomic ticket in start order (producers of "
+           "set k + L before the consumers of set k + 1), so a waiting "
+           "consumer's producers are already running and no schedule "
+           "deadlocks. The transposition's memory traffic overlaps the "
+           "multiplies and its rows are read back from L2">,
+    Option<"overlapLookahead", "overlap-lookahead", "int64_t",
+           /*default=*/"2",
+           "With overlap-workspace: how many image sets the producers run "
+           "ahead of the consumers in ticket order (1 to 64)">,
     Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"68",
            "Hold the filter operand in registers when it takes at most this "
            "many per lane (2 per filter row and slice with the input as A, "

@@ -24,6 +24,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -75,7 +76,19 @@ struct StreamPlan {
   bool smemInput;
   int64_t segLen;       // halves of one image's part of a row (multiple of 8)
   int64_t inputBytes;   // both buffers
+  // overlap-workspace: producer and consumer blocks in one launch.
+  bool overlap;
+  int64_t sets;             // image sets (tiles along the batch)
+  int64_t unitsPerSet;      // transposition units (8 columns x 8 channels)
+  int64_t unitsPerProducer; // units per producer block
+  int64_t producersPerSet, consumersPerSet;
+  int64_t lookahead;        // sets the producers run ahead
 };
+
+// overlap-workspace: units per thread and round of a producer (their
+// loads are issued together) and rounds per producer block.
+constexpr int64_t kUnitsPerRound = 2;
+constexpr int64_t kProducerRounds = 2;
 
 int64_t nextPowerOf2(int64_t v) {
   int64_t p = 1;
@@ -233,7 +246,16 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                   p.filterBytes + p.stageBytes + p.inputBytes <= kMaxSmemBytes;
     if (!p.smemInput)
       p.inputBytes = 0;
-    if (int64_t(s.C / kWarps) * p.tiles * p.chunks > (int64_t(1) << 31) - 1) {
+    p.overlap = options.overlapWorkspace;
+    p.sets = llvm::divideCeil(s.N, p.images);
+    p.unitsPerSet = p.images * s.IH * (s.C / kVec) * (p.pitch / kVec);
+    p.unitsPerProducer = kThreads * kUnitsPerRound * kProducerRounds;
+    p.producersPerSet = llvm::divideCeil(p.unitsPerSet, p.unitsPerProducer);
+    p.consumersPerSet = s.C / kWarps * p.colTiles * p.chunks;
+    p.lookahead = std::min<int64_t>(options.overlapLookahead, p.sets);
+    if (int64_t(s.C / kWarps) * p.tiles * p.chunks +
+            (p.overlap ? p.sets * p.producersPerSet : 0) >
+        (int64_t(1) << 31) - 1) {
       why = "grid too large";
       return failure();
     }
@@ -276,59 +298,88 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     const int64_t zeroBase = N * IH * C * p.pitch;
     Value xt = memref::AllocOp::create(
         rewriter, loc, MemRefType::get({zeroBase + p.zeroLen}, et));
-    {
-      const int64_t colBlocks = p.pitch / kVec;
-      const int64_t total = N * IH * C8 * colBlocks;
-      const int64_t zeroChunks = p.zeroLen / kVec;
+    const int64_t colBlocks = p.pitch / kVec;
+    const int64_t totalUnits = N * IH * C8 * colBlocks;
+    const int64_t zeroChunks = p.zeroLen / kVec;
+    auto zeroChunkIn = [&](OpBuilder &ob) {
+      return arith::ConstantOp::create(
+                 ob, loc, DenseElementsAttr::get(chunkTy, ob.getZeroAttr(et)))
+          .getResult();
+    };
+    // One transposition unit (8 columns x 8 channels of a row, unit id <
+    // totalUnits): its eight 16-byte loads (zero outside the row) ...
+    struct UnitLoads {
+      SmallVector<Value> cols;
+      Value rowBase, pb;
+    };
+    auto transposeLoads = [&](OpBuilder &tb, Value id) {
+      IndexEmitter t{tb, loc};
+      SmallVector<Value> d = t.delinearize(id, {N, IH, C8, colBlocks});
+      Value n = d[0], ih = d[1], c8 = d[2], pb = d[3];
+      UnitLoads u;
+      Value zeroChunk;
+      for (int64_t e = 0; e < kVec; ++e) {
+        Value ic = t.add(t.mul(pb, kVec), e - pl);
+        Value ok = t.inBounds(ic, e - pl, p.pitch - 1 - pl, IW);
+        Value v = vector::LoadOp::create(
+            tb, loc, chunkTy, x,
+            ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
+            llvm::Align(16));
+        if (ok && !zeroChunk)
+          zeroChunk = zeroChunkIn(tb);
+        u.cols.push_back(
+            ok ? arith::SelectOp::create(tb, loc, ok, v, zeroChunk).getResult()
+               : v);
+      }
+      u.rowBase = t.mul(t.add(t.mul(t.add(t.mul(n, IH), ih), C),
+                              t.mul(c8, kVec)),
+                        p.pitch);
+      u.pb = pb;
+      return u;
+    };
+    // ... and its eight 16-byte stores, one per channel row.
+    auto transposeStores = [&](OpBuilder &tb, const UnitLoads &u) {
+      IndexEmitter t{tb, loc};
+      for (int64_t ch = 0; ch < kVec; ++ch) {
+        SmallVector<Value> elems;
+        for (int64_t e = 0; e < kVec; ++e)
+          elems.push_back(vector::ExtractOp::create(tb, loc, u.cols[e],
+                                                    ArrayRef<int64_t>{ch}));
+        Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
+        vector::StoreOp::create(
+            tb, loc, v, xt,
+            ValueRange{t.add(t.add(u.rowBase, ch * p.pitch), t.mul(u.pb, kVec))},
+            false, llvm::Align(16));
+      }
+    };
+    // overlap-workspace: counters[0] hands out the tickets, counters[1 + k]
+    // counts the finished producers of image set k (zeroed by the band
+    // kernel, which also writes the zero row).
+    Value counters;
+    if (p.overlap)
+      counters = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({1 + p.sets}, rewriter.getI32Type()));
+    if (!p.overlap) {
       auto [pre, b0] = createGridLaunch(
-          rewriter, loc, llvm::divideCeil(total + zeroChunks, kThreads), 1,
-          kThreads);
+          rewriter, loc, llvm::divideCeil(totalUnits + zeroChunks, kThreads),
+          1, kThreads);
       IndexEmitter k{b0, loc};
       Value id = k.add(k.mul(pre.getBlockIds().x, kThreads),
                        pre.getThreadIds().x);
-      Value zeros = arith::ConstantOp::create(
-          b0, loc, DenseElementsAttr::get(chunkTy, b0.getZeroAttr(et)));
-      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), true);
+      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, totalUnits), true);
       {
         OpBuilder tb = ifOp.getThenBodyBuilder();
-        IndexEmitter t{tb, loc};
-        SmallVector<Value> d = t.delinearize(id, {N, IH, C8, colBlocks});
-        Value n = d[0], ih = d[1], c8 = d[2], pb = d[3];
-        SmallVector<Value> cols;
-        for (int64_t e = 0; e < kVec; ++e) {
-          Value ic = t.add(t.mul(pb, kVec), e - pl);
-          Value ok = t.inBounds(ic, e - pl, p.pitch - 1 - pl, IW);
-          Value v = vector::LoadOp::create(
-              tb, loc, chunkTy, x,
-              ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
-              llvm::Align(16));
-          cols.push_back(ok ? arith::SelectOp::create(tb, loc, ok, v, zeros)
-                                  .getResult()
-                            : v);
-        }
-        Value rowBase = t.mul(t.add(t.mul(t.add(t.mul(n, IH), ih), C),
-                                    t.mul(c8, kVec)),
-                              p.pitch);
-        for (int64_t ch = 0; ch < kVec; ++ch) {
-          SmallVector<Value> elems;
-          for (int64_t e = 0; e < kVec; ++e)
-            elems.push_back(vector::ExtractOp::create(tb, loc, cols[e],
-                                                      ArrayRef<int64_t>{ch}));
-          Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
-          vector::StoreOp::create(
-              tb, loc, v, xt,
-              ValueRange{t.add(t.add(rowBase, ch * p.pitch), t.mul(pb, kVec))},
-              false, llvm::Align(16));
-        }
+        transposeStores(tb, transposeLoads(tb, id));
       }
       {
         OpBuilder eb = ifOp.getElseBodyBuilder();
         IndexEmitter t{eb, loc};
-        Value zc = t.sub(id, t.cst(total));
+        Value zc = t.sub(id, t.cst(totalUnits));
         auto zIf = scf::IfOp::create(eb, loc, t.lt(zc, zeroChunks), false);
         OpBuilder zb = zIf.getThenBodyBuilder();
         IndexEmitter z{zb, loc};
-        vector::StoreOp::create(zb, loc, zeros, xt,
+        vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
                                 ValueRange{z.add(z.mul(zc, kVec), zeroBase)},
                                 false, llvm::Align(16));
       }
@@ -346,11 +397,30 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         rewriter, loc, MemRefType::get({C8 * blockHalves}, et));
     {
       const int64_t total = C8 * FH * kWarps * p.bandEntries;
+      const int64_t threads =
+          p.overlap ? std::max({total, zeroChunks, 1 + p.sets}) : total;
       auto [pre, b0] = createGridLaunch(
-          rewriter, loc, llvm::divideCeil(total, kThreads), 1, kThreads);
+          rewriter, loc, llvm::divideCeil(threads, kThreads), 1, kThreads);
       IndexEmitter k{b0, loc};
       Value id = k.add(k.mul(pre.getBlockIds().x, kThreads),
                        pre.getThreadIds().x);
+      if (p.overlap) {
+        // The zero row and the cleared counters of the streaming launch.
+        auto zIf = scf::IfOp::create(b0, loc, k.lt(id, zeroChunks), false);
+        {
+          OpBuilder zb = zIf.getThenBodyBuilder();
+          IndexEmitter z{zb, loc};
+          vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
+                                  ValueRange{z.add(z.mul(id, kVec), zeroBase)},
+                                  false, llvm::Align(16));
+        }
+        auto cIf = scf::IfOp::create(b0, loc, k.lt(id, 1 + p.sets), false);
+        {
+          OpBuilder cb = cIf.getThenBodyBuilder();
+          Value zero = arith::ConstantIntOp::create(cb, loc, 0, 32);
+          memref::StoreOp::create(cb, loc, zero, counters, ValueRange{id});
+        }
+      }
       auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       IndexEmitter t{tb, loc};
@@ -392,18 +462,26 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     const int64_t steps0 = p.rows + FH - 1;
     auto inputTy = MemRefType::get(
         {2, steps0, kWarps, p.images * p.segLen}, et, AffineMap(), wg);
-    const int64_t smemBytes = p.filterBytes + p.stageBytes + p.inputBytes;
+    const int64_t ticketBytes = p.overlap ? 16 : 0;
+    const int64_t smemBytes =
+        p.filterBytes + p.stageBytes + p.inputBytes + ticketBytes;
+    auto ticketTy = MemRefType::get({4}, rewriter.getI32Type(), AffineMap(), wg);
     // (The input buffers always take dynamic shared memory.)
     const bool dynamic = smemBytes > kStaticSmemBytes || p.smemInput;
+    SmallVector<Type> staticBuffers{bandTy, stageTy};
+    if (p.overlap)
+      staticBuffers.push_back(ticketTy);
     Value dynBytes;
     if (dynamic)
       dynBytes = arith::ConstantIntOp::create(rewriter, loc, smemBytes, 32);
-    const int64_t gridX = C8 * p.tiles * p.chunks;
+    const int64_t gridX =
+        p.overlap ? p.sets * (p.producersPerSet + p.consumersPerSet)
+                  : C8 * p.tiles * p.chunks;
     auto [launch, b] = createGridLaunch(
         rewriter, loc, gridX, 1, kThreads,
-        dynamic ? TypeRange{} : TypeRange{bandTy, stageTy}, dynBytes);
+        dynamic ? TypeRange{} : TypeRange(staticBuffers), dynBytes);
     IndexEmitter e{b, loc};
-    Value band, stage, inputSmem;
+    Value band, stage, inputSmem, ticketSlot;
     if (dynamic) {
       auto raw = gpu::DynamicSharedMemoryOp::create(
           b, loc,
@@ -417,17 +495,134 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         inputSmem = memref::ViewOp::create(
             b, loc, inputTy, raw, e.cst(p.filterBytes + p.stageBytes),
             ValueRange{});
+      if (p.overlap)
+        ticketSlot = memref::ViewOp::create(
+            b, loc, ticketTy, raw,
+            e.cst(p.filterBytes + p.stageBytes + p.inputBytes), ValueRange{});
     } else {
       band = launch.getWorkgroupAttributions()[0];
       stage = launch.getWorkgroupAttributions()[1];
+      if (p.overlap)
+        ticketSlot = launch.getWorkgroupAttributions()[2];
     }
 
     // Block: 8 channels (c8), a tile (image set, column tile), a chunk of
     // row blocks; warp: one channel; lane (g, q).
     Value tid = launch.getThreadIds().x;
-    SmallVector<Value> bd = e.delinearize(launch.getBlockIds().x,
-                                          {p.chunks, p.tiles, C8});
-    Value chunk = bd[0], tile = bd[1], c8 = bd[2];
+    Value chunk, tile, c8;
+    if (!p.overlap) {
+      SmallVector<Value> bd = e.delinearize(launch.getBlockIds().x,
+                                            {p.chunks, p.tiles, C8});
+      chunk = bd[0], tile = bd[1], c8 = bd[2];
+    } else {
+      // overlap-workspace. Thread 0 takes the block's ticket (start order);
+      // tickets 0 .. L P - 1 are the producers of sets 0 .. L - 1, then
+      // period k = the Q consumers of set k and (k + L < S) the P producers
+      // of set k + L. A consumer's producers hold smaller tickets, so they
+      // have started, and producers never wait: no schedule deadlocks.
+      const int64_t P = p.producersPerSet, Q = p.consumersPerSet,
+                    S = p.sets, L = p.lookahead;
+      const int64_t prologue = L * P, full = S - L, period = P + Q;
+      auto first = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
+      {
+        OpBuilder fb = first.getThenBodyBuilder();
+        IndexEmitter f{fb, loc};
+        Value one = arith::ConstantIntOp::create(fb, loc, 1, 32);
+        Value t = memref::AtomicRMWOp::create(fb, loc, arith::AtomicRMWKind::addi,
+                                              one, counters, ValueRange{f.cst(0)});
+        memref::StoreOp::create(fb, loc, t, ticketSlot, ValueRange{f.cst(0)});
+      }
+      gpu::BarrierOp::create(b, loc);
+      Value t = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          memref::LoadOp::create(b, loc, ticketSlot, ValueRange{e.cst(0)}));
+      Value inPrologue = e.lt(t, prologue);
+      Value u = e.maxc(e.sub(t, e.cst(prologue)), 0);
+      Value inFull = e.lt(u, full * period);
+      Value k1 = e.div(u, period), r1 = e.rem(u, period);
+      Value v = e.maxc(e.sub(u, e.cst(full * period)), 0);
+      Value k2 = e.add(e.div(v, Q), full), r2 = e.rem(v, Q);
+      Value producerInPeriod = e.andi(inFull, e.ge(r1, Q));
+      Value isProducer =
+          arith::OrIOp::create(b, loc, inPrologue, producerInPeriod);
+      Value pSet = e.select(inPrologue, e.div(t, P), e.add(k1, L));
+      Value pIdx = e.select(inPrologue, e.rem(t, P), e.sub(r1, e.cst(Q)));
+      Value cSet = e.select(inFull, k1, k2);
+      Value cIdx = e.select(inFull, r1, r2);
+      auto role = scf::IfOp::create(b, loc, isProducer, true);
+      {
+        // Producer: kProducerRounds rounds of kUnitsPerRound units per
+        // thread (a round's loads issued together; ids past the set are
+        // clamped for the loads and skip the stores), then, after the
+        // block's stores, one release-ordered increment of the set's count.
+        OpBuilder pb = role.getThenBodyBuilder();
+        IndexEmitter pe{pb, loc};
+        Value setBegin = pe.mul(pSet, p.unitsPerSet);
+        Value limit = pe.minc(pe.add(setBegin, p.unitsPerSet), totalUnits);
+        Value base = pe.add(pe.add(setBegin, pe.mul(pIdx, p.unitsPerProducer)),
+                            tid);
+        for (int64_t round = 0; round < kProducerRounds; ++round) {
+          SmallVector<Value> ids;
+          SmallVector<UnitLoads> loads;
+          for (int64_t j = 0; j < kUnitsPerRound; ++j) {
+            Value id = pe.add(base, (round * kUnitsPerRound + j) * kThreads);
+            ids.push_back(id);
+            Value clamped = arith::MinSIOp::create(
+                pb, loc, id, pe.sub(limit, pe.cst(1)));
+            loads.push_back(transposeLoads(pb, clamped));
+          }
+          for (int64_t j = 0; j < kUnitsPerRound; ++j) {
+            auto st = scf::IfOp::create(pb, loc, pe.lt(ids[j], limit), false);
+            OpBuilder sb = st.getThenBodyBuilder();
+            transposeStores(sb, loads[j]);
+          }
+        }
+        gpu::BarrierOp::create(pb, loc);
+        auto done = scf::IfOp::create(pb, loc, pe.eq(tid, 0), false);
+        OpBuilder db = done.getThenBodyBuilder();
+        IndexEmitter de{db, loc};
+        LLVM::FenceOp::create(db, loc, LLVM::AtomicOrdering::acq_rel,
+                              "device");
+        Value one = arith::ConstantIntOp::create(db, loc, 1, 32);
+        memref::AtomicRMWOp::create(db, loc, arith::AtomicRMWKind::addi, one,
+                                    counters,
+                                    ValueRange{de.add(pSet, 1)});
+      }
+      {
+        // Consumer: thread 0 waits until the set's P producers are done;
+        // the fence and the barrier order the block's loads after theirs.
+        OpBuilder cb = role.getElseBodyBuilder();
+        IndexEmitter ce{cb, loc};
+        auto waiter = scf::IfOp::create(cb, loc, ce.eq(tid, 0), false);
+        {
+          OpBuilder wb = waiter.getThenBodyBuilder();
+          IndexEmitter we{wb, loc};
+          Value slot = we.add(cSet, 1);
+          scf::WhileOp::create(
+              wb, loc, TypeRange{}, ValueRange{},
+              [&](OpBuilder &ob, Location, ValueRange) {
+                Value zero = arith::ConstantIntOp::create(ob, loc, 0, 32);
+                Value cnt = memref::AtomicRMWOp::create(
+                    ob, loc, arith::AtomicRMWKind::addi, zero, counters,
+                    ValueRange{slot});
+                Value want = arith::ConstantIntOp::create(ob, loc, P, 32);
+                Value wait = arith::CmpIOp::create(
+                    ob, loc, arith::CmpIPredicate::slt, cnt, want);
+                scf::ConditionOp::create(ob, loc, wait, ValueRange{});
+              },
+              [&](OpBuilder &ob, Location, ValueRange) {
+                scf::YieldOp::create(ob, loc);
+              });
+          LLVM::FenceOp::create(wb, loc, LLVM::AtomicOrdering::acq_rel,
+                                "device");
+        }
+        b.setInsertionPoint(role.elseBlock()->getTerminator());
+        SmallVector<Value> bd =
+            e.delinearize(cIdx, {p.chunks, p.colTiles, C8});
+        chunk = bd[0], c8 = bd[2];
+        tile = e.add(e.mul(cSet, p.colTiles), bd[1]);
+      }
+    }
     Value ct = e.rem(tile, p.colTiles), imageSet = e.div(tile, p.colTiles);
     Value n0 = e.mul(imageSet, p.images);
     Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
@@ -802,6 +997,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     rewriter.setInsertionPointAfter(launch);
     memref::DeallocOp::create(rewriter, loc, xt);
     memref::DeallocOp::create(rewriter, loc, bw);
+    if (counters)
+      memref::DeallocOp::create(rewriter, loc, counters);
     rewriter.eraseOp(op);
     return success();
   }
@@ -820,6 +1017,8 @@ struct ConvertDwcToGPUMmaStreamPass
       return bad("rows must be in [0, 32]", rows);
     if (prefetch < -1 || prefetch > 8)
       return bad("prefetch must be in [-1, 8]", prefetch);
+    if (overlapLookahead < 1 || overlapLookahead > 64)
+      return bad("overlap-lookahead must be in [1, 64]", overlapLookahead);
     auto badChoice = [&](StringRef name, StringRef value, StringRef allowed) {
       getOperation().emitError() << "convert-dwc-to-gpu-mma-stream: " << name
                                  << " must be " << allowed << ", got '"
@@ -833,9 +1032,11 @@ struct ConvertDwcToGPUMmaStreamPass
       return badChoice("loop-order", loopOrder,
                        "filter-rows, input-rows or auto");
     ConvertDwcToGPUMmaStreamOptions opts{
-        minFilterWidth,  maxFilterWidth, rows,         prefetch,
-        loopOrder,       smemInput,      filterRegisters, minBlocks,
-        inputOperand,    inputBMaxWidth, minBlocksPerSm};
+        minFilterWidth,   maxFilterWidth,   rows,
+        prefetch,         loopOrder,        smemInput,
+        overlapWorkspace, overlapLookahead, filterRegisters,
+        minBlocks,        inputOperand,     inputBMaxWidth,
+        minBlocksPerSm};
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(

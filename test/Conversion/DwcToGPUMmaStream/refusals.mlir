@@ -2,7 +2,7 @@
 // narrower than min-filter-width (FW = 9: the ring kernel is faster there),
 // f32, stride 2, C % 8 != 0, a band and stage over 227 KB of shared memory
 // (FW = 60 with 8 rows), everything with max-filter-width=0; invalid options
-// (rows, prefetch, input-operand, loop-order).
+// (rows, prefetch, input-operand, loop-order, overlap-lookahead).
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="max-filter-width=0" -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=33" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROWS
@@ -12,6 +12,8 @@
 // PREFETCH: convert-dwc-to-gpu-mma-stream: prefetch must be in [-1, 8], got 9
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="loop-order=columns" -split-input-file 2>&1 | FileCheck %s --check-prefix=ORDER
 // OPERAND: convert-dwc-to-gpu-mma-stream: input-operand must be a, b or auto, got 'c'
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="overlap-lookahead=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=LOOKAHEAD
+// LOOKAHEAD: convert-dwc-to-gpu-mma-stream: overlap-lookahead must be in [1, 64], got 0
 // ORDER: convert-dwc-to-gpu-mma-stream: loop-order must be filter-rows, input-rows or auto, got 'columns'
 
 // CHECK-LABEL: func @f9

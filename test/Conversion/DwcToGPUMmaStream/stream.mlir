@@ -13,6 +13,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 loop-order=input-rows" -split-input-file | FileCheck %s --check-prefix=INROWS
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 smem-input=1" -split-input-file | FileCheck %s --check-prefix=SMEM
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 input-operand=a" -split-input-file | FileCheck %s --check-prefix=INA
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 overlap-workspace=1" -split-input-file | FileCheck %s --check-prefix=OVERLAP
 
 // CHECK-LABEL: func @input_b
 // Workspace: 1 x 6 x 16 x pitch 136 (OW + FW - 1 = 140 -> 144), + zero row.
@@ -74,6 +75,38 @@
 // SMEM-LABEL: func @backward_data
 // SMEM: memref<2x12x8x256xf16, #gpu.address_space<workgroup>>
 // SMEM: nvgpu.device_async_copy
+// overlap-workspace: no transposition kernel; the band kernel writes the
+// zero row and clears the ticket / per-set counters; one launch of P + Q =
+// 1 + 6 blocks: thread 0 takes a ticket, producers transpose (eight 16-byte
+// loads a unit, both units' loads before the stores), fence and count
+// themselves done, consumers spin until the set's count reaches P = 1.
+// OVERLAP-LABEL: func @input_b
+// OVERLAP: %[[XT:.*]] = memref.alloc() : memref<{{[0-9]+}}xf16>
+// OVERLAP: %[[CNT:.*]] = memref.alloc() : memref<2xi32>
+// OVERLAP-NOT: memref<1x6x128x16xf16>, vector<8xf16>
+// OVERLAP: gpu.launch
+// OVERLAP: vector.store %{{.*}}, %[[XT]]
+// OVERLAP: memref.store %c0_i32, %[[CNT]]
+// OVERLAP: gpu.launch blocks({{.*}}) in (%{{.*}} = %c7,
+// OVERLAP: scf.if
+// OVERLAP: memref.atomic_rmw addi %c1_i32, %[[CNT]][%{{.*}}] : (i32, memref<2xi32>) -> i32
+// OVERLAP: gpu.barrier
+// OVERLAP: scf.if
+// OVERLAP-COUNT-16: vector.load %arg0{{.*}} : memref<1x6x128x16xf16>, vector<8xf16>
+// OVERLAP: vector.store {{.*}}, %[[XT]]
+// OVERLAP: gpu.barrier
+// OVERLAP: llvm.fence syncscope("device") acq_rel
+// OVERLAP-NEXT: arith.constant 1 : i32
+// OVERLAP: memref.atomic_rmw addi %{{.*}}, %[[CNT]]
+// OVERLAP: } else {
+// OVERLAP: scf.while
+// OVERLAP: memref.atomic_rmw addi %c0_i32{{.*}}, %[[CNT]]
+// OVERLAP: arith.cmpi slt, %{{.*}}, %c1_i32
+// OVERLAP: scf.condition
+// OVERLAP: llvm.fence syncscope("device") acq_rel
+// OVERLAP: gpu.barrier {dwc.min_blocks_per_sm = 2 : i64}
+// OVERLAP: nvgpu.mma.sync
+// OVERLAP: memref.dealloc %[[CNT]]
 // INA-LABEL: func @input_b
 // INA-NOT: dwc.min_blocks_per_sm
 // INA-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)

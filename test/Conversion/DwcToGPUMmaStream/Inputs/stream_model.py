@@ -17,7 +17,8 @@ def cdiv(a, b):
 
 
 def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=0, prefetch=-1,
-         min_blocks=528, b_max=31, order="auto"):
+         min_blocks=528, b_max=31, order="auto", overlap=False, lookahead=2,
+         units_per_producer=1024):
     p = {}
     p["inputB"] = operand == "b" or (
         operand == "auto" and FW <= b_max
@@ -56,7 +57,30 @@ def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=0, prefetch=-1,
     chunks = min(p["rowBlocks"], max(1, cdiv(min_blocks, blocks)))
     p["perChunk"] = cdiv(p["rowBlocks"], chunks)
     p["chunks"] = cdiv(p["rowBlocks"], p["perChunk"])
+    # overlap-workspace: image sets, transposition units, producers (P) and
+    # consumers (Q) per set, lookahead.
+    p["overlap"] = overlap
+    p["sets"] = cdiv(N, p["images"])
+    p["unitsPerSet"] = p["images"] * IH * (C // 8) * (p["pitch"] // 8)
+    p["unitsPerProducer"] = units_per_producer
+    p["P"] = cdiv(p["unitsPerSet"], units_per_producer)
+    p["Q"] = C // 8 * p["colTiles"] * p["chunks"]
+    p["L"] = min(lookahead, p["sets"])
     return p
+
+
+def ticket_role(t, S, P, Q, L):
+    """The role of the block with ticket t: ("produce", set, index) or
+    ("consume", set, index) - the kernel's index math."""
+    prologue, full, period = L * P, S - L, P + Q
+    if t < prologue:
+        return ("produce", t // P, t % P)
+    u = t - prologue
+    if u < full * period:
+        k, r = u // period, u % period
+        return ("consume", k, r) if r < Q else ("produce", k + L, r - Q)
+    v = u - full * period
+    return ("consume", full + v // Q, v % Q)
 
 
 def filter_order_schedule(R, FH, D):
@@ -110,13 +134,25 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
     pitch, inB = p["pitch"], p["inputB"]
     zero_base = N * IH * C * pitch
     xt = [7777] * (zero_base + p["zeroLen"])  # poison, then the first kernel
-    for n in range(N):
-        for ih in range(IH):
-            for c in range(C):
-                for pc in range(pitch):
-                    ic = pc - pl
-                    xt[((n * IH + ih) * C + c) * pitch + pc] = (
-                        x[n][ih][ic][c] if 0 <= ic < IW else 0)
+    C8 = C // 8
+    col_blocks = pitch // 8
+
+    def transpose_unit(uid):  # 8 columns x 8 channels of one row
+        pb = uid % col_blocks
+        c8_ = uid // col_blocks % C8
+        ih = uid // col_blocks // C8 % IH
+        n = uid // col_blocks // C8 // IH
+        for ch in range(8):
+            c = c8_ * 8 + ch
+            for e in range(8):
+                ic = pb * 8 + e - pl
+                xt[((n * IH + ih) * C + c) * pitch + pb * 8 + e] = (
+                    x[n][ih][ic][c] if 0 <= ic < IW else 0)
+
+    total_units = N * IH * C8 * col_blocks
+    if not p["overlap"]:
+        for uid in range(total_units):
+            transpose_unit(uid)
     for i in range(p["zeroLen"]):
         xt[zero_base + i] = 0
     lead = 15 if inB else 7
@@ -137,11 +173,40 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
     y = [[[[None] * C for _ in range(OW)] for _ in range(OH)] for _ in range(N)]
     R, D, S, gw, span = p["rows"], p["prefetch"], p["slices"], p["gw"], p["span"]
     steps = R + FH - 1
-    C8 = C // 8
-    for bx in range(C8 * p["tiles"] * p["chunks"]):
-        c8 = bx % C8
-        tile = (bx // C8) % p["tiles"]
-        chunk = bx // C8 // p["tiles"]
+    # The blocks in start order. Without overlap: block id = (chunk, tile,
+    # c8). With overlap: tickets; producers transpose their units (ids past
+    # the set skip the stores), consumers require all P producers of their
+    # set to be done - blocks running one after another in ticket order is
+    # a schedule the hardware may pick, so a consumer whose producers come
+    # later would deadlock there.
+    def blocks():
+        if not p["overlap"]:
+            for bx in range(C8 * p["tiles"] * p["chunks"]):
+                yield bx % C8, (bx // C8) % p["tiles"], bx // C8 // p["tiles"]
+            return
+        S, P, Q, L = p["sets"], p["P"], p["Q"], p["L"]
+        done = [0] * S
+        seen = set()
+        for t in range(S * (P + Q)):
+            role, k, idx = ticket_role(t, S, P, Q, L)
+            assert (role, k, idx) not in seen, "ticket mapped twice"
+            seen.add((role, k, idx))
+            if role == "produce":
+                begin = k * p["unitsPerSet"]
+                limit = min(begin + p["unitsPerSet"], total_units)
+                for tid in range(p["unitsPerProducer"]):
+                    uid = begin + idx * p["unitsPerProducer"] + tid
+                    if uid < limit:
+                        transpose_unit(uid)
+                done[k] += 1
+                continue
+            assert done[k] == P, "consumer would wait on a later ticket"
+            c8_ = idx % C8
+            ct_ = idx // C8 % p["colTiles"]
+            yield c8_, k * p["colTiles"] + ct_, idx // C8 // p["colTiles"]
+        assert len(seen) == S * (P + Q)
+
+    for (c8, tile, chunk) in blocks():
         ct, n0 = tile % p["colTiles"], (tile // p["colTiles"]) * p["images"]
         rb0 = chunk * p["perChunk"]
         rb1 = min(rb0 + p["perChunk"], p["rowBlocks"])
@@ -272,7 +337,7 @@ CASES = [
      False, False, {"rows": 4, "min_blocks": 1}),
     ("input B, 17x17, W=20: 4 images of 2 groups, N tail, bias", 3, 6, 20,
      8, 17, 17, (8, 8, 8, 8), True, False, {"rows": 3, "prefetch": 1, "min_blocks": 1}),
-    ("input B, 11x11, W=150: two column tiles, asymmetric padding", 1, 5,
+    ("input B, 11x11, W=150: two column tiles, asymmetric padding", 1, 10,
      150, 8, 11, 11, (1, 3, 7, 2), False, False, {"rows": 2}),
     ("input B, 29x31 backward-data rotation, W=9, prefetch 0", 2, 7, 9, 8,
      29, 31, (14, 14, 15, 15), False, True, {"rows": 5, "prefetch": 0}),
@@ -290,6 +355,16 @@ CASES = [
      14, 40, 8, 9, 9, (4, 4, 4, 4), False, False,
      {"operand": "a", "order": "filter-rows", "rows": 5, "prefetch": 3,
       "min_blocks": 2}),
+    ("overlap-workspace, 13x13, 5 images, 3 producers a set, lookahead 2", 5,
+     6, 40, 16, 13, 13, (6, 6, 6, 6), False, False,
+     {"rows": 3, "min_blocks": 1, "overlap": True, "units_per_producer": 37}),
+    ("overlap-workspace, 17x17, W=20: 4 images a set, N tail, chunks, "
+     "lookahead 1", 9, 5, 20, 16, 17, 17, (8, 8, 8, 8), True, False,
+     {"rows": 2, "min_blocks": 40, "overlap": True, "lookahead": 1,
+      "units_per_producer": 50}),
+    ("overlap-workspace, 11x11, two column tiles, lookahead past the sets", 2,
+     9, 150, 16, 11, 11, (1, 3, 7, 2), False, False,
+     {"rows": 2, "overlap": True, "lookahead": 9}),
 ]
 
 
@@ -298,6 +373,7 @@ def main():
     for (name, N, IH, IW, C, FH, FW, pad, has_bias, rotate, kw) in CASES:
         pt, pb, pl, pr = pad
         OH, OW = IH + pt + pb - FH + 1, IW + pl + pr - FW + 1
+        assert OH > 0 and OW > 0, name
         x = [[[[rng.randint(-3, 3) for _ in range(C)] for _ in range(IW)]
               for _ in range(IH)] for _ in range(N)]
         w = [[[rng.randint(-3, 3) for _ in range(C)] for _ in range(FW)]
