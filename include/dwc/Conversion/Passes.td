@@ -842,6 +842,25 @@ def ConvertDwcToGPUMmaStream
            "path. Off by default: 0.47-0.9x on the H200 except 1.15x at "
            "128 x 128 FW = 13 (one block per SM; FW = 5..9 in the filter "
            "order 0.25-0.8x), bench/results/2026-11-30-fwd16-smem-input.md">,
+    Option<"nhwcInput", "nhwc-input", "bool", /*default=*/"false",
+           "No workspace: each row block's R + FH - 1 input rows of the "
+           "block's 8 channels are copied straight from the NHWC input into "
+           "shared memory (one 16-byte cp.async.cg per position, zero-filled "
+           "outside the image, chunks XOR-swizzled by position so a warp's "
+           "16-bit reads of one channel spread over 8 bank groups), double "
+           "buffered as with smem-input; a lane builds each word from two "
+           "16-bit shared loads. Implies the filter-row order">,
+    Option<"compactWorkspace", "compact-workspace", "int64_t",
+           /*default=*/"-1",
+           "Store the channel-major workspace rows with only the left padding "
+           "modulo 8 (pitch = IW + (PL mod 8), rounded up to 8) instead of "
+           "the whole padded row (OW + FW - 1): lanes mask the words left of "
+           "it or past it (one select each, loop invariant), the workspace "
+           "kernel writes up to 2.2x fewer bytes at small widths and large "
+           "filters. 1: on, 0: off, -1 (auto): on for kernels of up to 2 "
+           "slices (1.01-1.05x at FW = 13..17 on the H200), off for wider "
+           "bands, whose 255-register kernels lose 2-9% to the masks "
+           "(bench/results/2026-12-01-fwd16-compact.md)">,
     Option<"overlapWorkspace", "overlap-workspace", "bool",
            /*default=*/"false",
            "Write the channel-major workspace inside the streaming kernel's "

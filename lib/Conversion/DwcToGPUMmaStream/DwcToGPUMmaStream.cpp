@@ -58,8 +58,10 @@ struct StreamPlan {
   int64_t images;       // images per tile
   int64_t colTiles;     // tiles along the width
   int64_t pitch;        // workspace row pitch (columns, multiple of 8)
-  int64_t readEnd;      // columns a lane may read in a row (exclusive end)
-  bool maskCols;        // lanes may read past a workspace row
+  int64_t lead;         // workspace column of input column 0
+  int64_t shift;        // padded column - workspace column (multiple of 8)
+  int64_t readEnd;      // padded columns a lane may read (exclusive end)
+  bool maskCols;        // lanes may read left of or past a workspace row
   int64_t zeroLen;      // zero row after the workspace (rows off the image)
   bool filterOrder;     // filter row outer (else input row outer)
   int64_t rows;         // output rows per warp and row block
@@ -76,6 +78,9 @@ struct StreamPlan {
   bool smemInput;
   int64_t segLen;       // halves of one image's part of a row (multiple of 8)
   int64_t inputBytes;   // both buffers
+  // nhwc-input: the buffers are filled from the NHWC input (position-major,
+  // 8 channels a 16-byte chunk), no workspace.
+  bool nhwc;
   // overlap-workspace: producer and consumer blocks in one launch.
   bool overlap;
   int64_t sets;             // image sets (tiles along the batch)
@@ -168,7 +173,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
   ConvertDwcToGPUMmaStreamOptions options;
 
   /// The kernel's shape for these sizes, or a reason it does not fit.
-  FailureOr<StreamPlan> planOf(const DepthwiseSizes &s,
+  FailureOr<StreamPlan> planOf(const DepthwiseSizes &s, int64_t pl,
                                std::string &why) const {
     StreamPlan p;
     // auto: input B where its band takes no more slices than input A's
@@ -197,19 +202,30 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       p.colTiles = 1;
     }
     // Padded input columns of the window: OW + FW - 1.
-    p.pitch = llvm::alignTo(s.OW + s.FW - 1, 8);
+    // The padded row is OW + FW - 1 columns, input column 0 at column pl.
+    // compact-workspace keeps pl mod 8 of the left padding (the lanes'
+    // 32-bit words and 16-byte copies stay aligned) and none of the right.
+    // auto: compact up to 2 slices (the masks cost the 255-register
+    // kernels of wider bands more than the smaller workspace saves).
+    const bool compact = options.compactWorkspace > 0 ||
+                         (options.compactWorkspace < 0 && p.slices <= 2);
+    p.lead = compact ? pl % 8 : pl;
+    p.shift = pl - p.lead;
+    p.pitch = compact ? llvm::alignTo(s.IW + p.lead, 8)
+                      : llvm::alignTo(s.OW + s.FW - 1, 8);
     // A lane's first column is 128 ct + groupWidth (j mod span) (j = g for
     // input B, 2g for input A), its words + 8k + 2q, k < words.
     int64_t lastGroup = p.inputB ? p.span - 1 : p.span - 2;
     p.readEnd = (p.images == 1 ? kTileOutputs * (p.colTiles - 1) : 0) +
                 p.groupWidth * lastGroup + 8 * (p.words - 1) + 8;
-    p.maskCols = p.readEnd > p.pitch;
-    p.zeroLen = llvm::alignTo(p.readEnd, 8);
+    p.maskCols = p.shift > 0 || p.readEnd - p.shift > p.pitch;
+    p.zeroLen = std::max<int64_t>(p.pitch, llvm::alignTo(p.readEnd - p.shift, 8));
     // auto: filter rows outer with the input as the B operand (its 16-byte
     // filter operand read once per R mma), input rows outer with the input
     // as the A operand (the filter's B operand stays in registers).
     p.filterOrder = options.loopOrder == "filter-rows" ||
-                    (options.loopOrder == "auto" && p.inputB);
+                    (options.loopOrder == "auto" && p.inputB) ||
+                    options.nhwcInput;
     int64_t rows = options.rows;
     if (rows == 0)
       rows = p.filterOrder && p.slices >= 3 ? 16 : 8;
@@ -242,11 +258,13 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     // image's part of the row (from 128 ct with one image per tile).
     p.segLen = p.groupWidth * lastGroup + 8 * p.words;
     p.inputBytes = 2 * (p.rows + s.FH - 1) * kWarps * p.images * p.segLen * 2;
-    p.smemInput = options.smemInput && p.filterOrder &&
-                  p.filterBytes + p.stageBytes + p.inputBytes <= kMaxSmemBytes;
+    const bool fits =
+        p.filterBytes + p.stageBytes + p.inputBytes <= kMaxSmemBytes;
+    p.nhwc = options.nhwcInput && fits;
+    p.smemInput = (options.smemInput || p.nhwc) && p.filterOrder && fits;
     if (!p.smemInput)
       p.inputBytes = 0;
-    p.overlap = options.overlapWorkspace;
+    p.overlap = options.overlapWorkspace && !p.nhwc;
     p.sets = llvm::divideCeil(s.N, p.images);
     p.unitsPerSet = p.images * s.IH * (s.C / kVec) * (p.pitch / kVec);
     p.unitsPerProducer = kThreads * kUnitsPerRound * kProducerRounds;
@@ -270,13 +288,13 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
     DepthwiseSizes sz = sizesOf(*problem);
-    FailureOr<StreamPlan> planOr = planOf(sz, why);
+    FailureOr<StreamPlan> planOr = planOf(sz, problem->pl, why);
     if (failed(planOr))
       return rewriter.notifyMatchFailure(op, why);
     const StreamPlan &p = *planOr;
     const int64_t N = sz.N, IH = sz.IH, IW = sz.IW, C = sz.C, FH = sz.FH,
                   FW = sz.FW, OH = sz.OH, OW = sz.OW;
-    const int64_t pt = problem->pt, pl = problem->pl;
+    const int64_t pt = problem->pt;
     const bool rotate = problem->rotateFilter;
     Value x = problem->x, w = problem->w, bias = problem->bias, y = problem->y;
     Type et = cast<MemRefType>(x.getType()).getElementType();
@@ -289,15 +307,18 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     const int64_t C8 = C / kVec;
     const int64_t E = p.entryHalves;
 
-    // 1. Channel-major workspace: xt[n][ih][c][pc] = x[n][ih][pc - pl][c]
-    //    (zero outside the row), pc < pitch, followed by a zero row that
+    // 1. Channel-major workspace: xt[n][ih][c][xc] = x[n][ih][xc - lead][c]
+    //    (zero outside the row; padded column xc + shift), xc < pitch,
+    //    followed by a zero row that
     //    lanes read for input rows outside the image. One thread per 8
     //    columns x 8 channels: eight 16-byte loads, an 8 x 8 transpose in
     //    registers, eight 16-byte stores (consecutive threads: consecutive
     //    columns of a channel row).
     const int64_t zeroBase = N * IH * C * p.pitch;
-    Value xt = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({zeroBase + p.zeroLen}, et));
+    Value xt;
+    if (!p.nhwc)
+      xt = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({zeroBase + p.zeroLen}, et));
     const int64_t colBlocks = p.pitch / kVec;
     const int64_t totalUnits = N * IH * C8 * colBlocks;
     const int64_t zeroChunks = p.zeroLen / kVec;
@@ -319,8 +340,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       UnitLoads u;
       Value zeroChunk;
       for (int64_t e = 0; e < kVec; ++e) {
-        Value ic = t.add(t.mul(pb, kVec), e - pl);
-        Value ok = t.inBounds(ic, e - pl, p.pitch - 1 - pl, IW);
+        Value ic = t.add(t.mul(pb, kVec), e - p.lead);
+        Value ok = t.inBounds(ic, e - p.lead, p.pitch - 1 - p.lead, IW);
         Value v = vector::LoadOp::create(
             tb, loc, chunkTy, x,
             ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
@@ -360,7 +381,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       counters = memref::AllocOp::create(
           rewriter, loc,
           MemRefType::get({1 + p.sets}, rewriter.getI32Type()));
-    if (!p.overlap) {
+    if (!p.overlap && !p.nhwc) {
       auto [pre, b0] = createGridLaunch(
           rewriter, loc, llvm::divideCeil(totalUnits + zeroChunks, kThreads),
           1, kThreads);
@@ -460,8 +481,11 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     auto stageTy = MemRefType::get({kWarps, p.rows, kTileOutputs}, et,
                                    AffineMap(), wg);
     const int64_t steps0 = p.rows + FH - 1;
-    auto inputTy = MemRefType::get(
-        {2, steps0, kWarps, p.images * p.segLen}, et, AffineMap(), wg);
+    auto inputTy =
+        p.nhwc ? MemRefType::get({2, steps0, p.images * p.segLen, kWarps}, et,
+                                 AffineMap(), wg)
+               : MemRefType::get({2, steps0, kWarps, p.images * p.segLen}, et,
+                                 AffineMap(), wg);
     const int64_t ticketBytes = p.overlap ? 16 : 0;
     const int64_t smemBytes =
         p.filterBytes + p.stageBytes + p.inputBytes + ticketBytes;
@@ -655,7 +679,59 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     const int64_t R = p.rows, steps = R + FH - 1;
     Value rbBegin = e.mul(chunk, p.rowBlocksPerChunk);
     auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+    // nhwc-input: position P of a row's buffer lives in chunk P ^ ((P >> 4)
+    // & 7): the lanes of a warp read one channel at positions 16 g + 2 q
+    // (+ 8 k), which would otherwise share 4 of the 8 chunk slots of a
+    // 128-byte bank row.
+    auto swizzle = [&](IndexEmitter &t, Value pos) {
+      return t.xori(pos, t.rem(t.div(pos, 16), 8));
+    };
+    auto copyRowBlockNhwc = [&](OpBuilder &ob, Value rbIdx, Value buf) {
+      IndexEmitter c{ob, loc};
+      const int64_t positions = p.images * p.segLen;
+      const int64_t total = steps * positions;
+      Value r0 = c.mul(rbIdx, R);
+      for (int64_t i = 0; i * kThreads < total; ++i) {
+        auto body = [&](OpBuilder &cb) {
+          IndexEmitter t{cb, loc};
+          SmallVector<Value> d = t.delinearize(t.add(tid, i * kThreads),
+                                               {steps, p.images, p.segLen});
+          Value st = d[0], img = d[1], local = d[2];
+          Value n = t.add(n0, img);
+          if (N % p.images != 0)
+            n = t.minc(n, N - 1);
+          Value ih = t.sub(t.add(r0, st), t.cst(pt));
+          Value col = p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local)
+                                    : local;
+          Value iw = t.sub(col, t.cst(problem->pl));
+          Value ok = t.andi(t.andi(t.ge(ih, 0), t.lt(ih, IH)),
+                            t.andi(t.ge(iw, 0), t.lt(iw, IW)));
+          Value cnt = t.select(ok, t.cst(kVec), t.cst(0));
+          Value dst = swizzle(t, t.add(t.mul(img, p.segLen), local));
+          nvgpu::DeviceAsyncCopyOp::create(
+              cb, loc, tokTy, inputSmem, ValueRange{buf, st, dst, t.cst(0)},
+              x,
+              ValueRange{n, t.clamp(ih, 0, IH - 1), t.clamp(iw, 0, IW - 1),
+                         t.mul(c8, kVec)},
+              cb.getIndexAttr(kVec), cnt, /*bypassL1=*/cb.getUnitAttr());
+        };
+        if ((i + 1) * kThreads > total) {
+          IndexEmitter g{ob, loc};
+          auto ifOp = scf::IfOp::create(
+              ob, loc, g.lt(g.add(tid, i * kThreads), total), false);
+          OpBuilder cb = ifOp.getThenBodyBuilder();
+          body(cb);
+        } else {
+          body(ob);
+        }
+      }
+      return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
+                                                     ValueRange{})
+          .getResult();
+    };
     auto copyRowBlock = [&](OpBuilder &ob, Value rbIdx, Value buf) {
+      if (p.nhwc)
+        return copyRowBlockNhwc(ob, rbIdx, buf);
       IndexEmitter c{ob, loc};
       const int64_t segChunks = p.segLen / kVec;
       const int64_t total = steps * kWarps * p.images * segChunks;
@@ -679,9 +755,12 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
               t.add(t.mul(t.add(t.mul(n, IH), ih), C),
                     t.add(t.mul(c8, kVec), w)),
               p.pitch);
-          Value src = t.select(okRow, t.add(rowBase, col),
-                               t.add(col, zeroBase));
-          Value okCol = t.lt(col, p.pitch);
+          Value xc = t.sub(col, t.cst(p.shift));  // workspace column
+          Value src = t.select(okRow, t.add(rowBase, xc),
+                               t.add(xc, zeroBase));
+          Value okCol = t.lt(xc, p.pitch);
+          if (p.shift > 0)
+            okCol = t.andi(okCol, t.ge(xc, 0));
           Value cnt = t.select(okCol, t.cst(kVec), t.cst(0));
           src = t.select(okCol, src, t.cst(zeroBase));
           nvgpu::DeviceAsyncCopyOp::create(
@@ -711,7 +790,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     auto firstBarrier = gpu::BarrierOp::create(b, loc);
     int64_t minBlocks = options.minBlocksPerSm;
     if (minBlocks < 0)
-      minBlocks = p.inputB && p.slices <= 2 &&
+      minBlocks = (p.inputB || p.nhwc) && p.slices <= 2 &&
                           2 * (p.filterBytes + p.stageBytes + p.inputBytes) <=
                               kMaxSmemBytes
                       ? 2
@@ -758,10 +837,22 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     if (N % p.images != 0)
       image = e.minc(image, N - 1);  // masked at the store
     Value laneCol = e.add(colBase, e.mul(q, 2));
+    // The lane's first word in workspace columns (negative: masked).
+    Value laneXc = e.sub(laneCol, e.cst(p.shift));
     Value laneBase = e.add(e.mul(e.add(e.mul(e.mul(image, IH), C), c),
                                  p.pitch),
-                           laneCol);
-    Value laneZero = e.add(laneCol, zeroBase);
+                           laneXc);
+    Value laneZero = e.add(laneXc, zeroBase);
+    // Words left of the workspace row or past it read zero (loop
+    // invariant; their loads go to the zero row's start).
+    SmallVector<Value> okCols(p.words);
+    if (p.maskCols)
+      for (int64_t k = 0; k < p.words; ++k) {
+        Value xc = e.add(laneXc, 8 * k);
+        okCols[k] = e.lt(xc, p.pitch);
+        if (p.shift > 0)
+          okCols[k] = e.andi(okCols[k], e.ge(xc, 0));
+      }
     const int64_t rowStride = C * p.pitch;
     Value zeroPair = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(pairTy, b.getZeroAttr(et)));
@@ -776,11 +867,9 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       SmallVector<Value> regs;
       for (int64_t k = 0; k < p.words; ++k) {
         Value idx = l.add(base, 8 * k);
-        Value okCol;
-        if (p.maskCols) {
-          okCol = l.lt(l.add(laneCol, 8 * k), p.pitch);
-          idx = l.select(okCol, idx, base);
-        }
+        Value okCol = okCols[k];
+        if (okCol)
+          idx = l.select(okCol, idx, l.cst(zeroBase));
         Value v = vector::LoadOp::create(ob, loc, pairTy, xt, ValueRange{idx},
                                          false, llvm::Align(4));
         regs.push_back(okCol
@@ -797,14 +886,30 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     Value laneSmem = e.add(e.add(e.mul(e.div(jl, p.span), p.segLen),
                                  e.mul(e.rem(jl, p.span), p.groupWidth)),
                            e.mul(q, 2));
+    // nhwc-input: the chunks of the lane's positions (loop invariant).
+    SmallVector<Value> nhwcChunks;
+    if (p.nhwc)
+      for (int64_t k = 0; k < p.words; ++k)
+        for (int64_t i = 0; i < 2; ++i)
+          nhwcChunks.push_back(swizzle(e, e.add(laneSmem, 8 * k + i)));
     auto loadRowSmem = [&](OpBuilder &ob, Value buf, int64_t st) {
       IndexEmitter l{ob, loc};
       SmallVector<Value> regs;
-      for (int64_t k = 0; k < p.words; ++k)
+      for (int64_t k = 0; k < p.words; ++k) {
+        if (p.nhwc) {
+          SmallVector<Value> el;
+          for (int64_t i = 0; i < 2; ++i)
+            el.push_back(memref::LoadOp::create(
+                ob, loc, inputSmem,
+                ValueRange{buf, l.cst(st), nhwcChunks[2 * k + i], warp}));
+          regs.push_back(vector::FromElementsOp::create(ob, loc, pairTy, el));
+          continue;
+        }
         regs.push_back(vector::LoadOp::create(
             ob, loc, pairTy, inputSmem,
             ValueRange{buf, l.cst(st), warp, l.add(laneSmem, 8 * k)}, false,
             llvm::Align(4)));
+      }
       return regs;
     };
 
@@ -995,7 +1100,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
           scf::YieldOp::create(lb, loc, nextWords);
         });
     rewriter.setInsertionPointAfter(launch);
-    memref::DeallocOp::create(rewriter, loc, xt);
+    if (xt)
+      memref::DeallocOp::create(rewriter, loc, xt);
     memref::DeallocOp::create(rewriter, loc, bw);
     if (counters)
       memref::DeallocOp::create(rewriter, loc, counters);
@@ -1017,6 +1123,8 @@ struct ConvertDwcToGPUMmaStreamPass
       return bad("rows must be in [0, 32]", rows);
     if (prefetch < -1 || prefetch > 8)
       return bad("prefetch must be in [-1, 8]", prefetch);
+    if (compactWorkspace < -1 || compactWorkspace > 1)
+      return bad("compact-workspace must be -1, 0 or 1", compactWorkspace);
     if (overlapLookahead < 1 || overlapLookahead > 64)
       return bad("overlap-lookahead must be in [1, 64]", overlapLookahead);
     auto badChoice = [&](StringRef name, StringRef value, StringRef allowed) {
@@ -1034,7 +1142,7 @@ struct ConvertDwcToGPUMmaStreamPass
     ConvertDwcToGPUMmaStreamOptions opts{
         minFilterWidth,   maxFilterWidth,   rows,
         prefetch,         loopOrder,        smemInput,
-        overlapWorkspace, overlapLookahead, filterRegisters,
+        nhwcInput,        compactWorkspace, overlapWorkspace, overlapLookahead, filterRegisters,
         minBlocks,        inputOperand,     inputBMaxWidth,
         minBlocksPerSm};
     RewritePatternSet patterns(&getContext());

@@ -2,7 +2,8 @@
 // narrower than min-filter-width (FW = 9: the ring kernel is faster there),
 // f32, stride 2, C % 8 != 0, a band and stage over 227 KB of shared memory
 // (FW = 60 with 8 rows), everything with max-filter-width=0; invalid options
-// (rows, prefetch, input-operand, loop-order, overlap-lookahead).
+// (rows, prefetch, input-operand, loop-order, overlap-lookahead,
+// compact-workspace).
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="max-filter-width=0" -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=33" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROWS
@@ -14,6 +15,8 @@
 // OPERAND: convert-dwc-to-gpu-mma-stream: input-operand must be a, b or auto, got 'c'
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="overlap-lookahead=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=LOOKAHEAD
 // LOOKAHEAD: convert-dwc-to-gpu-mma-stream: overlap-lookahead must be in [1, 64], got 0
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma-stream="compact-workspace=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=COMPACT
+// COMPACT: convert-dwc-to-gpu-mma-stream: compact-workspace must be -1, 0 or 1, got 2
 // ORDER: convert-dwc-to-gpu-mma-stream: loop-order must be filter-rows, input-rows or auto, got 'columns'
 
 // CHECK-LABEL: func @f9

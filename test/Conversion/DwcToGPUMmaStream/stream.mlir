@@ -14,6 +14,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 smem-input=1" -split-input-file | FileCheck %s --check-prefix=SMEM
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 input-operand=a" -split-input-file | FileCheck %s --check-prefix=INA
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 overlap-workspace=1" -split-input-file | FileCheck %s --check-prefix=OVERLAP
+// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 nhwc-input=1" -split-input-file | FileCheck %s --check-prefix=NHWC
 
 // CHECK-LABEL: func @input_b
 // Workspace: 1 x 6 x 16 x pitch 136 (OW + FW - 1 = 140 -> 144), + zero row.
@@ -107,6 +108,27 @@
 // OVERLAP: gpu.barrier {dwc.min_blocks_per_sm = 2 : i64}
 // OVERLAP: nvgpu.mma.sync
 // OVERLAP: memref.dealloc %[[CNT]]
+// nhwc-input: no workspace (the band is the only alloc); the row block's
+// 14 rows x 144 positions x 8 channels come straight from the NHWC input,
+// one 16-byte copy per position into its XOR-swizzled chunk; a lane's word
+// is two f16 loads of its channel at swizzled positions.
+// NHWC-LABEL: func @input_b
+// NHWC-NOT: memref.alloc() : memref<{{[0-9]+}}xf16>
+// NHWC: memref.alloc() : memref<53248xf16>
+// NHWC-NOT: memref.alloc
+// NHWC: gpu.launch
+// NHWC: gpu.launch {{.*}} dynamic_shared_memory_size %c121856_i32
+// NHWC: %[[BUF:.*]] = memref.view {{.*}} to memref<2x14x144x8xf16, #gpu.address_space<workgroup>>
+// NHWC: %[[CHUNK:.*]] = arith.xori
+// NHWC: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %[[BUF]][%{{.*}}, %{{.*}}, %[[CHUNK]], %{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x6x128x16xf16> to memref<2x14x144x8xf16
+// NHWC: nvgpu.device_async_create_group
+// NHWC: scf.for
+// NHWC: memref.load %[[BUF]]{{.*}} : memref<2x14x144x8xf16, #gpu.address_space<workgroup>>
+// NHWC: memref.load %[[BUF]]{{.*}} : memref<2x14x144x8xf16, #gpu.address_space<workgroup>>
+// NHWC: nvgpu.mma.sync
+// NHWC: nvvm.cp.async.wait.group 0
+// NHWC-NOT: memref.dealloc %{{.*}} : memref<{{[0-9]+}}xf16>
+// NHWC: memref.dealloc %{{.*}} : memref<53248xf16>
 // INA-LABEL: func @input_b
 // INA-NOT: dwc.min_blocks_per_sm
 // INA-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)

@@ -18,7 +18,7 @@ def cdiv(a, b):
 
 def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=0, prefetch=-1,
          min_blocks=528, b_max=31, order="auto", overlap=False, lookahead=2,
-         units_per_producer=1024):
+         units_per_producer=1024, pl=0, compact=-1):
     p = {}
     p["inputB"] = operand == "b" or (
         operand == "auto" and FW <= b_max
@@ -38,12 +38,18 @@ def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=0, prefetch=-1,
         p["span"] = max(1 if p["inputB"] else 2, s)
         p["images"] = per_tile // p["span"]
         p["colTiles"] = 1
-    p["pitch"] = cdiv(OW + FW - 1, 8) * 8
+    # Workspace column xc holds input column xc - lead (padded column
+    # xc + shift); compact rows keep pl mod 8 of the left padding.
+    # (compact -1: auto, compact rows up to 2 slices.)
+    compact = compact > 0 or (compact < 0 and p["slices"] <= 2)
+    p["lead"] = pl % 8 if compact else pl
+    p["shift"] = pl - p["lead"]
+    p["pitch"] = cdiv(IW + p["lead"] if compact else OW + FW - 1, 8) * 8
     last = p["span"] - 1 if p["inputB"] else p["span"] - 2
     p["readEnd"] = ((128 * (p["colTiles"] - 1) if p["images"] == 1 else 0)
                     + gw * last + 8 * (p["words"] - 1) + 8)
-    p["maskCols"] = p["readEnd"] > p["pitch"]
-    p["zeroLen"] = cdiv(p["readEnd"], 8) * 8
+    p["maskCols"] = p["shift"] > 0 or p["readEnd"] - p["shift"] > p["pitch"]
+    p["zeroLen"] = max(p["pitch"], cdiv(p["readEnd"] - p["shift"], 8) * 8)
     p["filterOrder"] = order == "filter-rows" or (order == "auto" and p["inputB"])
     if rows == 0:
         rows = 16 if p["filterOrder"] and p["slices"] >= 3 else 8
@@ -130,7 +136,7 @@ def mma(a, b, c):
 
 
 def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
-    p = plan(N, IH, IW, C, FH, FW, OH, OW, **kw)
+    p = plan(N, IH, IW, C, FH, FW, OH, OW, pl=pl, **kw)
     pitch, inB = p["pitch"], p["inputB"]
     zero_base = N * IH * C * pitch
     xt = [7777] * (zero_base + p["zeroLen"])  # poison, then the first kernel
@@ -145,7 +151,7 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
         for ch in range(8):
             c = c8_ * 8 + ch
             for e in range(8):
-                ic = pb * 8 + e - pl
+                ic = pb * 8 + e - p["lead"]
                 xt[((n * IH + ih) * C + c) * pitch + pb * 8 + e] = (
                     x[n][ih][ic][c] if 0 <= ic < IW else 0)
 
@@ -219,24 +225,25 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
                 j = g if inB else 2 * g
                 col_base = 128 * ct + gw * (j % span)
                 image = min(n0 + j // span, N - 1)
-                lane_col = col_base + 2 * q
-                lanes.append((g, q, lane_col,
-                              ((image * IH) * C + c) * pitch + lane_col))
+                lane_xc = col_base + 2 * q - p["shift"]
+                lanes.append((g, q, lane_xc,
+                              ((image * IH) * C + c) * pitch + lane_xc))
             lanes_of[warp] = lanes
 
         def load_row(warp, r0, step):
             ih = r0 + step - pt
             ok_row = 0 <= ih < IH
             regs = []
-            for (g, q, lane_col, lane_base) in lanes_of[warp]:
-                base = lane_base + ih * C * pitch if ok_row else zero_base + lane_col
+            for (g, q, lane_xc, lane_base) in lanes_of[warp]:
+                base = lane_base + ih * C * pitch if ok_row else zero_base + lane_xc
                 rr = []
                 for k in range(p["words"]):
                     idx = base + 8 * k
                     ok_col = True
                     if p["maskCols"]:
-                        ok_col = lane_col + 8 * k < pitch
-                        idx = idx if ok_col else base
+                        ok_col = 0 <= lane_xc + 8 * k < pitch
+                        idx = idx if ok_col else zero_base
+                    assert 0 <= idx and idx + 2 <= len(xt), "load out of bounds"
                     rr.append(xt[idx:idx + 2] if ok_col else [0, 0])
                 regs.append(rr)
             return regs
@@ -339,8 +346,9 @@ CASES = [
      8, 17, 17, (8, 8, 8, 8), True, False, {"rows": 3, "prefetch": 1, "min_blocks": 1}),
     ("input B, 11x11, W=150: two column tiles, asymmetric padding", 1, 10,
      150, 8, 11, 11, (1, 3, 7, 2), False, False, {"rows": 2}),
-    ("input B, 29x31 backward-data rotation, W=9, prefetch 0", 2, 7, 9, 8,
-     29, 31, (14, 14, 15, 15), False, True, {"rows": 5, "prefetch": 0}),
+    ("input B, 29x31 backward-data rotation, W=9, prefetch 0, compact", 2, 7,
+     9, 8, 29, 31, (14, 14, 15, 15), False, True,
+     {"rows": 5, "prefetch": 0, "compact": 1}),
     ("input A, 9x9, W=40: 2 images, rows=3", 3, 6, 40, 8, 9, 9, (4, 4, 4, 4),
      True, False, {"operand": "a", "rows": 3}),
     ("input A, 1x19 (FH = 1), W=8: span 2", 2, 4, 8, 8, 1, 19, (0, 0, 9, 9),
@@ -355,6 +363,9 @@ CASES = [
      14, 40, 8, 9, 9, (4, 4, 4, 4), False, False,
      {"operand": "a", "order": "filter-rows", "rows": 5, "prefetch": 3,
       "min_blocks": 2}),
+    ("compact-workspace=0 (whole padded rows), 17x17, W=20, 2 images", 2,
+     5, 20, 8, 17, 17, (8, 8, 8, 8), False, False,
+     {"rows": 3, "min_blocks": 1, "compact": 0}),
     ("overlap-workspace, 13x13, 5 images, 3 producers a set, lookahead 2", 5,
      6, 40, 16, 13, 13, (6, 6, 6, 6), False, False,
      {"rows": 3, "min_blocks": 1, "overlap": True, "units_per_producer": 37}),
