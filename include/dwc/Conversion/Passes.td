@@ -756,6 +756,17 @@ def ConvertDwcToGPUMmaStream
     * `min-blocks-per-sm` (default: 2 for the input-B kernels of up to 2
       slices) caps the registers so that two blocks share an SM.
 
+    The workspace rows are compact by default for bands of up to 2 slices
+    (`compact-workspace`: only PL mod 8 of the left padding is stored, the
+    lanes mask the words outside a row). Two alternatives to the separate
+    workspace kernel are options, both correct on the H200 and off by
+    default as slower there (bench/results/2026-12-01-fwd16-overlap.md,
+    2026-12-01-fwd16-compact.md): `overlap-workspace` (producer blocks
+    transpose inside the streaming launch, consumers wait on per-set
+    counters; roles from an atomic ticket in start order, so no schedule
+    deadlocks) and `nhwc-input` (no workspace: each row block's rows are
+    copied from the NHWC input into swizzled shared memory).
+
     Measured on the H200 (bench/results/2026-11-30-fwd16-stream-final.md):
     1.4-2.2x the ring kernel of `convert-dwc-to-gpu-mma` from FW = 13 (F =
     31: 60% of the density-adjusted mma.sync peak at 128 x 128); at FW = 9

@@ -10,7 +10,10 @@
 // 16, no duplicated registers). A first kernel writes the input
 // channel-major with the width innermost (zero-padded columns, a zero row
 // for rows off the image), so each input word is one aligned 32-bit load;
-// a second writes the band entries of every channel.
+// a second writes the band entries of every channel. Options move the
+// transposition into the streaming launch (overlap-workspace: producer and
+// consumer blocks, atomic tickets) or drop it (nhwc-input: rows copied from
+// the NHWC input into shared memory).
 // See the pass description in include/dwc/Conversion/Passes.td; the index
 // math is mirrored by test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py.
 //
