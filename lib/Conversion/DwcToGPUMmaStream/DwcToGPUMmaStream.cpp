@@ -376,6 +376,16 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
             false, llvm::Align(16));
       }
     };
+    // Chunk `chunk` of the zero row, if it is one (chunk < zeroChunks).
+    auto storeZeroChunk = [&](OpBuilder &ob, Value chunk) {
+      IndexEmitter t{ob, loc};
+      auto zIf = scf::IfOp::create(ob, loc, t.lt(chunk, zeroChunks), false);
+      OpBuilder zb = zIf.getThenBodyBuilder();
+      IndexEmitter z{zb, loc};
+      vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
+                              ValueRange{z.add(z.mul(chunk, kVec), zeroBase)},
+                              false, llvm::Align(16));
+    };
     // overlap-workspace: counters[0] hands out the tickets, counters[1 + k]
     // counts the finished producers of image set k (zeroed by the band
     // kernel, which also writes the zero row).
@@ -399,13 +409,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       {
         OpBuilder eb = ifOp.getElseBodyBuilder();
         IndexEmitter t{eb, loc};
-        Value zc = t.sub(id, t.cst(totalUnits));
-        auto zIf = scf::IfOp::create(eb, loc, t.lt(zc, zeroChunks), false);
-        OpBuilder zb = zIf.getThenBodyBuilder();
-        IndexEmitter z{zb, loc};
-        vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
-                                ValueRange{z.add(z.mul(zc, kVec), zeroBase)},
-                                false, llvm::Align(16));
+        storeZeroChunk(eb, t.sub(id, t.cst(totalUnits)));
       }
     }
 
@@ -430,14 +434,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                        pre.getThreadIds().x);
       if (p.overlap) {
         // The zero row and the cleared counters of the streaming launch.
-        auto zIf = scf::IfOp::create(b0, loc, k.lt(id, zeroChunks), false);
-        {
-          OpBuilder zb = zIf.getThenBodyBuilder();
-          IndexEmitter z{zb, loc};
-          vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
-                                  ValueRange{z.add(z.mul(id, kVec), zeroBase)},
-                                  false, llvm::Align(16));
-        }
+        storeZeroChunk(b0, id);
         auto cIf = scf::IfOp::create(b0, loc, k.lt(id, 1 + p.sets), false);
         {
           OpBuilder cb = cIf.getThenBodyBuilder();
@@ -689,48 +686,51 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     auto swizzle = [&](IndexEmitter &t, Value pos) {
       return t.xori(pos, t.rem(t.div(pos, 16), 8));
     };
-    auto copyRowBlockNhwc = [&](OpBuilder &ob, Value rbIdx, Value buf) {
-      IndexEmitter c{ob, loc};
-      const int64_t positions = p.images * p.segLen;
-      const int64_t total = steps * positions;
-      Value r0 = c.mul(rbIdx, R);
+    // The copies of a row block: copyOne(builder, id) for the thread's ids
+    // tid + i x threads < total (a guard on the last round only), then one
+    // cp.async group.
+    auto copyGroup = [&](OpBuilder &ob, int64_t total,
+                         function_ref<void(OpBuilder &, Value)> copyOne) {
       for (int64_t i = 0; i * kThreads < total; ++i) {
-        auto body = [&](OpBuilder &cb) {
-          IndexEmitter t{cb, loc};
-          SmallVector<Value> d = t.delinearize(t.add(tid, i * kThreads),
-                                               {steps, p.images, p.segLen});
-          Value st = d[0], img = d[1], local = d[2];
-          Value n = t.add(n0, img);
-          if (N % p.images != 0)
-            n = t.minc(n, N - 1);
-          Value ih = t.sub(t.add(r0, st), t.cst(pt));
-          Value col = p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local)
-                                    : local;
-          Value iw = t.sub(col, t.cst(problem->pl));
-          Value ok = t.andi(t.andi(t.ge(ih, 0), t.lt(ih, IH)),
-                            t.andi(t.ge(iw, 0), t.lt(iw, IW)));
-          Value cnt = t.select(ok, t.cst(kVec), t.cst(0));
-          Value dst = swizzle(t, t.add(t.mul(img, p.segLen), local));
-          nvgpu::DeviceAsyncCopyOp::create(
-              cb, loc, tokTy, inputSmem, ValueRange{buf, st, dst, t.cst(0)},
-              x,
-              ValueRange{n, t.clamp(ih, 0, IH - 1), t.clamp(iw, 0, IW - 1),
-                         t.mul(c8, kVec)},
-              cb.getIndexAttr(kVec), cnt, /*bypassL1=*/cb.getUnitAttr());
-        };
+        IndexEmitter g{ob, loc};
+        Value id = g.add(tid, i * kThreads);
         if ((i + 1) * kThreads > total) {
-          IndexEmitter g{ob, loc};
-          auto ifOp = scf::IfOp::create(
-              ob, loc, g.lt(g.add(tid, i * kThreads), total), false);
+          auto ifOp = scf::IfOp::create(ob, loc, g.lt(id, total), false);
           OpBuilder cb = ifOp.getThenBodyBuilder();
-          body(cb);
+          copyOne(cb, id);
         } else {
-          body(ob);
+          copyOne(ob, id);
         }
       }
       return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
                                                      ValueRange{})
           .getResult();
+    };
+    auto copyRowBlockNhwc = [&](OpBuilder &ob, Value rbIdx, Value buf) {
+      IndexEmitter c{ob, loc};
+      const int64_t positions = p.images * p.segLen;
+      Value r0 = c.mul(rbIdx, R);
+      return copyGroup(ob, steps * positions, [&](OpBuilder &cb, Value id) {
+        IndexEmitter t{cb, loc};
+        SmallVector<Value> d = t.delinearize(id, {steps, p.images, p.segLen});
+        Value st = d[0], img = d[1], local = d[2];
+        Value n = t.add(n0, img);
+        if (N % p.images != 0)
+          n = t.minc(n, N - 1);
+        Value ih = t.sub(t.add(r0, st), t.cst(pt));
+        Value col =
+            p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local) : local;
+        Value iw = t.sub(col, t.cst(problem->pl));
+        Value ok = t.andi(t.andi(t.ge(ih, 0), t.lt(ih, IH)),
+                          t.andi(t.ge(iw, 0), t.lt(iw, IW)));
+        Value cnt = t.select(ok, t.cst(kVec), t.cst(0));
+        Value dst = swizzle(t, t.add(t.mul(img, p.segLen), local));
+        nvgpu::DeviceAsyncCopyOp::create(
+            cb, loc, tokTy, inputSmem, ValueRange{buf, st, dst, t.cst(0)}, x,
+            ValueRange{n, t.clamp(ih, 0, IH - 1), t.clamp(iw, 0, IW - 1),
+                       t.mul(c8, kVec)},
+            cb.getIndexAttr(kVec), cnt, /*bypassL1=*/cb.getUnitAttr());
+      });
     };
     auto copyRowBlock = [&](OpBuilder &ob, Value rbIdx, Value buf) {
       if (p.nhwc)
@@ -739,52 +739,35 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       const int64_t segChunks = p.segLen / kVec;
       const int64_t total = steps * kWarps * p.images * segChunks;
       Value r0 = c.mul(rbIdx, R);
-      for (int64_t i = 0; i * kThreads < total; ++i) {
-        auto body = [&](OpBuilder &cb) {
-          IndexEmitter t{cb, loc};
-          SmallVector<Value> d =
-              t.delinearize(t.add(tid, i * kThreads),
-                            {steps, kWarps, p.images, segChunks});
-          Value st = d[0], w = d[1], img = d[2];
-          Value local = t.mul(d[3], kVec);
-          Value n = t.add(n0, img);
-          if (N % p.images != 0)
-            n = t.minc(n, N - 1);
-          Value ih = t.sub(t.add(r0, st), t.cst(pt));
-          Value okRow = t.andi(t.ge(ih, 0), t.lt(ih, IH));
-          Value col = p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local)
-                                    : local;
-          Value rowBase = t.mul(
-              t.add(t.mul(t.add(t.mul(n, IH), ih), C),
-                    t.add(t.mul(c8, kVec), w)),
-              p.pitch);
-          Value xc = t.sub(col, t.cst(p.shift));  // workspace column
-          Value src = t.select(okRow, t.add(rowBase, xc),
-                               t.add(xc, zeroBase));
-          Value okCol = t.lt(xc, p.pitch);
-          if (p.shift > 0)
-            okCol = t.andi(okCol, t.ge(xc, 0));
-          Value cnt = t.select(okCol, t.cst(kVec), t.cst(0));
-          src = t.select(okCol, src, t.cst(zeroBase));
-          nvgpu::DeviceAsyncCopyOp::create(
-              cb, loc, tokTy, inputSmem,
-              ValueRange{buf, st, w, t.add(t.mul(img, p.segLen), local)}, xt,
-              ValueRange{src}, cb.getIndexAttr(kVec), cnt,
-              /*bypassL1=*/cb.getUnitAttr());
-        };
-        if ((i + 1) * kThreads > total) {
-          IndexEmitter g{ob, loc};
-          auto ifOp = scf::IfOp::create(
-              ob, loc, g.lt(g.add(tid, i * kThreads), total), false);
-          OpBuilder cb = ifOp.getThenBodyBuilder();
-          body(cb);
-        } else {
-          body(ob);
-        }
-      }
-      return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
-                                                     ValueRange{})
-          .getResult();
+      return copyGroup(ob, total, [&](OpBuilder &cb, Value id) {
+        IndexEmitter t{cb, loc};
+        SmallVector<Value> d =
+            t.delinearize(id, {steps, kWarps, p.images, segChunks});
+        Value st = d[0], w = d[1], img = d[2];
+        Value local = t.mul(d[3], kVec);
+        Value n = t.add(n0, img);
+        if (N % p.images != 0)
+          n = t.minc(n, N - 1);
+        Value ih = t.sub(t.add(r0, st), t.cst(pt));
+        Value okRow = t.andi(t.ge(ih, 0), t.lt(ih, IH));
+        Value col =
+            p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local) : local;
+        Value rowBase = t.mul(
+            t.add(t.mul(t.add(t.mul(n, IH), ih), C), t.add(t.mul(c8, kVec), w)),
+            p.pitch);
+        Value xc = t.sub(col, t.cst(p.shift)); // workspace column
+        Value src = t.select(okRow, t.add(rowBase, xc), t.add(xc, zeroBase));
+        Value okCol = t.lt(xc, p.pitch);
+        if (p.shift > 0)
+          okCol = t.andi(okCol, t.ge(xc, 0));
+        Value cnt = t.select(okCol, t.cst(kVec), t.cst(0));
+        src = t.select(okCol, src, t.cst(zeroBase));
+        nvgpu::DeviceAsyncCopyOp::create(
+            cb, loc, tokTy, inputSmem,
+            ValueRange{buf, st, w, t.add(t.mul(img, p.segLen), local)}, xt,
+            ValueRange{src}, cb.getIndexAttr(kVec), cnt,
+            /*bypassL1=*/cb.getUnitAttr());
+      });
     };
     if (p.smemInput) {
       Value tok = copyRowBlock(b, rbBegin, e.cst(0));
