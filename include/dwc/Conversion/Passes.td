@@ -757,7 +757,7 @@ def ConvertDwcToGPUMmaStream
       slices) caps the registers so that two blocks share an SM.
 
     The workspace rows are compact by default for bands of up to 2 slices
-    (`compact-workspace`: only PL mod 8 of the left padding is stored, the
+    (`compact-workspace`: only PL mod 2 of the left padding is stored, the
     lanes mask the words outside a row). Two alternatives to the separate
     workspace kernel are options, both correct on the H200 and off by
     default as slower there (bench/results/2026-12-01-fwd16-overlap.md,
@@ -864,7 +864,8 @@ def ConvertDwcToGPUMmaStream
     Option<"compactWorkspace", "compact-workspace", "int64_t",
            /*default=*/"-1",
            "Store the channel-major workspace rows with only the left padding "
-           "modulo 8 (pitch = IW + (PL mod 8), rounded up to 8) instead of "
+           "modulo 2 (modulo 8 with smem-input; pitch = IW + that, rounded "
+           "up to 8) instead of "
            "the whole padded row (OW + FW - 1): lanes mask the words left of "
            "it or past it (one select each, loop invariant), the workspace "
            "kernel writes up to 2.2x fewer bytes at small widths and large "

@@ -206,13 +206,14 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     }
     // Padded input columns of the window: OW + FW - 1.
     // The padded row is OW + FW - 1 columns, input column 0 at column pl.
-    // compact-workspace keeps pl mod 8 of the left padding (the lanes'
-    // 32-bit words and 16-byte copies stay aligned) and none of the right.
+    // compact-workspace keeps pl mod 2 of the left padding (the lanes'
+    // 32-bit words stay aligned; pl mod 8 with smem-input, whose 16-byte
+    // copies must stay aligned too) and none of the right.
     // auto: compact up to 2 slices (the masks cost the 255-register
     // kernels of wider bands more than the smaller workspace saves).
     const bool compact = options.compactWorkspace > 0 ||
                          (options.compactWorkspace < 0 && p.slices <= 2);
-    p.lead = compact ? pl % 8 : pl;
+    p.lead = compact ? pl % (options.smemInput ? 8 : 2) : pl;
     p.shift = pl - p.lead;
     p.pitch = compact ? llvm::alignTo(s.IW + p.lead, 8)
                       : llvm::alignTo(s.OW + s.FW - 1, 8);

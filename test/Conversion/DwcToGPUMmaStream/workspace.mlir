@@ -1,6 +1,6 @@
 // The channel-major workspace of convert-dwc-to-gpu-mma-stream. Compact
 // (compact-workspace=1, and by default for bands of up to 2 slices): rows
-// keep the left padding modulo 8 (lead) and none of the right; lanes mask
+// keep the left padding modulo 2 (lead) and none of the right; lanes mask
 // the words left of a row (shift = PL - lead > 0) or past its pitch with one
 // loop-invariant select each, their loads going to the zero row's start.
 // compact-workspace=0 (and the default for 3 or more slices): whole padded
@@ -9,17 +9,18 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 compact-workspace=1" -split-input-file | FileCheck %s --check-prefixes=CHECK,COMPACT
 // RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 compact-workspace=0" -split-input-file | FileCheck %s --check-prefix=PADDED
 
-// FW = 13, PL = 6: lead 6, shift 0; pitch 128 + 6 -> 136 (padded: 140 ->
-// 144); 1 x 6 x 16 x 136 + a zero row of 144 (the lanes read up to column
-// 144: the last word of each lane past 136 is masked).
+// FW = 13, PL = 6: lead 0, shift 6; pitch 128 (padded: 140 -> 144), rows
+// of 256 bytes; 1 x 6 x 16 x 128 + a zero row of 144 (the lanes read padded
+// columns 0 .. 144, workspace columns -6 .. 138: both masks).
 // CHECK-LABEL: func @lead_only
-// CHECK: memref.alloc() : memref<13200xf16>
+// CHECK: memref.alloc() : memref<12432xf16>
 // CHECK: gpu.launch
 // CHECK: gpu.launch
 // CHECK: gpu.launch
-// CHECK: arith.cmpi slt, %[[XC:.*]], %c136
-// CHECK-NOT: arith.cmpi sge, %[[XC]]
-// CHECK: arith.select %{{.*}}, %{{.*}}, %c13056{{.*}} : index
+// CHECK: arith.cmpi slt, %[[XC:.*]], %c128
+// CHECK-NEXT: arith.constant 0
+// CHECK-NEXT: arith.cmpi sge, %[[XC]]
+// CHECK: arith.select %{{.*}}, %{{.*}}, %c12288{{.*}} : index
 // CHECK: arith.select {{.*}} : vector<2xf16>
 // PADDED-LABEL: func @lead_only
 // PADDED: memref.alloc() : memref<13968xf16>
@@ -34,9 +35,9 @@ func.func @lead_only(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: m
 
 // -----
 
-// FW = 31 (3 slices), PL = 15: lead 7, shift 8; pitch 40 + 7 -> 48
+// FW = 31 (3 slices), PL = 15: lead 1, shift 14; pitch 40 + 1 -> 48
 // (padded: 70 -> 72, the default here); two images of 3 groups a tile,
-// lanes read padded columns up to 96, so workspace columns -8 .. 88: both
+// lanes read padded columns up to 96, so workspace columns -14 .. 82: both
 // masks; zero row max(48, 88) = 88.
 // CHECK-LABEL: func @lead_and_shift
 // AUTO: memref.alloc() : memref<2400xf16>

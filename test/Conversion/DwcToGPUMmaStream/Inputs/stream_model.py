@@ -39,10 +39,11 @@ def plan(N, IH, IW, C, FH, FW, OH, OW, operand="auto", rows=0, prefetch=-1,
         p["images"] = per_tile // p["span"]
         p["colTiles"] = 1
     # Workspace column xc holds input column xc - lead (padded column
-    # xc + shift); compact rows keep pl mod 8 of the left padding.
+    # xc + shift); compact rows keep pl mod 2 of the left padding (the
+    # default register path; smem-input keeps pl mod 8: not modelled).
     # (compact -1: auto, compact rows up to 2 slices.)
     compact = compact > 0 or (compact < 0 and p["slices"] <= 2)
-    p["lead"] = pl % 8 if compact else pl
+    p["lead"] = pl % 2 if compact else pl
     p["shift"] = pl - p["lead"]
     p["pitch"] = cdiv(IW + p["lead"] if compact else OW + FW - 1, 8) * 8
     last = p["span"] - 1 if p["inputB"] else p["span"] - 2
