@@ -62,7 +62,7 @@ struct StreamPlan {
   int64_t colTiles;     // tiles along the width
   int64_t pitch;        // workspace row pitch (columns, multiple of 8)
   int64_t lead;         // workspace column of input column 0
-  int64_t shift;        // padded column - workspace column (multiple of 8)
+  int64_t shift;        // padded column - workspace column (even)
   int64_t readEnd;      // padded columns a lane may read (exclusive end)
   bool maskCols;        // lanes may read left of or past a workspace row
   int64_t zeroLen;      // zero row after the workspace (rows off the image)
@@ -204,7 +204,6 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       p.images = perTile / p.span;
       p.colTiles = 1;
     }
-    // Padded input columns of the window: OW + FW - 1.
     // The padded row is OW + FW - 1 columns, input column 0 at column pl.
     // compact-workspace keeps pl mod 2 of the left padding (the lanes'
     // 32-bit words stay aligned; pl mod 8 with smem-input, whose 16-byte
@@ -223,7 +222,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     p.readEnd = (p.images == 1 ? kTileOutputs * (p.colTiles - 1) : 0) +
                 p.groupWidth * lastGroup + 8 * (p.words - 1) + 8;
     p.maskCols = p.shift > 0 || p.readEnd - p.shift > p.pitch;
-    p.zeroLen = std::max<int64_t>(p.pitch, llvm::alignTo(p.readEnd - p.shift, 8));
+    p.zeroLen =
+        std::max<int64_t>(p.pitch, llvm::alignTo(p.readEnd - p.shift, 8));
     // auto: filter rows outer with the input as the B operand (its 16-byte
     // filter operand read once per R mma), input rows outer with the input
     // as the A operand (the filter's B operand stays in registers).
@@ -313,16 +313,16 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
 
     // 1. Channel-major workspace: xt[n][ih][c][xc] = x[n][ih][xc - lead][c]
     //    (zero outside the row; padded column xc + shift), xc < pitch,
-    //    followed by a zero row that
-    //    lanes read for input rows outside the image. One thread per 8
+    //    followed by a zero row that lanes read for input rows outside the
+    //    image (and for the words they mask). One thread per 8
     //    columns x 8 channels: eight 16-byte loads, an 8 x 8 transpose in
     //    registers, eight 16-byte stores (consecutive threads: consecutive
     //    columns of a channel row).
     const int64_t zeroBase = N * IH * C * p.pitch;
     Value xt;
     if (!p.nhwc)
-      xt = memref::AllocOp::create(
-          rewriter, loc, MemRefType::get({zeroBase + p.zeroLen}, et));
+      xt = memref::AllocOp::create(rewriter, loc,
+                                   MemRefType::get({zeroBase + p.zeroLen}, et));
     const int64_t colBlocks = p.pitch / kVec;
     const int64_t totalUnits = N * IH * C8 * colBlocks;
     const int64_t zeroChunks = p.zeroLen / kVec;
@@ -356,9 +356,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
             ok ? arith::SelectOp::create(tb, loc, ok, v, zeroChunk).getResult()
                : v);
       }
-      u.rowBase = t.mul(t.add(t.mul(t.add(t.mul(n, IH), ih), C),
-                              t.mul(c8, kVec)),
-                        p.pitch);
+      u.rowBase = t.mul(
+          t.add(t.mul(t.add(t.mul(n, IH), ih), C), t.mul(c8, kVec)), p.pitch);
       u.pb = pb;
       return u;
     };
@@ -371,10 +370,10 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
           elems.push_back(vector::ExtractOp::create(tb, loc, u.cols[e],
                                                     ArrayRef<int64_t>{ch}));
         Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
-        vector::StoreOp::create(
-            tb, loc, v, xt,
-            ValueRange{t.add(t.add(u.rowBase, ch * p.pitch), t.mul(u.pb, kVec))},
-            false, llvm::Align(16));
+        vector::StoreOp::create(tb, loc, v, xt,
+                                ValueRange{t.add(t.add(u.rowBase, ch * p.pitch),
+                                                 t.mul(u.pb, kVec))},
+                                false, llvm::Align(16));
       }
     };
     // Chunk `chunk` of the zero row, if it is one (chunk < zeroChunks).
@@ -393,12 +392,11 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     Value counters;
     if (p.overlap)
       counters = memref::AllocOp::create(
-          rewriter, loc,
-          MemRefType::get({1 + p.sets}, rewriter.getI32Type()));
+          rewriter, loc, MemRefType::get({1 + p.sets}, rewriter.getI32Type()));
     if (!p.overlap && !p.nhwc) {
       auto [pre, b0] = createGridLaunch(
-          rewriter, loc, llvm::divideCeil(totalUnits + zeroChunks, kThreads),
-          1, kThreads);
+          rewriter, loc, llvm::divideCeil(totalUnits + zeroChunks, kThreads), 1,
+          kThreads);
       IndexEmitter k{b0, loc};
       Value id = k.add(k.mul(pre.getBlockIds().x, kThreads),
                        pre.getThreadIds().x);
@@ -490,7 +488,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     const int64_t ticketBytes = p.overlap ? 16 : 0;
     const int64_t smemBytes =
         p.filterBytes + p.stageBytes + p.inputBytes + ticketBytes;
-    auto ticketTy = MemRefType::get({4}, rewriter.getI32Type(), AffineMap(), wg);
+    auto ticketTy =
+        MemRefType::get({4}, rewriter.getI32Type(), AffineMap(), wg);
     // (The input buffers always take dynamic shared memory.)
     const bool dynamic = smemBytes > kStaticSmemBytes || p.smemInput;
     SmallVector<Type> staticBuffers{bandTy, stageTy};
@@ -499,9 +498,9 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     Value dynBytes;
     if (dynamic)
       dynBytes = arith::ConstantIntOp::create(rewriter, loc, smemBytes, 32);
-    const int64_t gridX =
-        p.overlap ? p.sets * (p.producersPerSet + p.consumersPerSet)
-                  : C8 * p.tiles * p.chunks;
+    const int64_t gridX = p.overlap
+                              ? p.sets * (p.producersPerSet + p.consumersPerSet)
+                              : C8 * p.tiles * p.chunks;
     auto [launch, b] = createGridLaunch(
         rewriter, loc, gridX, 1, kThreads,
         dynamic ? TypeRange{} : TypeRange(staticBuffers), dynBytes);
@@ -536,8 +535,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     Value tid = launch.getThreadIds().x;
     Value chunk, tile, c8;
     if (!p.overlap) {
-      SmallVector<Value> bd = e.delinearize(launch.getBlockIds().x,
-                                            {p.chunks, p.tiles, C8});
+      SmallVector<Value> bd =
+          e.delinearize(launch.getBlockIds().x, {p.chunks, p.tiles, C8});
       chunk = bd[0], tile = bd[1], c8 = bd[2];
     } else {
       // overlap-workspace. Thread 0 takes the block's ticket (start order);
@@ -545,16 +544,17 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       // period k = the Q consumers of set k and (k + L < S) the P producers
       // of set k + L. A consumer's producers hold smaller tickets, so they
       // have started, and producers never wait: no schedule deadlocks.
-      const int64_t P = p.producersPerSet, Q = p.consumersPerSet,
-                    S = p.sets, L = p.lookahead;
+      const int64_t P = p.producersPerSet, Q = p.consumersPerSet, S = p.sets,
+                    L = p.lookahead;
       const int64_t prologue = L * P, full = S - L, period = P + Q;
       auto first = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
       {
         OpBuilder fb = first.getThenBodyBuilder();
         IndexEmitter f{fb, loc};
         Value one = arith::ConstantIntOp::create(fb, loc, 1, 32);
-        Value t = memref::AtomicRMWOp::create(fb, loc, arith::AtomicRMWKind::addi,
-                                              one, counters, ValueRange{f.cst(0)});
+        Value t =
+            memref::AtomicRMWOp::create(fb, loc, arith::AtomicRMWKind::addi,
+                                        one, counters, ValueRange{f.cst(0)});
         memref::StoreOp::create(fb, loc, t, ticketSlot, ValueRange{f.cst(0)});
       }
       gpu::BarrierOp::create(b, loc);
@@ -584,16 +584,16 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         IndexEmitter pe{pb, loc};
         Value setBegin = pe.mul(pSet, p.unitsPerSet);
         Value limit = pe.minc(pe.add(setBegin, p.unitsPerSet), totalUnits);
-        Value base = pe.add(pe.add(setBegin, pe.mul(pIdx, p.unitsPerProducer)),
-                            tid);
+        Value base =
+            pe.add(pe.add(setBegin, pe.mul(pIdx, p.unitsPerProducer)), tid);
         for (int64_t round = 0; round < kProducerRounds; ++round) {
           SmallVector<Value> ids;
           SmallVector<UnitLoads> loads;
           for (int64_t j = 0; j < kUnitsPerRound; ++j) {
             Value id = pe.add(base, (round * kUnitsPerRound + j) * kThreads);
             ids.push_back(id);
-            Value clamped = arith::MinSIOp::create(
-                pb, loc, id, pe.sub(limit, pe.cst(1)));
+            Value clamped =
+                arith::MinSIOp::create(pb, loc, id, pe.sub(limit, pe.cst(1)));
             loads.push_back(transposeLoads(pb, clamped));
           }
           for (int64_t j = 0; j < kUnitsPerRound; ++j) {
@@ -606,12 +606,10 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         auto done = scf::IfOp::create(pb, loc, pe.eq(tid, 0), false);
         OpBuilder db = done.getThenBodyBuilder();
         IndexEmitter de{db, loc};
-        LLVM::FenceOp::create(db, loc, LLVM::AtomicOrdering::acq_rel,
-                              "device");
+        LLVM::FenceOp::create(db, loc, LLVM::AtomicOrdering::acq_rel, "device");
         Value one = arith::ConstantIntOp::create(db, loc, 1, 32);
         memref::AtomicRMWOp::create(db, loc, arith::AtomicRMWKind::addi, one,
-                                    counters,
-                                    ValueRange{de.add(pSet, 1)});
+                                    counters, ValueRange{de.add(pSet, 1)});
       }
       {
         // Consumer: thread 0 waits until the set's P producers are done;
@@ -642,8 +640,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
                                 "device");
         }
         b.setInsertionPoint(role.elseBlock()->getTerminator());
-        SmallVector<Value> bd =
-            e.delinearize(cIdx, {p.chunks, p.colTiles, C8});
+        SmallVector<Value> bd = e.delinearize(cIdx, {p.chunks, p.colTiles, C8});
         chunk = bd[0], c8 = bd[2];
         tile = e.add(e.mul(cSet, p.colTiles), bd[1]);
       }
@@ -826,9 +823,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     Value laneCol = e.add(colBase, e.mul(q, 2));
     // The lane's first word in workspace columns (negative: masked).
     Value laneXc = e.sub(laneCol, e.cst(p.shift));
-    Value laneBase = e.add(e.mul(e.add(e.mul(e.mul(image, IH), C), c),
-                                 p.pitch),
-                           laneXc);
+    Value laneBase =
+        e.add(e.mul(e.add(e.mul(e.mul(image, IH), C), c), p.pitch), laneXc);
     Value laneZero = e.add(laneXc, zeroBase);
     // Words left of the workspace row or past it read zero (loop
     // invariant; their loads go to the zero row's start).
@@ -1129,9 +1125,9 @@ struct ConvertDwcToGPUMmaStreamPass
     ConvertDwcToGPUMmaStreamOptions opts{
         minFilterWidth,   maxFilterWidth,   rows,
         prefetch,         loopOrder,        smemInput,
-        nhwcInput,        compactWorkspace, overlapWorkspace, overlapLookahead, filterRegisters,
-        minBlocks,        inputOperand,     inputBMaxWidth,
-        minBlocksPerSm};
+        nhwcInput,        compactWorkspace, overlapWorkspace,
+        overlapLookahead, filterRegisters,  minBlocks,
+        inputOperand,     inputBMaxWidth,   minBlocksPerSm};
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
