@@ -794,7 +794,7 @@ def ConvertDwcToGPUMmaStream
     After (`rows=2`; input B, 2 slices):
 
     ```mlir
-    %xt = memref.alloc() : memref<13968xf16>   // 1 x 6 x 16 x 144 + zero row
+    %xt = memref.alloc() : memref<12432xf16>   // 1 x 6 x 16 x 128 + zero row
     gpu.launch ... threads(...) in (%c256, ...) {
       // eight 16-byte loads of %x, an 8 x 8 transpose, eight 16-byte stores
     }
@@ -860,7 +860,10 @@ def ConvertDwcToGPUMmaStream
            "outside the image, chunks XOR-swizzled by position so a warp's "
            "16-bit reads of one channel spread over 8 bank groups), double "
            "buffered as with smem-input; a lane builds each word from two "
-           "16-bit shared loads. Implies the filter-row order">,
+           "16-bit shared loads. Implies the filter-row order. Off by "
+           "default: correct on the H200 but slower except at 128 x 128 "
+           "FW = 9 with 16 rows (the scattered 16-byte copies of 8 channels "
+           "of each NHWC position)">,
     Option<"compactWorkspace", "compact-workspace", "int64_t",
            /*default=*/"-1",
            "Store the channel-major workspace rows with only the left padding "
@@ -870,7 +873,7 @@ def ConvertDwcToGPUMmaStream
            "it or past it (one select each, loop invariant), the workspace "
            "kernel writes up to 2.2x fewer bytes at small widths and large "
            "filters. 1: on, 0: off, -1 (auto): on for kernels of up to 2 "
-           "slices (1.01-1.05x at FW = 13..17 on the H200), off for wider "
+           "slices (1.01-1.08x at FW = 13..17 on the H200), off for wider "
            "bands, whose 255-register kernels lose 2-9% to the masks "
            "(bench/results/2026-12-01-fwd16-compact.md)">,
     Option<"overlapWorkspace", "overlap-workspace", "bool",
@@ -882,8 +885,9 @@ def ConvertDwcToGPUMmaStream
            "roles come from an atomic ticket in start order (producers of "
            "set k + L before the consumers of set k + 1), so a waiting "
            "consumer's producers are already running and no schedule "
-           "deadlocks. The transposition's memory traffic overlaps the "
-           "multiplies and its rows are read back from L2">,
+           "deadlocks. Off by default: correct on the H200 but 0.87-1.03x, "
+           "the producers take block slots of the latency-bound streaming "
+           "kernel (bench/results/2026-12-01-fwd16-overlap.md)">,
     Option<"overlapLookahead", "overlap-lookahead", "int64_t",
            /*default=*/"2",
            "With overlap-workspace: how many image sets the producers run "
