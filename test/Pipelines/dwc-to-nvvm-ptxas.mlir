@@ -1,14 +1,15 @@
 // The baseline kernels assemble for sm_90 with ptxas and do not spill
 // (ptxas -v reports 0 bytes of spill stores and loads), also with the
 // largest fully unrolled window (7x7) and a long non-square filter (51x5).
-// (7x7 f16 by default keeps its 196 filter registers and spills 32 bytes -
-// 1.06x faster on the H200, bench/results/2026-11-30-fwd16-order.md; its
-// no-spill form, row-tile-filter-regs=72, is checked here.)
+// (7x7 f16 by default takes 8 x 8 row tiles of 2 channels and spills up
+// to 24 bytes at 255 registers - 1.09-1.11x faster than the no-spill 4 x 8
+// tiles on the H200, bench/results/2026-12-01-rowtile-v2.md; the no-spill
+// form, row-tile=4, is checked here.)
 // REQUIRES: ptxas
-// RUN: rm -rf %t %t.72 && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa gemv-options={row-tile-filter-regs=72}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.72 > /dev/null
+// RUN: rm -rf %t %t.r4 && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: dwc-opt %s --dwc-to-nvvm="format=isa gemv-options={row-tile=4}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.r4 > /dev/null
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f32_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.72/dw7_f16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.r4/dw7_f16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw51x5_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd_data_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s

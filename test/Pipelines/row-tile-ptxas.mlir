@@ -1,18 +1,17 @@
 // The row-tile kernels dwc-to-nvvm selects for f16 at the issue-5/7
 // benchmark sizes assemble for sm_90 with ptxas without spilling: 3x3
 // (4 x 4 tiles, the 9 filter vectors in registers) forward and backward
-// data, and 7x7 with row-tile-filter-regs=72 (4 x 4 tiles, filter vectors
-// read at each use). (5x5 with its 4 x 8 tiles spills 20 bytes at 255
-// registers and is still the fastest measured:
-// bench/results/2026-11-30-rowtile-v3.md; 7x7 by default keeps its 196
-// filter registers and spills 32 bytes, 1.06x faster:
-// bench/results/2026-11-30-fwd16-order.md; neither checked here.)
+// data, 5x5 (8 x 4 tiles of 2 channels), and 7x7 with row-tile=4 (4 x 8
+// tiles of 2 channels, 98 filter registers). (7x7 by default takes 8 x 8
+// tiles and spills 8 bytes at 255 registers, 1.09-1.11x faster than 4 x 8:
+// bench/results/2026-12-01-rowtile-v2.md; not checked here.)
 // REQUIRES: ptxas
-// RUN: rm -rf %t %t.72 && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa gemv-options={row-tile-filter-regs=72}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.72 > /dev/null
+// RUN: rm -rf %t %t.r4 && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: dwc-opt %s --dwc-to-nvvm="format=isa gemv-options={row-tile=4}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.r4 > /dev/null
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd3_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd3_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.72/fwd7_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd5_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.r4/fwd7_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
 
 // CHECK: Compiling entry function
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -36,5 +35,12 @@ func.func @fwd7(%x: tensor<128x64x64x256xf16>, %w: tensor<7x7x256xf16>) -> tenso
   %e = tensor.empty() : tensor<128x64x64x256xf16>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<128x64x64x256xf16>, tensor<7x7x256xf16>) outs(%e : tensor<128x64x64x256xf16>)
          strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<128x64x64x256xf16>
+  return %y : tensor<128x64x64x256xf16>
+}
+
+func.func @fwd5(%x: tensor<128x64x64x256xf16>, %w: tensor<5x5x256xf16>) -> tensor<128x64x64x256xf16> {
+  %e = tensor.empty() : tensor<128x64x64x256xf16>
+  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<128x64x64x256xf16>, tensor<5x5x256xf16>) outs(%e : tensor<128x64x64x256xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] -> tensor<128x64x64x256xf16>
   return %y : tensor<128x64x64x256xf16>
 }

@@ -125,6 +125,24 @@ struct F32VectorEmitter : IndexEmitter {
                                      /*nontemporal=*/false, align(elem));
     return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
   }
+  /// load(), with zeros where `ok` is false; 16-bit vectors are selected
+  /// before they are widened (one select per 32-bit word, not per f32).
+  Value loadOrZero(Value mem, ValueRange idx, Value ok) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    if (elem.isF32())
+      return select(ok, load(mem, idx), zeros());
+    Value v = vector::LoadOp::create(b, loc, vec(elem), mem, idx,
+                                     /*nontemporal=*/false, align(elem));
+    // As 32-bit words: a select of the f16 vector would be moved past the
+    // extension by LLVM (one select per f32 again).
+    auto words = VectorType::get({vw / 2}, b.getI32Type());
+    Value bits = vector::BitCastOp::create(b, loc, words, v);
+    Value raw0 = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(words, b.getI32IntegerAttr(0)));
+    Value kept = vector::BitCastOp::create(b, loc, vec(elem),
+                                           select(ok, bits, raw0));
+    return arith::ExtFOp::create(b, loc, vec(), kept);
+  }
 };
 
 } // namespace dwc

@@ -238,18 +238,24 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     at most `row-tile-max-taps` = 49 taps, forward and backward data): a
     second kernel for short filters, where the GEMV kernel re-reads each
     input row once per output row. A thread owns TH output rows x TM outputs
-    along the width x 64 bits of channels (1-D grid, channel vectors
-    innermost); it visits the TH + FH - 1 input rows of its tile in order,
+    along the width x V channels (1-D grid, channel vectors innermost); it visits the TH + FH - 1 input rows of its tile in order,
     loads each row's TM + FW - 1 vectors once and feeds every output row r
     of the tile with filter row t - r; an output row is rounded and stored
     right after its last filter row (at most FH rows of accumulators live).
     The filter stays in f32 registers when FH x FW x V fits
     `row-tile-filter-regs` (200: up to 7 x 7 f16), else its vectors are
     read through L1 at each use. No branches: padding rows and columns are clamped loads replaced by
-    zeros, so all loads of a tile may be in flight together. TH = 4, TM = 4
-    (8 for 10 to 25 taps): on the H200 82-86% of copy bandwidth at 3x3 f16
-    against the GEMV kernel's 69-76% and cuDNN's 80-82%
-    (bench/results/2026-11-30-rowtile-v1..v3.md). f32 keeps the GEMV kernel
+    zeros (selected as 32-bit words before they are widened: one select per
+    two 16-bit channels), so all loads of a tile may be in flight together.
+    Default tiles (`row-tile-vector-bits`, `row-tile`, `row-tile-strip` = 0),
+    measured on the H200: up to 9 taps 4 channels (64 bits) x TH = 4 x TM =
+    4, 82-86% of copy bandwidth at 3x3 f16 against the GEMV kernel's 69-76%
+    and cuDNN's 80-82% (bench/results/2026-11-30-rowtile-v1..v3.md); 10 to
+    25 taps 2 channels (32 bits) x 8 x 4 and 26 to 49 taps 2 channels x 8 x
+    8, 1.03-1.07x at 5x5 and 1.09-1.11x at 7x7 over 4 channels x 4 x 8 /
+    4 x 4: half the filter registers buy taller and wider tiles, which load
+    and widen each input word for more FMAs - the kernel is issue-bound
+    (bench/results/2026-12-01-rowtile-v2.md). f32 keeps the GEMV kernel
     (84-87% there) unless `row-tile` is set.
 
     Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
@@ -300,7 +306,8 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
            "f32: stage filter rows in shared memory with double-buffered "
            "cp.async.cg (false: read filter vectors from global memory)">,
     Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"0",
-           "Bits of channels per thread for f16/bf16: 64 (4 channels, BN = "
+           "Bits of channels per thread of the GEMV kernel for f16/bf16 (the "
+           "row-tile kernel's are row-tile-vector-bits): 64 (4 channels, BN = "
            "32, filter vectors from global memory through L1, 72 registers "
            "at 3x3), 128 (8 channels, BN = 64, 136 registers), or 0: 64 for "
            "filters of at most 9 taps, 128 above (measured on the H200, "
@@ -320,11 +327,17 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
            "Output rows per thread of the register row-tile kernel (each "
            "input row loaded once per tile and fed to every output row it "
-           "touches): 0 = 4 for f16/bf16 and off for f32, 1 = off (the "
-           "GEMV kernel), N >= 2 = N rows for every element type">,
+           "touches): 0 = for f16/bf16 4 up to 9 taps and 8 above, off for "
+           "f32; 1 = off (the GEMV kernel), N >= 2 = N rows for every "
+           "element type">,
     Option<"rowTileStrip", "row-tile-strip", "int64_t", /*default=*/"0",
            "Outputs per thread along the width in the row-tile kernel "
-           "(0: 8 for filters of 10 to 25 taps, 4 otherwise)">,
+           "(0: 8 for filters of 26 to 49 taps, 4 otherwise)">,
+    Option<"rowTileVectorBits", "row-tile-vector-bits", "int64_t",
+           /*default=*/"0",
+           "Bits of channels per thread in the f16/bf16 row-tile kernel: "
+           "32 (2 channels), 64 (4) or 128 (8); 0: 64 up to 9 taps, 32 "
+           "above (f32 always 128)">,
     Option<"rowTileMaxTaps", "row-tile-max-taps", "int64_t",
            /*default=*/"49",
            "Longest filter (FH x FW taps) the row-tile kernel takes">,

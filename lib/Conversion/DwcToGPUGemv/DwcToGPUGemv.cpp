@@ -415,6 +415,7 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3), rowTile(rowTile),
         strip(strip), halfVectorBits(halfVectorBits), maxTaps(maxTaps),
         filterRegLimit(filterRegs) {}
+  /// halfVectorBits: row-tile-vector-bits (0: by filter length).
   int64_t rowTile, strip, halfVectorBits, maxTaps;
   /// f32 registers the filter may take (FH x FW x V); above, filter vectors
   /// are loaded at each use.
@@ -422,8 +423,8 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
 
   /// Threads per block of the 1-D launch.
   static constexpr int64_t kBlock = 256;
-  /// Default tile for f16/bf16: 4 rows x 4 outputs x 64-bit vectors, 4 x 8
-  /// for filters of 10 to 25 taps. Measured on the H200, f16 backward data
+  /// Default tile for f16/bf16 filters of up to 9 taps: 4 rows x 4 outputs
+  /// x 64-bit vectors (4 channels). Measured on the H200, f16 backward data
   /// (bench/results/2026-11-30-rowtile-v1.md, -v2.md, -v3.md; same kernel
   /// as the forward): 3x3 4 x 4 at 82-86% of copy bandwidth (4 x 2: 65-68%,
   /// 4 x 6: 63-66%, 4 x 8: 72-74%, 8 x 4: 80-82%, 3 x 4 like 4 x 4) against
@@ -431,11 +432,22 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
   /// (4 x 4: 0.32-0.33 / 0.62, 2 x 8: 0.29 / 0.56) against GEMV 0.29-0.30 /
   /// 0.57 and cuDNN 0.28-0.31 / 0.55, although ptxas spills 20 bytes there;
   /// 7x7 4 x 4 0.47-0.48 / 0.93 ms (2 x 8: 0.48-0.50 / 0.94, 4 x 8:
-  /// 0.73 / 1.52, spilling) against GEMV 0.58-0.61 / 0.98.
-  static constexpr int64_t kDefaultRows = 4;
-  static constexpr int64_t kDefaultStrip = 4;
-  static constexpr int64_t kWideStrip = 8;
-  static constexpr int64_t kWideStripMinTaps = 10, kWideStripMaxTaps = 25;
+  /// 0.73 / 1.52, spilling) against GEMV 0.58-0.61 / 0.98 (all 4 channels).
+  /// From 10 taps, 16-bit data: 2 channels per thread (half the filter
+  /// registers of 4) and 8 rows; 8 outputs along the width from 26 taps.
+  /// The kernel is issue-bound (7x7 4 x 4 x 4 channels: FFMA 69% of the
+  /// instructions, the f16 -> f32 widening 13%, selects 7%); taller and
+  /// wider tiles widen each loaded word for more FMAs. f16 forward on the
+  /// H200 (bench/results/2026-12-01-rowtile-v2.md): 5x5 8 x 4 x 2 channels
+  /// 0.458 / 0.238 / 0.241 ms at 128x128 / 64x64 / 32x32 (4 x 8 x 4
+  /// channels 0.483 / 0.245 / 0.246; 8 x 8 x 2 0.536, 16 x 4 x 2 0.465 at
+  /// 128x128); 7x7 8 x 8 x 2 channels 0.765-0.774 / 0.394-0.399 /
+  /// 0.405-0.411 ms (4 x 4 x 4 channels 0.852 / 0.433 / 0.440; 8 x 4 x 2
+  /// 0.909-0.920, 16 x 4 x 2 0.912, 16 x 8 x 2 2.76, spilling).
+  static constexpr int64_t kDefaultRows = 4, kLongFilterRows = 8;
+  static constexpr int64_t kDefaultStrip = 4, kWideStrip = 8;
+  static constexpr int64_t kShortFilterMaxTaps = 9, kWideStripMinTaps = 26;
+  static constexpr int64_t kShortFilterBits = 64, kLongFilterBits = 32;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -444,17 +456,20 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     bool narrow = opElem.isF16() || opElem.isBF16();
     auto fShape = cast<MemRefType>(op->getOperand(1).getType()).getShape();
     int64_t taps = fShape[0] * fShape[1];
-    // row-tile = 0: 16-bit data with short filters only; 1: never.
+    // row-tile = 0: 16-bit data only; 1: never.
+    bool longFilter = taps > kShortFilterMaxTaps;
     int64_t TH = rowTile;
     if (TH == 0)
-      TH = narrow ? kDefaultRows : 1;
+      TH = !narrow ? 1 : longFilter ? kLongFilterRows : kDefaultRows;
     if (TH <= 1)
       return rewriter.notifyMatchFailure(op, "row tiles off");
     if (taps > maxTaps)
       return rewriter.notifyMatchFailure(op, "filter longer than row-tile-max-taps");
     int64_t vectorBits = 128;
     if (narrow)
-      vectorBits = halfVectorBits ? halfVectorBits : 64;
+      vectorBits = halfVectorBits ? halfVectorBits
+                   : longFilter   ? kLongFilterBits
+                                  : kShortFilterBits;
     std::string why;
     FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
     if (failed(problem))
@@ -474,9 +489,7 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     TH = std::min(TH, OH);
     int64_t TM = strip;
     if (TM == 0)
-      TM = taps >= kWideStripMinTaps && taps <= kWideStripMaxTaps
-               ? kWideStrip
-               : kDefaultStrip;
+      TM = taps >= kWideStripMinTaps ? kWideStrip : kDefaultStrip;
     TM = std::min(TM, OW);
     int64_t rows = TH + FH - 1, cols = TM + FW - 1;
     int64_t OHt = llvm::divideCeil(OH, TH), OWc = llvm::divideCeil(OW, TM);
@@ -532,8 +545,8 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       Value ihc = e.clampIf(rowOk, ih, IH);
       SmallVector<Value> xs(cols);
       for (int64_t j = 0; j < cols; ++j) {
-        Value v = e.load(x, ValueRange{n, ihc, colIdx[j], c});
-        xs[j] = e.select(e.andi(rowOk, colOk[j]), v, zero);
+        xs[j] = e.loadOrZero(x, ValueRange{n, ihc, colIdx[j], c},
+                             e.andi(rowOk, colOk[j]));
       }
       // Output rows r of the tile whose filter row t - r is in [0, FH).
       for (int64_t r = std::max<int64_t>(0, t - FH + 1);
@@ -593,10 +606,17 @@ struct ConvertDwcToGPUGemvPass
                                     "be in [0, 16], row-tile-strip in [0, 8]";
       return signalPassFailure();
     }
+    if (rowTileVectorBits != 0 && rowTileVectorBits != 32 &&
+        rowTileVectorBits != 64 && rowTileVectorBits != 128) {
+      getOperation().emitError() << "convert-dwc-to-gpu-gemv: "
+                                    "row-tile-vector-bits must be 0, 32, 64 "
+                                    "or 128";
+      return signalPassFailure();
+    }
     patterns.add<RowTileDepthwiseLowering<DepthwiseConv2DOp>,
                  RowTileDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), rowTile, rowTileStrip, halfVectorBits, rowTileMaxTaps,
-        rowTileFilterRegs);
+        &getContext(), rowTile, rowTileStrip, rowTileVectorBits,
+        rowTileMaxTaps, rowTileFilterRegs);
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem,

@@ -5,11 +5,14 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=2 row-tile-strip=3 row-tile-max-taps=9" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FORCE
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-filter-regs=72" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOWREG
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-filter-regs=40" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOWREG
+// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-vector-bits=64" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V64
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=17" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-strip=9" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-vector-bits=16" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADBITS
 
 // BAD: convert-dwc-to-gpu-gemv: row-tile must be in [0, 16], row-tile-strip in [0, 8]
+// BADBITS: convert-dwc-to-gpu-gemv: row-tile-vector-bits must be 0, 32, 64 or 128
 
 // f16 3x3, 1x8x16x64: 4-row x 4-output tiles x 4 channels: 2 x 4 tiles x
 // 16 channel vectors = 128 threads of one 256-thread block (guarded). The
@@ -17,13 +20,20 @@
 // them) 6 input vectors, each row feeding the output rows it touches
 // (input row 0: 12 FMAs for output row 0, row 1: 24, row 2: 36 -> output
 // row 0 stored (4 stores) ...). No shared memory, no loop, no barrier.
+// An input vector in the padding is zeroed as two 32-bit words before it
+// is widened (the select is not moved past the extf).
 // CHECK-LABEL: func @f16_3x3
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1{{[^,]*}}, {{[^,]*}} = %c1{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c256{{[^,]*}},
 // CHECK-NOT: workgroup
 // CHECK: scf.if
 // CHECK-COUNT-9: vector.load %arg1{{.*}} {alignment = 8 : i64} : memref<3x3x64xf16>, vector<4xf16>
 // CHECK-NOT: vector.load %arg1
-// CHECK-COUNT-6: vector.load %arg0{{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
+// CHECK: %[[IN:.*]] = vector.load %arg0{{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
+// CHECK-NEXT: %[[WORDS:.*]] = vector.bitcast %[[IN]] : vector<4xf16> to vector<2xi32>
+// CHECK-NEXT: %[[KEPT:.*]] = arith.select %{{.*}}, %[[WORDS]], %{{.*}} : vector<2xi32>
+// CHECK-NEXT: %[[HALVES:.*]] = vector.bitcast %[[KEPT]] : vector<2xi32> to vector<4xf16>
+// CHECK-NEXT: arith.extf %[[HALVES]] : vector<4xf16> to vector<4xf32>
+// CHECK-COUNT-5: vector.load %arg0{{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
 // CHECK-COUNT-12: vector.fma
 // CHECK-COUNT-6: vector.load %arg0
 // CHECK-COUNT-24: vector.fma
@@ -78,21 +88,31 @@ func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx:
 
 // -----
 
-// 5x5 f16: 100 f32 registers of filter <= row-tile-filter-regs (200): a
-// block of 25 filter loads up front; with row-tile-filter-regs=72 (LOWREG)
-// the filter vectors are read at each use (the first input row's 12
-// vectors before any filter load); 4 x 8 tiles (8 + 4 = 12 vectors per
-// input row). With row-tile-max-taps=9 (FORCE) the filter is too long: the
-// GEMV kernel (128-bit vectors for > 9 taps, shared filter rows).
+// 5x5 f16 (more than 9 taps): 2 channels (32-bit vectors) x 8 rows x 4
+// outputs by default. 50 f32 registers of filter <= row-tile-filter-regs
+// (200): a block of 25 filter loads up front, then 4 + 4 = 8 input vectors
+// per input row; 16 x 16 outputs x 32 channel pairs = 2 x 4 x 32 = 256
+// threads. With row-tile-filter-regs=40 (LOWREG) the filter vectors are
+// read at each use (the first input row's 8 vectors before any filter
+// load). row-tile-vector-bits=64 (V64): 4 channels, 2 x 4 tiles x 16
+// channel vectors = 128 threads of the 256-thread block (guarded). With row-tile-max-taps=9 (FORCE) the filter is too
+// long: the GEMV kernel (128-bit vectors for > 9 taps, shared filter rows).
 // CHECK-LABEL: func @f16_5x5
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
-// CHECK-COUNT-25: vector.load %arg1
-// CHECK-COUNT-12: vector.load %arg0
+// CHECK-NOT: scf.if
+// CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<2xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x64xf16>, vector<2xf16>
+// CHECK-NOT: vector.load %arg1
 // LOWREG-LABEL: func @f16_5x5
 // LOWREG: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // LOWREG-NOT: vector.load %arg1
-// LOWREG-COUNT-12: vector.load %arg0
+// LOWREG-COUNT-8: vector.load %arg0
 // LOWREG: vector.load %arg1
+// V64-LABEL: func @f16_5x5
+// V64: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// V64: scf.if
+// V64-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
+// V64-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x64xf16>, vector<4xf16>
 // FORCE-LABEL: func @f16_5x5
 // FORCE: gpu.launch {{.*}} workgroup
 // FORCE: nvgpu.device_async_copy
