@@ -183,6 +183,9 @@ def smoke_set():
         BwdConfig(3, 17, 19, 40, [5, 3], "bwd_filter", "f32", padding=[2, 1, 0, 2], note="odd, asym"),
         BwdConfig(2, 15, 33, 72, [19, 19], "bwd_data", "f16", note="tensor cores, channel tail"),
         BwdConfig(2, 15, 33, 72, [7, 7], "bwd_filter", "f16", note="f16 workspace"),
+        BwdConfig(3, 17, 19, 10, [5, 7], "bwd_data", "f16", padding=[2, 3, 1, 2],
+                  note="2-channel row tiles, asym"),
+        BwdConfig(2, 21, 19, 6, [7, 7], "bwd_data", "bf16", note="2-channel row tiles, bf16, C=6"),
         BwdConfig(2, 16, 16, 32, [3, 3], "bwd_data", "f32", stride=[2, 2], note="stride 2: direct"),
     ]
 

@@ -204,6 +204,10 @@ def fwd16_set() -> List[Config]:
     return grid + [
         Config(2, 20, 21, 12, 3, 3, "f16", note="C=12: 64-bit f16 vectors"),
         Config(2, 30, 31, 40, 5, 5, "bf16", padding=[0, 2, 1, 3], note="bf16, asymmetric padding"),
+        Config(2, 21, 19, 6, 7, 7, "f16", note="2-channel row tiles: C=6, row and column tails"),
+        Config(3, 13, 11, 10, 5, 5, "bf16", padding=[1, 3, 2, 0], bias=True,
+               note="2-channel row tiles: bf16, bias, asymmetric padding"),
+        Config(2, 5, 57, 72, 3, 7, "f16", note="3x7: 8-row tiles taller than the output"),
         Config(2, 37, 45, 72, 31, 31, "f16", note="TC: C=72, odd H/W"),
         Config(2, 33, 70, 24, 19, 19, "bf16", note="TC: bf16, C=24, 3 fragments"),
         Config(1, 20, 130, 64, 21, 27, "f16", note="TC: 21x27, W=130"),
