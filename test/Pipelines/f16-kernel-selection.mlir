@@ -3,7 +3,8 @@
 // (4 rows x 4 outputs x 64-bit f16 vectors: 9 filter + 6 x 6 input loads,
 // 16 64-bit stores, no shared memory, no barrier); 5x5 -> row tiles of
 // 8 rows x 4 outputs x 32-bit vectors (2 channels: 32-bit loads, 32
-// 32-bit stores); 7x7 -> row tiles of 8 x 8 x 2 channels (64 stores);
+// 32-bit stores); 7x7 -> row tiles of 8 x 8 x 2 channels (64 stores)
+// (both on grids of 528+ blocks, as here; smaller grids take 4 x 4 x 4);
 // 9x9 -> the row-ring tensor-core kernel (mma.sync m16n8k16, f32
 // accumulators).
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
@@ -38,11 +39,11 @@ func.func @f3(%x: tensor<2x16x32x64xf16>, %w: tensor<3x3x64xf16>) -> tensor<2x16
 // CHECK: ld.global.b32
 // CHECK-NOT: mma.sync
 // CHECK: st.global.b32
-func.func @f5(%x: tensor<2x16x32x64xf16>, %w: tensor<5x5x64xf16>) -> tensor<2x16x32x64xf16> {
-  %e = tensor.empty() : tensor<2x16x32x64xf16>
-  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x16x32x64xf16>, tensor<5x5x64xf16>) outs(%e : tensor<2x16x32x64xf16>)
-         strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] -> tensor<2x16x32x64xf16>
-  return %y : tensor<2x16x32x64xf16>
+func.func @f5(%x: tensor<128x64x64x64xf16>, %w: tensor<5x5x64xf16>) -> tensor<128x64x64x64xf16> {
+  %e = tensor.empty() : tensor<128x64x64x64xf16>
+  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<128x64x64x64xf16>, tensor<5x5x64xf16>) outs(%e : tensor<128x64x64x64xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] -> tensor<128x64x64x64xf16>
+  return %y : tensor<128x64x64x64xf16>
 }
 
 // CHECK-LABEL: .entry f7_kernel(
@@ -50,11 +51,11 @@ func.func @f5(%x: tensor<2x16x32x64xf16>, %w: tensor<5x5x64xf16>) -> tensor<2x16
 // CHECK: ld.global.b32
 // CHECK-NOT: mma.sync
 // CHECK: st.global.b32
-func.func @f7(%x: tensor<2x16x32x64xf16>, %w: tensor<7x7x64xf16>) -> tensor<2x16x32x64xf16> {
-  %e = tensor.empty() : tensor<2x16x32x64xf16>
-  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x16x32x64xf16>, tensor<7x7x64xf16>) outs(%e : tensor<2x16x32x64xf16>)
-         strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<2x16x32x64xf16>
-  return %y : tensor<2x16x32x64xf16>
+func.func @f7(%x: tensor<128x64x64x64xf16>, %w: tensor<7x7x64xf16>) -> tensor<128x64x64x64xf16> {
+  %e = tensor.empty() : tensor<128x64x64x64xf16>
+  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<128x64x64x64xf16>, tensor<7x7x64xf16>) outs(%e : tensor<128x64x64x64xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<128x64x64x64xf16>
+  return %y : tensor<128x64x64x64xf16>
 }
 
 // CHECK-LABEL: .entry f9_kernel(

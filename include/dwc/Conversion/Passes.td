@@ -255,7 +255,10 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     8, 1.03-1.07x at 5x5 and 1.09-1.11x at 7x7 over 4 channels x 4 x 8 /
     4 x 4: half the filter registers buy taller and wider tiles, which load
     and widen each input word for more FMAs - the kernel is issue-bound
-    (bench/results/2026-12-01-rowtile-v2.md). f32 keeps the GEMV kernel
+    (bench/results/2026-12-01-rowtile-v2.md); grids of fewer than 528
+    blocks with those tiles take the short-filter tile instead (4 x 4, 4
+    channels where C allows: more threads for small problems). f32 keeps
+    the GEMV kernel
     (84-87% there) unless `row-tile` is set.
 
     Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
@@ -337,7 +340,7 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
            /*default=*/"0",
            "Bits of channels per thread in the f16/bf16 row-tile kernel: "
            "32 (2 channels), 64 (4) or 128 (8); 0: 64 up to 9 taps, 32 "
-           "above (f32 always 128)">,
+           "above on grids of 528+ blocks (f32 always 128)">,
     Option<"rowTileMaxTaps", "row-tile-max-taps", "int64_t",
            /*default=*/"49",
            "Longest filter (FH x FW taps) the row-tile kernel takes">,

@@ -448,6 +448,12 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
   static constexpr int64_t kDefaultStrip = 4, kWideStrip = 8;
   static constexpr int64_t kShortFilterMaxTaps = 9, kWideStripMinTaps = 26;
   static constexpr int64_t kShortFilterBits = 64, kLongFilterBits = 32;
+  /// The long-filter tiles hold 2-4x the work of a short tile per thread:
+  /// grids of fewer blocks than 4 waves of 132 SMs take the short-filter
+  /// tile instead (2 x 56 x 57 x 72 7x7 f16: 16 blocks of 8 x 8 tiles ran
+  /// 0.0325 ms against 0.011 with 4 x 4 x 4 channels, 30 blocks -
+  /// bench/results/2026-12-01-odd-v2tiles.md).
+  static constexpr int64_t kMinLongTileBlocks = 528;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -470,10 +476,29 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       vectorBits = halfVectorBits ? halfVectorBits
                    : longFilter   ? kLongFilterBits
                                   : kShortFilterBits;
+    int64_t TM = strip;
+    if (TM == 0)
+      TM = taps >= kWideStripMinTaps ? kWideStrip : kDefaultStrip;
     std::string why;
     FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
+    // Small grids: the short-filter tile (4 channels where C allows).
+    if (narrow && longFilter && !rowTile && !strip && !halfVectorBits) {
+      DepthwiseSizes s = sizesOf(*problem);
+      int64_t V = channelsPerThread(opElem, vectorBits);
+      int64_t tiles = s.N * llvm::divideCeil(s.OH, std::min(TH, s.OH)) *
+                      llvm::divideCeil(s.OW, std::min(TM, s.OW)) * (s.C / V);
+      if (llvm::divideCeil(tiles, kBlock) < kMinLongTileBlocks) {
+        TH = kDefaultRows;
+        TM = kDefaultStrip;
+        if (s.C % channelsPerThread(opElem, kShortFilterBits) == 0)
+          vectorBits = kShortFilterBits;
+        problem = problemOf(op, vectorBits, why);
+        if (failed(problem))
+          return rewriter.notifyMatchFailure(op, why);
+      }
+    }
 
     Value x = problem->x, w = problem->w, bias = problem->bias,
           y = problem->y;
@@ -487,9 +512,6 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
 
     bool filterInRegs = FH * FW * V <= filterRegLimit;
     TH = std::min(TH, OH);
-    int64_t TM = strip;
-    if (TM == 0)
-      TM = taps >= kWideStripMinTaps ? kWideStrip : kDefaultStrip;
     TM = std::min(TM, OW);
     int64_t rows = TH + FH - 1, cols = TM + FW - 1;
     int64_t OHt = llvm::divideCeil(OH, TH), OWc = llvm::divideCeil(OW, TM);

@@ -89,19 +89,20 @@ func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx:
 // -----
 
 // 5x5 f16 (more than 9 taps): 2 channels (32-bit vectors) x 8 rows x 4
-// outputs by default. 50 f32 registers of filter <= row-tile-filter-regs
-// (200): a block of 25 filter loads up front, then 4 + 4 = 8 input vectors
-// per input row; 16 x 16 outputs x 32 channel pairs = 2 x 4 x 32 = 256
-// threads. With row-tile-filter-regs=40 (LOWREG) the filter vectors are
-// read at each use (the first input row's 8 vectors before any filter
-// load). row-tile-vector-bits=64 (V64): 4 channels, 2 x 4 tiles x 16
-// channel vectors = 128 threads of the 256-thread block (guarded). With row-tile-max-taps=9 (FORCE) the filter is too
-// long: the GEMV kernel (128-bit vectors for > 9 taps, shared filter rows).
+// outputs by default, on grids of at least 528 blocks (here 128 x 8 x 16
+// tiles x 32 channel pairs = 2048 blocks of 256 threads). 50 f32 registers
+// of filter <= row-tile-filter-regs (200): a block of 25 filter loads up
+// front, then 4 + 4 = 8 input vectors per input row. With
+// row-tile-filter-regs=40 (LOWREG) the filter vectors are read at each use
+// (the first input row's 8 vectors before any filter load).
+// row-tile-vector-bits=64 (V64): 4 channels, the same 8 x 4 tiles. With
+// row-tile-max-taps=9 (FORCE) the filter is too long: the GEMV kernel
+// (128-bit vectors for > 9 taps, shared filter rows).
 // CHECK-LABEL: func @f16_5x5
-// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c2048{{[^,]*}}, {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // CHECK-NOT: scf.if
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<2xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x64xf16>, vector<2xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<128x64x64x64xf16>, vector<2xf16>
 // CHECK-NOT: vector.load %arg1
 // LOWREG-LABEL: func @f16_5x5
 // LOWREG: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
@@ -109,16 +110,39 @@ func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx:
 // LOWREG-COUNT-8: vector.load %arg0
 // LOWREG: vector.load %arg1
 // V64-LABEL: func @f16_5x5
-// V64: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
-// V64: scf.if
+// V64: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1024{{[^,]*}}, {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // V64-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
-// V64-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x64xf16>, vector<4xf16>
+// V64-COUNT-8: vector.load %arg0{{.*}} : memref<128x64x64x64xf16>, vector<4xf16>
 // FORCE-LABEL: func @f16_5x5
 // FORCE: gpu.launch {{.*}} workgroup
 // FORCE: nvgpu.device_async_copy
-func.func @f16_5x5(%x: memref<1x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x16x16x64xf16>) {
+func.func @f16_5x5(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y: memref<128x64x64x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<128x64x64x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// A small grid (1 x 2 x 4 tiles x 32 channel pairs: one block, under 528)
+// takes the short-filter tile: 4 channels x 4 rows x 4 outputs (1 x 4 x 4
+// tiles x 16 vectors = 256 threads); 4 + 4 = 8 input vectors per row.
+// CHECK-LABEL: func @f16_5x5_small_grid
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x64xf16>, vector<4xf16>
+// A channel count that is not a multiple of 4 keeps 2 channels.
+// CHECK-LABEL: func @f16_5x5_small_grid_c6
+// CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x6xf16>, vector<2xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x6xf16>, vector<2xf16>
+func.func @f16_5x5_small_grid(%x: memref<1x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x16x16x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x16x16x64xf16>, memref<5x5x64xf16>)
     outs(%y : memref<1x16x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+func.func @f16_5x5_small_grid_c6(%x: memref<1x16x16x6xf16>, %w: memref<5x5x6xf16>, %y: memref<1x16x16x6xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x16x16x6xf16>, memref<5x5x6xf16>)
+    outs(%y : memref<1x16x16x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
 
