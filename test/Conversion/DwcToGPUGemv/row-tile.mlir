@@ -148,6 +148,27 @@ func.func @f16_5x5_small_grid_c6(%x: memref<1x16x16x6xf16>, %w: memref<5x5x6xf16
 
 // -----
 
+// Tails: 57 rows and 58 columns are not multiples of the 4 x 4 tile (a
+// small grid: the short-filter tile). The last tile of each row and column
+// starts at 57 - 4 = 53 / 58 - 4 = 54, overlapping its neighbour (same
+// values stored twice); no store is guarded - the only scf.if is the
+// thread-range guard of the grid.
+// CHECK-LABEL: func @f16_7x7_tails
+// CHECK: scf.if
+// CHECK: arith.minsi %{{.*}}, %c53 : index
+// CHECK: arith.minsi %{{.*}}, %c54 : index
+// CHECK-NOT: scf.if
+// CHECK-COUNT-16: vector.store {{.*}} : memref<2x57x58x72xf16>, vector<4xf16>
+// CHECK-NOT: scf.if
+// CHECK: gpu.terminator
+func.func @f16_7x7_tails(%x: memref<2x57x58x72xf16>, %w: memref<7x7x72xf16>, %y: memref<2x57x58x72xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<2x57x58x72xf16>, memref<7x7x72xf16>)
+    outs(%y : memref<2x57x58x72xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  return
+}
+
+// -----
+
 // Refused: stride 2 (left to the direct kernel by this pass).
 // CHECK-LABEL: func @f16_stride2
 // CHECK-NOT: gpu.launch
