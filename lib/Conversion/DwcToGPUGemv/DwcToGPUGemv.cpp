@@ -451,7 +451,7 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
   /// The long-filter tiles hold 2-4x the work of a short tile per thread:
   /// grids of fewer blocks than 4 waves of 132 SMs take the short-filter
   /// tile instead: on the odd shapes of bench/results/2026-12-01-odd-tails.md
-  /// (13 - 64 blocks) it is 1.0-1.9x faster (7x7 f16 2 x 56 x 57 x 72:
+  /// (tens of blocks) it is 1.0-1.9x faster (7x7 f16 2 x 56 x 57 x 72:
   /// 0.012 ms, 8 x 8 x 2 channels 0.016).
   static constexpr int64_t kMinLongTileBlocks = 528;
 
