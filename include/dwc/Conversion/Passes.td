@@ -234,17 +234,20 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     larger than the filter extent minus one (a negative transposed padding)
     is left to the direct kernel.
 
-    Register row tiles (option `row-tile`; by default f16/bf16 filters of
-    at most `row-tile-max-taps` = 49 taps, forward and backward data): a
+    Register row tiles (option `row-tile`; by default filters of at most
+    `row-tile-max-taps` = 49 taps, forward and backward data, f32 on grids
+    of 528+ blocks only): a
     second kernel for short filters, where the GEMV kernel re-reads each
     input row once per output row. A thread owns TH output rows x TM outputs
-    along the width x V channels (1-D grid, channel vectors innermost); it visits the TH + FH - 1 input rows of its tile in order,
+    along the width x V channels (1-D grid, channel vectors innermost); it
+    visits the TH + FH - 1 input rows of its tile in order,
     loads each row's TM + FW - 1 vectors once and feeds every output row r
     of the tile with filter row t - r; an output row is rounded and stored
     right after its last filter row (at most FH rows of accumulators live).
     The filter stays in f32 registers when FH x FW x V fits
     `row-tile-filter-regs` (200: up to 7 x 7 f16), else its vectors are
-    read through L1 at each use. No branches: padding rows and columns are clamped loads replaced by
+    read through L1 at each use. No branches: padding rows and columns are
+    clamped loads replaced by
     zeros (selected as 32-bit words before they are widened: one select per
     two 16-bit channels), so all loads of a tile may be in flight together.
     Default tiles (`row-tile-vector-bits`, `row-tile`, `row-tile-strip` = 0),
@@ -257,9 +260,13 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     and widen each input word for more FMAs - the kernel is issue-bound
     (bench/results/2026-12-01-rowtile-v2.md); grids of fewer than 528
     blocks with those tiles take the short-filter tile instead (4 x 4, 4
-    channels where C allows: more threads for small problems). f32 keeps
-    the GEMV kernel
-    (84-87% there) unless `row-tile` is set.
+    channels where C allows: more threads for small problems). A row or
+    column the tile does not divide ends with a tile moved back to the
+    image's edge (overlapping its neighbour, no guarded stores). f32 (no
+    widening): 3x3 and 7x7 2 channels x 4 x 8, 5x5 1 channel x 8 x 8 -
+    1.07-1.20x the GEMV kernel at 3x3 (94-96% of copy bandwidth),
+    1.25-1.32x at 5x5, 1.28-1.37x at 7x7 (bench/results/2026-12-01-
+    rowtile-f32.md); small grids keep the GEMV kernel.
 
     Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
     kernel): f32, f16 or bf16 with f32 accumulation, strides 1, dilations 1,
@@ -330,17 +337,20 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
            "Output rows per thread of the register row-tile kernel (each "
            "input row loaded once per tile and fed to every output row it "
-           "touches): 0 = for f16/bf16 4 up to 9 taps and 8 above, off for "
-           "f32; 1 = off (the GEMV kernel), N >= 2 = N rows for every "
-           "element type">,
+           "touches): 0 = the default tile's (f16/bf16: 4 up to 9 taps, 8 "
+           "above; f32: 8 for 10 to 25 taps, 4 otherwise; see the "
+           "description for small grids); 1 = off (the GEMV kernel), N >= "
+           "2 = N rows">,
     Option<"rowTileStrip", "row-tile-strip", "int64_t", /*default=*/"0",
            "Outputs per thread along the width in the row-tile kernel "
-           "(0: 8 for filters of 26 to 49 taps, 4 otherwise)">,
+           "(0: the default tile's: f16/bf16 8 for 26 to 49 taps, 4 "
+           "otherwise; f32 8)">,
     Option<"rowTileVectorBits", "row-tile-vector-bits", "int64_t",
            /*default=*/"0",
-           "Bits of channels per thread in the f16/bf16 row-tile kernel: "
-           "32 (2 channels), 64 (4) or 128 (8); 0: 64 up to 9 taps, 32 "
-           "above on grids of 528+ blocks (f32 always 128)">,
+           "Bits of channels per thread in the row-tile kernel: 32, 64 or "
+           "128 (2, 4 or 8 16-bit channels; 1, 2 or 4 f32); 0: the default "
+           "tile's (f16/bf16 64 up to 9 taps, 32 above; f32 32 for 10 to 25 "
+           "taps, 64 otherwise)">,
     Option<"rowTileMaxTaps", "row-tile-max-taps", "int64_t",
            /*default=*/"49",
            "Longest filter (FH x FW taps) the row-tile kernel takes">,

@@ -444,16 +444,34 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
   /// 128x128); 7x7 8 x 8 x 2 channels 0.765-0.774 / 0.394-0.399 /
   /// 0.405-0.411 ms (4 x 4 x 4 channels 0.852 / 0.433 / 0.440; 8 x 4 x 2
   /// 0.909-0.920, 16 x 4 x 2 0.912, 16 x 8 x 2 2.76, spilling).
-  static constexpr int64_t kDefaultRows = 4, kLongFilterRows = 8;
-  static constexpr int64_t kDefaultStrip = 4, kWideStrip = 8;
+  static constexpr int64_t kDefaultRows = 4, kDefaultStrip = 4;
   static constexpr int64_t kShortFilterMaxTaps = 9, kWideStripMinTaps = 26;
-  static constexpr int64_t kShortFilterBits = 64, kLongFilterBits = 32;
+  static constexpr int64_t kShortFilterBits = 64;
+  /// f32 (bench/results/2026-12-01-rowtile-f32.md, against the GEMV kernel
+  /// it replaces on large grids): 3x3 and 7x7 2 channels x 4 rows x 8
+  /// outputs (3x3 0.528 / 0.269 / 0.270 ms at 128x128 / 64x64 / 32x32
+  /// against 0.635 / 0.304 / 0.288, 94-96% of copy bandwidth; 7x7 0.955 /
+  /// 0.490 / 0.517 against 1.224 / 0.670 / 0.698; 4 channels x 4 x 4 0.938
+  /// / 0.482 / 0.546), 5x5 1 channel x 8 x 8 (0.632 / 0.324 / 0.325
+  /// against 0.833 / 0.404 / 0.412; 2 x 4 x 8 0.706 / 0.359 / 0.362).
+  struct Tile {
+    int64_t bits, rows, strip;
+  };
+  static Tile defaultTile(bool narrow, int64_t taps) {
+    if (narrow && taps <= kShortFilterMaxTaps)
+      return {kShortFilterBits, kDefaultRows, kDefaultStrip};
+    if (narrow)
+      return {32, 8, taps >= kWideStripMinTaps ? 8 : 4};
+    if (taps <= kShortFilterMaxTaps || taps >= kWideStripMinTaps)
+      return {64, 4, 8};
+    return {32, 8, 8};
+  }
   /// The long-filter tiles hold 2-4x the work of a short tile per thread:
   /// grids of fewer blocks than 4 waves of 132 SMs take the short-filter
   /// tile instead: on the odd shapes of bench/results/2026-12-01-odd-tails.md
   /// (tens of blocks) it is 1.0-1.9x faster (7x7 f16 2 x 56 x 57 x 72:
   /// 0.012 ms, 8 x 8 x 2 channels 0.016).
-  static constexpr int64_t kMinLongTileBlocks = 528;
+  static constexpr int64_t kMinTileBlocks = 528;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -462,34 +480,31 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     bool narrow = opElem.isF16() || opElem.isBF16();
     auto fShape = cast<MemRefType>(op->getOperand(1).getType()).getShape();
     int64_t taps = fShape[0] * fShape[1];
-    // row-tile = 0: 16-bit data only; 1: never.
-    bool longFilter = taps > kShortFilterMaxTaps;
-    int64_t TH = rowTile;
-    if (TH == 0)
-      TH = !narrow ? 1 : longFilter ? kLongFilterRows : kDefaultRows;
-    if (TH <= 1)
-      return rewriter.notifyMatchFailure(op, "row tiles off");
     if (taps > maxTaps)
       return rewriter.notifyMatchFailure(op, "filter longer than row-tile-max-taps");
-    int64_t vectorBits = 128;
-    if (narrow)
-      vectorBits = halfVectorBits ? halfVectorBits
-                   : longFilter   ? kLongFilterBits
-                                  : kShortFilterBits;
-    int64_t TM = strip;
-    if (TM == 0)
-      TM = taps >= kWideStripMinTaps ? kWideStrip : kDefaultStrip;
+    // Each of row-tile, row-tile-strip and row-tile-vector-bits at 0 takes
+    // the default tile's value; row-tile = 1 turns the kernel off.
+    Tile tile = defaultTile(narrow, taps);
+    int64_t TH = rowTile ? rowTile : tile.rows;
+    int64_t TM = strip ? strip : tile.strip;
+    int64_t vectorBits = halfVectorBits ? halfVectorBits : tile.bits;
+    if (TH <= 1)
+      return rewriter.notifyMatchFailure(op, "row tiles off");
     std::string why;
     FailureOr<DepthwiseProblem> problem = problemOf(op, vectorBits, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
-    // Small grids: the short-filter tile (4 channels where C allows).
-    if (narrow && longFilter && !rowTile && !strip && !halfVectorBits) {
+    // Small grids with the default tile: 16-bit data takes the short-filter
+    // tile (4 channels where C allows), f32 the GEMV kernel.
+    bool shortTile = narrow && taps <= kShortFilterMaxTaps;
+    if (!shortTile && !rowTile && !strip && !halfVectorBits) {
       DepthwiseSizes s = sizesOf(*problem);
       int64_t V = channelsPerThread(opElem, vectorBits);
       int64_t tiles = s.N * llvm::divideCeil(s.OH, std::min(TH, s.OH)) *
                       llvm::divideCeil(s.OW, std::min(TM, s.OW)) * (s.C / V);
-      if (llvm::divideCeil(tiles, kBlock) < kMinLongTileBlocks) {
+      if (llvm::divideCeil(tiles, kBlock) < kMinTileBlocks) {
+        if (!narrow)
+          return rewriter.notifyMatchFailure(op, "f32 on a small grid");
         TH = kDefaultRows;
         TM = kDefaultStrip;
         if (s.C % channelsPerThread(opElem, kShortFilterBits) == 0)

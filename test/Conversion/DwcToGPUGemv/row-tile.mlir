@@ -1,6 +1,6 @@
 // The GEMV pass's register row tiles: by default f16/bf16 (forward and
-// backward data) take them, f32 keeps the GEMV kernel unless row-tile is
-// set; row-tile=1 turns them off; filters longer than row-tile-max-taps
+// backward data) take them, f32 on grids of 528+ blocks (else the GEMV
+// kernel); row-tile=1 turns them off; filters longer than row-tile-max-taps
 // and ineligible ops (stride 2) are refused; bad option values.
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OFF
@@ -55,19 +55,46 @@ func.func @f16_3x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref
 
 // -----
 
-// f32 keeps the GEMV kernel (128 threads, filter rows through shared
-// memory) unless row-tile is set: then 128-bit f32 vectors, 2-row x
-// 3-output tiles (FORCE).
+// f32 on a small grid (1 x 8 x 9 x 32: under 528 blocks of row tiles)
+// keeps the GEMV kernel (128 threads, filter rows through shared memory);
+// with row-tile set (FORCE): the f32 default of 2 channels (64-bit
+// vectors), 2-row x 3-output tiles.
 // CHECK-LABEL: func @f32_3x3
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c128
 // FORCE-LABEL: func @f32_3x3
 // FORCE: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // FORCE-NOT: workgroup
-// FORCE-COUNT-9: vector.load %arg1{{.*}} : memref<3x3x32xf32>, vector<4xf32>
-// FORCE-COUNT-5: vector.load %arg0{{.*}} : memref<1x8x9x32xf32>, vector<4xf32>
+// FORCE-COUNT-9: vector.load %arg1{{.*}} : memref<3x3x32xf32>, vector<2xf32>
+// FORCE-COUNT-5: vector.load %arg0{{.*}} : memref<1x8x9x32xf32>, vector<2xf32>
 func.func @f32_3x3(%x: memref<1x8x9x32xf32>, %w: memref<3x3x32xf32>, %y: memref<1x8x9x32xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x9x32xf32>, memref<3x3x32xf32>)
     outs(%y : memref<1x8x9x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// f32 on a large grid takes the row tiles: 3x3 and 7x7 2 channels x 4 rows
+// x 8 outputs (3x3: 9 filter vectors, then 8 + 2 = 10 input vectors per
+// input row), 5x5 1 channel
+// x 8 rows x 8 outputs (25 scalar filter loads, 12 inputs per row).
+// CHECK-LABEL: func @f32_3x3_large
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-NOT: workgroup
+// CHECK-COUNT-9: vector.load %arg1{{.*}} : memref<3x3x256xf32>, vector<2xf32>
+// CHECK-COUNT-10: vector.load %arg0{{.*}} : memref<128x64x64x256xf32>, vector<2xf32>
+// CHECK-LABEL: func @f32_5x5_large
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x256xf32>, vector<1xf32>
+// CHECK-COUNT-12: vector.load %arg0{{.*}} : memref<128x64x64x256xf32>, vector<1xf32>
+func.func @f32_3x3_large(%x: memref<128x64x64x256xf32>, %w: memref<3x3x256xf32>, %y: memref<128x64x64x256xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf32>, memref<3x3x256xf32>)
+    outs(%y : memref<128x64x64x256xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+func.func @f32_5x5_large(%x: memref<128x64x64x256xf32>, %w: memref<5x5x256xf32>, %y: memref<128x64x64x256xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf32>, memref<5x5x256xf32>)
+    outs(%y : memref<128x64x64x256xf32>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
 
