@@ -410,13 +410,14 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 template <typename OpTy>
 struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
   RowTileDepthwiseLowering(MLIRContext *ctx, int64_t rowTile, int64_t strip,
-                           int64_t halfVectorBits, int64_t maxTaps,
+                           int64_t vectorBits, int64_t maxTaps,
                            int64_t filterRegs)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3), rowTile(rowTile),
-        strip(strip), halfVectorBits(halfVectorBits), maxTaps(maxTaps),
+        strip(strip), vectorBitsOption(vectorBits), maxTaps(maxTaps),
         filterRegLimit(filterRegs) {}
-  /// halfVectorBits: row-tile-vector-bits (0: by filter length).
-  int64_t rowTile, strip, halfVectorBits, maxTaps;
+  /// The options row-tile, row-tile-strip, row-tile-vector-bits (0: the
+  /// default tile's) and row-tile-max-taps.
+  int64_t rowTile, strip, vectorBitsOption, maxTaps;
   /// f32 registers the filter may take (FH x FW x V); above, filter vectors
   /// are loaded at each use.
   int64_t filterRegLimit;
@@ -466,9 +467,10 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       return {64, 4, 8};
     return {32, 8, 8};
   }
-  /// The long-filter tiles hold 2-4x the work of a short tile per thread:
-  /// grids of fewer blocks than 4 waves of 132 SMs take the short-filter
-  /// tile instead: on the odd shapes of bench/results/2026-12-01-odd-tails.md
+  /// The long-filter and f32 tiles hold 2-4x the work of a short tile per
+  /// thread: on grids of fewer blocks than 4 waves of 132 SMs, 16-bit data
+  /// takes the short-filter tile and f32 the GEMV kernel (its default before
+  /// the f32 tiles). On the odd shapes of bench/results/2026-12-01-odd-tails.md
   /// (tens of blocks) it is 1.0-1.9x faster (7x7 f16 2 x 56 x 57 x 72:
   /// 0.012 ms, 8 x 8 x 2 channels 0.016).
   static constexpr int64_t kMinTileBlocks = 528;
@@ -487,7 +489,7 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     Tile tile = defaultTile(narrow, taps);
     int64_t TH = rowTile ? rowTile : tile.rows;
     int64_t TM = strip ? strip : tile.strip;
-    int64_t vectorBits = halfVectorBits ? halfVectorBits : tile.bits;
+    int64_t vectorBits = vectorBitsOption ? vectorBitsOption : tile.bits;
     if (TH <= 1)
       return rewriter.notifyMatchFailure(op, "row tiles off");
     std::string why;
@@ -497,7 +499,7 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     // Small grids with the default tile: 16-bit data takes the short-filter
     // tile (4 channels where C allows), f32 the GEMV kernel.
     bool shortTile = narrow && taps <= kShortFilterMaxTaps;
-    if (!shortTile && !rowTile && !strip && !halfVectorBits) {
+    if (!shortTile && !rowTile && !strip && !vectorBitsOption) {
       DepthwiseSizes s = sizesOf(*problem);
       int64_t V = channelsPerThread(opElem, vectorBits);
       int64_t tiles = s.N * llvm::divideCeil(s.OH, std::min(TH, s.OH)) *
