@@ -36,6 +36,9 @@ void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // What has no LLVM intrinsic (math.erf of GELU, erfc, tan, ...) becomes a
+  // libm call, which mlir-runner and a linked binary resolve.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

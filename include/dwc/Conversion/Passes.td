@@ -112,6 +112,8 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
     ```
   }];
   let dependentDialects = ["mlir::dwc::DwcDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
 }
 

@@ -10,8 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "LinalgToDwcPatterns.h"
+#include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -41,6 +44,10 @@ RankedTensorType getDwcTensorType(Value v, int64_t rank) {
   if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
     return nullptr;
   return type;
+}
+
+ArrayRef<int64_t> getShape(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
 }
 
 /// The value of a scalar float constant converted (round to nearest even) to
@@ -166,12 +173,28 @@ struct PaddedInput {
   SmallVector<int64_t, 4> padding = {0, 0, 0, 0};
 };
 
+/// The static amounts of a tensor.pad: attributes or constant SSA values
+/// (TOSA's lowering leaves arith.constant index operands). Fails on a
+/// dynamic or negative amount.
+FailureOr<SmallVector<int64_t, 4>> getStaticPad(ArrayRef<OpFoldResult> amounts) {
+  SmallVector<int64_t, 4> values;
+  for (OpFoldResult amount : amounts) {
+    std::optional<int64_t> v = getConstantIntValue(amount);
+    if (!v || *v < 0)
+      return failure();
+    values.push_back(*v);
+  }
+  return values;
+}
+
 /// Folds a producing tensor.pad into the padding attribute when it pads only
-/// H and W by static non-negative amounts with a constant that `valueOk`
-/// accepts, and `padOk(padding)` holds. Any other input is used as is.
+/// H and W (dims `hDim`, `hDim + 1`) by constant non-negative amounts with a
+/// constant that `valueOk` accepts, and `padOk(padding)` holds; `padOk` may
+/// also shrink trailing padding that no window reads. Any other input is
+/// used as is.
 PaddedInput
 foldPad(Value input, function_ref<bool(const APFloat &)> valueOk,
-        function_ref<bool(ArrayRef<int64_t>)> padOk = nullptr) {
+        function_ref<bool(SmallVector<int64_t, 4> &)> padOk = nullptr) {
   PaddedInput result{input};
   auto pad = input.getDefiningOp<tensor::PadOp>();
   if (!pad || pad.getNofold())
@@ -179,13 +202,11 @@ foldPad(Value input, function_ref<bool(const APFloat &)> valueOk,
   auto srcType = dyn_cast<RankedTensorType>(pad.getSource().getType());
   if (!srcType || !srcType.hasStaticShape() || srcType.getRank() != 4)
     return result;
-  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-  if (low.size() != 4 || high.size() != 4 ||
-      llvm::any_of(low, [](int64_t v) { return v < 0; }) ||
-      llvm::any_of(high, [](int64_t v) { return v < 0; }) ||
-      ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
+  auto low = getStaticPad(pad.getMixedLowPad());
+  auto high = getStaticPad(pad.getMixedHighPad());
+  if (failed(low) || failed(high))
     return result;
-  if (low[0] != 0 || high[0] != 0 || low[3] != 0 || high[3] != 0)
+  if ((*low)[0] != 0 || (*high)[0] != 0 || (*low)[3] != 0 || (*high)[3] != 0)
     return result;
   Value padValue = pad.getConstantPaddingValue();
   if (!padValue)
@@ -194,7 +215,8 @@ foldPad(Value input, function_ref<bool(const APFloat &)> valueOk,
       getFloatConstant(padValue, srcType.getElementType());
   if (!value || !valueOk(*value))
     return result;
-  SmallVector<int64_t, 4> padding = {low[1], high[1], low[2], high[2]};
+  SmallVector<int64_t, 4> padding = {(*low)[1], (*high)[1], (*low)[2],
+                                     (*high)[2]};
   if (padOk && !padOk(padding))
     return result;
   result.input = pad.getSource();
@@ -334,6 +356,23 @@ bool padFitsWindow(ArrayRef<int64_t> padding, ArrayRef<int64_t> window) {
          padding[2] < window[1] && padding[3] < window[1];
 }
 
+/// Shrinks the bottom/right padding to what the last window reads, given
+/// the padded input (NHWC) and output shapes. torch-mlir expresses
+/// ceil_mode as extra high padding (up to pad + stride), part of which no
+/// window reaches; dropping it changes no result (pooling over the rest is
+/// the same) and lets the padding fit the window.
+void trimTrailingPad(SmallVector<int64_t, 4> &padding,
+                     ArrayRef<int64_t> paddedShape, ArrayRef<int64_t> outShape,
+                     ArrayRef<int64_t> window, ArrayRef<int64_t> strides) {
+  for (int d = 0; d < 2; ++d) {
+    int64_t &lo = padding[2 * d], &hi = padding[2 * d + 1];
+    int64_t in = paddedShape[1 + d] - lo - hi;
+    int64_t need = (outShape[1 + d] - 1) * strides[d] + window[d] - in - lo;
+    if (need < hi)
+      hi = std::max<int64_t>(need, 0);
+  }
+}
+
 /// linalg.pooling_nhwc_max with outs = fill(-inf or lowest) ->
 /// dwc.pool2d max.
 struct RaiseMaxPool : OpRewritePattern<linalg::PoolingNhwcMaxOp> {
@@ -353,7 +392,11 @@ struct RaiseMaxPool : OpRewritePattern<linalg::PoolingNhwcMaxOp> {
     PaddedInput padded = foldPad(
         op.getInputs()[0],
         [](const APFloat &v) { return isIdentity(v, Identity::Lowest); },
-        [&](ArrayRef<int64_t> p) { return padFitsWindow(p, window); });
+        [&](SmallVector<int64_t, 4> &p) {
+          trimTrailingPad(p, getShape(op.getInputs()[0]),
+                          getShape(op.getOutputs()[0]), window, strides);
+          return padFitsWindow(p, window);
+        });
     auto outType = cast<RankedTensorType>(init.getType());
     Value dest = materializeDest(rewriter, op.getLoc(), *initMatch, outType);
     rewriter.replaceOpWithNewOp<dwc::Pool2DOp>(
@@ -366,8 +409,10 @@ struct RaiseMaxPool : OpRewritePattern<linalg::PoolingNhwcMaxOp> {
 
 /// Whether `divisor` (in the element type) divides by exactly `count`, and
 /// `count` is exact in that type. With `reciprocal`, `divisor` is multiplied
-/// instead, which is exact only for powers of two.
-bool isExactDivisor(APFloat divisor, int64_t count, bool reciprocal) {
+/// instead, which is exact only for powers of two unless `allowRounded`
+/// (then `divisor` must be 1/count rounded to the element type).
+bool isExactDivisor(APFloat divisor, int64_t count, bool reciprocal,
+                    bool allowRounded = false) {
   const llvm::fltSemantics &sem = divisor.getSemantics();
   APFloat expected(static_cast<double>(count));
   bool losesInfo = false;
@@ -376,57 +421,70 @@ bool isExactDivisor(APFloat divisor, int64_t count, bool reciprocal) {
     return false;
   if (!reciprocal)
     return divisor.bitwiseIsEqual(expected);
-  if (!llvm::isPowerOf2_64(count))
+  if (!allowRounded && !llvm::isPowerOf2_64(count))
     return false;
   APFloat one(sem, 1);
-  if (one.divide(expected, APFloat::rmNearestTiesToEven) != APFloat::opOK)
+  APFloat::opStatus status =
+      one.divide(expected, APFloat::rmNearestTiesToEven);
+  if (status != APFloat::opOK && !(allowRounded && status == APFloat::opInexact))
     return false;
   return divisor.bitwiseIsEqual(one);
 }
 
-/// Matches an element-wise division of a rank-4 tensor by a scalar constant:
-/// a linalg.generic whose body is `divf %x, %c` (or `mulf %x, %c` with
-/// `%c` = 1/count) or a linalg.div by a splat. Returns the dividend and the
-/// divisor (converted to the element type) with `reciprocal` set for mulf.
+/// An element-wise division of a tensor: a linalg.generic whose body is
+/// `divf %x, %c` (or `mulf %x, %c` with `%c` = 1/count) with `%c` a scalar
+/// constant, the element of a splat constant input, or (divf only) a value
+/// the body computes from linalg.index (an index-dependent divisor, as
+/// front ends emit for count_include_pad = false); or a linalg.div by a
+/// splat.
 struct ScalarDivision {
   Value dividend;
-  APFloat divisor = APFloat(0.0f);
+  std::optional<APFloat> divisor;
   bool reciprocal = false;
+  /// The computed divisor inside the generic's body (when `divisor` is
+  /// unset).
+  Value computed;
 };
 
-FailureOr<ScalarDivision> matchScalarDivision(Operation *op) {
+/// The splat value of `v` (a constant or a fill), converted to `elem`.
+std::optional<APFloat> getSplatValue(Value v, Type elem) {
+  if (auto fill = v.getDefiningOp<linalg::FillOp>())
+    return getFloatConstant(fill.getInputs()[0], elem);
+  DenseElementsAttr splat;
+  if (matchPattern(v, m_Constant(&splat)) && splat.isSplat() &&
+      splat.getElementType() == elem)
+    return splat.getSplatValue<APFloat>();
+  return std::nullopt;
+}
+
+FailureOr<ScalarDivision> matchDivOp(linalg::DivOp div, Type elem) {
+  if (div.getInputs().size() != 2)
+    return failure();
+  std::optional<APFloat> divisor = getSplatValue(div.getInputs()[1], elem);
+  if (!divisor)
+    return failure();
+  return ScalarDivision{div.getInputs()[0], *divisor, false, Value()};
+}
+
+FailureOr<ScalarDivision> matchScalarDivision(Operation *op, int64_t rank) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
       op->getNumResults() != 1 || linalgOp.getNumDpsInits() != 1 ||
-      linalgOp.getNumLoops() != 4 ||
-      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
-      !llvm::all_of(linalgOp.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+      linalgOp.getNumLoops() != rank ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
     return failure();
   auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!outType || !isa<FloatType>(outType.getElementType()))
     return failure();
   Type elem = outType.getElementType();
-
-  if (auto div = dyn_cast<linalg::DivOp>(op)) {
-    if (div.getInputs().size() != 2)
-      return failure();
-    Value rhs = div.getInputs()[1];
-    std::optional<APFloat> divisor;
-    DenseElementsAttr splat;
-    if (auto fill = rhs.getDefiningOp<linalg::FillOp>()) {
-      divisor = getFloatConstant(fill.getInputs()[0], elem);
-    } else if (matchPattern(rhs, m_Constant(&splat)) && splat.isSplat() &&
-               splat.getElementType() == elem) {
-      divisor = splat.getSplatValue<APFloat>();
-    }
-    if (!divisor)
-      return failure();
-    return ScalarDivision{div.getInputs()[0], *divisor, false};
-  }
+  auto maps = linalgOp.getIndexingMapsArray();
+  if (!maps.back().isIdentity() || !maps.front().isIdentity())
+    return failure();
+  if (auto div = dyn_cast<linalg::DivOp>(op))
+    return matchDivOp(div, elem);
 
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() > 1)
+  if (!generic || generic.getNumDpsInputs() > 2)
     return failure();
   Block *body = generic.getBody();
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
@@ -436,27 +494,191 @@ FailureOr<ScalarDivision> matchScalarDivision(Operation *op) {
   if (!arith || arith->getBlock() != body ||
       !isa<arith::DivFOp, arith::MulFOp>(arith))
     return failure();
-  // Nothing else may happen in the body but constants.
-  for (Operation &inner : body->without_terminator())
-    if (&inner != arith && !matchPattern(&inner, m_Constant()))
-      return failure();
   bool reciprocal = isa<arith::MulFOp>(arith);
   Value lhs = arith->getOperand(0), rhs = arith->getOperand(1);
-  if (reciprocal && !isa<BlockArgument>(lhs))
+  if (reciprocal && lhs != body->getArgument(0))
     std::swap(lhs, rhs);
-  auto arg = dyn_cast<BlockArgument>(lhs);
-  if (!arg || arg.getOwner() != body)
+  if (lhs != body->getArgument(0) || rhs.getType() != elem)
     return failure();
-  std::optional<APFloat> divisor = getFloatConstant(rhs, elem);
-  if (!divisor || rhs.getType() != elem)
+  ScalarDivision result{generic.getDpsInputs()[0], std::nullopt, reciprocal,
+                        Value()};
+  if (generic.getNumDpsInputs() == 2) {
+    // The second input must be a splat constant, read as the divisor.
+    if (rhs != body->getArgument(1))
+      return failure();
+    result.divisor = getSplatValue(generic.getDpsInputs()[1], elem);
+    if (!result.divisor)
+      return failure();
+    return result;
+  }
+  result.divisor = getFloatConstant(rhs, elem);
+  if (result.divisor)
+    return result;
+  if (reciprocal || !rhs.getDefiningOp() ||
+      rhs.getDefiningOp()->getBlock() != body)
     return failure();
-  Value dividend = generic->getOperand(arg.getArgNumber());
-  return ScalarDivision{dividend, *divisor, reciprocal};
+  result.computed = rhs;
+  return result;
+}
+
+/// Evaluates an index-dependent divisor computed in a linalg.generic body
+/// at one iteration point: integer/index/float arithmetic on linalg.index
+/// values and constants. Fails on anything else (block arguments included).
+class DivisorEvaluator {
+public:
+  explicit DivisorEvaluator(ArrayRef<int64_t> point) : point(point) {}
+
+  std::optional<double> eval(Value v) {
+    if (auto it = cache.find(v); it != cache.end())
+      return it->second;
+    std::optional<double> r = compute(v);
+    if (r)
+      cache[v] = *r;
+    return r;
+  }
+
+private:
+  std::optional<double> compute(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || ++steps > 4096)
+      return std::nullopt;
+    if (auto index = dyn_cast<linalg::IndexOp>(def))
+      return index.getDim() < point.size()
+                 ? std::optional<double>(point[index.getDim()])
+                 : std::nullopt;
+    Attribute attr;
+    if (matchPattern(v, m_Constant(&attr))) {
+      if (auto i = dyn_cast<IntegerAttr>(attr))
+        return static_cast<double>(i.getValue().getSExtValue());
+      if (auto f = dyn_cast<FloatAttr>(attr))
+        return f.getValueAsDouble();
+      return std::nullopt;
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::SIToFPOp,
+            arith::UIToFPOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+            arith::ExtFOp, arith::TruncFOp>(def))
+      return eval(def->getOperand(0));
+    if (auto sel = dyn_cast<arith::SelectOp>(def)) {
+      std::optional<double> c = eval(sel.getCondition());
+      if (!c)
+        return std::nullopt;
+      return eval(*c != 0 ? sel.getTrueValue() : sel.getFalseValue());
+    }
+    if (def->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<double> a = eval(def->getOperand(0)),
+                          b = eval(def->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return binary(def, *a, *b);
+  }
+
+  static std::optional<double> binary(Operation *def, double a, double b) {
+    if (isa<arith::AddIOp, arith::AddFOp>(def))
+      return a + b;
+    if (isa<arith::SubIOp, arith::SubFOp>(def))
+      return a - b;
+    if (isa<arith::MulIOp, arith::MulFOp>(def))
+      return a * b;
+    if (isa<arith::MinSIOp, arith::MinUIOp, arith::MinimumFOp,
+            arith::MinNumFOp>(def))
+      return std::min(a, b);
+    if (isa<arith::MaxSIOp, arith::MaxUIOp, arith::MaximumFOp,
+            arith::MaxNumFOp>(def))
+      return std::max(a, b);
+    if (isa<arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp>(def)) {
+      if (b == 0)
+        return std::nullopt;
+      double q = a / b;
+      if (isa<arith::DivSIOp>(def))
+        return std::trunc(q);
+      return isa<arith::FloorDivSIOp>(def) ? std::floor(q) : std::ceil(q);
+    }
+    if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq: return a == b;
+      case arith::CmpIPredicate::ne: return a != b;
+      case arith::CmpIPredicate::slt: return a < b;
+      case arith::CmpIPredicate::sle: return a <= b;
+      case arith::CmpIPredicate::sgt: return a > b;
+      case arith::CmpIPredicate::sge: return a >= b;
+      default: return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  ArrayRef<int64_t> point;
+  DenseMap<Value, double> cache;
+  int steps = 0;
+};
+
+/// The number of elements dwc.pool2d avg divides by at output position `o`
+/// of one spatial dimension (see its documentation).
+int64_t dwcAvgCount(int64_t o, int64_t in, int64_t window, int64_t stride,
+                    int64_t lo, int64_t hi, bool includePad) {
+  int64_t start = o * stride - lo, end = start + window;
+  int64_t first = includePad ? -lo : 0, last = includePad ? in + hi : in;
+  return std::max<int64_t>(0, std::min(end, last) - std::max(start, first));
+}
+
+/// The pooling attributes the raised average pooling takes.
+struct AvgConfig {
+  SmallVector<int64_t, 4> padding;
+  bool ceilMode = false;
+  bool countIncludePad = false;
+};
+
+/// Finds the dwc configuration whose divisor equals the computed divisor
+/// `d` at every output position of the NHWC result `out` (and does not
+/// depend on the batch or channel), trying count_include_pad = false and
+/// true on the folded padding, then ceil_mode with symmetric padding (how
+/// torch's ceil-mode count_include_pad divisor clips at the original pad).
+std::optional<AvgConfig> matchComputedDivisor(Value d, ArrayRef<int64_t> in,
+                                              ArrayRef<int64_t> out,
+                                              ArrayRef<int64_t> window,
+                                              ArrayRef<int64_t> strides,
+                                              ArrayRef<int64_t> padding) {
+  SmallVector<AvgConfig> candidates = {{SmallVector<int64_t, 4>(padding)},
+                                       {SmallVector<int64_t, 4>(padding)}};
+  candidates[1].countIncludePad = true;
+  SmallVector<int64_t, 4> sym = {padding[0], padding[0], padding[2],
+                                 padding[2]};
+  if (padFitsWindow(sym, window) &&
+      dwc::Pool2DOp::outputSize(in[1], window[0], strides[0], sym[0], sym[1],
+                                true) == out[1] &&
+      dwc::Pool2DOp::outputSize(in[2], window[1], strides[1], sym[2], sym[3],
+                                true) == out[2])
+    candidates.push_back({sym, /*ceilMode=*/true, /*countIncludePad=*/true});
+  SmallVector<bool> alive(candidates.size(), true);
+  for (int64_t corner : {0, 1})
+    for (int64_t oh = 0; oh < out[1]; ++oh)
+      for (int64_t ow = 0; ow < out[2]; ++ow) {
+        SmallVector<int64_t, 4> point = {corner * (out[0] - 1), oh, ow,
+                                         corner * (out[3] - 1)};
+        std::optional<double> value = DivisorEvaluator(point).eval(d);
+        if (!value)
+          return std::nullopt;
+        for (auto [c, cfg] : llvm::enumerate(candidates)) {
+          const auto &p = cfg.padding;
+          int64_t n = dwcAvgCount(oh, in[1], window[0], strides[0], p[0], p[1],
+                                  cfg.countIncludePad) *
+                      dwcAvgCount(ow, in[2], window[1], strides[1], p[2], p[3],
+                                  cfg.countIncludePad);
+          if (static_cast<double>(n) != *value)
+            alive[c] = false;
+        }
+      }
+  for (auto [c, cfg] : llvm::enumerate(candidates))
+    if (alive[c])
+      return cfg;
+  return std::nullopt;
 }
 
 /// linalg.pooling_nhwc_sum with outs = fill(0), divided element-wise by the
-/// window size -> dwc.pool2d avg. Rooted at the division (a linalg.generic
-/// or a linalg.div).
+/// window size (or by the index-computed divisor of count_include_pad =
+/// false / ceil_mode) -> dwc.pool2d avg. Rooted at the division (a
+/// linalg.generic or a linalg.div).
 template <typename DivisionOp>
 struct RaiseAvgPool : OpRewritePattern<DivisionOp> {
   using OpRewritePattern<DivisionOp>::OpRewritePattern;
@@ -464,7 +686,7 @@ struct RaiseAvgPool : OpRewritePattern<DivisionOp> {
   LogicalResult matchAndRewrite(DivisionOp divOp,
                                 PatternRewriter &rewriter) const override {
     Operation *op = divOp.getOperation();
-    FailureOr<ScalarDivision> division = matchScalarDivision(op);
+    FailureOr<ScalarDivision> division = matchScalarDivision(op, 4);
     if (failed(division))
       return rewriter.notifyMatchFailure(op, "not a division by a constant");
     auto sum = division->dividend.getDefiningOp<linalg::PoolingNhwcSumOp>();
@@ -481,23 +703,186 @@ struct RaiseAvgPool : OpRewritePattern<DivisionOp> {
     auto outType = cast<RankedTensorType>(init.getType());
     if (op->getResult(0).getType() != outType)
       return rewriter.notifyMatchFailure(op, "division changes the type");
-    if (!isExactDivisor(division->divisor, window[0] * window[1],
+    if (division->divisor &&
+        !isExactDivisor(*division->divisor, window[0] * window[1],
                         division->reciprocal))
       return rewriter.notifyMatchFailure(op, "divisor is not the window size");
     FailureOr<InitMatch> initMatch = matchInit(init, Identity::Zero);
     if (failed(initMatch))
       return rewriter.notifyMatchFailure(op, "sum outs is not a zero fill");
-    // A folded zero pad counts in the divisor: with floor-mode windows none
-    // overhangs the padded input, so count_include_pad divides by KH*KW.
+    // Zero padding adds nothing to a sum, so its unread trailing part can go.
     PaddedInput padded = foldPad(
         sum.getInputs()[0], [](const APFloat &v) { return v.isZero(); },
-        [&](ArrayRef<int64_t> p) { return padFitsWindow(p, window); });
-    bool folded = padded.input != sum.getInputs()[0];
+        [&](SmallVector<int64_t, 4> &p) {
+          trimTrailingPad(p, getShape(sum.getInputs()[0]), outType.getShape(),
+                          window, strides);
+          return padFitsWindow(p, window);
+        });
+    AvgConfig config{padded.padding};
+    if (division->divisor) {
+      // A folded zero pad counts in the divisor: with floor-mode windows
+      // none overhangs the padded input, so count_include_pad divides by
+      // KH*KW.
+      config.countIncludePad = padded.input != sum.getInputs()[0];
+    } else {
+      std::optional<AvgConfig> found = matchComputedDivisor(
+          division->computed, getShape(padded.input), outType.getShape(),
+          window, strides, padded.padding);
+      if (!found)
+        return rewriter.notifyMatchFailure(
+            op, "computed divisor matches no dwc average pooling");
+      config = *found;
+    }
     Value dest = materializeDest(rewriter, op->getLoc(), *initMatch, outType);
+    ArrayRef<int64_t> in = getShape(padded.input);
+    if (window[0] == in[1] && window[1] == in[2] &&
+        llvm::all_of(config.padding, [](int64_t p) { return p == 0; })) {
+      // One window over the whole image (TOSA's global average).
+      rewriter.replaceOpWithNewOp<dwc::GlobalAvgPoolOp>(
+          op, Type(outType), padded.input, dest, TypeAttr());
+      return success();
+    }
     rewriter.replaceOpWithNewOp<dwc::Pool2DOp>(
-        op, Type(outType), dwc::PoolKind::Avg, padded.input, dest, window, strides,
-        padded.padding, /*ceil_mode=*/false, /*count_include_pad=*/folded,
+        op, Type(outType), dwc::PoolKind::Avg, padded.input, dest, window,
+        strides, config.padding, config.ceilMode, config.countIncludePad,
         /*acc=*/TypeAttr(), /*activation=*/dwc::ActivationAttr());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Global average pooling
+//===----------------------------------------------------------------------===//
+
+/// A sum over H and W of a rank-4 tensor, NCHW (dims 2, 3) or NHWC (dims 1,
+/// 2), from a zero fill: a linalg.generic or a linalg.reduce.
+struct SpatialSum {
+  Value input;
+  bool nchw = true;
+};
+
+bool isAddBody(Block *body) {
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1 ||
+      body->getOperations().size() != 2)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (add.getLhs() == a && add.getRhs() == b) ||
+         (add.getLhs() == b && add.getRhs() == a);
+}
+
+std::optional<SpatialSum> matchSpatialSum(Value v) {
+  Operation *op = v.getDefiningOp();
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      linalgOp.getNumDpsInputs() != 1 || linalgOp.getNumDpsInits() != 1 ||
+      !v.hasOneUse() || !getDwcTensorType(linalgOp.getDpsInputs()[0], 4) ||
+      failed(matchInit(linalgOp.getDpsInits()[0], Identity::Zero)))
+    return std::nullopt;
+  Value input = linalgOp.getDpsInputs()[0];
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
+    ArrayRef<int64_t> dims = reduce.getDimensions();
+    if (!isAddBody(reduce.getBody()))
+      return std::nullopt;
+    if (dims == ArrayRef<int64_t>{2, 3})
+      return SpatialSum{input, true};
+    if (dims == ArrayRef<int64_t>{1, 2})
+      return SpatialSum{input, false};
+    return std::nullopt;
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 4 || !isAddBody(generic.getBody()))
+    return std::nullopt;
+  auto maps = generic.getIndexingMapsArray();
+  auto iters = generic.getIteratorTypesArray();
+  MLIRContext *ctx = generic.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  auto isRed = [&](unsigned i) {
+    return iters[i] == utils::IteratorType::reduction;
+  };
+  if (!maps[0].isIdentity())
+    return std::nullopt;
+  AffineMap nc = AffineMap::get(4, 0, {d(0), d(1)}, ctx);
+  AffineMap nc11 = AffineMap::get(4, 0, {d(0), d(1), zero, zero}, ctx);
+  AffineMap nhwc = AffineMap::get(4, 0, {d(0), d(3)}, ctx);
+  AffineMap n11c = AffineMap::get(4, 0, {d(0), zero, zero, d(3)}, ctx);
+  if ((maps[1] == nc || maps[1] == nc11) && isRed(2) && isRed(3) &&
+      !isRed(0) && !isRed(1))
+    return SpatialSum{input, true};
+  if ((maps[1] == nhwc || maps[1] == n11c) && isRed(1) && isRed(2) &&
+      !isRed(0) && !isRed(3))
+    return SpatialSum{input, false};
+  return std::nullopt;
+}
+
+/// A spatial sum divided by H*W (or multiplied by 1/(H*W), rounded: the
+/// result may then differ by one rounding) -> dwc.global_avg_pool on the
+/// NHWC input, reshaped to the division's N x C, N x C x 1 x 1 or
+/// N x 1 x 1 x C result.
+struct RaiseGlobalAvgPool : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || (resultType.getRank() != 2 && resultType.getRank() != 4))
+      return failure();
+    FailureOr<ScalarDivision> division =
+        matchScalarDivision(op, resultType.getRank());
+    if (failed(division) || !division->divisor)
+      return rewriter.notifyMatchFailure(op, "not a division by a constant");
+    std::optional<SpatialSum> sum = matchSpatialSum(division->dividend);
+    if (!sum)
+      return rewriter.notifyMatchFailure(op, "does not divide a spatial sum");
+    Location loc = op.getLoc();
+    Value input = sum->input;
+    auto inType = cast<RankedTensorType>(input.getType());
+    ArrayRef<int64_t> s = inType.getShape();
+    int64_t n = s[0], c = sum->nchw ? s[1] : s[3];
+    int64_t hw = sum->nchw ? s[2] * s[3] : s[1] * s[2];
+    if (!isExactDivisor(*division->divisor, hw, division->reciprocal,
+                        /*allowRounded=*/true))
+      return rewriter.notifyMatchFailure(op, "divisor is not H*W");
+    Type elem = inType.getElementType();
+    if (resultType.getElementType() != elem)
+      return rewriter.notifyMatchFailure(op, "mixed element types");
+    SmallVector<int64_t> expected =
+        resultType.getRank() == 2 ? SmallVector<int64_t>{n, c}
+        : sum->nchw               ? SmallVector<int64_t>{n, c, 1, 1}
+                                  : SmallVector<int64_t>{n, 1, 1, c};
+    if (resultType.getShape() != ArrayRef<int64_t>(expected))
+      return rewriter.notifyMatchFailure(op, "unexpected result shape");
+    if (sum->nchw) {
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{s[0], s[2], s[3], s[1]}, elem);
+      input = linalg::TransposeOp::create(rewriter, loc, input, empty,
+                                          ArrayRef<int64_t>{0, 2, 3, 1})
+                  ->getResult(0);
+    }
+    auto poolType = RankedTensorType::get({n, 1, 1, c}, elem);
+    Value dest = tensor::EmptyOp::create(rewriter, loc, poolType.getShape(),
+                                         elem);
+    Value pooled = dwc::GlobalAvgPoolOp::create(rewriter, loc, poolType, input,
+                                                dest, TypeAttr())
+                       ->getResult(0);
+    if (resultType == poolType) {
+      rewriter.replaceOp(op, pooled);
+      return success();
+    }
+    auto flatType = RankedTensorType::get({n, c}, elem);
+    Value flat = tensor::CollapseShapeOp::create(
+        rewriter, loc, flatType, pooled,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    if (resultType == flatType) {
+      rewriter.replaceOp(op, flat);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, resultType, flat, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
     return success();
   }
 };
@@ -516,7 +901,9 @@ struct RaiseLinalgToDwcPass
                  RaiseConv<linalg::Conv2DNhwcHwcfOp, dwc::Conv2DOp,
                            /*Depthwise=*/false>,
                  RaiseMaxPool, RaiseAvgPool<linalg::GenericOp>,
-                 RaiseAvgPool<linalg::DivOp>>(ctx);
+                 RaiseAvgPool<linalg::DivOp>, RaiseGlobalAvgPool>(ctx);
+    dwc::populateNhwcFormPatterns(patterns);
+    dwc::populatePropagateLayoutPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

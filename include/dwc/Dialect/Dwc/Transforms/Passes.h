@@ -8,6 +8,10 @@
 #define DWC_DIALECT_DWC_TRANSFORMS_PASSES_H
 
 #include "dwc/Dialect/Dwc/IR/DwcDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -15,6 +19,9 @@ namespace dwc {
 
 #define GEN_PASS_DECL
 #include "dwc/Dialect/Dwc/Transforms/Passes.h.inc"
+
+/// The patterns of dwc-propagate-layout (also used by raise-linalg-to-dwc).
+void populatePropagateLayoutPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "dwc/Dialect/Dwc/Transforms/Passes.h.inc"

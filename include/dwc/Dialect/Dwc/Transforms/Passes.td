@@ -219,4 +219,53 @@ def DwcAlignWorkgroupBuffers : Pass<"dwc-align-workgroup-buffers"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def DwcPropagateLayout : Pass<"dwc-propagate-layout"> {
+  let summary = "Sink layout transposes through element-wise ops, cancel "
+                "inverse pairs and fold transposes of constants";
+  let description = [{
+    Raising an NCHW program (`raise-linalg-to-dwc`) wraps every dwc op, which
+    is NHWC, in a `linalg.transpose` to NHWC and one back to NCHW. This pass
+    removes them between consecutive ops:
+
+    * an all-parallel `linalg.generic` with one result, an identity output
+      map, a payload that does not read its destination, and an input that
+      is a `linalg.transpose` read through an identity map is re-indexed to
+      iterate in the transpose's source layout (every map is composed with
+      the permutation, `linalg.index` ops are renumbered, inputs transposed
+      by the same permutation are replaced by their sources) and its result
+      transposed for the old users: transposes move down through batch
+      norms, activations and residual additions;
+    * `transpose(transpose(x, p), q)` becomes one transpose, or `x` when the
+      composition is the identity;
+    * a transpose of a constant (dense elements, a dense resource, or a
+      `tensor.collapse_shape`/`expand_shape` of either) becomes a constant.
+
+    Everything else is left alone, so transposes can remain before ops that
+    are not element-wise (matmuls, reshapes, reductions); none remains
+    between two dwc ops joined by element-wise ops only.
+    `raise-linalg-to-dwc` applies these patterns too.
+
+    Before:
+
+    ```mlir
+    %t = linalg.transpose ins(%y : tensor<1x8x8x16xf32>)
+           outs(%e : tensor<1x16x8x8xf32>) permutation = [0, 3, 1, 2]
+    %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = [...]}
+           ins(%t : tensor<1x16x8x8xf32>) outs(%e : tensor<1x16x8x8xf32>) {...}
+    %u = linalg.transpose ins(%r : tensor<1x16x8x8xf32>)
+           outs(%f : tensor<1x8x8x16xf32>) permutation = [0, 2, 3, 1]
+    ```
+
+    After:
+
+    ```mlir
+    %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = [...]}
+           ins(%y : tensor<1x8x8x16xf32>) outs(%f : tensor<1x8x8x16xf32>) {...}
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES

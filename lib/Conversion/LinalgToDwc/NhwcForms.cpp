@@ -1,0 +1,285 @@
+//===- NhwcForms.cpp - front-end conv/pool forms to NHWC named ops --------===//
+//
+// Part of raise-linalg-to-dwc. Front ends emit convolutions and pooling in
+// layouts dwc does not take directly: torch-mlir's NCHW named ops
+// (depthwise_conv_2d_nchw_chw, conv_2d_nchw_fchw, pooling_nchw_max/sum),
+// TOSA's F x H x W x C filters (conv_2d_nhwc_fhwc) and its depthwise form with
+// a channel multiplier of one (depthwise_conv_2d_nhwc_hwcm into a 5-D result
+// that is collapsed). These patterns rewrite each into the NHWC named op the
+// raising patterns recognise, with linalg.transpose ops around it; the layout
+// propagation patterns (dwc-propagate-layout) then cancel the transposes
+// between consecutive ops and fold those of constant weights.
+//
+// The rewrites are exact (they only move data), so they are applied whenever
+// the operand types are ones dwc takes (static f32/f16/bf16).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinalgToDwcPatterns.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace {
+
+/// NCHW -> NHWC and back.
+constexpr int64_t kToNhwc[] = {0, 2, 3, 1};
+constexpr int64_t kToNchw[] = {0, 3, 1, 2};
+
+bool isDwcElementTensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape())
+    return false;
+  Type elem = type.getElementType();
+  return elem.isF32() || elem.isF16() || elem.isBF16();
+}
+
+/// linalg.transpose of `v` by `perm` into a fresh tensor.empty.
+Value transpose(PatternRewriter &rewriter, Location loc, Value v,
+                ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(rewriter, loc, v, empty, perm)
+      ->getResult(0);
+}
+
+/// The input `v` (NCHW) transposed to NHWC. A tensor.pad by a constant is
+/// moved after the transpose (its amounts permuted), so that it still
+/// directly feeds the op and can fold into the dwc op's padding.
+Value transposeInput(PatternRewriter &rewriter, Location loc, Value v) {
+  auto pad = v.getDefiningOp<tensor::PadOp>();
+  if (!pad || pad.getNofold() || !pad.getConstantPaddingValue())
+    return transpose(rewriter, loc, v, kToNhwc);
+  SmallVector<OpFoldResult> low, high;
+  SmallVector<OpFoldResult> oldLow = pad.getMixedLowPad(),
+                            oldHigh = pad.getMixedHighPad();
+  for (int64_t p : kToNhwc) {
+    low.push_back(oldLow[p]);
+    high.push_back(oldHigh[p]);
+  }
+  Value x = transpose(rewriter, loc, pad.getSource(), kToNhwc);
+  auto padType = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : kToNhwc)
+    shape.push_back(padType.getDimSize(p));
+  auto type = RankedTensorType::get(shape, padType.getElementType());
+  return tensor::PadOp::create(rewriter, pad.getLoc(), type, x, low, high,
+                               pad.getConstantPaddingValue())
+      .getResult();
+}
+
+/// The `outs` of the NHWC op that replaces an NCHW op whose `outs` is
+/// `init`: a fill or a channel broadcast is rebuilt in NHWC (so the raising
+/// still sees it), anything else is transposed.
+Value transposeInit(PatternRewriter &rewriter, Location loc, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : kToNhwc)
+    shape.push_back(type.getDimSize(p));
+  if (auto fill = init.getDefiningOp<linalg::FillOp>();
+      fill && fill.hasPureTensorSemantics()) {
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+        ->getResult(0);
+  }
+  if (auto bcast = init.getDefiningOp<linalg::BroadcastOp>();
+      bcast && bcast.hasPureTensorSemantics() &&
+      bcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    return linalg::BroadcastOp::create(rewriter, loc, bcast.getInput(), empty,
+                                       ArrayRef<int64_t>{0, 1, 2})
+        ->getResult(0);
+  }
+  return transpose(rewriter, loc, init, kToNhwc);
+}
+
+/// The strides and dilations of a convolution or pooling op, to give the
+/// op that replaces it.
+template <typename OpTy>
+SmallVector<NamedAttribute> windowAttrs(OpTy op) {
+  Builder b(op.getContext());
+  return {b.getNamedAttr("strides", op.getStrides()),
+          b.getNamedAttr("dilations", op.getDilations())};
+}
+
+/// Creates the NHWC op `NewOp` with `inputs`, NHWC `outs` and the old op's
+/// strides/dilations, and replaces `op` by its result transposed to NCHW.
+template <typename NewOp, typename OldOp>
+void replaceWithNhwc(PatternRewriter &rewriter, OldOp op, ValueRange inputs,
+                     Value init) {
+  Location loc = op.getLoc();
+  auto created = NewOp::create(rewriter, loc, TypeRange{init.getType()},
+                               inputs, ValueRange{init},
+                               windowAttrs(op));
+  rewriter.replaceOp(op, transpose(rewriter, loc, created->getResult(0),
+                                   kToNchw));
+}
+
+/// The common checks: tensor semantics, one result, dwc element types.
+bool isRewritable(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
+         op.getNumDpsInputs() == 2 && op.getNumDpsInits() == 1 &&
+         llvm::all_of(op->getOperands(), isDwcElementTensor);
+}
+
+/// linalg.depthwise_conv_2d_nchw_chw -> transposes +
+/// linalg.depthwise_conv_2d_nhwc_hwc.
+struct DepthwiseNchwToNhwc
+    : OpRewritePattern<linalg::DepthwiseConv2DNchwChwOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNchwChwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRewritable(op))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
+    Location loc = op.getLoc();
+    Value x = transposeInput(rewriter, loc, op.getInputs()[0]);
+    Value w = transpose(rewriter, loc, op.getInputs()[1], {1, 2, 0});
+    Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
+    replaceWithNhwc<linalg::DepthwiseConv2DNhwcHwcOp>(rewriter, op, {x, w},
+                                                      init);
+    return success();
+  }
+};
+
+/// linalg.conv_2d_nchw_fchw -> transposes + linalg.conv_2d_nhwc_hwcf.
+struct ConvNchwToNhwc : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRewritable(op))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
+    Location loc = op.getLoc();
+    Value x = transposeInput(rewriter, loc, op.getInputs()[0]);
+    Value w = transpose(rewriter, loc, op.getInputs()[1], {2, 3, 1, 0});
+    Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
+    replaceWithNhwc<linalg::Conv2DNhwcHwcfOp>(rewriter, op, {x, w}, init);
+    return success();
+  }
+};
+
+/// linalg.conv_2d_nhwc_fhwc -> filter transpose + linalg.conv_2d_nhwc_hwcf.
+struct ConvFhwcToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRewritable(op))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
+    Value w = transpose(rewriter, op.getLoc(), op.getInputs()[1], {1, 2, 3, 0});
+    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
+        op, TypeRange{op->getResult(0).getType()},
+        ValueRange{op.getInputs()[0], w}, op.getOutputs(),
+        windowAttrs(op));
+    return success();
+  }
+};
+
+/// linalg.depthwise_conv_2d_nhwc_hwcm with M = 1 and a zero-fill `outs` ->
+/// linalg.depthwise_conv_2d_nhwc_hwc on the collapsed filter, expanded back
+/// to the 5-D result (the collapse that follows then folds away).
+struct DepthwiseHwcmToHwc
+    : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNhwcHwcmOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRewritable(op))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
+    auto filterType = cast<RankedTensorType>(op.getInputs()[1].getType());
+    auto outType = cast<RankedTensorType>(op.getOutputs()[0].getType());
+    if (filterType.getDimSize(3) != 1)
+      return rewriter.notifyMatchFailure(op, "channel multiplier is not 1");
+    auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "outs is not a fill");
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> filterAssoc = {{0}, {1}, {2, 3}};
+    SmallVector<ReassociationIndices> outAssoc = {{0}, {1}, {2}, {3, 4}};
+    Value w = tensor::CollapseShapeOp::create(rewriter, loc,
+                                              op.getInputs()[1], filterAssoc);
+    SmallVector<int64_t> shape(outType.getShape().drop_back());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, shape, outType.getElementType());
+    Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
+                                        empty)
+                     ->getResult(0);
+    auto conv = linalg::DepthwiseConv2DNhwcHwcOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{op.getInputs()[0], w}, ValueRange{init},
+        windowAttrs(op));
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, outType, conv->getResult(0), outAssoc);
+    return success();
+  }
+};
+
+/// linalg.pooling_nchw_{max,sum} -> transposes + linalg.pooling_nhwc_*.
+template <typename NchwOp, typename NhwcOp>
+struct PoolNchwToNhwc : OpRewritePattern<NchwOp> {
+  using OpRewritePattern<NchwOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(NchwOp op,
+                                PatternRewriter &rewriter) const override {
+    auto windowType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+        !isDwcElementTensor(op.getInputs()[0]) ||
+        !isDwcElementTensor(op.getOutputs()[0]) || !windowType ||
+        !windowType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
+    Location loc = op.getLoc();
+    Value x = transposeInput(rewriter, loc, op.getInputs()[0]);
+    Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
+    replaceWithNhwc<NhwcOp>(rewriter, op, {x, op.getInputs()[1]}, init);
+    return success();
+  }
+};
+
+/// transpose(tensor.pad(x)) -> tensor.pad(transpose(x)) for a pad by a
+/// constant value, so that the pad meets the op it feeds and folds into it.
+struct SwapTransposeAndPad : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto pad = op.getInput().getDefiningOp<tensor::PadOp>();
+    if (!op.hasPureTensorSemantics() || !pad || pad.getNofold() ||
+        !pad.getConstantPaddingValue())
+      return failure();
+    Value padValue = pad.getConstantPaddingValue();
+    // The value must be usable at the pad's position and before it.
+    if (auto *def = padValue.getDefiningOp();
+        def && def->getBlock() == pad->getBlock() &&
+        !def->isBeforeInBlock(pad))
+      return failure();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    SmallVector<OpFoldResult> low, high;
+    SmallVector<OpFoldResult> oldLow = pad.getMixedLowPad(),
+                              oldHigh = pad.getMixedHighPad();
+    for (int64_t p : perm) {
+      low.push_back(oldLow[p]);
+      high.push_back(oldHigh[p]);
+    }
+    rewriter.setInsertionPoint(pad);
+    Value x = transpose(rewriter, op.getLoc(), pad.getSource(), perm);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto newPad = tensor::PadOp::create(rewriter, pad.getLoc(), resultType, x,
+                                        low, high, padValue);
+    rewriter.replaceOp(op, newPad.getResult());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::dwc::populateNhwcFormPatterns(RewritePatternSet &patterns) {
+  patterns.add<
+      DepthwiseNchwToNhwc, ConvNchwToNhwc, ConvFhwcToHwcf, DepthwiseHwcmToHwc,
+      PoolNchwToNhwc<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
+      PoolNchwToNhwc<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>,
+      SwapTransposeAndPad>(patterns.getContext());
+}
