@@ -356,7 +356,8 @@ bool padFitsWindow(ArrayRef<int64_t> padding, ArrayRef<int64_t> window) {
          padding[2] < window[1] && padding[3] < window[1];
 }
 
-/// Shrinks the bottom/right padding to what the last window reads, given
+/// When the padding does not fit the window, shrinks the bottom/right
+/// padding to what the last window reads, given
 /// the padded input (NHWC) and output shapes. torch-mlir expresses
 /// ceil_mode as extra high padding (up to pad + stride), part of which no
 /// window reaches; dropping it changes no result (pooling over the rest is
@@ -364,6 +365,8 @@ bool padFitsWindow(ArrayRef<int64_t> padding, ArrayRef<int64_t> window) {
 void trimTrailingPad(SmallVector<int64_t, 4> &padding,
                      ArrayRef<int64_t> paddedShape, ArrayRef<int64_t> outShape,
                      ArrayRef<int64_t> window, ArrayRef<int64_t> strides) {
+  if (padFitsWindow(padding, window))
+    return;
   for (int d = 0; d < 2; ++d) {
     int64_t &lo = padding[2 * d], &hi = padding[2 * d + 1];
     int64_t in = paddedShape[1 + d] - lo - hi;
@@ -478,10 +481,13 @@ FailureOr<ScalarDivision> matchScalarDivision(Operation *op, int64_t rank) {
     return failure();
   Type elem = outType.getElementType();
   auto maps = linalgOp.getIndexingMapsArray();
-  if (!maps.back().isIdentity() || !maps.front().isIdentity())
+  if (!maps.back().isIdentity())
     return failure();
-  if (auto div = dyn_cast<linalg::DivOp>(op))
+  if (auto div = dyn_cast<linalg::DivOp>(op)) {
+    if (!maps.front().isIdentity())
+      return failure();
     return matchDivOp(div, elem);
+  }
 
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInputs() > 2)
@@ -496,21 +502,33 @@ FailureOr<ScalarDivision> matchScalarDivision(Operation *op, int64_t rank) {
     return failure();
   bool reciprocal = isa<arith::MulFOp>(arith);
   Value lhs = arith->getOperand(0), rhs = arith->getOperand(1);
-  if (reciprocal && lhs != body->getArgument(0))
+  auto isArg = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == body &&
+           maps[arg.getArgNumber()].isIdentity();
+  };
+  // The dividend (an identity-mapped operand, possibly the outs).
+  if (reciprocal && !isArg(lhs))
     std::swap(lhs, rhs);
-  if (lhs != body->getArgument(0) || rhs.getType() != elem)
+  if (!isArg(lhs) || rhs.getType() != elem)
     return failure();
-  ScalarDivision result{generic.getDpsInputs()[0], std::nullopt, reciprocal,
-                        Value()};
-  if (generic.getNumDpsInputs() == 2) {
-    // The second input must be a splat constant, read as the divisor.
-    if (rhs != body->getArgument(1))
+  unsigned dividendArg = cast<BlockArgument>(lhs).getArgNumber();
+  ScalarDivision result{generic->getOperand(dividendArg), std::nullopt,
+                        reciprocal, Value()};
+  // A divisor read from another operand must be a splat constant input.
+  if (auto arg = dyn_cast<BlockArgument>(rhs); arg && arg.getOwner() == body) {
+    if (arg.getArgNumber() >= generic.getNumDpsInputs())
       return failure();
-    result.divisor = getSplatValue(generic.getDpsInputs()[1], elem);
+    result.divisor =
+        getSplatValue(generic->getOperand(arg.getArgNumber()), elem);
     if (!result.divisor)
       return failure();
     return result;
   }
+  // Every other input must be unused (only the dividend and divisor count).
+  for (BlockArgument arg : body->getArguments())
+    if (arg.getArgNumber() != dividendArg && !arg.use_empty())
+      return failure();
   result.divisor = getFloatConstant(rhs, elem);
   if (result.divisor)
     return result;
@@ -828,6 +846,8 @@ struct RaiseGlobalAvgPool : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op->getNumResults() != 1)
+      return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType || (resultType.getRank() != 2 && resultType.getRank() != 4))
       return failure();
