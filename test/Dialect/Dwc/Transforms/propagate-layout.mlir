@@ -1,0 +1,96 @@
+// dwc-propagate-layout: transposes sink through element-wise generics,
+// inverse pairs cancel, transposes of constants fold; what must stay stays.
+// RUN: dwc-opt %s --dwc-propagate-layout --split-input-file | FileCheck %s
+
+// A transpose to NCHW, a ReLU and a transpose back to NHWC: nothing is left
+// but the ReLU in NHWC.
+// CHECK-LABEL: func.func @sink_and_cancel
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<1x4x4x8xf32>)
+// CHECK: return %[[R]]
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @sink_and_cancel(%y: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %t = linalg.transpose ins(%y : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%t : tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x4x4xf32>
+  %f = tensor.empty() : tensor<1x4x4x8xf32>
+  %u = linalg.transpose ins(%r : tensor<1x8x4x4xf32>) outs(%f : tensor<1x4x4x8xf32>) permutation = [0, 2, 3, 1]
+  return %u : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+// A per-channel operand (map (d1, 0, 0) in NCHW) is re-indexed to (d3, 0, 0)
+// and linalg.index 1 (C) becomes linalg.index 3.
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, 0, 0)>
+// CHECK-LABEL: func.func @reindex
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CH]], #{{.*}}]
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<1x4x4x8xf32>, tensor<8x1x1xf32>)
+// CHECK: linalg.index 3
+// CHECK: linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+func.func @reindex(%y: tensor<1x4x4x8xf32>, %s: tensor<8x1x1xf32>) -> tensor<1x8x4x4xf32> {
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %t = linalg.transpose ins(%y : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %r = linalg.generic {indexing_maps = [#id, #c, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%t, %s : tensor<1x8x4x4xf32>, tensor<8x1x1xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %sc: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %m = arith.mulf %in, %sc : f32
+    %a = arith.addf %m, %f : f32
+    linalg.yield %a : f32
+  } -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// A transpose of a constant (through a collapse_shape) folds.
+// CHECK-LABEL: func.func @fold_constant
+// CHECK: %[[C:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: return %[[C]]
+func.func @fold_constant() -> tensor<2x2xf32> {
+  %c = arith.constant dense<[[[1.0, 2.0]], [[3.0, 4.0]]]> : tensor<2x1x2xf32>
+  %r = tensor.collapse_shape %c [[0, 1], [2]] : tensor<2x1x2xf32> into tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %t = linalg.transpose ins(%r : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) permutation = [1, 0]
+  return %t : tensor<2x2xf32>
+}
+
+// -----
+
+// Refusals: a generic that reads its destination, a reduction, and a
+// transpose that feeds a non-element-wise op stay as they are.
+// CHECK-LABEL: func.func @refuse
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<1x8x4x4xf32>) outs(%arg1
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[T]] :
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#nc = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @refuse(%y: tensor<1x4x4x8xf32>, %acc: tensor<1x8x4x4xf32>, %z: tensor<1x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8xf32>) {
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %t = linalg.transpose ins(%y : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%t : tensor<1x8x4x4xf32>) outs(%acc : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<1x8x4x4xf32>
+  %s = linalg.generic {indexing_maps = [#id, #nc], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+         ins(%t : tensor<1x8x4x4xf32>) outs(%z : tensor<1x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<1x8xf32>
+  return %r, %s : tensor<1x8x4x4xf32>, tensor<1x8xf32>
+}
