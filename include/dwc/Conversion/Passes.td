@@ -52,8 +52,8 @@ def ConvertDwcToLinalg : Pass<"convert-dwc-to-linalg"> {
 def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
   let summary = "Raise linalg convolution and pooling ops to dwc ops";
   let description = [{
-    Recognises the linalg named ops that ML front ends (torch-mlir,
-    StableHLO) emit and replaces them with dwc ops:
+    Recognises the linalg ops that ML front ends (torch-mlir, TOSA) emit
+    and replaces them with dwc ops:
 
     * `linalg.depthwise_conv_2d_nhwc_hwc` -> `dwc.depthwise_conv2d`, folding a
       producing zero `tensor.pad` into the `padding` attribute;
@@ -61,7 +61,25 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
       folds into `padding`);
     * `linalg.pooling_nhwc_sum` followed by an element-wise division by the
       window size -> `dwc.pool2d avg`;
-    * `linalg.conv_2d_nhwc_hwcf` -> `dwc.conv2d`.
+    * `linalg.conv_2d_nhwc_hwcf` -> `dwc.conv2d`;
+    * a sum over H and W (`linalg.generic` to `(d0, d1)`/`(d0, d1, 0, 0)`
+      in NCHW or `(d0, d3)`/`(d0, 0, 0, d3)` in NHWC, or `linalg.reduce`)
+      divided by `H*W` or multiplied by `1/(H*W)` (rounded: the result can
+      then differ by one rounding), and a sum pooling whose window is the
+      whole image -> `dwc.global_avg_pool`, reshaped to the division's shape.
+
+    The forms other front ends emit are first rewritten, exactly, into those
+    NHWC named ops: torch-mlir's `linalg.depthwise_conv_2d_nchw_chw`,
+    `linalg.conv_2d_nchw_fchw` and `linalg.pooling_nchw_max/sum` get
+    `linalg.transpose`s to NHWC around them (a constant-valued `tensor.pad`
+    of the input moves after the transpose, a fill or a
+    `linalg.broadcast dimensions = [0, 2, 3]` bias of `outs` is rebuilt in
+    NHWC); TOSA's `linalg.conv_2d_nhwc_fhwc` gets its filter transposed to
+    HWCF, and `linalg.depthwise_conv_2d_nhwc_hwcm` with a multiplier of 1 (a
+    5-D result that is collapsed) becomes the HWC form. The patterns of
+    `dwc-propagate-layout` run in the same rewrite: transposes sink through
+    element-wise ops and cancel between consecutive dwc ops, and those of
+    constant weights fold.
 
     Raising only happens when the result is equivalent: linalg accumulates
     into its output and dwc ops overwrite, so the linalg op's `outs` must be
@@ -74,16 +92,25 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
     one dwc derives from the input (linalg may leave trailing rows unused).
 
     A `tensor.pad` feeding the op folds into `padding` when it pads only H
-    and W, by static amounts, with the reduction's neutral padding (0 for
-    convolutions and average pooling, `-inf`/lowest for max pooling) and, for
-    pooling, by less than the window. Otherwise the pad stays and the op is
-    raised on the padded tensor with zero padding (still equivalent).
+    and W, by static amounts (attributes or constant SSA values), with the
+    reduction's neutral padding (0 for convolutions and average pooling,
+    `-inf`/lowest for max pooling) and, for pooling, by less than the
+    window. torch-mlir writes `ceil_mode` as extra high padding (pad +
+    stride); when that does not fit the window, the part no window reads is
+    dropped first. Otherwise the pad stays and the op is raised on the
+    padded tensor with zero padding (still equivalent).
 
     Average pooling matches a `linalg.generic` whose body is `divf %sum, c`
     (or `mulf` by `1/c` when `c` is a power of two) or a `linalg.div` by a
     splat, with `c` the window size `KH*KW`, exactly representable in the
     element type. A folded zero pad sets `count_include_pad`: linalg windows
     never overhang the padded input, so the divisor is always `KH*KW`.
+    An index-dependent divisor (torch-mlir's `count_include_pad = False`
+    and `ceil_mode` divisors, TOSA's average pooling), computed in the body
+    from `linalg.index` by integer arithmetic, is evaluated at every output
+    position and must equal the divisor of `dwc.pool2d avg` with
+    `count_include_pad` unset or set on the folded padding, or with
+    `ceil_mode` on symmetric padding; otherwise nothing is raised.
     Dilated pooling is not raised.
 
     f16/bf16 are raised too, although linalg sums in the element type and
