@@ -792,7 +792,63 @@ bool isAddBody(Block *body) {
          (add.getLhs() == b && add.getRhs() == a);
 }
 
+/// TOSA's mean over H and W: single-dimension linalg.reduce sums of
+/// trailing dims, joined by expand/collapse_shape of trailing dims, from an
+/// N x C x H x W tensor down to N x C (x 1 ...). Every step keeps the
+/// leading N x C, so each (n, c) sums exactly its own H x W elements.
+std::optional<SpatialSum> matchReduceChain(Value v) {
+  SmallVector<int64_t, 2> nc;
+  auto keepsNC = [&](Value t) {
+    auto type = dyn_cast<RankedTensorType>(t.getType());
+    return type && type.hasStaticShape() && type.getRank() >= 2 &&
+           type.getShape().take_front(2) == ArrayRef<int64_t>(nc);
+  };
+  auto finalType = dyn_cast<RankedTensorType>(v.getType());
+  if (!finalType || !finalType.hasStaticShape() || finalType.getRank() < 2)
+    return std::nullopt;
+  nc.assign(finalType.getShape().begin(), finalType.getShape().begin() + 2);
+  if (finalType.getNumElements() != nc[0] * nc[1])
+    return std::nullopt;
+  int reduces = 0;
+  Value cur = v;
+  while (true) {
+    if (!keepsNC(cur))
+      return std::nullopt;
+    Operation *def = cur.getDefiningOp();
+    // Intermediate sums must not be used elsewhere (they would be recomputed).
+    bool intermediate =
+        isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                        linalg::ReduceOp>(def);
+    if (intermediate && !cur.hasOneUse())
+      return std::nullopt;
+    if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+      // Reshapes of the trailing dims only (the leading N x C stay).
+      auto type = cast<RankedTensorType>(def->getOperand(0).getType());
+      if (type.getRank() < 2 ||
+          type.getShape().take_front(2) != ArrayRef<int64_t>(nc))
+        return std::nullopt;
+      cur = def->getOperand(0);
+      continue;
+    }
+    auto reduce = dyn_cast_or_null<linalg::ReduceOp>(def);
+    if (!reduce)
+      break;
+    if (!reduce.hasPureTensorSemantics() || reduce.getNumDpsInputs() != 1 ||
+        !isAddBody(reduce.getBody()) ||
+        llvm::any_of(reduce.getDimensions(), [](int64_t d) { return d < 2; }) ||
+        failed(matchInit(reduce.getDpsInits()[0], Identity::Zero)))
+      return std::nullopt;
+    ++reduces;
+    cur = reduce.getDpsInputs()[0];
+  }
+  if (reduces == 0 || !getDwcTensorType(cur, 4))
+    return std::nullopt;
+  return SpatialSum{cur, true};
+}
+
 std::optional<SpatialSum> matchSpatialSum(Value v) {
+  if (std::optional<SpatialSum> chain = matchReduceChain(v))
+    return chain;
   Operation *op = v.getDefiningOp();
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||

@@ -143,3 +143,43 @@ func.func @reduce_mean(%x: tensor<1x8x7x7xf32>) -> tensor<1x8xf32> {
   } -> tensor<1x8xf32>
   return %y : tensor<1x8xf32>
 }
+
+// -----
+
+// TOSA's mean over (2, 3): a reduce over W, an expand, a reduce over H, an
+// expand, then a multiplication by a splat 1x1x1x1 constant of 1/(H*W).
+// CHECK-LABEL: func.func @tosa_reduce_chain
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<1x8x7x7xf32>)
+// CHECK: dwc.global_avg_pool ins(%[[T]] : tensor<1x7x7x8xf32>)
+// CHECK-NOT: linalg.reduce
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x1x1xf32>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#z = affine_map<(d0, d1, d2, d3) -> (0, 0, 0, 0)>
+func.func @tosa_reduce_chain(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = arith.constant dense<0.0204081628> : tensor<1x1x1x1xf32>
+  %e1 = tensor.empty() : tensor<1x8x7xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x8x7xf32>) -> tensor<1x8x7xf32>
+  %s1 = linalg.reduce ins(%x : tensor<1x8x7x7xf32>) outs(%f1 : tensor<1x8x7xf32>) dimensions = [3]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %x1 = tensor.expand_shape %s1 [[0], [1], [2, 3]] output_shape [1, 8, 7, 1] : tensor<1x8x7xf32> into tensor<1x8x7x1xf32>
+  %e2 = tensor.empty() : tensor<1x8x1xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x8x1xf32>) -> tensor<1x8x1xf32>
+  %s2 = linalg.reduce ins(%x1 : tensor<1x8x7x1xf32>) outs(%f2 : tensor<1x8x1xf32>) dimensions = [2]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %x2 = tensor.expand_shape %s2 [[0], [1], [2, 3]] output_shape [1, 8, 1, 1] : tensor<1x8x1xf32> into tensor<1x8x1x1xf32>
+  %e = tensor.empty() : tensor<1x8x1x1xf32>
+  %y = linalg.generic {indexing_maps = [#id, #z, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%x2, %r : tensor<1x8x1x1xf32>, tensor<1x1x1x1xf32>) outs(%e : tensor<1x8x1x1xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %m = arith.mulf %in, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x1x1xf32>
+  return %y : tensor<1x8x1x1xf32>
+}
