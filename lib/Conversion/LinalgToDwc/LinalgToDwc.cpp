@@ -449,10 +449,42 @@ struct ScalarDivision {
   Value computed;
 };
 
-/// The splat value of `v` (a constant or a fill), converted to `elem`.
+/// The splat value of `v` (a constant, a fill, or a linalg.generic without
+/// inputs that yields a constant, as StableHLO writes a scalar, through
+/// reshapes), converted to `elem`.
+/// The input a linalg.generic broadcasts from a 0-D tensor, or null.
+Value getScalarBroadcastSource(Value v) {
+  auto gen = v.getDefiningOp<linalg::GenericOp>();
+  if (!gen || !gen.hasPureTensorSemantics() || gen.getNumDpsInputs() != 1 ||
+      gen.getIndexingMapsArray()[0].getNumResults() != 0)
+    return nullptr;
+  Block *body = gen.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (body->getOperations().size() != 1 ||
+      yield.getOperand(0) != body->getArgument(0))
+    return nullptr;
+  return gen.getDpsInputs()[0];
+}
+
 std::optional<APFloat> getSplatValue(Value v, Type elem) {
+  while (true) {
+    if (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+            v.getDefiningOp()))
+      v = v.getDefiningOp()->getOperand(0);
+    else if (Value src = getScalarBroadcastSource(v))
+      v = src;
+    else
+      break;
+  }
   if (auto fill = v.getDefiningOp<linalg::FillOp>())
     return getFloatConstant(fill.getInputs()[0], elem);
+  if (auto gen = v.getDefiningOp<linalg::GenericOp>();
+      gen && gen.getNumDpsInputs() == 0 && gen.hasPureTensorSemantics()) {
+    auto yield = cast<linalg::YieldOp>(gen.getBody()->getTerminator());
+    if (yield.getNumOperands() == 1 &&
+        yield.getOperand(0).getType() == elem)
+      return getFloatConstant(yield.getOperand(0), elem);
+  }
   DenseElementsAttr splat;
   if (matchPattern(v, m_Constant(&splat)) && splat.isSplat() &&
       splat.getElementType() == elem)
@@ -979,6 +1011,7 @@ struct RaiseLinalgToDwcPass
                  RaiseMaxPool, RaiseAvgPool<linalg::GenericOp>,
                  RaiseAvgPool<linalg::DivOp>, RaiseGlobalAvgPool>(ctx);
     dwc::populateNhwcFormPatterns(patterns);
+    dwc::populateGenericFormPatterns(patterns);
     dwc::populatePropagateLayoutPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

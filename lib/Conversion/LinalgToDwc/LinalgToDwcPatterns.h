@@ -16,6 +16,10 @@ namespace mlir::dwc {
 /// NhwcForms.cpp).
 void populateNhwcFormPatterns(RewritePatternSet &patterns);
 
+/// Rewrites convolutions and reduce-window pools written as linalg.generic
+/// (StableHLO's lowering) into the NCHW named ops (see GenericForms.cpp).
+void populateGenericFormPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::dwc
 
 #endif // DWC_LIB_CONVERSION_LINALGTODWC_LINALGTODWCPATTERNS_H

@@ -50,6 +50,16 @@ Value transpose(PatternRewriter &rewriter, Location loc, Value v,
       ->getResult(0);
 }
 
+/// The padding value of `pad` usable outside its region: a constant
+/// defined inside the region is cloned at the insertion point.
+Value padValueOutside(PatternRewriter &rewriter, tensor::PadOp pad) {
+  Value v = pad.getConstantPaddingValue();
+  Operation *def = v.getDefiningOp();
+  if (def && pad.getRegion().isAncestor(def->getParentRegion()))
+    return rewriter.clone(*def)->getResult(0);
+  return v;
+}
+
 /// The input `v` (NCHW) transposed to NHWC. A tensor.pad by a constant is
 /// moved after the transpose (its amounts permuted), so that it still
 /// directly feeds the op and can fold into the dwc op's padding.
@@ -71,7 +81,7 @@ Value transposeInput(PatternRewriter &rewriter, Location loc, Value v) {
     shape.push_back(padType.getDimSize(p));
   auto type = RankedTensorType::get(shape, padType.getElementType());
   return tensor::PadOp::create(rewriter, pad.getLoc(), type, x, low, high,
-                               pad.getConstantPaddingValue())
+                               padValueOutside(rewriter, pad))
       .getResult();
 }
 
@@ -250,9 +260,8 @@ struct SwapTransposeAndPad : OpRewritePattern<linalg::TransposeOp> {
     if (!op.hasPureTensorSemantics() || !pad || pad.getNofold() ||
         !pad.getConstantPaddingValue())
       return failure();
-    Value padValue = pad.getConstantPaddingValue();
     // The value must be usable at the pad's position and before it.
-    if (auto *def = padValue.getDefiningOp();
+    if (auto *def = pad.getConstantPaddingValue().getDefiningOp();
         def && def->getBlock() == pad->getBlock() &&
         !def->isBeforeInBlock(pad))
       return failure();
@@ -265,11 +274,34 @@ struct SwapTransposeAndPad : OpRewritePattern<linalg::TransposeOp> {
       high.push_back(oldHigh[p]);
     }
     rewriter.setInsertionPoint(pad);
+    Value padValue = padValueOutside(rewriter, pad);
     Value x = transpose(rewriter, op.getLoc(), pad.getSource(), perm);
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     auto newPad = tensor::PadOp::create(rewriter, pad.getLoc(), resultType, x,
                                         low, high, padValue);
     rewriter.replaceOp(op, newPad.getResult());
+    return success();
+  }
+};
+
+/// transpose(fill(c)) -> fill(c) of the transposed shape, so that an
+/// initial value that became a fill after the NHWC rewrite is still seen.
+struct FoldTransposeOfFill : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto fill = op.getInput().getDefiningOp<linalg::FillOp>();
+    if (!op.hasPureTensorSemantics() || !fill ||
+        !fill.hasPureTensorSemantics())
+      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type.hasStaticShape())
+      return failure();
+    Value empty = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                          type.getShape(),
+                                          type.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, fill.getInputs()[0],
+                                                empty);
     return success();
   }
 };
@@ -281,5 +313,5 @@ void mlir::dwc::populateNhwcFormPatterns(RewritePatternSet &patterns) {
       DepthwiseNchwToNhwc, ConvNchwToNhwc, ConvFhwcToHwcf, DepthwiseHwcmToHwc,
       PoolNchwToNhwc<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
       PoolNchwToNhwc<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>,
-      SwapTransposeAndPad>(patterns.getContext());
+      SwapTransposeAndPad, FoldTransposeOfFill>(patterns.getContext());
 }

@@ -131,8 +131,8 @@ struct FoldTransposeIntoGenericMap : OpRewritePattern<linalg::GenericOp> {
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     SmallVector<Value> inputs(op.getDpsInputs());
     bool changed = false;
-    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-      linalg::TransposeOp t = getTranspose(in->get());
+    for (unsigned i = 0, e = inputs.size(); i < e; ++i) {
+      linalg::TransposeOp t = getTranspose(inputs[i]);
       if (!t || maps[i].isIdentity())
         continue;
       ArrayRef<int64_t> q = t.getPermutation();
