@@ -125,7 +125,8 @@ def census_raised(dwc_opt, path):
     c["maxpool"] = len(re.findall(r"dwc\.pool2d\s+max", text))
     c["avgpool"] = len(re.findall(r"dwc\.pool2d\s+avg", text))
     c["gap"] = len(re.findall(r"dwc\.global_avg_pool", text))
-    c["transpose"] = len(re.findall(r"linalg\.transpose", text))
+    # Transposes of activations (results of ops or arguments), not of weights.
+    c["transpose"] = len(re.findall(r"linalg\.transpose ins\(%([0-9]+|arg[0-9]+) ", text))
     return c, None
 
 
@@ -142,7 +143,7 @@ def main():
              "torch-mlir-opt": shutil.which("torch-mlir-opt") or "torch-mlir-opt"}
     kinds = ["depthwise", "dense", "maxpool", "avgpool", "gap"]
     print("model frontend " + " ".join(f"{k}(raised/present)" for k in kinds)
-          + " transposes-left")
+          + " activation-transposes")
     total = collections.Counter()
     for name in args.models.split(","):
         model, x = build(name)
