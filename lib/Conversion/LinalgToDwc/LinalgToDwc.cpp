@@ -224,6 +224,23 @@ foldPad(Value input, function_ref<bool(const APFloat &)> valueOk,
   return result;
 }
 
+/// Whether `input` is a transpose of a constant-valued tensor.pad: the
+/// NHWC rewrites swap the two (SwapTransposeAndPad), after which the pad
+/// folds into the dwc op, so raising waits for that.
+bool waitsForPadSwap(Value input) {
+  auto t = input.getDefiningOp<linalg::TransposeOp>();
+  if (!t)
+    return false;
+  Value src = t.getInput();
+  // collapse_shape(expand_shape(x)) back to x's type folds to x.
+  if (auto collapse = src.getDefiningOp<tensor::CollapseShapeOp>())
+    if (auto expand = collapse.getSrc().getDefiningOp<tensor::ExpandShapeOp>();
+        expand && expand.getSrc().getType() == collapse.getType())
+      src = expand.getSrc();
+  auto pad = src.getDefiningOp<tensor::PadOp>();
+  return pad && !pad.getNofold() && pad.getConstantPaddingValue();
+}
+
 /// Reads a 2-element strides/dilations attribute; fails on non-positive
 /// values.
 FailureOr<SmallVector<int64_t, 2>> getPair(DenseIntElementsAttr attr) {
@@ -255,6 +272,8 @@ struct RaiseConv : OpRewritePattern<LinalgOp> {
       return rewriter.notifyMatchFailure(op, "not a tensor-form convolution");
     Value input = op.getInputs()[0], filter = op.getInputs()[1];
     Value init = op.getOutputs()[0];
+    if (waitsForPadSwap(input))
+      return rewriter.notifyMatchFailure(op, "pad not yet next to the op");
     RankedTensorType inType = getDwcTensorType(input, 4);
     RankedTensorType filterType = getDwcTensorType(filter, Depthwise ? 3 : 4);
     RankedTensorType outType = getDwcTensorType(init, 4);
@@ -317,6 +336,8 @@ LogicalResult matchPooling(PoolOp op, PatternRewriter &rewriter,
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       op.getInputs().size() != 2 || op.getOutputs().size() != 1)
     return rewriter.notifyMatchFailure(op, "not a tensor-form pooling");
+  if (waitsForPadSwap(op.getInputs()[0]))
+    return rewriter.notifyMatchFailure(op, "pad not yet next to the op");
   RankedTensorType inType = getDwcTensorType(op.getInputs()[0], 4);
   RankedTensorType outType = getDwcTensorType(op.getOutputs()[0], 4);
   auto windowType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
