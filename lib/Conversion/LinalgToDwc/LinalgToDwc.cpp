@@ -902,6 +902,11 @@ std::optional<SpatialSum> matchReduceChain(Value v) {
 std::optional<SpatialSum> matchSpatialSum(Value v) {
   if (std::optional<SpatialSum> chain = matchReduceChain(v))
     return chain;
+  // StableHLO reshapes the N x C sum to N x C x 1 x 1 before dividing.
+  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+             v.getDefiningOp()) &&
+         v.hasOneUse())
+    v = v.getDefiningOp()->getOperand(0);
   Operation *op = v.getDefiningOp();
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
