@@ -157,12 +157,6 @@ struct RaiseGenericWindowOp : OpRewritePattern<linalg::GenericOp> {
     if (payload == Payload::MulAdd)
       return maps[2].getNumResults() == 4 ? rewriteConv(op, rewriter)
                                           : rewriteGroupedDepthwise(op, rewriter);
-    // Sum windows are left alone for now: StableHLO divides them by a
-    // window sum of ones (count_include_pad = false), which the average
-    // pooling raise does not recognise, and rewriting them crashed the
-    // greedy driver in a TransposeOp fold on one export (not understood).
-    if (payload == Payload::Add)
-      return failure();
     return rewritePool(op, payload, rewriter);
   }
 
@@ -253,7 +247,7 @@ struct RaiseGenericWindowOp : OpRewritePattern<linalg::GenericOp> {
                           dimOf(k.getResult(0)), dimOf(k.getResult(1)));
     if (!m)
       return failure();
-    TypeRange types{op->getResult(0).getType()};
+    TypeRange types = op->getResultTypes();
     if (payload == Payload::Max)
       rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(
           op, types, op.getDpsInputs(), op.getDpsInits(), attrs(rewriter, *m));

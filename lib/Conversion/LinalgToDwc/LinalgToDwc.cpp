@@ -468,6 +468,8 @@ struct ScalarDivision {
   /// The computed divisor inside the generic's body (when `divisor` is
   /// unset).
   Value computed;
+  /// A divisor read element-wise from this tensor (when neither is set).
+  Value divisorTensor;
 };
 
 /// The splat value of `v` (a constant, a fill, or a linalg.generic without
@@ -572,10 +574,13 @@ FailureOr<ScalarDivision> matchScalarDivision(Operation *op, int64_t rank) {
   if (auto arg = dyn_cast<BlockArgument>(rhs); arg && arg.getOwner() == body) {
     if (arg.getArgNumber() >= generic.getNumDpsInputs())
       return failure();
-    result.divisor =
-        getSplatValue(generic->getOperand(arg.getArgNumber()), elem);
-    if (!result.divisor)
-      return failure();
+    Value operand = generic->getOperand(arg.getArgNumber());
+    result.divisor = getSplatValue(operand, elem);
+    if (!result.divisor) {
+      if (reciprocal || !maps[arg.getArgNumber()].isIdentity())
+        return failure();
+      result.divisorTensor = operand;
+    }
     return result;
   }
   // Every other input must be unused (only the dividend and divisor count).
@@ -746,6 +751,32 @@ std::optional<AvgConfig> matchComputedDivisor(Value d, ArrayRef<int64_t> in,
   return std::nullopt;
 }
 
+/// Whether `d` counts, per window of `sum`, the elements of its (unpadded)
+/// input: the same sum pooling over a zero pad of a fill of ones of the
+/// input's shape with the same low padding (StableHLO's count_include_pad =
+/// false divisor). That is dwc.pool2d avg without count_include_pad.
+bool isOnesWindowCount(Value d, linalg::PoolingNhwcSumOp sum,
+                       const PaddedInput &data) {
+  auto count = d.getDefiningOp<linalg::PoolingNhwcSumOp>();
+  if (!count || !count.hasPureTensorSemantics() || !d.hasOneUse() ||
+      count.getStrides() != sum.getStrides() ||
+      count.getDilations() != sum.getDilations() ||
+      count.getInputs()[1].getType() != sum.getInputs()[1].getType() ||
+      count->getResult(0).getType() != sum->getResult(0).getType() ||
+      failed(matchInit(count.getOutputs()[0], Identity::Zero)))
+    return false;
+  PaddedInput ones = foldPad(count.getInputs()[0],
+                             [](const APFloat &v) { return v.isZero(); });
+  auto fill = ones.input.getDefiningOp<linalg::FillOp>();
+  Type elem = getElementTypeOrSelf(d.getType());
+  std::optional<APFloat> one =
+      fill ? getFloatConstant(fill.getInputs()[0], elem) : std::nullopt;
+  return one && one->isExactlyValue(1.0) &&
+         ones.input.getType() == data.input.getType() &&
+         ones.padding[0] == data.padding[0] &&
+         ones.padding[2] == data.padding[2];
+}
+
 /// linalg.pooling_nhwc_sum with outs = fill(0), divided element-wise by the
 /// window size (or by the index-computed divisor of count_include_pad =
 /// false / ceil_mode) -> dwc.pool2d avg. Rooted at the division (a
@@ -790,7 +821,11 @@ struct RaiseAvgPool : OpRewritePattern<DivisionOp> {
           return padFitsWindow(p, window);
         });
     AvgConfig config{padded.padding};
-    if (division->divisor) {
+    if (division->divisorTensor) {
+      if (!isOnesWindowCount(division->divisorTensor, sum, padded))
+        return rewriter.notifyMatchFailure(
+            op, "divisor tensor is not a window count of the input");
+    } else if (division->divisor) {
       // A folded zero pad counts in the divisor: with floor-mode windows
       // none overhangs the padded input, so count_include_pad divides by
       // KH*KW.

@@ -134,3 +134,52 @@ func.func @mean_generic(%x: tensor<1x8x2x2xf32>) -> tensor<1x8xf32> {
   } -> tensor<1x8xf32>
   return %y : tensor<1x8xf32>
 }
+
+// -----
+
+// count_include_pad = False: the sum is divided by the same window sum over
+// a zero-padded tensor of ones (the count of in-input elements).
+// CHECK-LABEL: func.func @avgpool_ones_count
+// CHECK: dwc.pool2d{{ +}}avg {{.*}} window = [3, 3] strides = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x5x5x8xf32>
+// CHECK-NOT: count_include_pad
+// CHECK-NOT: linalg.pooling
+#in = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
+#k = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @avgpool_ones_count(%x: tensor<1x8x5x5xf32>) -> tensor<1x8x5x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<1x8x5x5xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %px = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x5x5xf32> to tensor<1x8x7x7xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x5x5xf32>) -> tensor<1x8x5x5xf32>
+  %sum = linalg.generic {indexing_maps = [#in, #k, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+           ins(%px, %win : tensor<1x8x7x7xf32>, tensor<3x3xf32>) outs(%z1 : tensor<1x8x5x5xf32>) {
+  ^bb0(%in: f32, %kk: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<1x8x5x5xf32>
+  %ones = linalg.fill ins(%one : f32) outs(%e : tensor<1x8x5x5xf32>) -> tensor<1x8x5x5xf32>
+  %po = tensor.pad %ones low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x5x5xf32> to tensor<1x8x7x7xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x5x5xf32>) -> tensor<1x8x5x5xf32>
+  %cnt = linalg.generic {indexing_maps = [#in, #k, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+           ins(%po, %win : tensor<1x8x7x7xf32>, tensor<3x3xf32>) outs(%z2 : tensor<1x8x5x5xf32>) {
+  ^bb0(%in: f32, %kk: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<1x8x5x5xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%sum, %cnt : tensor<1x8x5x5xf32>, tensor<1x8x5x5xf32>) outs(%e : tensor<1x8x5x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %q = arith.divf %a, %b : f32
+    linalg.yield %q : f32
+  } -> tensor<1x8x5x5xf32>
+  return %y : tensor<1x8x5x5xf32>
+}
