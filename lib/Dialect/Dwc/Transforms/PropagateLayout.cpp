@@ -154,6 +154,38 @@ struct FoldTransposeIntoGenericMap : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// tensor.concat of transposes by one permutation p -> the transpose by p
+/// of the concatenation of their sources (along dim p[d]): inception
+/// blocks concatenate the branches' channels.
+struct SinkTransposeThroughConcat : OpRewritePattern<tensor::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> sources;
+    ArrayRef<int64_t> perm;
+    for (Value in : op.getInputs()) {
+      linalg::TransposeOp t = getTranspose(in);
+      if (!t || (!perm.empty() && t.getPermutation() != perm))
+        return failure();
+      perm = t.getPermutation();
+      sources.push_back(t.getInput());
+    }
+    if (perm.empty())
+      return failure();
+    SmallVector<int64_t> permCopy(perm);
+    auto type = cast<RankedTensorType>(op.getType());
+    Location loc = op.getLoc();
+    Value cat = tensor::ConcatOp::create(rewriter, loc, permCopy[op.getDim()],
+                                         sources);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, cat,
+                                                       empty, permCopy)
+                               ->getResult(0));
+    return success();
+  }
+};
+
 /// transpose(transpose(x, p1), p2) -> transpose(x, p1 o p2), or x when that
 /// is the identity.
 struct ComposeTransposes : OpRewritePattern<linalg::TransposeOp> {
@@ -280,6 +312,7 @@ struct DwcPropagateLayoutPass
 void mlir::dwc::populatePropagateLayoutPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SinkTransposeThroughElementwise, FoldTransposeIntoGenericMap,
+               SinkTransposeThroughConcat,
                ComposeTransposes,
                FoldConstantTranspose>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);

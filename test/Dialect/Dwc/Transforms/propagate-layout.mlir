@@ -94,3 +94,19 @@ func.func @refuse(%y: tensor<1x4x4x8xf32>, %acc: tensor<1x8x4x4xf32>, %z: tensor
   } -> tensor<1x8xf32>
   return %r, %s : tensor<1x8x4x4xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+// A concatenation of transposed branches becomes a transpose of the
+// concatenation (along the permuted dimension).
+// CHECK-LABEL: func.func @concat
+// CHECK: %[[C:.*]] = tensor.concat dim(3) %arg0, %arg1 : (tensor<1x4x4x8xf32>, tensor<1x4x4x3xf32>) -> tensor<1x4x4x11xf32>
+// CHECK: linalg.transpose ins(%[[C]] : tensor<1x4x4x11xf32>) {{.*}} permutation = [0, 3, 1, 2]
+func.func @concat(%a: tensor<1x4x4x8xf32>, %b: tensor<1x4x4x3xf32>) -> tensor<1x11x4x4xf32> {
+  %ea = tensor.empty() : tensor<1x8x4x4xf32>
+  %ta = linalg.transpose ins(%a : tensor<1x4x4x8xf32>) outs(%ea : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %eb = tensor.empty() : tensor<1x3x4x4xf32>
+  %tb = linalg.transpose ins(%b : tensor<1x4x4x3xf32>) outs(%eb : tensor<1x3x4x4xf32>) permutation = [0, 3, 1, 2]
+  %c = tensor.concat dim(1) %ta, %tb : (tensor<1x8x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x11x4x4xf32>
+  return %c : tensor<1x11x4x4xf32>
+}
