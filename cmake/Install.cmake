@@ -23,6 +23,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dwc ${PROJECT_BINARY_DIR}/includ
   DESTINATION include
   FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "*.td"
   PATTERN "CMakeFiles" EXCLUDE)
+# The installed tools find libMLIR.so/libLLVM.so where they were built.
+set_target_properties(dwc-opt dwc-aot PROPERTIES
+  INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(TARGETS dwc-opt dwc-aot RUNTIME DESTINATION bin)
 install(TARGETS DwcPlugin LIBRARY DESTINATION lib)
 
