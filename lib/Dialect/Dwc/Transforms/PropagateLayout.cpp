@@ -186,6 +186,68 @@ struct SinkTransposeThroughConcat : OpRewritePattern<tensor::ConcatOp> {
   }
 };
 
+/// tensor.insert_slice of `transpose(x, p)` into `dest` -> the transpose by
+/// p of x inserted into `transpose(dest, p^-1)` (offsets, sizes and strides
+/// permuted): TOSA writes concatenations as chains of insert_slice, and the
+/// transposes of the chain cancel link by link.
+struct SinkTransposeThroughInsertSlice
+    : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    linalg::TransposeOp t = getTranspose(op.getSource());
+    auto destType = cast<RankedTensorType>(op.getDestType());
+    if (!t || op.getSourceType().getRank() != destType.getRank() ||
+        !destType.hasStaticShape())
+      return failure();
+    SmallVector<int64_t> perm(t.getPermutation());
+    SmallVector<int64_t> inv(perm.size());
+    for (auto [k, p] : llvm::enumerate(perm))
+      inv[p] = k;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<OpFoldResult> oldOffsets = op.getMixedOffsets(),
+                              oldSizes = op.getMixedSizes(),
+                              oldStrides = op.getMixedStrides();
+    for (int64_t q : inv) {
+      offsets.push_back(oldOffsets[q]);
+      sizes.push_back(oldSizes[q]);
+      strides.push_back(oldStrides[q]);
+    }
+    Location loc = op.getLoc();
+    SmallVector<int64_t> destShape;
+    for (int64_t q : inv)
+      destShape.push_back(destType.getDimSize(q));
+    Value destEmpty = tensor::EmptyOp::create(rewriter, loc, destShape,
+                                              destType.getElementType());
+    Value dest =
+        linalg::TransposeOp::create(rewriter, loc, op.getDest(), destEmpty, inv)
+            ->getResult(0);
+    Value inserted = tensor::InsertSliceOp::create(
+        rewriter, loc, t.getInput(), dest, offsets, sizes, strides);
+    Value back = tensor::EmptyOp::create(rewriter, loc, destType.getShape(),
+                                         destType.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, inserted,
+                                                       back, perm)
+                               ->getResult(0));
+    return success();
+  }
+};
+
+/// transpose(tensor.empty) -> tensor.empty of the transposed shape.
+struct FoldTransposeOfEmpty : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!op.hasPureTensorSemantics() || !type.hasStaticShape() ||
+        !op.getInput().getDefiningOp<tensor::EmptyOp>())
+      return failure();
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                 type.getElementType());
+    return success();
+  }
+};
+
 /// transpose(transpose(x, p1), p2) -> transpose(x, p1 o p2), or x when that
 /// is the identity.
 struct ComposeTransposes : OpRewritePattern<linalg::TransposeOp> {
@@ -312,7 +374,8 @@ struct DwcPropagateLayoutPass
 void mlir::dwc::populatePropagateLayoutPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SinkTransposeThroughElementwise, FoldTransposeIntoGenericMap,
-               SinkTransposeThroughConcat,
+               SinkTransposeThroughConcat, SinkTransposeThroughInsertSlice,
+               FoldTransposeOfEmpty,
                ComposeTransposes,
                FoldConstantTranspose>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);

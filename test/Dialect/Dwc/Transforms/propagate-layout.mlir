@@ -110,3 +110,24 @@ func.func @concat(%a: tensor<1x4x4x8xf32>, %b: tensor<1x4x4x3xf32>) -> tensor<1x
   %c = tensor.concat dim(1) %ta, %tb : (tensor<1x8x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x11x4x4xf32>
   return %c : tensor<1x11x4x4xf32>
 }
+
+// -----
+
+// TOSA's concatenation: insert_slice of transposed branches into an empty
+// NCHW tensor becomes one NHWC chain and a single transpose at its end.
+// CHECK-LABEL: func.func @insert_chain
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x4x11xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %arg0 into %[[E]][0, 0, 0, 0] [1, 4, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[I1:.*]] = tensor.insert_slice %arg1 into %[[I0]][0, 0, 0, 8] [1, 4, 4, 3] [1, 1, 1, 1]
+// CHECK: linalg.transpose ins(%[[I1]] : tensor<1x4x4x11xf32>) {{.*}} permutation = [0, 3, 1, 2]
+// CHECK-NOT: linalg.transpose
+func.func @insert_chain(%a: tensor<1x4x4x8xf32>, %b: tensor<1x4x4x3xf32>) -> tensor<1x11x4x4xf32> {
+  %ea = tensor.empty() : tensor<1x8x4x4xf32>
+  %ta = linalg.transpose ins(%a : tensor<1x4x4x8xf32>) outs(%ea : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %eb = tensor.empty() : tensor<1x3x4x4xf32>
+  %tb = linalg.transpose ins(%b : tensor<1x4x4x3xf32>) outs(%eb : tensor<1x3x4x4xf32>) permutation = [0, 3, 1, 2]
+  %e = tensor.empty() : tensor<1x11x4x4xf32>
+  %i0 = tensor.insert_slice %ta into %e[0, 0, 0, 0] [1, 8, 4, 4] [1, 1, 1, 1] : tensor<1x8x4x4xf32> into tensor<1x11x4x4xf32>
+  %i1 = tensor.insert_slice %tb into %i0[0, 8, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1] : tensor<1x3x4x4xf32> into tensor<1x11x4x4xf32>
+  return %i1 : tensor<1x11x4x4xf32>
+}
