@@ -358,16 +358,29 @@ LogicalResult matchPooling(PoolOp op, PatternRewriter &rewriter,
   if (window[0] < 1 || window[1] < 1)
     return rewriter.notifyMatchFailure(op, "empty window");
   strides = *s;
+  // linalg may leave trailing rows unused (torch-mlir's ceil_mode padding);
+  // the padding folded later must make dwc's output size exact.
   auto in = inType.getShape(), out = outType.getShape();
-  if (out[0] != in[0] || out[3] != in[3] ||
-      out[1] != dwc::Pool2DOp::outputSize(in[1], window[0], strides[0], 0, 0,
-                                          /*ceilMode=*/false) ||
-      out[2] != dwc::Pool2DOp::outputSize(in[2], window[1], strides[1], 0, 0,
-                                          /*ceilMode=*/false) ||
+  if (out[0] != in[0] || out[3] != in[3] || in[1] < window[0] ||
+      in[2] < window[1] ||
+      out[1] > dwc::Pool2DOp::outputSize(in[1], window[0], strides[0], 0, 0,
+                                         /*ceilMode=*/false) ||
+      out[2] > dwc::Pool2DOp::outputSize(in[2], window[1], strides[1], 0, 0,
+                                         /*ceilMode=*/false) ||
       out[1] < 1 || out[2] < 1)
     return rewriter.notifyMatchFailure(
-        op, "output size differs from the pooling formula");
+        op, "output larger than the pooling formula allows");
   return success();
+}
+
+/// Whether dwc.pool2d on `in` with `padding` (floor mode) gives `out`.
+bool poolOutputMatches(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                       ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> padding) {
+  return out[1] == dwc::Pool2DOp::outputSize(in[1], window[0], strides[0],
+                                             padding[0], padding[1], false) &&
+         out[2] == dwc::Pool2DOp::outputSize(in[2], window[1], strides[1],
+                                             padding[2], padding[3], false);
 }
 
 /// Whether each padding amount is smaller than the window (dwc.pool2d
@@ -386,12 +399,18 @@ bool padFitsWindow(ArrayRef<int64_t> padding, ArrayRef<int64_t> window) {
 void trimTrailingPad(SmallVector<int64_t, 4> &padding,
                      ArrayRef<int64_t> paddedShape, ArrayRef<int64_t> outShape,
                      ArrayRef<int64_t> window, ArrayRef<int64_t> strides) {
-  if (padFitsWindow(padding, window))
+  auto in = [&](int d) {
+    return paddedShape[1 + d] - padding[2 * d] - padding[2 * d + 1];
+  };
+  SmallVector<int64_t, 4> inShape = {paddedShape[0], in(0), in(1),
+                                     paddedShape[3]};
+  if (padFitsWindow(padding, window) &&
+      poolOutputMatches(inShape, outShape, window, strides, padding))
     return;
   for (int d = 0; d < 2; ++d) {
     int64_t &lo = padding[2 * d], &hi = padding[2 * d + 1];
-    int64_t in = paddedShape[1 + d] - lo - hi;
-    int64_t need = (outShape[1 + d] - 1) * strides[d] + window[d] - in - lo;
+    int64_t need =
+        (outShape[1 + d] - 1) * strides[d] + window[d] - inShape[1 + d] - lo;
     if (need < hi)
       hi = std::max<int64_t>(need, 0);
   }
@@ -422,6 +441,9 @@ struct RaiseMaxPool : OpRewritePattern<linalg::PoolingNhwcMaxOp> {
           return padFitsWindow(p, window);
         });
     auto outType = cast<RankedTensorType>(init.getType());
+    if (!poolOutputMatches(getShape(padded.input), outType.getShape(), window,
+                           strides, padded.padding))
+      return rewriter.notifyMatchFailure(op, "unused trailing input rows");
     Value dest = materializeDest(rewriter, op.getLoc(), *initMatch, outType);
     rewriter.replaceOpWithNewOp<dwc::Pool2DOp>(
         op, Type(outType), dwc::PoolKind::Max, padded.input, dest, window, strides,
@@ -820,6 +842,9 @@ struct RaiseAvgPool : OpRewritePattern<DivisionOp> {
                           window, strides);
           return padFitsWindow(p, window);
         });
+    if (!poolOutputMatches(getShape(padded.input), outType.getShape(), window,
+                           strides, padded.padding))
+      return rewriter.notifyMatchFailure(op, "unused trailing input rows");
     AvgConfig config{padded.padding};
     if (division->divisorTensor) {
       if (!isOnesWindowCount(division->divisorTensor, sum, padded))

@@ -265,3 +265,24 @@ func.func @chain(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x1x1xf32>, %dw: tensor<8
          ins(%p, %dw : tensor<1x8x8x8xf32>, tensor<8x3x3xf32>) outs(%f : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   return %y : tensor<1x8x6x6xf32>
 }
+
+// -----
+
+// ceil_mode with stride 1 (GoogLeNet's branch pools): torch-mlir pads high by
+// pad + stride = 2, one more row than any window reads; linalg leaves it
+// unused and the raising trims it.
+// CHECK-LABEL: func.func @maxpool_ceil_unused_rows
+// CHECK: dwc.pool2d{{ +}}max {{.*}} window = [3, 3] strides = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x6x6x4xf32>
+func.func @maxpool_ceil_unused_rows(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 2, 2] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x9x9xf32>
+  %e = tensor.empty() : tensor<1x4x6x6xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %k = tensor.empty() : tensor<3x3xf32>
+  %y = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%p, %k : tensor<1x4x9x9xf32>, tensor<3x3xf32>) outs(%f : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %y : tensor<1x4x6x6xf32>
+}
