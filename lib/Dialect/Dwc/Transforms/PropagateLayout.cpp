@@ -233,6 +233,45 @@ struct SinkTransposeThroughInsertSlice
   }
 };
 
+/// tensor.extract_slice of `transpose(x, p)` (no rank reduction) -> the
+/// transpose by p of the slice of x (offsets, sizes, strides permuted):
+/// channel splits (torch.split, InceptionNeXt's branches) then keep the
+/// transposes moving towards the next op.
+struct SinkTransposeThroughExtractSlice
+    : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    linalg::TransposeOp t = getTranspose(op.getSource());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!t || type.getRank() != op.getSourceType().getRank() ||
+        !type.hasStaticShape())
+      return failure();
+    SmallVector<int64_t> perm(t.getPermutation());
+    SmallVector<int64_t> inv(perm.size());
+    for (auto [k, p] : llvm::enumerate(perm))
+      inv[p] = k;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<OpFoldResult> oldOffsets = op.getMixedOffsets(),
+                              oldSizes = op.getMixedSizes(),
+                              oldStrides = op.getMixedStrides();
+    for (int64_t q : inv) {
+      offsets.push_back(oldOffsets[q]);
+      sizes.push_back(oldSizes[q]);
+      strides.push_back(oldStrides[q]);
+    }
+    Location loc = op.getLoc();
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, t.getInput(),
+                                                 offsets, sizes, strides);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    rewriter.replaceOp(
+        op, linalg::TransposeOp::create(rewriter, loc, slice, empty, perm)
+                ->getResult(0));
+    return success();
+  }
+};
+
 /// transpose(tensor.empty) -> tensor.empty of the transposed shape.
 struct FoldTransposeOfEmpty : OpRewritePattern<linalg::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -375,7 +414,7 @@ void mlir::dwc::populatePropagateLayoutPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SinkTransposeThroughElementwise, FoldTransposeIntoGenericMap,
                SinkTransposeThroughConcat, SinkTransposeThroughInsertSlice,
-               FoldTransposeOfEmpty,
+               SinkTransposeThroughExtractSlice, FoldTransposeOfEmpty,
                ComposeTransposes,
                FoldConstantTranspose>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);

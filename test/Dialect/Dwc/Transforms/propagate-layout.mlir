@@ -131,3 +131,16 @@ func.func @insert_chain(%a: tensor<1x4x4x8xf32>, %b: tensor<1x4x4x3xf32>) -> ten
   %i1 = tensor.insert_slice %tb into %i0[0, 8, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1] : tensor<1x3x4x4xf32> into tensor<1x11x4x4xf32>
   return %i1 : tensor<1x11x4x4xf32>
 }
+
+// -----
+
+// A channel split of a transposed tensor slices the source instead.
+// CHECK-LABEL: func.func @split
+// CHECK: %[[S:.*]] = tensor.extract_slice %arg0[0, 0, 0, 2] [1, 4, 4, 3] [1, 1, 1, 1] : tensor<1x4x4x8xf32> to tensor<1x4x4x3xf32>
+// CHECK: linalg.transpose ins(%[[S]] : tensor<1x4x4x3xf32>) {{.*}} permutation = [0, 3, 1, 2]
+func.func @split(%a: tensor<1x4x4x8xf32>) -> tensor<1x3x4x4xf32> {
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %t = linalg.transpose ins(%a : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %s = tensor.extract_slice %t[0, 2, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1] : tensor<1x8x4x4xf32> to tensor<1x3x4x4xf32>
+  return %s : tensor<1x3x4x4xf32>
+}
