@@ -272,6 +272,35 @@ struct SinkTransposeThroughExtractSlice
   }
 };
 
+/// A linalg.generic that only copies its input through a permutation map
+/// (StableHLO's transpose) -> linalg.transpose, which the patterns above
+/// move and cancel.
+struct GenericCopyToTranspose : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+        op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return failure();
+    Block *body = op.getBody();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    auto maps = op.getIndexingMapsArray();
+    if (body->getOperations().size() != 1 ||
+        yield.getOperand(0) != body->getArgument(0) ||
+        !maps[1].isIdentity() || !maps[0].isPermutation() ||
+        maps[0].isIdentity())
+      return failure();
+    // out[d] = in[m(d)]: input dim j is loop m_j, so perm[m_j] = j.
+    SmallVector<int64_t> perm(maps[0].getNumResults());
+    for (unsigned j = 0; j < perm.size(); ++j)
+      perm[maps[0].getDimPosition(j)] = j;
+    rewriter.replaceOpWithNewOp<linalg::TransposeOp>(
+        op, op.getDpsInputs()[0], op.getDpsInits()[0], perm);
+    return success();
+  }
+};
+
 /// transpose(tensor.empty) -> tensor.empty of the transposed shape.
 struct FoldTransposeOfEmpty : OpRewritePattern<linalg::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -415,6 +444,7 @@ void mlir::dwc::populatePropagateLayoutPatterns(RewritePatternSet &patterns) {
   patterns.add<SinkTransposeThroughElementwise, FoldTransposeIntoGenericMap,
                SinkTransposeThroughConcat, SinkTransposeThroughInsertSlice,
                SinkTransposeThroughExtractSlice, FoldTransposeOfEmpty,
+               GenericCopyToTranspose,
                ComposeTransposes,
                FoldConstantTranspose>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);

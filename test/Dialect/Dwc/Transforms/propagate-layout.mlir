@@ -144,3 +144,25 @@ func.func @split(%a: tensor<1x4x4x8xf32>) -> tensor<1x3x4x4xf32> {
   %s = tensor.extract_slice %t[0, 2, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1] : tensor<1x8x4x4xf32> to tensor<1x3x4x4xf32>
   return %s : tensor<1x3x4x4xf32>
 }
+
+// -----
+
+// StableHLO's transpose is a copying generic with a permuted input map: it
+// becomes a linalg.transpose and cancels with the inverse one.
+// CHECK-LABEL: func.func @generic_transpose
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.generic
+// CHECK: return %arg0
+#nhwc = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @generic_transpose(%x: tensor<1x4x5x8xf32>) -> tensor<1x4x5x8xf32> {
+  %e = tensor.empty() : tensor<1x8x4x5xf32>
+  %t = linalg.generic {indexing_maps = [#nhwc, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%x : tensor<1x4x5x8xf32>) outs(%e : tensor<1x8x4x5xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x4x5xf32>
+  %f = tensor.empty() : tensor<1x4x5x8xf32>
+  %u = linalg.transpose ins(%t : tensor<1x8x4x5xf32>) outs(%f : tensor<1x4x5x8xf32>) permutation = [0, 2, 3, 1]
+  return %u : tensor<1x4x5x8xf32>
+}
