@@ -23,9 +23,9 @@ func.func @tensor_pool(%x: tensor<1x8x8x16xf16>) -> tensor<1x1x1x16xf16> {
 // -----
 
 // More thread blocks than a 1-D grid holds (2^31 - 1).
-func.func @too_large(%x: memref<4096x1024x1024x1024xf32>, %w: memref<1x1x1024xf32>, %y: memref<4096x1024x1024x1024xf32>) {
-  // expected-error @+1 {{'dwc.depthwise_conv2d' needs 17179869184 thread blocks, more than a GPU grid holds}}
-  dwc.depthwise_conv2d ins(%x, %w : memref<4096x1024x1024x1024xf32>, memref<1x1x1024xf32>)
-    outs(%y : memref<4096x1024x1024x1024xf32>) strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
+func.func @too_large(%x: memref<1024x1024x1024x1024xf32>, %w: memref<1x1x1024xf32>, %y: memref<1024x1024x1024x1024xf32>) {
+  // expected-error @+1 {{'dwc.depthwise_conv2d' needs 4294967296 thread blocks, more than a GPU grid holds}}
+  dwc.depthwise_conv2d ins(%x, %w : memref<1024x1024x1024x1024xf32>, memref<1x1x1024xf32>)
+    outs(%y : memref<1024x1024x1024x1024xf32>) strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
   return
 }
