@@ -1025,14 +1025,18 @@ def ConvertDwcToGPUBackwardFilter
        the same rows (their dY loads are one broadcast: the kernel is bound
        by L1 traffic there). Measured on the H200: F=3 f32 0.57 -> 0.43 ms,
        f16 F=3 1.09 -> 0.48 ms with the reduction, F=51 f32 39 -> 71 ms;
-       f16 inputs (option `half-partial-steps` = k, default 16; 0: off):
+       f16 inputs, opt-in (option `half-partial-steps` = k, default 0:
+       off, f32 FMAs as the op's f32 accumulation promises):
        the window and dY stay f16 and the FMAs are packed f16x2
        (`vector.fma` on vector<8xf16>, PTX `fma.rn.f16x2`) into f16 partial
        sums over runs of k columns, each run flushed into the f32 sums with
        one widening add; no f16 -> f32 conversion per input element (the
        conversions, not the FMAs, bounded the f16 kernel: F=13 f16 took
        3.6 ms against 2.0 ms for f32). The partial sums hold at most k
-       products (bound 2e-3 against float64); the f16 range limits each partial sum (|sum of k products| < 65504).
+       products; the f16 range limits each partial sum (|sum of k products|
+       < 65504: inputs in [64, 128] overflow to +inf at k = 16) and its
+       per-element error is about k * 2^-11 of the partial sum, ~20x an
+       f32-accumulation bound, hence off by default.
        Measured (H200, 128x64x64x256 / 128x32x32x1024, f16): F=7 0.75 /
        0.73 ms -> 0.62 / 0.57 ms with k = 16 (k = 8: 0.71 / 0.71, slower:
        every flush converts), cuDNN 0.65 / 0.72; F=13 3.6 / 3.7 -> 2.4 /
@@ -1126,7 +1130,7 @@ def ConvertDwcToGPUBackwardFilter
            "cross-lane operations, as host emulation needs)">,
     Option<"streamMaxTaps", "stream-max-taps", "int64_t", /*default=*/"9",
            "Filters of at most this many taps take the streaming kernel "
-           "(0: never)">,
+           "(0: never; at most 25: its taps are unrolled into registers)">,
     Option<"rowsPerStep", "rows-per-step", "int64_t", /*default=*/"0",
            "Output rows per step of the streaming kernel (0: 2 for f32, 1 "
            "for f16/bf16)">,
@@ -1134,10 +1138,11 @@ def ConvertDwcToGPUBackwardFilter
            /*default=*/"256",
            "Threads per block of the streaming kernel (32 to 1024)">,
     Option<"halfPartialSteps", "half-partial-steps", "int64_t",
-           /*default=*/"16",
-           "f16 inputs in the split-z kernel: columns summed with packed "
-           "f16x2 FMAs before each flush into the f32 sums (0: f32 FMAs "
-           "only; at most 16)">,
+           /*default=*/"0",
+           "Opt-in reduced precision for f16 inputs in the split-z kernel: "
+           "columns summed with packed f16x2 FMAs (f16 partial sums, which "
+           "overflow past 65504) before each flush into the f32 sums (0: "
+           "f32 FMAs, the op's f32 accumulation; at most 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -753,14 +753,18 @@ struct ConvertDwcToGPUBackwardFilterPass
   using Base::Base;
   void runOnOperation() override {
     if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0 ||
-        streamMaxTaps < 0 || rowsPerStep < 0 || halfPartialSteps < 0 ||
+        streamMaxTaps < 0 || streamMaxTaps > 25 || maxTileWidth > 17 ||
+        rowsPerStep < 0 || rowsPerStep > 16 || halfPartialSteps < 0 ||
         halfPartialSteps > 16 || streamBlockThreads < 32 ||
         streamBlockThreads > 1024) {
+      // (The streaming kernel unrolls its taps and rows, the split-z kernel
+      // its tile: larger values only make ptxas run for minutes.)
       getOperation().emitError()
           << "convert-dwc-to-gpu-backward-filter: z, max-tile-width, "
              "warp-reduce-taps, stream-max-taps and rows-per-step must be "
              ">= 0, half-partial-steps in [0, 16], stream-block-threads in "
-             "[32, 1024] and sm-count > 0";
+             "[32, 1024], stream-max-taps at most 25, max-tile-width at "
+             "most 17, rows-per-step at most 16 and sm-count > 0";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
