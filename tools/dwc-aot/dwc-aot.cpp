@@ -192,6 +192,24 @@ std::string typeToString(Type t) {
   return s;
 }
 
+/// The identity layout, or a strided one spelling out the same row-major
+/// strides with offset 0 (what the entry point's descriptors hold).
+bool isDenseRowMajor(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+    return false;
+  int64_t expected = 1;
+  for (int64_t i = type.getRank() - 1; i >= 0; --i) {
+    if (type.getDimSize(i) != 1 && strides[i] != expected)
+      return false;
+    expected *= type.getDimSize(i);
+  }
+  return true;
+}
+
 LogicalResult makeBufferArg(func::FuncOp fn, Type t, const std::string &name,
                             bool isOutput, bool isConst, BufferArg &out) {
   auto shaped = dyn_cast<ShapedType>(t);
@@ -203,9 +221,10 @@ LogicalResult makeBufferArg(func::FuncOp fn, Type t, const std::string &name,
     return fn.emitError() << "dwc-aot: " << name << " of type " << t
                           << " has a dynamic shape (entry points need static "
                              "shapes)";
-  if (auto mr = dyn_cast<MemRefType>(t); mr && !mr.getLayout().isIdentity())
+  if (auto mr = dyn_cast<MemRefType>(t); mr && !isDenseRowMajor(mr))
     return fn.emitError() << "dwc-aot: " << name << " of type " << t
-                          << " is not a dense row-major memref";
+                          << " is not a dense row-major memref (the entry "
+                             "point passes row-major strides and offset 0)";
   Type elem = shaped.getElementType();
   if (!elem.isIntOrFloat())
     return fn.emitError() << "dwc-aot: " << name << " has element type " << elem
