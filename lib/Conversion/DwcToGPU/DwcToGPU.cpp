@@ -726,7 +726,8 @@ struct ConvertDwcToGPUPass
                                   << "' has no direct GPU kernel";
         if (isa<Pool2DBackwardOp>(op))
           diag << " (its kernels come from convert-dwc-to-gpu-pool, which "
-                  "dwc-to-nvvm runs with fast-paths=true on sm_80 or newer)";
+                  "dwc-to-nvvm runs with fast-paths=true on sm_80 or newer, "
+                  "for strides of at most 64 columns)";
         failedCheck = true;
       }
     });

@@ -483,7 +483,166 @@ def conv2d_case(rng, name, ty, N, H, W, C, OC, FH, FW, st=(1, 1), dl=(1, 1),
     return Case(name, ty, body, consts, y.shape, ty, y)
 
 
-def family(name, rng):
+
+def random_family(rng, count):
+    """`count` random valid configurations over every dwc op: random sizes
+    (including 1 and odd ones), strides, dilations, asymmetric padding,
+    ceil mode, count_include_pad, bias, activations and element types."""
+    makers = [random_depthwise, random_bwd_data, random_bwd_filter, random_pool,
+              random_pool_bwd, random_gap, random_im2win, random_conv2d,
+              random_conv_pool]
+    cases = []
+    while len(cases) < count:
+        maker = makers[len(cases) % len(makers)]
+        case = maker(rng, "rand%d" % len(cases))
+        if case is not None:
+            cases.append(case)
+    return cases
+
+
+def rand_ty(rng):
+    return rng.choice(["f32", "f32", "f16", "bf16"])
+
+
+def rand_window(rng, H, W, fmax=5):
+    """Filter, stride, dilation and padding whose dilated window fits the
+    padded input, or None."""
+    F = (rng.randint(1, fmax), rng.randint(1, fmax))
+    st = (rng.randint(1, 3), rng.randint(1, 3))
+    dl = (rng.randint(1, 2), rng.randint(1, 2))
+    pad = tuple(rng.randint(0, 3) for _ in range(4))
+    if dl[0] * (F[0] - 1) + 1 > H + pad[0] + pad[1] or \
+       dl[1] * (F[1] - 1) + 1 > W + pad[2] + pad[3]:
+        return None
+    return F, st, dl, pad
+
+
+def rand_sizes(rng, cmax=9):
+    return (rng.randint(1, 2), rng.randint(1, 9), rng.randint(1, 9),
+            rng.randint(1, cmax))
+
+
+def random_depthwise(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    w = rand_window(rng, H, W)
+    if w is None:
+        return None
+    F, st, dl, pad = w
+    return dw_case(rng, name, rand_ty(rng), N, H, W, C, F[0], F[1], st=st,
+                   dl=dl, pad=pad, bias=rng.random() < 0.5)
+
+
+def random_bwd_data(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    w = rand_window(rng, H, W)
+    if w is None:
+        return None
+    F, st, dl, pad = w
+    return bwd_data_case(rng, name, rand_ty(rng), N, H, W, C, F[0], F[1],
+                         st=st, dl=dl, pad=pad)
+
+
+def random_bwd_filter(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    w = rand_window(rng, H, W)
+    if w is None:
+        return None
+    F, st, dl, pad = w
+    ty = rand_ty(rng)
+    return bwd_filter_case(rng, name, ty, rng.choice([ty, "f32"]), N, H, W, C,
+                           F[0], F[1], st=st, dl=dl, pad=pad)
+
+
+def rand_pool_attrs(rng, H, W):
+    """Window, strides, padding (< window), ceil mode and count_include_pad
+    of a pool over H x W, or None."""
+    win = (rng.randint(1, 4), rng.randint(1, 4))
+    st = (rng.randint(1, 3), rng.randint(1, 3))
+    pad = (rng.randint(0, win[0] - 1), rng.randint(0, win[0] - 1),
+           rng.randint(0, win[1] - 1), rng.randint(0, win[1] - 1))
+    if win[0] > H + pad[0] + pad[1] or win[1] > W + pad[2] + pad[3]:
+        return None
+    ceil = rng.random() < 0.3
+    if pool_out(H, win[0], st[0], pad[0], pad[1], ceil) < 1 or \
+       pool_out(W, win[1], st[1], pad[2], pad[3], ceil) < 1:
+        return None
+    return win, st, pad, ceil
+
+
+def random_pool(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    attrs = rand_pool_attrs(rng, H, W)
+    if attrs is None:
+        return None
+    win, st, pad, ceil = attrs
+    kind = rng.choice(["max", "avg"])
+    return pool_case(rng, name, rand_ty(rng), kind, N, H, W, C, win, st, pad,
+                     ceil=ceil, cip=kind == "avg" and rng.random() < 0.5,
+                     act=rng.choice([None, None, "relu", "relu6"]))
+
+
+def random_pool_bwd(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    attrs = rand_pool_attrs(rng, H, W)
+    if attrs is None:
+        return None
+    win, st, pad, ceil = attrs
+    kind = rng.choice(["max", "avg"])
+    return pool_bwd_case(rng, name, rand_ty(rng), kind, N, H, W, C, win, st,
+                         pad, ceil=ceil,
+                         cip=kind == "avg" and rng.random() < 0.5,
+                         ties=rng.random() < 0.5)
+
+
+def random_gap(rng, name):
+    N, H, W, C = rand_sizes(rng, cmax=17)
+    return gap_case(rng, name, rand_ty(rng), N, H, W, C)
+
+
+def random_im2win(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    w = rand_window(rng, H, W)
+    if w is None:
+        return None
+    F, st, dl, pad = w
+    return im2win_case(rng, name, rand_ty(rng), N, H, W, C, F, st=st, dl=dl,
+                       pad=pad)
+
+
+def random_conv2d(rng, name):
+    N, H, W, C = rand_sizes(rng, cmax=5)
+    w = rand_window(rng, H, W, fmax=4)
+    if w is None:
+        return None
+    F, st, dl, pad = w
+    return conv2d_case(rng, name, rand_ty(rng), N, H, W, C, rng.randint(1, 5),
+                       F[0], F[1], st=st, dl=dl, pad=pad,
+                       bias=rng.random() < 0.5)
+
+
+def random_conv_pool(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    w = rand_window(rng, H, W)
+    if w is None:
+        return None
+    F, cst, dl, pad = w
+    OH = conv_out(H, F[0], cst[0], dl[0], pad[0], pad[1])
+    OW = conv_out(W, F[1], cst[1], dl[1], pad[2], pad[3])
+    attrs = rand_pool_attrs(rng, OH, OW)
+    if attrs is None:
+        return None
+    win, st, ppad, ceil = attrs
+    kind = rng.choice(["max", "avg"])
+    return conv_pool_case(rng, name, rand_ty(rng), kind, N, H, W, C, F[0],
+                          F[1], pad, win, st, ppad, ceil=ceil,
+                          cip=kind == "avg" and rng.random() < 0.5,
+                          bias=rng.random() < 0.5,
+                          act=rng.choice([None, "relu", "relu6"]), cst=cst,
+                          dl=dl)
+
+def family(name, rng, count=0):
+    if name == "random":
+        return random_family(rng, count)
     if name == "depthwise":
         return [
             dw_case(rng, "dw_3x3_c5_bias", "f32", 1, 6, 7, 5, 3, 3, pad=(1, 1, 1, 1), bias=True),
@@ -892,6 +1051,8 @@ def main():
     ap.add_argument("--libs", required=True,
                     help="comma-separated runner utility libraries")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--count", type=int, default=100,
+                    help="configurations of the 'random' family")
     ap.add_argument("--inject-error", action="store_true",
                     help="perturb the oracle (checks that failures are seen)")
     ap.add_argument("--keep", help="write the generated module here")
@@ -913,7 +1074,7 @@ def main():
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
     rng = random.Random(args.seed)
-    cases = family(args.family, rng)
+    cases = family(args.family, rng, args.count)
     module = build_module(cases)
     if args.keep:
         with open(args.keep, "w") as fh:
