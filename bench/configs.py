@@ -217,7 +217,32 @@ def fwd16_set() -> List[Config]:
     ]
 
 
-SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "fwd16": fwd16_set}
+def fuzz_set(count: int = 300, seed: int = 2026) -> List[Config]:
+    """Seeded random forward configurations for GPU fuzzing: N = 1..4, maps
+    of 1..40 (W < filter, odd sizes), C = 1..80 (not multiples of 8),
+    filters 1..9 and sometimes 13/31, strides 1..3, dilations 1..2,
+    asymmetric padding, f32/f16/bf16, bias. Checked against float64 with
+    poisoned outputs and guard regions (harness.py --no-timing)."""
+    import random
+    rng = random.Random(seed)
+    out: List[Config] = []
+    while len(out) < count:
+        f = lambda: rng.choice([1, 2, 3, 3, 4, 5, 5, 7, 7, 9, 13, 31])
+        c = Config(rng.randint(1, 4), rng.randint(1, 40), rng.randint(1, 40),
+                   rng.randint(1, 80), f(), f(),
+                   rng.choice(["f32", "f16", "bf16"]),
+                   stride=[rng.randint(1, 3), rng.randint(1, 3)],
+                   dilation=[rng.choice([1, 1, 2]), rng.choice([1, 1, 2])],
+                   padding=[rng.randint(0, 4) for _ in range(4)],
+                   bias=rng.random() < 0.3, note="fuzz")
+        if c.OH >= 1 and c.OW >= 1 and all(
+                c.name != o.name for o in out):
+            out.append(c)
+    return out
+
+
+SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "fwd16": fwd16_set,
+        "fuzz": fuzz_set}
 
 
 def get_set(name: str) -> List[Config]:

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -58,6 +59,17 @@ LogicalResult addWithOptions(OpPassManager &pm, std::unique_ptr<Pass> pass,
                      "': " + why);
   pm.addPass(std::move(pass));
   return success();
+}
+
+/// The canonicalizer of kernel code. Bottom-up: a kernel is one large
+/// unrolled block, and the default top-down worklist revisits it so often
+/// that canonicalization took 13 of 18 s for a 31x31 bf16 kernel; bottom-up
+/// reaches the same fixpoint (the same IR, checked on the benchmark
+/// kernels) in under a second.
+std::unique_ptr<Pass> createKernelCanonicalizer() {
+  GreedyRewriteConfig config;
+  config.setUseTopDownTraversal(false);
+  return createCanonicalizerPass(config);
 }
 
 /// 1. Tensors to buffers. Results become trailing out-params; a result
@@ -167,7 +179,7 @@ LogicalResult addKernels(OpPassManager &pm,
   pm.addPass(dwc::createDwcKernelOccupancy());
   // Shared-memory buffers are accessed 128 bits at a time.
   pm.addPass(dwc::createDwcAlignWorkgroupBuffers());
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createKernelCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
@@ -188,7 +200,7 @@ void addDeviceToNVVM(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createKernelCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
 }
