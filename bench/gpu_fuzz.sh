@@ -9,6 +9,7 @@
 #   bench/build_kernels.sh --set fuzz --out .carry/fuzz/kernels
 #   python3 bench/backward_configs.py --set check --build --aot build/bin/dwc-aot
 #   python3 bench/pool_configs.py --set odd --build --aot build/bin/dwc-aot
+#   python3 bench/conv_configs.py --set odd --build --aot build/bin/dwc-aot
 #
 # Results (summary.txt, reports, fuzz-logs.tar.gz) under $OUT. PARTS (default
 # "check sanitize diag") selects the stages.
@@ -37,6 +38,12 @@ bwd() {
   python3 bench/backward_harness.py --runtime-lib "$RT" --kernels-dir .carry/backward_kernels \
     --work "$WORK/bwd" --no-timing "$@"
 }
+conv() {
+  g++ -shared -o "$WORK/libconv.so" .carry/conv_kernels/*.o -L"$WORK/rt" -ldwc_runtime \
+    -Wl,-rpath,"$WORK/rt" >>"$OUT/link.log" 2>&1
+  python3 bench/conv_harness.py --manifest .carry/conv_kernels/manifest.json --runtime-lib "$RT" \
+    --kernel-lib "$WORK/libconv.so" --no-timing "$@"
+}
 pool() {
   python3 bench/pool_harness.py --runtime-lib "$RT" --kernels-dir .carry/pool_kernels \
     --work "$WORK/pool" --no-timing "$@"
@@ -51,6 +58,10 @@ timeout 90 bash -c "$(declare -f bwd); RT=$RT WORK=$WORK; bwd --out $OUT --label
 note "backward check rc $?"
 timeout 90 bash -c "$(declare -f pool); RT=$RT WORK=$WORK; pool --out $OUT --label pool-odd" >"$OUT/pool.log" 2>&1
 note "pool odd rc $?"
+fi
+if has check || has conv; then
+timeout 90 bash -c "$(declare -f conv); RT=$RT WORK=$WORK OUT=$OUT; conv --out $OUT --label conv-odd" >"$OUT/conv.log" 2>&1
+note "conv odd rc $?: $(grep -ciE 'wrong|incorrect' "$OUT/conv.log") wrong lines"
 fi
 
 # Sanitizers on a subset: one configuration per forward kernel family
@@ -88,6 +99,10 @@ for tool in $(has sanitize && echo memcheck racecheck); do
     bash -c "$(declare -f pool); RT=$RT WORK=$WORK; pool --out $WORK/san --label san --only c13,n1h112" \
     >"$OUT/san-pool-$tool.log" 2>&1
   note "$tool pool rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-pool-$tool.log"))"
+  timeout 80 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+    bash -c "$(declare -f conv); RT=$RT WORK=$WORK OUT=$OUT; conv --out $WORK/san --label san" \
+    >"$OUT/san-conv-$tool.log" 2>&1
+  note "$tool conv rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-conv-$tool.log"))"
 done
 # The configuration found wrong by the first run (bench/configs.py
 # fuzzbug), with the fast paths and with the direct kernels only.
