@@ -244,6 +244,18 @@ def fuzz_set(count: int = 300, seed: int = 2026) -> List[Config]:
     return out
 
 
+def fuzzbug2_set() -> List[Config]:
+    """Neighbours of fuzzbug's f16 configuration, to find what triggers it."""
+    p = [1, 1, 1, 2]
+    return [Config(3, 8, 6, 72, 3, 3, "f16", padding=p, note="H=8"),
+            Config(3, 4, 10, 72, 3, 3, "f16", padding=p, note="W=10"),
+            Config(1, 4, 6, 72, 3, 3, "f16", padding=p, note="N=1"),
+            Config(3, 4, 6, 8, 3, 3, "f16", padding=p, note="C=8"),
+            Config(3, 4, 6, 72, 3, 3, "f16", padding=[1, 1, 1, 1], note="same padding"),
+            Config(3, 5, 6, 72, 3, 3, "f16", padding=p, note="H=5"),
+            Config(3, 4, 6, 64, 3, 3, "f16", padding=p, note="C=64")]
+
+
 def fuzzbug_set() -> List[Config]:
     """The configuration bench/gpu_fuzz.sh found wrong (bf16, right padding
     wider than the filter: OW = 9 > W = 6) in every element type, and its
@@ -257,7 +269,7 @@ def fuzzbug_set() -> List[Config]:
 
 
 SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "fwd16": fwd16_set,
-        "fuzz": fuzz_set, "fuzzbug": fuzzbug_set}
+        "fuzz": fuzz_set, "fuzzbug": fuzzbug_set, "fuzzbug2": fuzzbug2_set}
 
 
 def get_set(name: str) -> List[Config]:
