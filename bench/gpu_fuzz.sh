@@ -49,18 +49,21 @@ pool() {
     --work "$WORK/pool" --no-timing "$@"
 }
 
+# (timeout and compute-sanitizer run the harnesses through bash -c.)
+export -f fwd bwd pool conv
+export KF RT WORK OUT
 PARTS="${PARTS:-check sanitize diag}"
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 if has check; then
-timeout 200 bash -c "$(declare -f fwd); KF=$KF RT=$RT WORK=$WORK; fwd --out $OUT --label fuzz" >"$OUT/fwd.log" 2>&1
+timeout 200 bash -c "fwd --out $OUT --label fuzz" >"$OUT/fwd.log" 2>&1
 note "forward fuzz rc $?: $(grep -cE '^(ok|PASS)|correct' "$OUT/fwd.log") lines ok; $(grep -ciE 'incorrect|FAIL' "$OUT/fwd.log") failing lines"
-timeout 90 bash -c "$(declare -f bwd); RT=$RT WORK=$WORK; bwd --out $OUT --label check" >"$OUT/bwd.log" 2>&1
+timeout 90 bash -c "bwd --out $OUT --label check" >"$OUT/bwd.log" 2>&1
 note "backward check rc $?"
-timeout 90 bash -c "$(declare -f pool); RT=$RT WORK=$WORK; pool --out $OUT --label pool-odd" >"$OUT/pool.log" 2>&1
+timeout 90 bash -c "pool --out $OUT --label pool-odd" >"$OUT/pool.log" 2>&1
 note "pool odd rc $?"
 fi
 if has check || has conv; then
-timeout 90 bash -c "$(declare -f conv); RT=$RT WORK=$WORK OUT=$OUT; conv --out $OUT --label conv-odd" >"$OUT/conv.log" 2>&1
+timeout 90 bash -c "conv --out $OUT --label conv-odd" >"$OUT/conv.log" 2>&1
 note "conv odd rc $?: $(grep -ciE 'wrong|incorrect' "$OUT/conv.log") wrong lines"
 fi
 
@@ -86,23 +89,19 @@ print(",".join(pick[:10]))
 PY
 )
 note "sanitizer forward subset: $FWD_ONLY"
+# One harness call under one sanitizer tool; its summary line goes to $SUM.
+sanitize() {  # tool name seconds command...
+  local tool=$1 name=$2 secs=$3
+  shift 3
+  timeout "$secs" compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 \
+    bash -c "$*" >"$OUT/san-$name-$tool.log" 2>&1
+  note "$tool $name rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$name-$tool.log"))"
+}
 for tool in $(has sanitize && echo memcheck racecheck); do
-  timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-    bash -c "$(declare -f fwd); KF=$KF RT=$RT WORK=$WORK; fwd --out $WORK/san --label san --only '$FWD_ONLY'" \
-    >"$OUT/san-fwd-$tool.log" 2>&1
-  note "$tool forward rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-fwd-$tool.log"))"
-  timeout 80 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-    bash -c "$(declare -f bwd); RT=$RT WORK=$WORK; bwd --out $WORK/san --label san --no-cudnn --only bwd" \
-    >"$OUT/san-bwd-$tool.log" 2>&1
-  note "$tool backward rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-bwd-$tool.log"))"
-  timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-    bash -c "$(declare -f pool); RT=$RT WORK=$WORK; pool --out $WORK/san --label san --only c13,n1h112" \
-    >"$OUT/san-pool-$tool.log" 2>&1
-  note "$tool pool rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-pool-$tool.log"))"
-  timeout 80 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-    bash -c "$(declare -f conv); RT=$RT WORK=$WORK OUT=$OUT; conv --out $WORK/san --label san" \
-    >"$OUT/san-conv-$tool.log" 2>&1
-  note "$tool conv rc $? ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-conv-$tool.log"))"
+  sanitize $tool fwd 150 fwd --out $WORK/san --label san --only "'$FWD_ONLY'"
+  sanitize $tool bwd 80 bwd --out $WORK/san --label san --no-cudnn --only bwd
+  sanitize $tool pool 60 pool --out $WORK/san --label san --only c13,n1h112
+  sanitize $tool conv 80 conv --out $WORK/san --label san
 done
 # The configuration found wrong by the first run (bench/configs.py
 # fuzzbug), with the fast paths and with the direct kernels only.

@@ -522,32 +522,36 @@ def rand_sizes(rng, cmax=9):
             rng.randint(1, cmax))
 
 
+def rand_conv(rng, cmax=9, fmax=5):
+    """Sizes N, H, W, C and a window (rand_window) that fits, or None."""
+    N, H, W, C = rand_sizes(rng, cmax)
+    w = rand_window(rng, H, W, fmax)
+    return None if w is None else (N, H, W, C) + w
+
+
 def random_depthwise(rng, name):
-    N, H, W, C = rand_sizes(rng)
-    w = rand_window(rng, H, W)
-    if w is None:
+    g = rand_conv(rng)
+    if g is None:
         return None
-    F, st, dl, pad = w
+    N, H, W, C, F, st, dl, pad = g
     return dw_case(rng, name, rand_ty(rng), N, H, W, C, F[0], F[1], st=st,
                    dl=dl, pad=pad, bias=rng.random() < 0.5)
 
 
 def random_bwd_data(rng, name):
-    N, H, W, C = rand_sizes(rng)
-    w = rand_window(rng, H, W)
-    if w is None:
+    g = rand_conv(rng)
+    if g is None:
         return None
-    F, st, dl, pad = w
+    N, H, W, C, F, st, dl, pad = g
     return bwd_data_case(rng, name, rand_ty(rng), N, H, W, C, F[0], F[1],
                          st=st, dl=dl, pad=pad)
 
 
 def random_bwd_filter(rng, name):
-    N, H, W, C = rand_sizes(rng)
-    w = rand_window(rng, H, W)
-    if w is None:
+    g = rand_conv(rng)
+    if g is None:
         return None
-    F, st, dl, pad = w
+    N, H, W, C, F, st, dl, pad = g
     ty = rand_ty(rng)
     return bwd_filter_case(rng, name, ty, rng.choice([ty, "f32"]), N, H, W, C,
                            F[0], F[1], st=st, dl=dl, pad=pad)
@@ -600,32 +604,29 @@ def random_gap(rng, name):
 
 
 def random_im2win(rng, name):
-    N, H, W, C = rand_sizes(rng)
-    w = rand_window(rng, H, W)
-    if w is None:
+    g = rand_conv(rng)
+    if g is None:
         return None
-    F, st, dl, pad = w
+    N, H, W, C, F, st, dl, pad = g
     return im2win_case(rng, name, rand_ty(rng), N, H, W, C, F, st=st, dl=dl,
                        pad=pad)
 
 
 def random_conv2d(rng, name):
-    N, H, W, C = rand_sizes(rng, cmax=5)
-    w = rand_window(rng, H, W, fmax=4)
-    if w is None:
+    g = rand_conv(rng, cmax=5, fmax=4)
+    if g is None:
         return None
-    F, st, dl, pad = w
+    N, H, W, C, F, st, dl, pad = g
     return conv2d_case(rng, name, rand_ty(rng), N, H, W, C, rng.randint(1, 5),
                        F[0], F[1], st=st, dl=dl, pad=pad,
                        bias=rng.random() < 0.5)
 
 
 def random_conv_pool(rng, name):
-    N, H, W, C = rand_sizes(rng)
-    w = rand_window(rng, H, W)
-    if w is None:
+    g = rand_conv(rng)
+    if g is None:
         return None
-    F, cst, dl, pad = w
+    N, H, W, C, F, cst, dl, pad = g
     OH = conv_out(H, F[0], cst[0], dl[0], pad[0], pad[1])
     OW = conv_out(W, F[1], cst[1], dl[1], pad[2], pad[3])
     attrs = rand_pool_attrs(rng, OH, OW)
