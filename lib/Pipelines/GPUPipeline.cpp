@@ -126,6 +126,9 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     // kernels too, on the rotated filter.)
     addWithOptions(pm, dwc::createConvertDwcToGPUGemv(), options.gemvOptions,
                    "gemv-options");
+    // Strided backward data: the phase-decomposed gather (the direct kernel
+    // tests every tap of every dX pixel for divisibility by the stride).
+    pm.addPass(dwc::createConvertDwcToGPUStridedBackwardData());
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;

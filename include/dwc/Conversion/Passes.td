@@ -951,6 +951,89 @@ def ConvertDwcToGPUMmaStream
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertDwcToGPUStridedBackwardData
+    : Pass<"convert-dwc-to-gpu-strided-backward-data", "mlir::ModuleOp"> {
+  let summary = "Lower strided depthwise input gradients to a phase-decomposed gather kernel";
+  let description = [{
+    Replaces each eligible memref-form `dwc.depthwise_conv2d_backward_data`
+    whose stride is not 1 (every downsampling block of MobileNet and
+    EfficientNet) with a gather kernel without divisibility tests or
+    atomics. Writing h + pt = t*sh + ph and w + pl = q*sw + pw
+    (0 <= ph < sh, 0 <= pw < sw),
+
+      dX[n, h, w, c] = sum_{j, i} dY[n, t - j, q - i, c] *
+                                  W[ph + sh*j, pw + sw*i, c]
+
+    over the taps ph + sh*j < FH, pw + sw*i < FW: a dX pixel only receives
+    the taps of its phase (ph, pw), a static set, and the dY pixels it
+    reads are those of its "super pixel" (t, q) and its ceil(FH/sh) - 1
+    upper and ceil(FW/sw) - 1 left neighbours, for all sh*sw phases alike.
+
+    * A thread owns one super row t (the sh dX rows of every row phase) x
+      TQ consecutive super columns (option `tile-width`, 0: 8; the last
+      segment of a row is cut at the edge) x V channels (1-D grid of
+      256-thread blocks, channel vectors innermost: NHWC-coalesced loads
+      and stores).
+    * The FH x FW filter vectors stay in f32 registers; V is the widest of
+      128 / 64 / 32 bits (16 for f32) that divides C and keeps FH*FW*V
+      within `filter-regs` (64) registers (3x3: 4 channels; 5x5: 2; 7x7:
+      f32 1, f16 2), option `vector-bits` forces it.
+    * Per super column, one new dY column of ceil(FH/sh) vectors enters a
+      register window of ceil(FW/sw) columns (width reuse, after a warm-up
+      of ceil(FW/sw) - 1 columns); the sh*sw dX vectors of the super
+      pixel are summed from the window in f32 (FH*FW FMAs: every product
+      once) and stored right away, rounded once for f16/bf16.
+    * Borders by predication: dY loads outside dY are clamped loads
+      replaced by zeros, dX stores outside dX are skipped; only the
+      checks that can fail for the thread's static index ranges are
+      emitted.
+
+    Eligible (everything else is left to the other passes or to
+    `convert-dwc-to-gpu`): a stride other than [1, 1] (stride 1 takes the
+    GEMV / tensor-core kernels on the rotated filter), dilations 1,
+    f32/f16/bf16 operands of one element type with f32 accumulation,
+    identity layouts, C a multiple of 32 bits (any C for f32, even C for
+    f16/bf16), non-negative padding. Vector accesses assume base pointers
+    aligned to the vector width.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d_backward_data
+      ins(%dy, %w : memref<2x4x4x32xf32>, memref<3x3x32xf32>)
+      outs(%dx : memref<2x8x8x32xf32>)
+      strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, ...)
+               threads(%tx, %ty, %tz) in (%sx = %c256, ...) {
+      // gid -> (n, super row t, segment, channel vector c)
+      // 9 filter vector.loads; per super column q: 2 vector.loads of dY
+      // (rows t, t - 1), the 2x2 dX vectors of the phases with 4 / 2 / 2 / 1
+      // vector.fma each, 4 vector.stores (under scf.if at the borders)
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Bits of channels per thread (0: automatic; else 32, 64 or 128)">,
+    Option<"tileWidth", "tile-width", "int64_t", /*default=*/"0",
+           "Super columns (sw dX columns each) per thread (0: 8; at most 32)">,
+    Option<"filterRegs", "filter-regs", "int64_t", /*default=*/"64",
+           "f32 registers the filter may take when the vector width is "
+           "chosen automatically">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def ConvertDwcToGPUBackwardFilter
     : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
   let summary = "Lower depthwise filter gradients to streaming / split-z CUDA-core kernels with f32 atomics";

@@ -1,0 +1,299 @@
+//===- DwcToGPUStridedBackwardData.cpp - strided depthwise dX gather ------===//
+//
+// Lowers eligible memref-form `dwc.depthwise_conv2d_backward_data` ops with a
+// stride > 1 to a phase-decomposed gather kernel (see the pass description
+// in include/dwc/Conversion/Passes.td):
+//
+//   dX[n, h, w, c] = sum dY[n, t - j, q - i, c] * W[ph + sh*j, pw + sw*i, c]
+//
+// with h + pt = t*sh + ph and w + pl = q*sw + pw (0 <= ph < sh, 0 <= pw < sw):
+// the taps a dX pixel receives depend only on its phase (ph, pw), so every
+// tap set is static and the inner loop has no divisibility test. A thread
+// owns one "super row" t (the sh dX rows of all phases) x TQ consecutive
+// super columns q x V channels; per super column it loads one dY column of
+// ceil(FH/sh) vectors into a register window of ceil(FW/sw) columns and
+// stores sh*sw dX vectors, each the sum of its phase's taps (FH*FW FMAs per
+// super pixel: every product once, no atomics).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/LaunchBuilder.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include <deque>
+#include <limits>
+
+namespace mlir::dwc {
+#define GEN_PASS_DEF_CONVERTDWCTOGPUSTRIDEDBACKWARDDATA
+#include "dwc/Conversion/Passes.h.inc"
+} // namespace mlir::dwc
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+namespace {
+
+constexpr int64_t kBlockThreads = 256;
+/// Super columns per thread when the option is 0: the warm-up loads of the
+/// window (ceil(FW/sw) - 1 columns) are amortised over 8 steps.
+constexpr int64_t kDefaultTileWidth = 8;
+
+/// The launch geometry of one op.
+struct Plan {
+  int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
+  int64_t V;       // channels per thread
+  int64_t KH, KW;  // dY rows / columns a super pixel reads: ceil(F / s)
+  int64_t t0, T;   // first super row, super rows
+  int64_t q0, Q;   // first super column, super columns
+  int64_t TQ;      // super columns per thread
+  int64_t segs;    // ceil(Q / TQ)
+  int64_t threads; // N * T * segs * C / V
+};
+
+/// Channels per thread: the widest of 128, 64, 32 (and for f32 16) bits
+/// that divides C and keeps the FH x FW filter vectors within `filterRegs`
+/// f32 registers (the narrowest dividing one otherwise); 0 if none divides
+/// C. `vectorBits` > 0 forces the width.
+int64_t pickVector(Type elem, int64_t C, int64_t taps, int64_t vectorBits,
+                   int64_t filterRegs) {
+  int64_t bits = elem.getIntOrFloatBitWidth();
+  int64_t minV = elem.isF32() ? 1 : 2;
+  if (vectorBits > 0) {
+    int64_t v = vectorBits / bits;
+    return v >= minV && C % v == 0 ? v : 0;
+  }
+  int64_t chosen = 0;
+  for (int64_t v = 128 / bits; v >= minV; v /= 2) {
+    if (C % v != 0)
+      continue;
+    chosen = v;
+    if (taps * v <= filterRegs)
+      break;
+  }
+  return chosen;
+}
+
+/// Why `op` cannot take the kernel, or an empty string.
+std::string ineligibility(DepthwiseConv2DBackwardDataOp op) {
+  auto dx = dyn_cast<MemRefType>(op.getInit().getType());
+  if (!dx)
+    return "tensor form (bufferize first)";
+  Type elem = dx.getElementType();
+  if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
+    return "element type is not f32, f16 or bf16";
+  for (Value v : op->getOperands())
+    if (cast<MemRefType>(v.getType()).getElementType() != elem)
+      return "operands of different element types";
+  if (!op.getAccType().isF32())
+    return "accumulation type is not f32";
+  if (llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }))
+    return "stride 1 (the GEMV and tensor-core kernels take it)";
+  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 1; }))
+    return "stride is not positive";
+  if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+    return "dilation is not 1";
+  if (llvm::any_of(op.getPadding(), [](int64_t p) { return p < 0; }))
+    return "negative padding";
+  for (Value v : op->getOperands()) {
+    auto t = cast<MemRefType>(v.getType());
+    if (!t.getLayout().isIdentity())
+      return "non-identity layout";
+    if (llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
+      return "empty or dynamic operand";
+  }
+  return "";
+}
+
+Plan makePlan(DepthwiseConv2DBackwardDataOp op, int64_t V, int64_t tileWidth) {
+  auto ig = cast<MemRefType>(op.getInit().getType()).getShape();
+  auto og = cast<MemRefType>(op.getOutputGrad().getType()).getShape();
+  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+  auto s = op.getStrides();
+  auto p = op.getPadding();
+  Plan pl{ig[0], ig[1], ig[2], ig[3], f[0], f[1], og[1], og[2],
+          p[0],  p[2],  s[0],  s[1]};
+  pl.V = V;
+  pl.KH = (pl.FH + pl.sh - 1) / pl.sh;
+  pl.KW = (pl.FW + pl.sw - 1) / pl.sw;
+  // Super row t covers dX rows t*sh - pt + [0, sh); all of [0, IH) is in
+  // t0 .. (IH - 1 + pt) / sh.
+  pl.t0 = pl.pt / pl.sh;
+  pl.T = (pl.IH - 1 + pl.pt) / pl.sh - pl.t0 + 1;
+  pl.q0 = pl.pl / pl.sw;
+  pl.Q = (pl.IW - 1 + pl.pl) / pl.sw - pl.q0 + 1;
+  pl.TQ = std::min(tileWidth > 0 ? tileWidth : kDefaultTileWidth, pl.Q);
+  pl.segs = (pl.Q + pl.TQ - 1) / pl.TQ;
+  pl.threads = pl.N * pl.T * pl.segs * (pl.C / V);
+  return pl;
+}
+
+struct Emitter : F32VectorEmitter {
+  using F32VectorEmitter::F32VectorEmitter;
+  /// Rounds an f32 vector once to the memory's element type and stores it.
+  void store(Value v, Value mem, ValueRange idx) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    if (!elem.isF32())
+      v = arith::TruncFOp::create(b, loc, vec(elem), v);
+    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
+                            align(elem));
+  }
+};
+
+/// The kernel body of the thread with global id `gid` (< threads).
+void emitThread(OpBuilder &b, Location loc, const Plan &p, Value dy, Value w,
+                Value dx, Value gid) {
+  Emitter e{b, loc, p.V};
+  auto co = e.delinearize(gid, {p.N, p.T, p.segs, p.C / p.V});
+  Value n = co[0], t = e.add(co[1], p.t0), c = e.mul(co[3], p.V);
+  Value qStart = e.add(e.mul(co[2], p.TQ), p.q0);
+  const int64_t tHi = p.t0 + p.T - 1;
+  const int64_t qLo = p.q0 - (p.KW - 1), qHi = p.q0 + p.segs * p.TQ - 1;
+
+  // The filter in f32 registers: tap (kh, kw) at filt[kh * FW + kw].
+  SmallVector<Value> filt;
+  for (int64_t kh = 0; kh < p.FH; ++kh)
+    for (int64_t kw = 0; kw < p.FW; ++kw)
+      filt.push_back(e.load(w, ValueRange{e.cst(kh), e.cst(kw), c}));
+
+  // dY rows t - j (j < KH) and whether they lie inside dY.
+  SmallVector<Value> oh, ohOk;
+  for (int64_t j = 0; j < p.KH; ++j) {
+    Value o = e.add(t, -j);
+    Value ok = e.inBounds(o, p.t0 - j, tHi - j, p.OH);
+    ohOk.push_back(ok);
+    oh.push_back(e.clampIf(ok, o, p.OH));
+  }
+  // dX rows of the phases and whether they lie inside dX.
+  SmallVector<Value> h, hOk;
+  for (int64_t ph = 0; ph < p.sh; ++ph) {
+    Value r = e.add(e.mul(t, p.sh), ph - p.pt);
+    hOk.push_back(e.inBounds(r, p.t0 * p.sh + ph - p.pt,
+                             tHi * p.sh + ph - p.pt, p.IH));
+    h.push_back(r);
+  }
+
+  // Column q of the KH dY rows (zeros outside dY); `lo`, `hi` bound q.
+  auto loadColumn = [&](Value q, int64_t lo, int64_t hi) {
+    Value colOk = e.inBounds(q, lo, hi, p.OW);
+    Value qc = e.clampIf(colOk, q, p.OW);
+    SmallVector<Value> col;
+    for (int64_t j = 0; j < p.KH; ++j) {
+      Value ok = e.andi(ohOk[j], colOk);
+      col.push_back(ok ? e.loadOrZero(dy, ValueRange{n, oh[j], qc, c}, ok)
+                       : e.load(dy, ValueRange{n, oh[j], qc, c}));
+    }
+    return col;
+  };
+
+  // window[i] holds dY column q - (KW - 1) + i.
+  std::deque<SmallVector<Value>> window;
+  for (int64_t i = p.KW - 1; i >= 1; --i)
+    window.push_back(loadColumn(e.add(qStart, -i), qLo, qHi - i));
+  for (int64_t u = 0; u < p.TQ; ++u) {
+    Value q = e.add(qStart, u);
+    window.push_back(loadColumn(q, p.q0 + u, qHi));
+    for (int64_t pw = 0; pw < p.sw; ++pw) {
+      Value col = e.add(e.mul(q, p.sw), pw - p.pl);
+      Value wOk = e.inBounds(col, p.q0 * p.sw + u * p.sw + pw - p.pl,
+                             qHi * p.sw + pw - p.pl, p.IW);
+      for (int64_t ph = 0; ph < p.sh; ++ph) {
+        Value acc = e.zeros();
+        for (int64_t j = 0; ph + p.sh * j < p.FH; ++j)
+          for (int64_t i = 0; pw + p.sw * i < p.FW; ++i)
+            acc = vector::FMAOp::create(
+                b, loc, window[p.KW - 1 - i][j],
+                filt[(ph + p.sh * j) * p.FW + pw + p.sw * i], acc);
+        Value ok = e.andi(hOk[ph], wOk);
+        if (!ok) {
+          e.store(acc, dx, ValueRange{n, h[ph], col, c});
+          continue;
+        }
+        auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        Emitter te{tb, loc, p.V};
+        te.store(acc, dx, ValueRange{n, h[ph], col, c});
+      }
+    }
+    window.pop_front();
+  }
+}
+
+struct StridedBackwardDataLowering
+    : OpRewritePattern<DepthwiseConv2DBackwardDataOp> {
+  StridedBackwardDataLowering(MLIRContext *ctx, int64_t vectorBits,
+                              int64_t tileWidth, int64_t filterRegs)
+      : OpRewritePattern(ctx, /*benefit=*/2), vectorBits(vectorBits),
+        tileWidth(tileWidth), filterRegs(filterRegs) {}
+  int64_t vectorBits, tileWidth, filterRegs;
+
+  LogicalResult matchAndRewrite(DepthwiseConv2DBackwardDataOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = ineligibility(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    auto dxType = cast<MemRefType>(op.getInit().getType());
+    auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+    int64_t V = pickVector(dxType.getElementType(), dxType.getShape()[3],
+                           f[0] * f[1], vectorBits, filterRegs);
+    if (V == 0)
+      return rewriter.notifyMatchFailure(
+          op, "channel count is not a multiple of the vector width");
+    Plan p = makePlan(op, V, tileWidth);
+    int64_t blocks = (p.threads + kBlockThreads - 1) / kBlockThreads;
+    if (blocks > std::numeric_limits<int32_t>::max())
+      return rewriter.notifyMatchFailure(op, "grid too large");
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, kBlockThreads);
+    IndexEmitter e{b, loc};
+    Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockThreads),
+                      launch.getThreadIds().x);
+    Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
+    if (p.threads % kBlockThreads == 0) {
+      emitThread(b, loc, p, dy, w, dx, gid);
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, e.lt(gid, p.threads),
+                                    /*withElseRegion=*/false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      emitThread(tb, loc, p, dy, w, dx, gid);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertDwcToGPUStridedBackwardDataPass
+    : dwc::impl::ConvertDwcToGPUStridedBackwardDataBase<
+          ConvertDwcToGPUStridedBackwardDataPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (vectorBits != 0 && vectorBits != 32 && vectorBits != 64 &&
+        vectorBits != 128) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-strided-backward-data: vector-bits must be "
+             "0, 32, 64 or 128";
+      return signalPassFailure();
+    }
+    if (tileWidth < 0 || tileWidth > 32 || filterRegs < 1) {
+      getOperation().emitError()
+          << "convert-dwc-to-gpu-strided-backward-data: tile-width must be "
+             "in [0, 32] and filter-regs >= 1";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<StridedBackwardDataLowering>(&getContext(), vectorBits,
+                                              tileWidth, filterRegs);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace
