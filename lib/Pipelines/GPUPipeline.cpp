@@ -126,9 +126,11 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     // kernels too, on the rotated filter.)
     addWithOptions(pm, dwc::createConvertDwcToGPUGemv(), options.gemvOptions,
                    "gemv-options");
-    // Strided backward data: the phase-decomposed gather (the direct kernel
-    // tests every tap of every dX pixel for divisibility by the stride).
-    pm.addPass(dwc::createConvertDwcToGPUStridedBackwardData());
+    // Strided forward and backward data: register-window and phase-decomposed
+    // gather kernels (the direct backward-data kernel tests every tap of
+    // every dX pixel for divisibility by the stride).
+    addWithOptions(pm, dwc::createConvertDwcToGPUStrided(),
+                   options.stridedOptions, "strided-options");
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;

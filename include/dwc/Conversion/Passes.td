@@ -951,13 +951,34 @@ def ConvertDwcToGPUMmaStream
                            "mlir::LLVM::LLVMDialect"];
 }
 
-def ConvertDwcToGPUStridedBackwardData
-    : Pass<"convert-dwc-to-gpu-strided-backward-data", "mlir::ModuleOp"> {
-  let summary = "Lower strided depthwise input gradients to a phase-decomposed gather kernel";
+def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"> {
+  let summary = "Lower strided depthwise convolutions and input gradients to register-window / phase-decomposed gather kernels";
   let description = [{
-    Replaces each eligible memref-form `dwc.depthwise_conv2d_backward_data`
-    whose stride is not 1 (every downsampling block of MobileNet and
-    EfficientNet) with a gather kernel without divisibility tests or
+    Replaces each eligible memref-form `dwc.depthwise_conv2d` and
+    `dwc.depthwise_conv2d_backward_data` whose stride is not 1 (every
+    downsampling block of MobileNet and EfficientNet) with a CUDA-core
+    kernel. Both are 1-D grids of 256-thread blocks with channel vectors
+    innermost (NHWC-coalesced loads and stores), keep the FH x FW filter
+    vectors in f32 registers, sum in f32 and round once for f16/bf16. V
+    (channels per thread) is the widest of 128 / 64 / 32 bits (16 for f32)
+    that divides C and keeps FH*FW*V within `filter-regs` (64) registers
+    (3x3: 4 channels; 5x5: 2; 7x7: f32 1, f16 2); option `vector-bits`
+    forces it. Borders by predication: loads outside the source are
+    clamped loads replaced by zeros, stores outside the destination are
+    skipped; only the checks that can fail for the thread's static index
+    ranges are emitted.
+
+    Forward (option `forward`, default on): a thread owns TH output rows
+    (option `forward-rows`, 0: 2) x TQ consecutive output columns (option
+    `tile-width`, 0: 8) x V channels and slides a register window of FW
+    input columns of (TH-1)*sh + FH vectors along the width, over the
+    stride-interleaved input columns: the max(FW - sw, 0) columns that
+    output column ow shares with ow + 1 stay in registers, the others are
+    loaded (sw new columns per output column at 3x3 / 5x5 stride 2, against
+    FW in the direct kernel), and each loaded row serves every output row
+    of the tile it meets (height reuse). TH*FH*FW FMAs per step.
+
+    Backward data: a phase-decomposed gather, without divisibility tests or
     atomics. Writing h + pt = t*sh + ph and w + pl = q*sw + pw
     (0 <= ph < sh, 0 <= pw < sw),
 
@@ -968,33 +989,21 @@ def ConvertDwcToGPUStridedBackwardData
     the taps of its phase (ph, pw), a static set, and the dY pixels it
     reads are those of its "super pixel" (t, q) and its ceil(FH/sh) - 1
     upper and ceil(FW/sw) - 1 left neighbours, for all sh*sw phases alike.
-
-    * A thread owns one super row t (the sh dX rows of every row phase) x
-      TQ consecutive super columns (option `tile-width`, 0: 8; the last
-      segment of a row is cut at the edge) x V channels (1-D grid of
-      256-thread blocks, channel vectors innermost: NHWC-coalesced loads
-      and stores).
-    * The FH x FW filter vectors stay in f32 registers; V is the widest of
-      128 / 64 / 32 bits (16 for f32) that divides C and keeps FH*FW*V
-      within `filter-regs` (64) registers (3x3: 4 channels; 5x5: 2; 7x7:
-      f32 1, f16 2), option `vector-bits` forces it.
-    * Per super column, one new dY column of ceil(FH/sh) vectors enters a
-      register window of ceil(FW/sw) columns (width reuse, after a warm-up
-      of ceil(FW/sw) - 1 columns); the sh*sw dX vectors of the super
-      pixel are summed from the window in f32 (FH*FW FMAs: every product
-      once) and stored right away, rounded once for f16/bf16.
-    * Borders by predication: dY loads outside dY are clamped loads
-      replaced by zeros, dX stores outside dX are skipped; only the
-      checks that can fail for the thread's static index ranges are
-      emitted.
+    A thread owns one super row t (the sh dX rows of every row phase) x TQ
+    consecutive super columns (`tile-width`, 0: 8; the last segment of a
+    row is cut at the edge) x V channels. Per super column one new dY
+    column of ceil(FH/sh) vectors enters a register window of ceil(FW/sw)
+    columns (after a warm-up of ceil(FW/sw) - 1 columns); the sh*sw dX
+    vectors of the super pixel are summed from the window (FH*FW FMAs:
+    every product once) and stored right away.
 
     Eligible (everything else is left to the other passes or to
     `convert-dwc-to-gpu`): a stride other than [1, 1] (stride 1 takes the
-    GEMV / tensor-core kernels on the rotated filter), dilations 1,
-    f32/f16/bf16 operands of one element type with f32 accumulation,
-    identity layouts, C a multiple of 32 bits (any C for f32, even C for
-    f16/bf16), non-negative padding. Vector accesses assume base pointers
-    aligned to the vector width.
+    GEMV / tensor-core kernels), dilations 1, f32/f16/bf16 operands (and
+    bias) of one element type with f32 accumulation, identity layouts, C a
+    multiple of 32 bits (any C for f32, even C for f16/bf16), non-negative
+    padding. Vector accesses assume base pointers aligned to the vector
+    width.
 
     Before:
 
@@ -1019,10 +1028,15 @@ def ConvertDwcToGPUStridedBackwardData
     ```
   }];
   let options = [
+    Option<"forward", "forward", "bool", /*default=*/"true",
+           "Take strided forward convolutions too">,
+    Option<"forwardRows", "forward-rows", "int64_t", /*default=*/"0",
+           "Output rows per thread of the forward kernel (0: 2; at most 8)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Bits of channels per thread (0: automatic; else 32, 64 or 128)">,
     Option<"tileWidth", "tile-width", "int64_t", /*default=*/"0",
-           "Super columns (sw dX columns each) per thread (0: 8; at most 32)">,
+           "Output columns (forward) / super columns of sw dX columns "
+           "(backward data) per thread (0: 8; at most 32)">,
     Option<"filterRegs", "filter-regs", "int64_t", /*default=*/"64",
            "f32 registers the filter may take when the vector width is "
            "chosen automatically">,

@@ -1,8 +1,14 @@
-//===- DwcToGPUStridedBackwardData.cpp - strided depthwise dX gather ------===//
+//===- DwcToGPUStrided.cpp - strided depthwise forward and dX kernels -----===//
 //
-// Lowers eligible memref-form `dwc.depthwise_conv2d_backward_data` ops with a
-// stride > 1 to a phase-decomposed gather kernel (see the pass description
-// in include/dwc/Conversion/Passes.td):
+// Lowers eligible memref-form depthwise convolutions with a stride > 1 (see
+// the pass description in include/dwc/Conversion/Passes.td):
+//
+// * forward: a thread owns TH output rows x TQ output columns x V channels
+//   and slides a register window of FW input columns ((TH-1)*sh + FH
+//   vectors each) along the width; the FW - sw columns two neighbouring
+//   outputs share stay in registers, sw new ones are loaded per output
+//   column;
+// * backward data: a phase-decomposed gather,
 //
 //   dX[n, h, w, c] = sum dY[n, t - j, q - i, c] * W[ph + sh*j, pw + sw*i, c]
 //
@@ -32,7 +38,7 @@
 #include <limits>
 
 namespace mlir::dwc {
-#define GEN_PASS_DEF_CONVERTDWCTOGPUSTRIDEDBACKWARDDATA
+#define GEN_PASS_DEF_CONVERTDWCTOGPUSTRIDED
 #include "dwc/Conversion/Passes.h.inc"
 } // namespace mlir::dwc
 
@@ -81,26 +87,30 @@ int64_t pickVector(Type elem, int64_t C, int64_t taps, int64_t vectorBits,
   return chosen;
 }
 
-/// Why `op` cannot take the kernel, or an empty string.
-std::string ineligibility(DepthwiseConv2DBackwardDataOp op) {
-  auto dx = dyn_cast<MemRefType>(op.getInit().getType());
-  if (!dx)
+/// Why a strided convolution with these operands cannot take the kernels,
+/// or an empty string.
+std::string ineligibility(Operation *op, Value out, Type acc,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations,
+                          ArrayRef<int64_t> padding) {
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType)
     return "tensor form (bufferize first)";
-  Type elem = dx.getElementType();
+  Type elem = outType.getElementType();
   if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
     return "element type is not f32, f16 or bf16";
   for (Value v : op->getOperands())
     if (cast<MemRefType>(v.getType()).getElementType() != elem)
       return "operands of different element types";
-  if (!op.getAccType().isF32())
+  if (!acc.isF32())
     return "accumulation type is not f32";
-  if (llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }))
+  if (llvm::all_of(strides, [](int64_t s) { return s == 1; }))
     return "stride 1 (the GEMV and tensor-core kernels take it)";
-  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 1; }))
+  if (llvm::any_of(strides, [](int64_t s) { return s < 1; }))
     return "stride is not positive";
-  if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
-  if (llvm::any_of(op.getPadding(), [](int64_t p) { return p < 0; }))
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return "negative padding";
   for (Value v : op->getOperands()) {
     auto t = cast<MemRefType>(v.getType());
@@ -110,6 +120,16 @@ std::string ineligibility(DepthwiseConv2DBackwardDataOp op) {
       return "empty or dynamic operand";
   }
   return "";
+}
+
+std::string ineligibility(DepthwiseConv2DBackwardDataOp op) {
+  return ineligibility(op, op.getInit(), op.getAccType(), op.getStrides(),
+                       op.getDilations(), op.getPadding());
+}
+
+std::string ineligibility(DepthwiseConv2DOp op) {
+  return ineligibility(op, op.getInit(), op.getAccType(), op.getStrides(),
+                       op.getDilations(), op.getPadding());
 }
 
 Plan makePlan(DepthwiseConv2DBackwardDataOp op, int64_t V, int64_t tileWidth) {
@@ -226,6 +246,32 @@ void emitThread(OpBuilder &b, Location loc, const Plan &p, Value dy, Value w,
   }
 }
 
+/// Replaces `op` with a 1-D launch of `threads` threads (256 per block);
+/// `body` gets the global thread id (only for ids below `threads`).
+LogicalResult
+launchThreads(PatternRewriter &rewriter, Operation *op, int64_t threads,
+              function_ref<void(OpBuilder &, Location, Value)> body) {
+  int64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
+  if (blocks > std::numeric_limits<int32_t>::max())
+    return rewriter.notifyMatchFailure(op, "grid too large");
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, kBlockThreads);
+  IndexEmitter e{b, loc};
+  Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockThreads),
+                    launch.getThreadIds().x);
+  if (threads % kBlockThreads == 0) {
+    body(b, loc, gid);
+  } else {
+    auto ifOp = scf::IfOp::create(b, loc, e.lt(gid, threads),
+                                  /*withElseRegion=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    body(tb, loc, gid);
+  }
+  rewriter.eraseOp(op);
+  return success();
+}
+
 struct StridedBackwardDataLowering
     : OpRewritePattern<DepthwiseConv2DBackwardDataOp> {
   StridedBackwardDataLowering(MLIRContext *ctx, int64_t vectorBits,
@@ -247,51 +293,182 @@ struct StridedBackwardDataLowering
       return rewriter.notifyMatchFailure(
           op, "channel count is not a multiple of the vector width");
     Plan p = makePlan(op, V, tileWidth);
-    int64_t blocks = (p.threads + kBlockThreads - 1) / kBlockThreads;
-    if (blocks > std::numeric_limits<int32_t>::max())
-      return rewriter.notifyMatchFailure(op, "grid too large");
-
-    Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, kBlockThreads);
-    IndexEmitter e{b, loc};
-    Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockThreads),
-                      launch.getThreadIds().x);
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
-    if (p.threads % kBlockThreads == 0) {
-      emitThread(b, loc, p, dy, w, dx, gid);
-    } else {
-      auto ifOp = scf::IfOp::create(b, loc, e.lt(gid, p.threads),
-                                    /*withElseRegion=*/false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      emitThread(tb, loc, p, dy, w, dx, gid);
-    }
-    rewriter.eraseOp(op);
-    return success();
+    return launchThreads(rewriter, op, p.threads,
+                         [&](OpBuilder &b, Location loc, Value gid) {
+                           emitThread(b, loc, p, dy, w, dx, gid);
+                         });
   }
 };
 
-struct ConvertDwcToGPUStridedBackwardDataPass
-    : dwc::impl::ConvertDwcToGPUStridedBackwardDataBase<
-          ConvertDwcToGPUStridedBackwardDataPass> {
+//===----------------------------------------------------------------------===//
+// Forward
+//===----------------------------------------------------------------------===//
+
+/// Output rows per thread of the forward kernel when the option is 0: the
+/// (TH-1)*sh + FH input rows of a window column serve TH output rows.
+constexpr int64_t kDefaultForwardRows = 2;
+
+struct ForwardPlan {
+  int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
+  int64_t V, TH, TQ;
+  int64_t inRows;   // (TH - 1) * sh + FH
+  int64_t keep;     // window columns shared by neighbouring outputs
+  int64_t rowTiles; // ceil(OH / TH)
+  int64_t segs;     // ceil(OW / TQ)
+  int64_t threads;  // N * rowTiles * segs * C / V
+};
+
+ForwardPlan makeForwardPlan(DepthwiseConv2DOp op, int64_t V, int64_t rows,
+                            int64_t tileWidth) {
+  auto in = cast<MemRefType>(op.getInput().getType()).getShape();
+  auto out = cast<MemRefType>(op.getInit().getType()).getShape();
+  auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+  auto s = op.getStrides();
+  auto pad = op.getPadding();
+  ForwardPlan p{in[0], in[1], in[2], in[3], f[0],   f[1],
+                out[1], out[2], pad[0], pad[2], s[0], s[1]};
+  p.V = V;
+  p.TH = std::min(rows > 0 ? rows : kDefaultForwardRows, p.OH);
+  p.TQ = std::min(tileWidth > 0 ? tileWidth : kDefaultTileWidth, p.OW);
+  p.inRows = (p.TH - 1) * p.sh + p.FH;
+  p.keep = std::max<int64_t>(p.FW - p.sw, 0);
+  p.rowTiles = (p.OH + p.TH - 1) / p.TH;
+  p.segs = (p.OW + p.TQ - 1) / p.TQ;
+  p.threads = p.N * p.rowTiles * p.segs * (p.C / V);
+  return p;
+}
+
+/// The forward kernel body of the thread with global id `gid`.
+void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
+                       Value x, Value w, Value bias, Value y, Value gid) {
+  Emitter e{b, loc, p.V};
+  auto co = e.delinearize(gid, {p.N, p.rowTiles, p.segs, p.C / p.V});
+  Value n = co[0], c = e.mul(co[3], p.V);
+  Value oh0 = e.mul(co[1], p.TH), ow0 = e.mul(co[2], p.TQ);
+  const int64_t ohMax = (p.rowTiles - 1) * p.TH, owMax = (p.segs - 1) * p.TQ;
+
+  SmallVector<Value> filt;
+  for (int64_t kh = 0; kh < p.FH; ++kh)
+    for (int64_t kw = 0; kw < p.FW; ++kw)
+      filt.push_back(e.load(w, ValueRange{e.cst(kh), e.cst(kw), c}));
+  Value init = bias ? e.load(bias, ValueRange{c}) : e.zeros();
+
+  // Input rows ih0 + j of the window and whether they lie inside X.
+  Value ih0 = e.add(e.mul(oh0, p.sh), -p.pt);
+  SmallVector<Value> ih, ihOk;
+  for (int64_t j = 0; j < p.inRows; ++j) {
+    Value r = e.add(ih0, j);
+    Value ok = e.inBounds(r, j - p.pt, ohMax * p.sh - p.pt + j, p.IH);
+    ihOk.push_back(ok);
+    ih.push_back(e.clampIf(ok, r, p.IH));
+  }
+  // Output rows of the tile that exist (the last tile may be cut).
+  SmallVector<Value> ohOk;
+  for (int64_t r = 0; r < p.TH; ++r)
+    ohOk.push_back(e.inBounds(e.add(oh0, r), r, ohMax + r, p.OH));
+
+  // Input column `col` of the window rows; `lo`, `hi` bound it.
+  auto loadColumn = [&](Value col, int64_t lo, int64_t hi) {
+    Value colOk = e.inBounds(col, lo, hi, p.IW);
+    Value cc = e.clampIf(colOk, col, p.IW);
+    SmallVector<Value> v;
+    for (int64_t j = 0; j < p.inRows; ++j) {
+      Value ok = e.andi(ihOk[j], colOk);
+      v.push_back(ok ? e.loadOrZero(x, ValueRange{n, ih[j], cc, c}, ok)
+                     : e.load(x, ValueRange{n, ih[j], cc, c}));
+    }
+    return v;
+  };
+
+  // window[kw]: input column (ow0 + u) * sw - pl + kw at step u.
+  Value iw0 = e.add(e.mul(ow0, p.sw), -p.pl);
+  std::deque<SmallVector<Value>> window;
+  for (int64_t j = 0; j < p.keep; ++j)
+    window.push_back(
+        loadColumn(e.add(iw0, j), j - p.pl, owMax * p.sw - p.pl + j));
+  for (int64_t u = 0; u < p.TQ; ++u) {
+    for (int64_t j = p.keep; j < p.FW; ++j) {
+      int64_t off = u * p.sw + j;
+      window.push_back(loadColumn(e.add(iw0, off), off - p.pl,
+                                  owMax * p.sw - p.pl + off));
+    }
+    Value ow = e.add(ow0, u);
+    Value owOk = e.inBounds(ow, u, owMax + u, p.OW);
+    for (int64_t r = 0; r < p.TH; ++r) {
+      Value acc = init;
+      for (int64_t kh = 0; kh < p.FH; ++kh)
+        for (int64_t kw = 0; kw < p.FW; ++kw)
+          acc = vector::FMAOp::create(b, loc, window[kw][r * p.sh + kh],
+                                      filt[kh * p.FW + kw], acc);
+      Value ok = e.andi(ohOk[r], owOk);
+      Value oh = e.add(oh0, r);
+      if (!ok) {
+        e.store(acc, y, ValueRange{n, oh, ow, c});
+        continue;
+      }
+      auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      Emitter te{tb, loc, p.V};
+      te.store(acc, y, ValueRange{n, oh, ow, c});
+    }
+    for (int64_t j = p.keep; j < p.FW; ++j)
+      window.pop_front();
+  }
+}
+
+struct StridedForwardLowering : OpRewritePattern<DepthwiseConv2DOp> {
+  StridedForwardLowering(MLIRContext *ctx, int64_t vectorBits,
+                         int64_t tileWidth, int64_t filterRegs, int64_t rows)
+      : OpRewritePattern(ctx, /*benefit=*/2), vectorBits(vectorBits),
+        tileWidth(tileWidth), filterRegs(filterRegs), rows(rows) {}
+  int64_t vectorBits, tileWidth, filterRegs, rows;
+
+  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why = ineligibility(op);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    auto yType = cast<MemRefType>(op.getInit().getType());
+    auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
+    int64_t V = pickVector(yType.getElementType(), yType.getShape()[3],
+                           f[0] * f[1], vectorBits, filterRegs);
+    if (V == 0)
+      return rewriter.notifyMatchFailure(
+          op, "channel count is not a multiple of the vector width");
+    ForwardPlan p = makeForwardPlan(op, V, rows, tileWidth);
+    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
+          y = op.getInit();
+    return launchThreads(rewriter, op, p.threads,
+                         [&](OpBuilder &b, Location loc, Value gid) {
+                           emitForwardThread(b, loc, p, x, w, bias, y, gid);
+                         });
+  }
+};
+
+struct ConvertDwcToGPUStridedPass
+    : dwc::impl::ConvertDwcToGPUStridedBase<ConvertDwcToGPUStridedPass> {
   using Base::Base;
   void runOnOperation() override {
     if (vectorBits != 0 && vectorBits != 32 && vectorBits != 64 &&
         vectorBits != 128) {
-      getOperation().emitError()
-          << "convert-dwc-to-gpu-strided-backward-data: vector-bits must be "
-             "0, 32, 64 or 128";
+      getOperation().emitError() << "convert-dwc-to-gpu-strided: vector-bits "
+                                    "must be 0, 32, 64 or 128";
       return signalPassFailure();
     }
-    if (tileWidth < 0 || tileWidth > 32 || filterRegs < 1) {
+    if (tileWidth < 0 || tileWidth > 32 || filterRegs < 1 ||
+        forwardRows < 0 || forwardRows > 8) {
       getOperation().emitError()
-          << "convert-dwc-to-gpu-strided-backward-data: tile-width must be "
-             "in [0, 32] and filter-regs >= 1";
+          << "convert-dwc-to-gpu-strided: tile-width must be in [0, 32], "
+             "forward-rows in [0, 8] and filter-regs >= 1";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<StridedBackwardDataLowering>(&getContext(), vectorBits,
                                               tileWidth, filterRegs);
+    if (forward)
+      patterns.add<StridedForwardLowering>(&getContext(), vectorBits,
+                                           tileWidth, filterRegs, forwardRows);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
