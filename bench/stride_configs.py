@@ -26,6 +26,8 @@ baseline before the strided fast paths, can be loaded next to these).
         --out .carry/stride_after
     python3 bench/stride_configs.py --set layers --build --aot OLD/dwc-aot \\
         --tag before --out .carry/stride_before
+    python3 bench/stride_configs.py --set layers --only n64 --build --tag r1 \\
+        --aot-flag=--strided-options=forward-rows=1 --out .carry/stride_r1
 """
 
 import argparse
@@ -193,16 +195,19 @@ def select(layers, only):
 class OpConfig:
     """One kernel of a layer, as aot_build.build_objects expects."""
 
-    def __init__(self, layer, op, tag):
-        self.layer, self.op, self.tag = layer, op, tag
+    def __init__(self, layer, op, tag, flags=()):
+        self.layer, self.op, self.tag, self.flags = layer, op, tag, list(flags)
         self.name = layer.name(op, tag)
+
+    def aot_flags(self):
+        return self.flags
 
     def mlir(self):
         return self.layer.mlir(self.op, self.tag)
 
     def to_dict(self):
         d = self.layer.to_dict()
-        d.update(op=self.op, tag=self.tag, name=self.name)
+        d.update(op=self.op, tag=self.tag, name=self.name, aot_flags=self.flags)
         return d
 
 
@@ -214,11 +219,14 @@ def main():
     ap.add_argument("--build", action="store_true")
     ap.add_argument("--aot", default="build/bin/dwc-aot")
     ap.add_argument("--tag", default="")
+    ap.add_argument("--aot-flag", action="append", default=[],
+                    help="extra dwc-aot flag for every kernel (variants), e.g. "
+                         "--aot-flag=--strided-options=forward-rows=1")
     ap.add_argument("--out", default=".carry/stride_after")
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
     layers = select(get_set(a.set), a.only)
-    cfgs = [OpConfig(l, op, a.tag) for l in layers for op in OPS]
+    cfgs = [OpConfig(l, op, a.tag, a.aot_flag) for l in layers for op in OPS]
     if a.list:
         for c in cfgs:
             print(c.name, f"floor {c.layer.floor_ms():.4f} ms")

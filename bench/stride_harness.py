@@ -190,7 +190,7 @@ def timing(lib, L, fns, gen, rows, iters, target_s):
         best["step"] = min(v["fwd"] + min(v["bwd_data"] + v["bwd_filter"], v["bwd_both"])
                            for v in tv.values())
         rows["torch_best"] = best
-    for side in ("before", "after"):
+    for side in {s for s, _ in fns}:
         r = rows.get(side, {})
         if all(r.get(op + "_ms") for op in OPS):
             r["step_ms"] = sum(r[op + "_ms"] for op in OPS)
@@ -213,20 +213,20 @@ def write(out, label, meta, rows):
              "min over those of fwd + min(dX + dW, one dX+dW call). x = PyTorch best / ours. "
              "% floor = floor / ours, floor per op max(bytes / 4.24 TB/s, FLOPs / 60 TFLOP/s), "
              "step floor = 3 x that. before = main before this branch (direct kernels).", "",
-             "| layer | net | fwd ours | fwd PT | fwd x | dX before | dX ours | dX PT | dX x | "
+             "| layer | net | fwd before | fwd ours | fwd PT | fwd x | dX before | dX ours | dX PT | dX x | "
              "dW before | dW ours | dW PT | dW x | step before | step ours | step PT | step x | "
              "step % floor | correct |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     geo = {}
     for r in rows:
         b, a, t = r.get("before", {}), r.get("after", {}), r.get("torch_best", {})
-        ok = all(v == "ok" for s in ("before", "after") for k, v in r.get(s, {}).items()
+        ok = all(v == "ok" for s in meta["sides"] for k, v in r.get(s, {}).items()
                  if k.endswith("_status"))
-        bad = [f"{s}:{k[:-7]}" for s in ("before", "after") for k, v in r.get(s, {}).items()
+        bad = [f"{s}:{k[:-7]}" for s in meta["sides"] for k, v in r.get(s, {}).items()
                if k.endswith("_status") and v != "ok"]
         if r.get("odd"):
             errs = ", ".join(f"{op} {fmt(a.get(op + '_rel_err'), '%.1e')}" for op in OPS)
-            lines.append(f"| {r['key']} (odd) | - | - | - | - | - | - | - | - | - | - | - | - | - | - | "
+            lines.append(f"| {r['key']} (odd) | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | "
                          f"- | - | - | {'yes' if ok else 'NO ' + ' '.join(bad)} ({errs}) |")
             continue
         x = lambda op: (t[op] / a[op + "_ms"]) if t.get(op) and a.get(op + "_ms") else None
@@ -236,7 +236,7 @@ def write(out, label, meta, rows):
             if v:
                 geo.setdefault((k, r["dtype"], r["N"]), []).append(v)
         lines.append(
-            f"| {r['key']} | {r.get('net', '')} | {fmt(a.get('fwd_ms'))} | {fmt(t.get('fwd'))} | "
+            f"| {r['key']} | {r.get('net', '')} | {fmt(b.get('fwd_ms'))} | {fmt(a.get('fwd_ms'))} | {fmt(t.get('fwd'))} | "
             f"{fmt(x('fwd'), '%.2f')} | {fmt(b.get('bwd_data_ms'))} | {fmt(a.get('bwd_data_ms'))} | "
             f"{fmt(t.get('bwd_data'))} | {fmt(x('bwd_data'), '%.2f')} | {fmt(b.get('bwd_filter_ms'))} | "
             f"{fmt(a.get('bwd_filter_ms'))} | {fmt(t.get('bwd_filter'))} | {fmt(x('bwd_filter'), '%.2f')} | "
@@ -248,6 +248,20 @@ def write(out, label, meta, rows):
         for (k, dt, n), v in sorted(geo.items()):
             g = math.exp(sum(math.log(u) for u in v) / len(v))
             lines.append(f"| {k} | {dt} | {n} | {len(v)} | {g:.2f} | {min(v):.2f} | {max(v):.2f} |")
+    variants = [s for s in meta["sides"] if s not in ("after", "before")]
+    if variants:
+        lines += ["", "Tuning variants (ms; the kernels of dwc-aot with the options in the "
+                  "variant manifests):", "",
+                  "| layer | op | ours | " + " | ".join(variants) + " |",
+                  "|---|---|---|" + "---|" * len(variants)]
+        for r in rows:
+            if r.get("odd"):
+                continue
+            for op in OPS:
+                vals = [r.get(v, {}).get(op + "_ms") for v in variants]
+                if any(vals):
+                    lines.append(f"| {r['key']} | {op} | {fmt(r.get('after', {}).get(op + '_ms'))} | "
+                                 + " | ".join(fmt(v) for v in vals) + " |")
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -263,6 +277,8 @@ def main(argv=None):
     ap.add_argument("--only", default="")
     ap.add_argument("--kernels-dir", required=True)
     ap.add_argument("--before-dir", default="")
+    ap.add_argument("--variant-dir", action="append", default=[],
+                    help="kernels of a tuning variant (built with --tag); timed next to ours")
     ap.add_argument("--runtime-lib", required=True)
     ap.add_argument("--work", default="/tmp/dwc-stride-bench")
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp/dwc-bench-out"))
@@ -285,12 +301,15 @@ def main(argv=None):
     layers = select(layers, a.only)
     built = {e["name"]: e.get("built") for e in man["configs"]}
     libs = link_objects(a.kernels_dir, a.runtime_lib, a.work, "dwc_stride_after")
-    before_tag = ""
-    if a.before_dir:
-        bman = load_manifest(a.before_dir)
-        built.update({e["name"]: e.get("built") for e in bman["configs"]})
-        before_tag = bman["configs"][0].get("tag", "before")
-        libs += link_objects(a.before_dir, a.runtime_lib, a.work, "dwc_stride_before")
+    sides = [("after", "")]
+    for kind, d in [("before", a.before_dir)] + [("variant", v) for v in a.variant_dir]:
+        if not d:
+            continue
+        vman = load_manifest(d)
+        built.update({e["name"]: e.get("built") for e in vman["configs"]})
+        tag = vman["configs"][0].get("tag") or kind
+        sides.append(("before" if kind == "before" else tag, tag))
+        libs += link_objects(d, a.runtime_lib, a.work, "dwc_stride_" + tag)
 
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -306,19 +325,18 @@ def main(argv=None):
             "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
             "cudnn": torch.backends.cudnn.version(), "commit": man.get("commit"),
             "command": " ".join(["bench/stride_harness.py"] + sys.argv[1:]),
-            "statistic": "median of per-run CUDA events"}
+            "statistic": "median of per-run CUDA events",
+            "sides": [s for s, _ in sides]}
     rows = []
     for L in layers:
         row = L.to_dict()
         rows.append(row)
         fns = {}
-        for side, tag in (("after", ""), ("before", before_tag)):
-            if side == "before" and not a.before_dir:
-                continue
+        for side, tag in sides:
             for op in OPS:
                 n = L.name(op, tag)
                 fns[(side, op)] = lib.entry("dwc_" + n, 3) if built.get(n) else None
-            if side == "before" and all(fns[(side, op)] is None for op in OPS):
+            if side != "after" and all(fns[(side, op)] is None for op in OPS):
                 for op in OPS:
                     del fns[(side, op)]
         try:
@@ -347,7 +365,7 @@ def main(argv=None):
     write(a.out, a.label, meta, rows)
     with open(os.path.join(a.out, f"stride-{a.label}.md")) as f:
         print(f.read(), flush=True)
-    ok = all(v == "ok" for r in rows for s in ("before", "after")
+    ok = all(v == "ok" for r in rows for s in meta["sides"]
              for k, v in r.get(s, {}).items() if k.endswith("_status"))
     return 0 if ok and not any(r.get("error") for r in rows) else 10
 
