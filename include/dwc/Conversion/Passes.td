@@ -1160,9 +1160,18 @@ def ConvertDwcToGPUBackwardFilter
     balance the SMs better than the extra atomics cost. Every slice adds
     FH*FW*C atomics, at most one per output column of work per thread.
 
-    Eligible (everything else is left to `convert-dwc-to-gpu`): strides 1,
-    dilations 1, C a multiple of 128 bits, identity layouts. Vector accesses
-    assume 16-byte aligned base pointers.
+    Strided dY (any stride sh x sw; every downsampling block of MobileNet /
+    EfficientNet): a row block's input rows start at oh0*sh - pt and number
+    (R-1)*sh + FH (output row r meets filter row fh in window row r*sh + fh);
+    along the width, output column ow reads input columns ow*sw - pl + fw,
+    so max(FW - sw, 0) window columns (split-z: TW - sw vectors) carry over
+    to the next output column and the others are loaded (one at stride 1).
+    R defaults to 2 for f32 and 1 for f16/bf16 when sh > 1 (the taller
+    window columns).
+
+    Eligible (everything else is left to `convert-dwc-to-gpu`): dilations
+    1, C a multiple of 128 bits, identity layouts. Vector accesses assume
+    16-byte aligned base pointers.
 
     Before:
 
