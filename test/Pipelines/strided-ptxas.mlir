@@ -1,10 +1,11 @@
 // The strided kernels at the real-network layer sizes (mobilenetv2_100 /
 // efficientnet_b0 stride-2 blocks, batch 64) assemble for sm_90 with ptxas
-// without spilling: the register-window forward (3x3 f32 4 channels x 2 rows
-// x 8 columns; 5x5 f32 / bf16 2 channels, 166 registers at most), the
-// phase-decomposed backward-data gather (3x3 f32 / f16, 5x5 f32 / f16), and
-// the backward-filter kernels on strided dY (3x3 streaming f32 R = 2 and
-// f16 R = 1; 5x5 split-z f32 and f16).
+// without spilling: the register-window forward (3x3 f32 4 channels x 1 row
+// x 4 columns, 80 registers; 5x5 f32 / bf16 2 channels x 4 rows x 16
+// columns, 192 / 219 registers), the phase-decomposed backward-data gather
+// (3x3 f32 / f16, 5x5 f32 / f16), and the backward-filter kernels on
+// strided dY (3x3 streaming f32 R = 3 and f16 R = 2; 5x5 split-z f32 and
+// f16).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c96h112f3_f32_kernel.ptx -o %t/0.cubin 2>&1 | FileCheck %s

@@ -969,8 +969,10 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
     ranges are emitted.
 
     Forward (option `forward`, default on): a thread owns TH output rows
-    (option `forward-rows`, 0: 2) x TQ consecutive output columns (option
-    `tile-width`, 0: 8) x V channels and slides a register window of FW
+    (option `forward-rows`) x TQ consecutive output columns (option
+    `tile-width`) x V channels (defaults, measured on the H200: up to 9
+    taps 1 x 4 on outputs of 28+ rows, else 2 x 8; larger filters 4 x 16)
+    and slides a register window of FW
     input columns of (TH-1)*sh + FH vectors along the width, over the
     stride-interleaved input columns: the max(FW - sw, 0) columns that
     output column ow shares with ow + 1 stay in registers, the others are
@@ -990,7 +992,7 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
     reads are those of its "super pixel" (t, q) and its ceil(FH/sh) - 1
     upper and ceil(FW/sw) - 1 left neighbours, for all sh*sw phases alike.
     A thread owns one super row t (the sh dX rows of every row phase) x TQ
-    consecutive super columns (`tile-width`, 0: 8; the last segment of a
+    consecutive super columns (`tile-width`, 0: 4; the last segment of a
     row is cut at the edge) x V channels. Per super column one new dY
     column of ceil(FH/sh) vectors enters a register window of ceil(FW/sw)
     columns (after a warm-up of ceil(FW/sw) - 1 columns); the sh*sw dX
@@ -1031,12 +1033,14 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
     Option<"forward", "forward", "bool", /*default=*/"true",
            "Take strided forward convolutions too">,
     Option<"forwardRows", "forward-rows", "int64_t", /*default=*/"0",
-           "Output rows per thread of the forward kernel (0: 2; at most 8)">,
+           "Output rows per thread of the forward kernel (0: by filter and "
+           "output size; at most 8)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Bits of channels per thread (0: automatic; else 32, 64 or 128)">,
     Option<"tileWidth", "tile-width", "int64_t", /*default=*/"0",
            "Output columns (forward) / super columns of sw dX columns "
-           "(backward data) per thread (0: 8; at most 32)">,
+           "(backward data) per thread (0: forward by filter and output "
+           "size, backward data 4; at most 32)">,
     Option<"filterRegs", "filter-regs", "int64_t", /*default=*/"64",
            "f32 registers the filter may take when the vector width is "
            "chosen automatically">,
@@ -1166,8 +1170,9 @@ def ConvertDwcToGPUBackwardFilter
     along the width, output column ow reads input columns ow*sw - pl + fw,
     so max(FW - sw, 0) window columns (split-z: TW - sw vectors) carry over
     to the next output column and the others are loaded (one at stride 1).
-    R defaults to 2 for f32 and 1 for f16/bf16 when sh > 1 (the taller
-    window columns).
+    R keeps its stride-1 defaults (3 for f32, 2 for f16/bf16): on the
+    H200 at 64x96x112x112 3x3 stride 2 they took 0.21 / 0.10 ms against
+    0.34 / 0.16 ms with R = 2 / 1 (bench/results/2026-12-01-stride-v1.md).
 
     Eligible (everything else is left to `convert-dwc-to-gpu`): dilations
     1, C a multiple of 128 bits, identity layouts. Vector accesses assume

@@ -159,10 +159,7 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
   s.groups = (s.vectors + s.lanes - 1) / s.lanes;
   s.workersPerBlock = blockThreads / s.lanes;
   s.threads = s.lanes * s.workersPerBlock;
-  // Strided: (R-1)*sh+FH input rows per step, fewer rows keep them in
-  // registers.
-  s.R = rowsPerStep > 0 ? rowsPerStep
-                        : (elem.isF32() ? (sh > 1 ? 2 : 3) : (sh > 1 ? 1 : 2));
+  s.R = rowsPerStep > 0 ? rowsPerStep : (elem.isF32() ? 3 : 2);
   s.R = std::clamp<int64_t>(s.R, 1, OH);
   s.rowBlocksPerImage = (OH + s.R - 1) / s.R;
   s.rowBlocks = N * s.rowBlocksPerImage;

@@ -48,9 +48,11 @@ using namespace mlir::dwc;
 namespace {
 
 constexpr int64_t kBlockThreads = 256;
-/// Super columns per thread when the option is 0: the warm-up loads of the
-/// window (ceil(FW/sw) - 1 columns) are amortised over 8 steps.
-constexpr int64_t kDefaultTileWidth = 8;
+/// Backward data: super columns per thread when the option is 0. Measured
+/// on the H200 (bench/results/2026-12-01-stride-v1.md, stride-2 layers at
+/// batch 64): 4 columns 1.02-1.10x faster than 8 on maps of 56 and more,
+/// 16 slower.
+constexpr int64_t kDefaultTileWidth = 4;
 
 /// The launch geometry of one op.
 struct Plan {
@@ -305,9 +307,19 @@ struct StridedBackwardDataLowering
 // Forward
 //===----------------------------------------------------------------------===//
 
-/// Output rows per thread of the forward kernel when the option is 0: the
-/// (TH-1)*sh + FH input rows of a window column serve TH output rows.
-constexpr int64_t kDefaultForwardRows = 2;
+/// Forward tiles (TH rows x TQ columns) when the options are 0, measured on
+/// the H200 (bench/results/2026-12-01-stride-v1.md): filters of at most 9
+/// taps 1 x 4 on outputs of 28+ rows (1.2x the 2 x 8 tile at 112x112 f32:
+/// more threads, fewer registers), else 2 x 8 (1.2x 1 x 4 at 28x28); larger
+/// filters 4 x 16 (1.25-1.33x 2 x 8 at 5x5: the (TH-1)*sh + FH input rows
+/// of a window column serve 4 output rows).
+std::pair<int64_t, int64_t> defaultForwardTile(int64_t FH, int64_t FW,
+                                               int64_t OH) {
+  if (FH * FW > 9)
+    return {4, 16};
+  return OH >= 28 ? std::make_pair<int64_t, int64_t>(1, 4)
+                  : std::make_pair<int64_t, int64_t>(2, 8);
+}
 
 struct ForwardPlan {
   int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
@@ -329,8 +341,9 @@ ForwardPlan makeForwardPlan(DepthwiseConv2DOp op, int64_t V, int64_t rows,
   ForwardPlan p{in[0], in[1], in[2], in[3], f[0],   f[1],
                 out[1], out[2], pad[0], pad[2], s[0], s[1]};
   p.V = V;
-  p.TH = std::min(rows > 0 ? rows : kDefaultForwardRows, p.OH);
-  p.TQ = std::min(tileWidth > 0 ? tileWidth : kDefaultTileWidth, p.OW);
+  auto [th, tq] = defaultForwardTile(p.FH, p.FW, p.OH);
+  p.TH = std::min(rows > 0 ? rows : th, p.OH);
+  p.TQ = std::min(tileWidth > 0 ? tileWidth : tq, p.OW);
   p.inRows = (p.TH - 1) * p.sh + p.FH;
   p.keep = std::max<int64_t>(p.FW - p.sw, 0);
   p.rowTiles = (p.OH + p.TH - 1) / p.TH;
