@@ -1173,6 +1173,13 @@ def ConvertDwcToGPUBackwardFilter
     R keeps its stride-1 defaults (3 for f32, 2 for f16/bf16): on the
     H200 at 64x96x112x112 3x3 stride 2 they took 0.21 / 0.10 ms against
     0.34 / 0.16 ms with R = 2 / 1 (bench/results/2026-12-01-stride-v1.md).
+    With a stride, only f16/bf16 filters of at most stream-max-taps taps
+    whose streaming grid has at least sm-count / 4 blocks stream; the rest
+    take split-z (the row blocks are the streaming kernel's only
+    parallelism): measured on the H200 (2026-12-01-stride-v2.md, 3x3 stride
+    2), f32 split-z was 1.1-1.6x faster on every layer, f16/bf16 streaming
+    1.3-1.4x faster at batch 64 on 56x56 and larger maps and split-z 1.2-2.4x
+    faster at batch 1.
 
     Eligible (everything else is left to `convert-dwc-to-gpu`): dilations
     1, C a multiple of 128 bits, identity layouts. Vector accesses assume

@@ -184,6 +184,17 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
   return s;
 }
 
+/// Whether strided dY (sh > 1) takes the streaming kernel rather than
+/// split-z: its N*ceil(OH/R) row blocks are the only parallelism, and it
+/// pays for 16-bit inputs on grids of at least a quarter of the SMs.
+/// Measured on the H200 (bench/results/2026-12-01-stride-v2.md, 3x3 stride
+/// 2): f32 split-z 1.1-1.6x faster everywhere (64x96x112x112: 0.13 against
+/// 0.21 ms); f16/bf16 streaming 1.3-1.4x faster at batch 64 on 56x56+ maps
+/// (0.097 against 0.137 ms at 112x112), split-z 1.2-2.4x faster at batch 1.
+bool streamsStrided(const StreamPlan &s, Type elem, int64_t smCount) {
+  return !elem.isF32() && 4 * s.blocks >= smCount;
+}
+
 /// Why `op` cannot take the split-z kernel, or an empty string.
 std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
   auto dw = dyn_cast<MemRefType>(op.getInit().getType());
@@ -501,13 +512,14 @@ struct SplitZBackwardFilterLowering
     int64_t tileWidth = maxTileWidth;
     if (tileWidth == 0 && halfSteps > 0)
       tileWidth = 9; // f16 window and partial sums take half the registers
-    const bool stream = FH * FW <= streamMaxTaps;
     Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, tileWidth,
                       zpw);
     StreamPlan sp =
         makeStreamPlan(N, OH, C, FH, FW, sh, elem, rowsPerStep,
                        streamBlockThreads,
                        zOption, smCount);
+    const bool stream = FH * FW <= streamMaxTaps &&
+                        (sh == 1 || streamsStrided(sp, elem, smCount));
     if ((stream ? sp.blocks : p.blocks) > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     const int64_t V = p.V;
