@@ -5,7 +5,7 @@
 // columns, 192 / 219 registers), the phase-decomposed backward-data gather
 // (3x3 f32 / f16, 5x5 f32 / f16), and the backward-filter kernels on
 // strided dY (3x3 streaming f32 R = 3 and f16 R = 2; 5x5 split-z f32 and
-// f16).
+// f16); 7x7 f16 forward (1 x 8 tiles of 2 channels) and backward data.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c96h112f3_f32_kernel.ptx -o %t/0.cubin 2>&1 | FileCheck %s
@@ -19,6 +19,9 @@
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f16_kernel_1.ptx -o %t/8.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c672h14f5_f32_kernel_3.ptx -o %t/9.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c240h28f5_f16_kernel_4.ptx -o %t/10.cubin 2>&1 | FileCheck %s
+
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd7_f16_kernel.ptx -o %t/f7.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd7_f16_kernel.ptx -o %t/b7.cubin 2>&1 | FileCheck %s
 
 // CHECK: Compiling entry function
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -88,4 +91,16 @@ func.func @bf_c240h28f5_f16(%x: tensor<64x28x28x240xf16>, %dy: tensor<64x14x14x2
   %i = tensor.empty() : tensor<5x5x240xf16>
   %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<64x28x28x240xf16>, tensor<64x14x14x240xf16>) outs(%i : tensor<5x5x240xf16>) strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] -> tensor<5x5x240xf16>
   return %r : tensor<5x5x240xf16>
+}
+
+func.func @fwd7_f16(%x: tensor<64x56x56x96xf16>, %w: tensor<7x7x96xf16>) -> tensor<64x28x28x96xf16> {
+  %i = tensor.empty() : tensor<64x28x28x96xf16>
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<64x56x56x96xf16>, tensor<7x7x96xf16>) outs(%i : tensor<64x28x28x96xf16>) strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<64x28x28x96xf16>
+  return %r : tensor<64x28x28x96xf16>
+}
+
+func.func @bd7_f16(%dy: tensor<64x28x28x96xf16>, %w: tensor<7x7x96xf16>) -> tensor<64x56x56x96xf16> {
+  %i = tensor.empty() : tensor<64x56x56x96xf16>
+  %r = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<64x28x28x96xf16>, tensor<7x7x96xf16>) outs(%i : tensor<64x56x56x96xf16>) strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<64x56x56x96xf16>
+  return %r : tensor<64x56x56x96xf16>
 }

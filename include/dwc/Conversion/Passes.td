@@ -971,7 +971,9 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
     Forward (option `forward`, default on): a thread owns TH output rows
     (option `forward-rows`) x TQ consecutive output columns (option
     `tile-width`) x V channels (defaults, measured on the H200: up to 9
-    taps 1 x 4 on outputs of 28+ rows, else 2 x 8; larger filters 4 x 16)
+    taps 1 x 4 on outputs of 28+ rows, else 2 x 8; up to 25 taps 4 x 16;
+    more taps (7x7, not measured) 1 x 8, which ptxas keeps without spills
+    for f16)
     and slides a register window of FW
     input columns of (TH-1)*sh + FH vectors along the width, over the
     stride-interleaved input columns: the max(FW - sw, 0) columns that
@@ -1001,8 +1003,10 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
 
     Eligible (everything else is left to the other passes or to
     `convert-dwc-to-gpu`): a stride other than [1, 1] (stride 1 takes the
-    GEMV / tensor-core kernels), dilations 1, f32/f16/bf16 operands (and
-    bias) of one element type with f32 accumulation, identity layouts, C a
+    GEMV / tensor-core kernels), dilations 1, filters of at most 49 taps
+    (every tap of a step is unrolled, the filter lives in registers),
+    f32/f16/bf16 operands (and bias) of one element type with f32
+    accumulation, identity layouts, C a
     multiple of 32 bits (any C for f32, even C for f16/bf16), non-negative
     padding. Vector accesses assume base pointers aligned to the vector
     width.

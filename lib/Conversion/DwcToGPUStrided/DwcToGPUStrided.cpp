@@ -48,6 +48,10 @@ using namespace mlir::dwc;
 namespace {
 
 constexpr int64_t kBlockThreads = 256;
+/// Filters of more taps are left to the direct kernel: every tap of every
+/// step is unrolled and the filter lives in registers (7x7: 49 taps x 1-2
+/// channels).
+constexpr int64_t kMaxTaps = 49;
 /// Backward data: super columns per thread when the option is 0. Measured
 /// on the H200 (bench/results/2026-12-01-stride-v1.md, stride-2 layers at
 /// batch 64): 4 columns 1.02-1.10x faster than 8 on maps of 56 and more,
@@ -114,6 +118,11 @@ std::string ineligibility(Operation *op, Value out, Type acc,
     return "dilation is not 1";
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return "negative padding";
+  for (Value v : op->getOperands()) {
+    auto shape = cast<MemRefType>(v.getType()).getShape();
+    if (shape.size() == 3 && shape[0] * shape[1] > kMaxTaps)
+      return "filter of more than 49 taps";
+  }
   for (Value v : op->getOperands()) {
     auto t = cast<MemRefType>(v.getType());
     if (!t.getLayout().isIdentity())
@@ -311,10 +320,14 @@ struct StridedBackwardDataLowering
 /// the H200 (bench/results/2026-12-01-stride-v1.md): filters of at most 9
 /// taps 1 x 4 on outputs of 28+ rows (1.2x the 2 x 8 tile at 112x112 f32:
 /// more threads, fewer registers), else 2 x 8 (1.2x 1 x 4 at 28x28); larger
-/// filters 4 x 16 (1.25-1.33x 2 x 8 at 5x5: the (TH-1)*sh + FH input rows
-/// of a window column serve 4 output rows).
+/// filters up to 25 taps 4 x 16 (1.25-1.33x 2 x 8 at 5x5: the (TH-1)*sh +
+/// FH input rows of a window column serve 4 output rows); more taps (7x7,
+/// not measured) 1 x 8, the largest tile ptxas keeps without spills for f16
+/// (4 x 16 spills 904 bytes).
 std::pair<int64_t, int64_t> defaultForwardTile(int64_t FH, int64_t FW,
                                                int64_t OH) {
+  if (FH * FW > 25)
+    return {1, 8};
   if (FH * FW > 9)
     return {4, 16};
   return OH >= 28 ? std::make_pair<int64_t, int64_t>(1, 4)
