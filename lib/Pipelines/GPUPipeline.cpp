@@ -160,6 +160,13 @@ LogicalResult addKernels(OpPassManager &pm,
     if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUGemv(),
                               options.gemvOptions, "gemv-options", emitError)))
       return failure();
+    // Strided forward and backward data: register-window and phase-decomposed
+    // gather kernels (the direct backward-data kernel tests every tap of
+    // every dX pixel for divisibility by the stride).
+    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUStrided(),
+                              options.stridedOptions, "strided-options",
+                              emitError)))
+      return failure();
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;

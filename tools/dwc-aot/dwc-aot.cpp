@@ -152,6 +152,11 @@ static cl::opt<std::string> gemvOptions(
     cl::desc("Options of convert-dwc-to-gpu-gemv, e.g. "
              "'half-vector-bits=128' (ablations, tuning)"),
     cl::init(""));
+static cl::opt<std::string> stridedOptions(
+    cl::cat(aotCategory), "strided-options",
+    cl::desc("Options of convert-dwc-to-gpu-strided (stride > 1), e.g. "
+             "'forward-rows=1' (tuning)"),
+    cl::init(""));
 static cl::opt<std::string> streamOptions(
     cl::cat(aotCategory), "stream-options",
     cl::desc("Options of convert-dwc-to-gpu-mma-stream (the streaming "
@@ -319,6 +324,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.smCount = smCount;
     opts.convOptions = convOptions;
     opts.gemvOptions = gemvOptions;
+    opts.stridedOptions = stridedOptions;
     opts.mmaOptions = mmaOptions;
     opts.streamOptions = streamOptions;
     if (failed(dwc::buildDwcToNVVMPipeline(pm, opts, [&](const Twine &msg) {

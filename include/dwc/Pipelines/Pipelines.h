@@ -63,6 +63,11 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-gemv, e.g. "
                      "'half-vector-bits=128 tm=4' (ablations, tuning)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> stridedOptions{
+      *this, "strided-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-strided, e.g. "
+                     "'forward-rows=1 tile-width=4' (tuning sweeps)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> mmaOptions{
       *this, "mma-options",
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma, e.g. "

@@ -822,6 +822,40 @@ def family(name, rng, count=0):
             bwd_filter_case(rng, "gpu_bwd_filter_f16_large", "f16", "f32", 1, 12, 12, 8, 5, 5,
                             pad=(2, 2, 2, 2), lo=64.0, hi=128.0),
         ]
+    if name == "gpu_strided":
+        # Strided kernels: the register-window forward, the phase-decomposed
+        # dX gather and the streaming / split-z dW kernels on strided dY.
+        # Odd H/W, W < FW,
+        # N = 1, C not a multiple of 8 (f32 C = 13: one channel per thread;
+        # f16 C = 10), stride 3 and unequal strides, FH < sh (a phase without
+        # taps), padding wider than the filter, bias, 1x1 to 7x7.
+        s2 = (2, 2)
+        return [
+            dw_case(rng, "sfw_3x3_s2_bias", "f32", 2, 9, 11, 8, 3, 3, st=s2, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "sfw_5x5_s2_c13", "f32", 1, 11, 10, 13, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            dw_case(rng, "sfw_7x7_s2_w_lt_fw", "f32", 1, 8, 5, 4, 7, 7, st=s2, pad=(3, 3, 3, 3)),
+            dw_case(rng, "sfw_3x2_s3x2_asym", "f32", 1, 10, 9, 8, 3, 2, st=(3, 2), pad=(2, 0, 0, 1)),
+            dw_case(rng, "sfw_1x1_s2", "f32", 1, 7, 9, 4, 1, 1, st=s2),
+            dw_case(rng, "sfw_f16_3x3_s2", "f16", 2, 7, 9, 16, 3, 3, st=s2, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "sfw_bf16_5x5_c10", "bf16", 1, 9, 7, 10, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "sbd_3x3_s2", "f32", 2, 9, 11, 8, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "sbd_5x5_s2_c13", "f32", 1, 11, 10, 13, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "sbd_7x7_s2_w_lt_fw", "f32", 1, 8, 5, 4, 7, 7, st=s2, pad=(3, 3, 3, 3)),
+            bwd_data_case(rng, "sbd_3x2_s3x2_asym", "f32", 1, 10, 9, 8, 3, 2, st=(3, 2), pad=(2, 0, 0, 1)),
+            bwd_data_case(rng, "sbd_1x3_s2_nopad", "f32", 2, 7, 9, 4, 1, 3, st=s2),
+            bwd_data_case(rng, "sbd_3x3_s2x1", "f32", 1, 7, 6, 8, 3, 3, st=(2, 1), pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "sbd_f16_3x3_s2", "f16", 2, 7, 9, 16, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "sbd_bf16_5x5_c10", "bf16", 1, 9, 7, 10, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "sbd_big_pad", "f32", 1, 5, 5, 4, 3, 3, st=s2, pad=(4, 3, 3, 4)),
+            bwd_filter_case(rng, "sbf_3x3_s2", "f32", "f32", 2, 9, 11, 8, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "sbf_3x3_s2_even", "f32", "f32", 1, 8, 12, 4, 3, 3, st=s2, pad=(0, 1, 0, 1)),
+            bwd_filter_case(rng, "sbf_5x5_s2", "f32", "f32", 1, 11, 10, 4, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_filter_case(rng, "sbf_7x7_s2_w_lt_fw", "f32", "f32", 1, 8, 5, 4, 7, 7, st=s2, pad=(3, 3, 3, 3)),
+            bwd_filter_case(rng, "sbf_3x2_s3x2_asym", "f32", "f32", 1, 10, 9, 8, 3, 2, st=(3, 2), pad=(2, 0, 0, 1)),
+            bwd_filter_case(rng, "sbf_f16_3x3_s2", "f16", "f16", 2, 7, 9, 16, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "sbf_bf16_5x5_s2", "bf16", "bf16", 1, 9, 7, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_filter_case(rng, "sbf_f16_5x5_s2_f32", "f16", "f32", 1, 9, 9, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+        ]
     if name == "gpu_row_tile":
         # The GEMV pass's register row tiles (forward and backward data,
         # stride 1, C a multiple of the vector): row tails (OH not a
