@@ -23,7 +23,7 @@ __all__ = ["__version__", "LayerSpec", "parse_spec", "DwcError", "KernelLibrary"
            "DepthwiseConv2d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 _LAZY = {
-    "convert": "convert", "unconvert": "convert", "ConvertReport": "convert",
+    "convert": "converter", "unconvert": "converter", "ConvertReport": "converter",
     "load_kernels": "kernels", "unresolved": "kernels", "set_chip": "kernels",
     "load_extension": "extension",
     "DepthwiseConv2d": "modules", "Conv2d": "modules", "MaxPool2d": "modules",

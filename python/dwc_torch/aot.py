@@ -122,7 +122,7 @@ def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=Fa
     meta device, and the convert report of what it would leave out."""
     import torch
 
-    from .convert import ConvertReport, _candidate, spec_of
+    from .converter import ConvertReport, _candidate, spec_of
     from .spec import ConvSpec, GapSpec
     tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
            "f64": torch.float64}[dtype]

@@ -77,15 +77,15 @@ class FileLock:
 
 def publish(build, final):
     """Runs build(tmpdir) once for `final` (a directory) under a lock and
-    renames the result into place; returns final. build() raises on failure
-    (nothing is published)."""
+    renames the result into place; returns whether this call built it.
+    build() raises on failure (nothing is published)."""
     if os.path.isdir(final):
-        return final
+        return False
     parent = os.path.dirname(final)
     os.makedirs(parent, exist_ok=True)
     with FileLock(os.path.join(parent, ".locks", os.path.basename(final) + ".lock")):
         if os.path.isdir(final):  # another process built it meanwhile
-            return final
+            return False
         tmp = tempfile.mkdtemp(prefix=".tmp-", dir=parent)
         try:
             build(tmp)
@@ -93,7 +93,7 @@ def publish(build, final):
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-    return final
+    return True
 
 
 class CompileError(RuntimeError):
@@ -128,8 +128,7 @@ def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None):
                        "compile_s": round(dt, 3)}, fh, indent=1)
         log.info("dwc_torch: compiled %s for %s in %.2f s (%s)", name, chip, dt, final)
 
-    publish(build, final)
-    return final, True
+    return final, publish(build, final)
 
 
 def link_shared(objects, runtime_so, root=None, cxx=None):

@@ -222,6 +222,9 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=False,
     report = ConvertReport()
     chosen = {}
     for name, m in list(model.named_modules()):
+        if type(m).__module__ == M.__name__:  # converted before
+            chosen[name] = m
+            continue
         cls = _candidate(name, m, dense, strided, report)
         if cls is None:
             continue
