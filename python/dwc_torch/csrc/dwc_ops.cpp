@@ -155,6 +155,14 @@ Key convKey(Op op, const at::Tensor &x, at::IntArrayRef k, at::IntArrayRef strid
   return key;
 }
 
+// Whether the caller's re-laid-out filter can be used as it is.
+bool cachedFilter(const c10::optional<at::Tensor> &hwc, const at::Tensor &weight,
+                  at::IntArrayRef sizes) {
+  return hwc && hwc->defined() && hwc->scalar_type() == weight.scalar_type() &&
+         hwc->device() == weight.device() && hwc->sizes() == sizes && hwc->is_contiguous() &&
+         reinterpret_cast<uintptr_t>(hwc->data_ptr()) % 16 == 0;
+}
+
 bool usable(const at::Tensor &x) {
   return x.dim() == 4 && x.numel() > 0 && dtypeId(x.scalar_type()) >= 0;
 }
@@ -189,7 +197,7 @@ at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
   if (!fn)
     return torchConv(x, weight, bias, stride, padding, dilation, C);
   at::Tensor xin = nhwc(x);
-  at::Tensor w = weightHwc && weightHwc->defined()
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
                      ? *weightHwc
                      : aligned(weight.reshape({C, KH * KW}).t());
   const int64_t OH = outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]);
@@ -231,7 +239,7 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
   if (!fn)
     return torchBwdData(gy, weight, size, stride, padding, dilation);
   at::Tensor g = nhwc(gy);
-  at::Tensor w = weightHwc && weightHwc->defined()
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
                      ? *weightHwc
                      : aligned(weight.reshape({C, KH * KW}).t());
   at::Tensor dx = at::empty({size[0], size[1], size[2], size[3]},
@@ -378,8 +386,9 @@ at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
     return torchConv(x, weight, bias, stride, padding, dilation, 1);
   at::Tensor xin = nhwc(x);
   // nn.Conv2d's OC x C x KH x KW -> the op's KH x KW x C x OC.
-  at::Tensor w = weightHwc && weightHwc->defined() ? *weightHwc
-                                                   : aligned(weight.permute({2, 3, 1, 0}));
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH, KW, weight.size(1), OC})
+                     ? *weightHwc
+                     : aligned(weight.permute({2, 3, 1, 0}));
   at::Tensor y = at::empty(
       {x.size(0), OC, outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]),
        outSize(x.size(3), KW, stride[1], dilation[1], padding[2], padding[3])},
