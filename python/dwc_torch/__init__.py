@@ -25,7 +25,7 @@ __all__ = ["__version__", "LayerSpec", "parse_spec", "DwcError", "KernelLibrary"
 _LAZY = {
     "convert": "converter", "unconvert": "converter", "ConvertReport": "converter",
     "load_kernels": "kernels", "unresolved": "kernels", "set_chip": "kernels",
-    "load_extension": "extension",
+    "load_extension": "extension", "backend": "compile",
     "DepthwiseConv2d": "modules", "Conv2d": "modules", "MaxPool2d": "modules",
     "AvgPool2d": "modules", "AdaptiveAvgPool2d": "modules",
 }

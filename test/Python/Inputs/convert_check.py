@@ -60,3 +60,11 @@ print("unconvert:", all(type(m).__module__.startswith("torch.nn") or
                         type(m).__module__ == "tiny_models" for m in m2.modules()))
 m4 = dwc_torch.convert(TinyNet(), verbose=False)
 print("convert twice is stable:", len(dwc_torch.convert(m4, verbose=False).dwc_report.converted))
+
+# The torch.compile backend: the same rewrite inside a compiled graph.
+be = dwc_torch.backend(inner="eager")
+m5 = TinyNet().eval()
+cm = torch.compile(m5, backend=be, fullgraph=True)
+with torch.no_grad():
+    same = torch.allclose(cm(x), m5(x), rtol=1e-5, atol=1e-6)
+print("compile backend: rewritten %d calls, matches %s" % (be.rewritten, same))
