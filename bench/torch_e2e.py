@@ -70,13 +70,12 @@ def chain_specs():
 
 
 def prepare(args):
-    import timm
-
     from dwc_torch import aot
     from dwc_torch.spec import spec_ops
     dw, pools, gaps, convs = correctness_specs()
     work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs()]
-    for name in MODELS:
+    for name in MODELS if "models" in args.sections else ():
+        import timm
         for dt in DTYPES:
             for batch, train in ((1, False), (64, True)):
                 traced, _ = aot.trace_model(timm.create_model(name), [batch, 3, 224, 224], dt,
@@ -474,6 +473,7 @@ def main():
     p.add_argument("--aot", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("-j", type=int, default=2)
+    p.add_argument("--sections", default="correctness,overhead,models")
     r = sub.add_parser("run")
     r.add_argument("--kernels", required=True)
     r.add_argument("--out", required=True)
