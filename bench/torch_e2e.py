@@ -181,10 +181,14 @@ def check_pool(res, s):
     y, ok_y = _ours(lambda: torch.ops.dwc.pool2d(x, *args))
     poison()
     dx, ok_dx = _ours(lambda: torch.ops.dwc.pool2d_backward(x, gy, *args))
+    # The op routes avg-pool backward with ceil_mode to PyTorch (the dwc
+    # kernel disagrees there): expect PyTorch's result, not ours.
+    expect_torch = s.kind == "avg" and s.ceil_mode
     for what, got, r, ours in (("pool_fwd", y, ref, ok_y), ("pool_bwd", dx, dxr, ok_dx)):
         e = rel_err(got, r)
+        want = not (what == "pool_bwd" and expect_torch)
         res.add(section="correctness", op=what, spec=s.key, dwc_kernel=ours, rel_err=e,
-                ok=bool(ours and e <= TOL[s.dtype]))
+                expected_dwc_kernel=want, ok=bool(ours == want and e <= TOL[s.dtype]))
 
 
 def check_gap_conv(res, gaps, convs):
@@ -272,9 +276,9 @@ def _host_us(fn, calls, reps=15, inner=8):
     return statistics.median(out)
 
 
-def _gpu_ms(fn, reps=20):
+def _gpu_ms(fn, reps=20, warm=3):
     import torch
-    for _ in range(3):
+    for _ in range(warm):
         fn()
     ts = []
     for _ in range(reps):
@@ -383,6 +387,21 @@ def _agreement(stock, ours, x, target, amp, train):
     return logit, gerr
 
 
+def _step_fn(m, xs, target, amp, train):
+    import torch
+    it = iter(range(1 << 30))
+    m.train(train)
+    if train:
+        opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
+        return lambda: _train_step(m, opt, xs[next(it) % len(xs)], target, amp)
+
+    def step():
+        with torch.no_grad(), torch.autocast("cuda", dtype=amp or torch.float16,
+                                             enabled=amp is not None):
+            m(xs[next(it) % len(xs)])
+    return step
+
+
 def bench_model(res, name, dt, batch, train):
     import timm
     import torch
@@ -401,19 +420,14 @@ def bench_model(res, name, dt, batch, train):
     convert_s = time.time() - t0
     rep = ours.dwc_report
     logit, gerr = _agreement(stock, ours, xs[0], target, amp, train)
-    ms = {}
-    for label, m in (("stock", stock), ("dwc", ours)):
-        m.train(train)
-        it = iter(range(1 << 30))
-        if train:
-            opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
-            step = lambda: _train_step(m, opt, xs[next(it) % len(xs)], target, amp)  # noqa
-        else:
-            def step():
-                with torch.no_grad(), torch.autocast("cuda", dtype=amp or torch.float16,
-                                                     enabled=amp is not None):
-                    m(xs[next(it) % len(xs)])
-        ms[label] = _gpu_ms(step, reps=10 if train else 20)
+    steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
+             (("stock", stock), ("dwc", ours))}
+    ms = {"stock": [], "dwc": []}
+    for r in range(4):  # interleaved rounds: drifts hit both sides alike
+        for label in ("stock", "dwc"):
+            ms[label].append(_gpu_ms(steps[label], reps=3 if train else 6,
+                                     warm=3 if r == 0 else 1))
+    ms = {k: statistics.median(v) for k, v in ms.items()}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
     theirs_in = sum(v[1] for n, v in rep.timings.items() if n in kept)

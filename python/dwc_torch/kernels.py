@@ -133,8 +133,9 @@ def resolve(key):
         return None
     sym = spec.symbol(op)
     with _lock:
-        if sym in _symbols:
-            return _symbols[sym]
+        for alias in _aliases(spec, op):
+            if alias in _symbols:
+                return _symbols[alias]
         aot = find_aot()
         if not aot:
             _note(sym, "no compiled kernel (load_kernels(DIR) of python -m dwc_torch.aot "
@@ -150,6 +151,17 @@ def resolve(key):
                   spec, op)
             return None
         return _symbols.get(sym)
+
+
+def _aliases(spec, op):
+    """Symbols that implement (spec, op): the backward kernels of a layer do
+    not depend on its bias, and an AOT directory names them after the
+    layer (with or without '_bias')."""
+    syms = [spec.symbol(op)]
+    if op in ("bwd_data", "bwd_filter"):
+        import dataclasses
+        syms.append(dataclasses.replace(spec, bias=not spec.bias).symbol(op))
+    return syms
 
 
 def _note(sym, why, spec=None, op=None):

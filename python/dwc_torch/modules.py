@@ -56,17 +56,16 @@ class _ConvMixin:
         self._filter = _FilterCache()
 
     def _call(self, op, relayout, x):
-        w, b = self.weight, self.bias
-        dt = _autocast_dtype(x)
-        if dt is not None and x.dtype != torch.float64:
-            # aten::conv2d's autocast policy; the casts are differentiable,
-            # so the f32 parameters get the gradients.
-            x, w = x.to(dt), w.to(dt)
-            b = b.to(dt) if b is not None else None
+        # Under autocast the op's autocast kernel casts x, the weight (through
+        # autocast's cast cache) and the bias as aten::conv2d's policy does;
+        # the filter re-layout is cached in that dtype.
         hwc = None
         if x.is_cuda and not _compiling():
-            hwc = self._filter.get(self.weight, w.dtype, relayout)
-        return op(x, w, b, self.stride, self.padding4, self.dilation, hwc)
+            dt = _autocast_dtype(x)
+            dt = dt if dt is not None and self.weight.dtype != torch.float64 else \
+                self.weight.dtype
+            hwc = self._filter.get(self.weight, dt, relayout)
+        return op(x, self.weight, self.bias, self.stride, self.padding4, self.dilation, hwc)
 
 
 class DepthwiseConv2d(_ConvMixin, nn.Conv2d):

@@ -161,6 +161,8 @@ def register_torch_cuda_impls():
     be built): the ops keep working, without the dwc kernels."""
     for name, fn in TORCH_IMPLS.items():
         _lib.impl(name, fn, "CUDA")
+    key = torch._C.DispatchKey.AutocastCUDA
+    _lib.impl("depthwise_conv2d", _autocast_kernel("depthwise_conv2d", "cuda", key), key.name)
 
 
 # --- fake kernels ----------------------------------------------------------
@@ -325,10 +327,14 @@ def _autocast_kernel(name, device_type, key):
     return kernel
 
 
-for _name in ("depthwise_conv2d", "conv2d"):
-    for _dev, _key in (("cuda", torch._C.DispatchKey.AutocastCUDA),
-                       ("cpu", torch._C.DispatchKey.AutocastCPU)):
-        _lib.impl(_name, _autocast_kernel(_name, _dev, _key), _key.name)
+# CUDA's autocast of depthwise_conv2d is the C++ extension's (with its
+# autograd); these Python kernels serve the CPU, conv2d, and CUDA when the
+# extension is missing.
+_AUTOCAST = [("depthwise_conv2d", "cpu", torch._C.DispatchKey.AutocastCPU),
+             ("conv2d", "cpu", torch._C.DispatchKey.AutocastCPU),
+             ("conv2d", "cuda", torch._C.DispatchKey.AutocastCUDA)]
+for _name, _dev, _key in _AUTOCAST:
+    _lib.impl(_name, _autocast_kernel(_name, _dev, _key), _key.name)
 
 
 # --- CUDA implementation -------------------------------------------------

@@ -10,6 +10,7 @@
 // the user); a key that stays unresolved runs PyTorch's own operator.
 #include <torch/extension.h>
 
+#include <ATen/autocast_mode.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
@@ -345,6 +346,10 @@ at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_v
   const int64_t kind = poolKind(kindName);
   if (!usable(x) || x.scalar_type() == at::kDouble || gy.scalar_type() != x.scalar_type())
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
+  // The dwc average-pool backward kernel disagrees with PyTorch on ceil_mode
+  // windows (bench/results/2026-12-01-torch-e2e.md): PyTorch computes those.
+  if (kind == 1 && ceil)
+    return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
   void *fn = lookup(poolKey(PoolBwd, x, kind, window, stride, padding, ceil, cip));
   if (!fn)
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
@@ -402,6 +407,104 @@ at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
   return y;
 }
 
+// --- autograd and autocast of dwc::depthwise_conv2d on CUDA ---------------
+// The hot op's autograd and autocast kernels are C++ as well (Python's
+// versions, registered for all devices in ops.py, cost ~30 us per call).
+// Both re-dispatch, so fake tensors (torch.compile) reach the fake kernel.
+
+using OptT = c10::optional<at::Tensor>;
+using DwSig = at::Tensor(const at::Tensor &, const at::Tensor &, const OptT &,
+                         at::IntArrayRef, at::IntArrayRef, at::IntArrayRef, const OptT &);
+
+const c10::TypedOperatorHandle<DwSig> &dwOp() {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("dwc::depthwise_conv2d", "")
+                       .typed<DwSig>();
+  return op;
+}
+
+OptT opt(const at::Tensor &t) { return t.defined() ? OptT(t) : OptT(); }
+
+namespace redispatch {
+at::Tensor dwc_bwd_data(const at::Tensor &gy, const at::Tensor &w, at::IntArrayRef size,
+                        at::IntArrayRef s, at::IntArrayRef p, at::IntArrayRef d, const OptT &h) {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("dwc::depthwise_conv2d_backward_data", "")
+                       .typed<at::Tensor(const at::Tensor &, const at::Tensor &, at::IntArrayRef,
+                                         at::IntArrayRef, at::IntArrayRef, at::IntArrayRef,
+                                         const OptT &)>();
+  return op.call(gy, w, size, s, p, d, h);
+}
+at::Tensor dwc_bwd_filter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                          at::IntArrayRef s, at::IntArrayRef p, at::IntArrayRef d) {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("dwc::depthwise_conv2d_backward_filter", "")
+                       .typed<at::Tensor(const at::Tensor &, const at::Tensor &, at::IntArrayRef,
+                                         at::IntArrayRef, at::IntArrayRef, at::IntArrayRef)>();
+  return op.call(x, gy, k, s, p, d);
+}
+} // namespace redispatch
+
+class DwFunction : public torch::autograd::Function<DwFunction> {
+public:
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x,
+                            const at::Tensor &weight, const OptT &bias,
+                            std::vector<int64_t> stride, std::vector<int64_t> padding,
+                            std::vector<int64_t> dilation, const OptT &hwc) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    at::Tensor y = dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
+    ctx->save_for_backward({x, weight, hwc ? *hwc : at::Tensor()});
+    ctx->saved_data["stride"] = stride;
+    ctx->saved_data["padding"] = padding;
+    ctx->saved_data["dilation"] = dilation;
+    ctx->saved_data["bias"] = bias.has_value() && bias->defined();
+    return y;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                 torch::autograd::variable_list grads) {
+    auto saved = ctx->get_saved_variables();
+    const at::Tensor &x = saved[0], &w = saved[1], &hwc = saved[2];
+    auto stride = ctx->saved_data["stride"].toIntVector();
+    auto padding = ctx->saved_data["padding"].toIntVector();
+    auto dilation = ctx->saved_data["dilation"].toIntVector();
+    at::Tensor gy = grads[0], dx, dw, db;
+    if (ctx->needs_input_grad(0))
+      dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc));
+    if (ctx->needs_input_grad(1))
+      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
+               .to(w.scalar_type());
+    if (ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(2)) {
+      auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+      db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
+    }
+    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor dwAutograd(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
+                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                      const OptT &hwc) {
+  return DwFunction::apply(x, weight, bias, stride.vec(), padding.vec(), dilation.vec(), hwc);
+}
+
+// aten::conv2d's autocast policy: floating inputs other than f64 to the
+// autocast dtype (weights through autocast's cast cache).
+at::Tensor dwAutocast(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
+                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                      const OptT &hwc) {
+  c10::impl::ExcludeDispatchKeyGuard noAutocast(c10::DispatchKey::AutocastCUDA);
+  const auto dt = at::autocast::get_autocast_dtype(at::kCUDA);
+  auto cast = [&](const at::Tensor &t) {
+    return t.is_floating_point() && t.scalar_type() != at::kDouble
+               ? at::autocast::cached_cast(dt, t, c10::DeviceType::CUDA)
+               : t;
+  };
+  OptT b = bias ? OptT(cast(*bias)) : OptT();
+  OptT h = hwc && hwc->scalar_type() == dt ? hwc : OptT();
+  return dwOp().call(cast(x), cast(weight), b, stride, padding, dilation, h);
+}
+
 // --- Python-facing control (not on the hot path) --------------------------
 
 void attachRuntime(uintptr_t setStream, uintptr_t lastMessage, uintptr_t takeError) {
@@ -449,6 +552,14 @@ void resetStats() {
 }
 
 } // namespace
+
+TORCH_LIBRARY_IMPL(dwc, AutogradCUDA, m) { m.impl("depthwise_conv2d", &dwAutograd); }
+
+TORCH_LIBRARY_IMPL(dwc, AutocastCUDA, m) { m.impl("depthwise_conv2d", &dwAutocast); }
+
+#ifdef DWC_TEST_CPU_AUTOGRAD // tests of the C++ autograd on a machine without a GPU
+TORCH_LIBRARY_IMPL(dwc, AutogradCPU, m) { m.impl("depthwise_conv2d", &dwAutograd); }
+#endif
 
 TORCH_LIBRARY_IMPL(dwc, CUDA, m) {
   m.impl("depthwise_conv2d", &dwForward);
