@@ -21,6 +21,7 @@ Everything left on PyTorch is listed in ONE report (logged once, and at
 
 import logging
 import statistics
+import time
 
 import torch
 import torch.nn as nn
@@ -36,6 +37,7 @@ class ConvertReport:
         self.converted = []  # (name, kind)
         self.skipped = []    # (name, reason, hint or None)
         self.timings = {}    # name -> (dwc_ms, torch_ms)
+        self.model_ms = None  # (dwc_ms, torch_ms) of the whole model
 
     def skip(self, name, reason, hint=None):
         self.skipped.append((name, reason, hint))
@@ -43,6 +45,8 @@ class ConvertReport:
     def __str__(self):
         lines = ["dwc_torch.convert: %d layers on dwc kernels, %d left on PyTorch" % (
             len(self.converted), len(self.skipped))]
+        if self.model_ms:
+            lines.append("  whole model: dwc %.3f ms, PyTorch %.3f ms" % self.model_ms)
         kinds = {}
         for _, k in self.converted:
             kinds[k] = kinds.get(k, 0) + 1
@@ -137,17 +141,24 @@ def _parent(model, name):
     return obj, parts[-1]
 
 
-def _time_ms(fn, reps=15):
-    for _ in range(3):
+def _time_ms(fn, reps=15, warm=3):
+    """Median time of fn() in ms: CUDA events on a GPU, the clock elsewhere."""
+    cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
+    for _ in range(warm):
         fn()
     times = []
     for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
+        if cuda:
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            times.append(a.elapsed_time(b))
+        else:
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1e3)
     return statistics.median(times)
 
 
@@ -165,6 +176,10 @@ def _layer_step(module, x, train):
     return run
 
 
+def _device(example_inputs):
+    return next((t.device.type for t in example_inputs if torch.is_tensor(t)), "cuda")
+
+
 def _capture_inputs(model, names, example_inputs, amp_dtype):
     """One forward of the model; returns {name: input tensor}."""
     got, hooks = {}, []
@@ -173,7 +188,8 @@ def _capture_inputs(model, names, example_inputs, amp_dtype):
         hooks.append(mods[n].register_forward_pre_hook(
             lambda m, a, n=n: got.setdefault(n, a[0].detach())))
     try:
-        with torch.no_grad(), torch.autocast("cuda", dtype=amp_dtype or torch.float16,
+        with torch.no_grad(), torch.autocast(_device(example_inputs),
+                                             dtype=amp_dtype or torch.float16,
                                              enabled=amp_dtype is not None):
             model(*example_inputs)
     finally:
@@ -192,7 +208,7 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
         cls = type(mod)
 
         def timed():
-            with torch.autocast("cuda", dtype=amp_dtype or torch.float16,
+            with torch.autocast(x.device.type, dtype=amp_dtype or torch.float16,
                                 enabled=amp_dtype is not None):
                 return _time_ms(_layer_step(mod, x, train))
         ours = timed()
@@ -210,14 +226,55 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
         model.zero_grad(set_to_none=True)
 
 
+def _model_step(model, example_inputs, train, amp_dtype):
+    dev = _device(example_inputs)
+
+    def run():
+        with torch.autocast(dev, dtype=amp_dtype or torch.float16, enabled=amp_dtype is not None):
+            if not train:
+                with torch.no_grad():
+                    return model(*example_inputs)
+            y = model(*example_inputs)
+        (y.float().sum() if torch.is_tensor(y) else sum(t.float().sum() for t in y)).backward()
+    return run
+
+
+def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
+    """The whole model, converted vs not, in interleaved rounds: the
+    conversion is undone if the model is not faster with it."""
+    if not chosen:
+        return
+    classes = {n: type(m) for n, m in chosen.items()}
+    step = _model_step(model, example_inputs, train, amp_dtype)
+    ours, theirs = [], []
+    for r in range(3):
+        ours.append(_time_ms(step, reps=3, warm=2 if r == 0 else 1))
+        for m in chosen.values():
+            M.revert(m)
+        theirs.append(_time_ms(step, reps=3, warm=2 if r == 0 else 1))
+        for n, m in chosen.items():
+            M.adopt(m, classes[n])
+    ours, theirs = statistics.median(ours), statistics.median(theirs)
+    report.model_ms = (ours, theirs)
+    if ours >= theirs * (1.0 - margin):
+        for n, m in list(chosen.items()):
+            M.revert(m)
+            report.skip(n, "the whole model is not faster converted on this GPU and input",
+                        "model step: dwc %.3f ms vs PyTorch %.3f ms" % (ours, theirs))
+        chosen.clear()
+
+
 def convert(model, *, depthwise=True, pools=True, dense=False, strided=False,
             example_inputs=None, train=None, amp_dtype=None, tune=None, margin=0.03,
-            verbose=True):
+            verify=None, verbose=True):
     """Converts `model` in place and returns it; the report is at
-    `model.dwc_report`. example_inputs: a tensor or tuple for tuning (and
-    to name missing kernels); train: tune forward+backward (default:
-    model.training); amp_dtype: the autocast dtype the model will run under
-    (tuning only)."""
+    `model.dwc_report`. example_inputs: a tensor or tuple for tuning;
+    train: tune forward+backward (default: model.training); amp_dtype: the
+    autocast dtype the model will run under; tune (default: with
+    example_inputs on a GPU): keep only layers faster than PyTorch's;
+    verify (default: as tune): then time the whole model both ways and undo
+    the conversion if it is not faster. The model's buffers (e.g. BatchNorm
+    statistics) and gradients are restored after the timing runs."""
     from .extension import load_extension
     report = ConvertReport()
     chosen = {}
@@ -242,11 +299,20 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=False,
         example_inputs = (example_inputs,)
     on_gpu = example_inputs is not None and all(
         not torch.is_tensor(t) or t.is_cuda for t in example_inputs)
-    if chosen and on_gpu:
-        load_extension()
+    tune = on_gpu if tune is None else tune
+    verify = tune if verify is None else verify
+    if chosen and example_inputs is not None and (tune or verify):
+        if on_gpu:
+            load_extension()
         train = model.training if train is None else train
-        if tune is None or tune:
+        buffers = {k: v.detach().clone() for k, v in model.state_dict().items()
+                   if k not in dict(model.named_parameters())}
+        if tune:
             _tune(model, chosen, example_inputs, train, amp_dtype, margin, report)
+        if verify:
+            _verify(model, chosen, example_inputs, train, amp_dtype, margin, report)
+        model.load_state_dict(buffers, strict=False)
+        model.zero_grad(set_to_none=True)
     report.converted = [(n, type(m).__name__) for n, m in chosen.items()]
     _report_missing(report)
     model.dwc_report = report

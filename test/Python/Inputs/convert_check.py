@@ -68,3 +68,16 @@ cm = torch.compile(m5, backend=be, fullgraph=True)
 with torch.no_grad():
     same = torch.allclose(cm(x), m5(x), rtol=1e-5, atol=1e-6)
 print("compile backend: rewritten %d calls, matches %s" % (be.rewritten, same))
+
+# Tuning and the whole-model check (timed here on the CPU, where both sides
+# are PyTorch): they run, report, and leave the model's buffers and
+# gradients as they were.
+bn = torch.nn.Sequential(torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), torch.nn.BatchNorm2d(4),
+                         torch.nn.MaxPool2d(2)).train()
+before = {k: v.clone() for k, v in bn.state_dict().items()}
+dwc_torch.convert(bn, example_inputs=torch.randn(2, 4, 9, 9), tune=True, verbose=False)
+r = bn.dwc_report
+print("tuned: %d layers timed, whole model timed %s, buffers kept %s, no grads %s" % (
+    len(r.timings), r.model_ms is not None,
+    all(torch.equal(before[k], v) for k, v in bn.state_dict().items()),
+    all(p.grad is None for p in bn.parameters())))
