@@ -420,7 +420,13 @@ def bwdf_odd_set():
     ]
 
 
-SETS = {"floor": floor_set, "smoke": smoke_set, "zsweep": zsweep_set, "tcdata": tcdata_set,
+def check_set():
+    """Correctness and sanitizer runs: the smoke and odd backward-filter
+    configurations."""
+    return smoke_set() + bwdf_odd_set()
+
+
+SETS = {"floor": floor_set, "smoke": smoke_set, "check": check_set, "zsweep": zsweep_set, "tcdata": tcdata_set,
         "tcrows": tcrows_set,
         "f32dw": f16_f32dw_set, "bwdf": bwdf_set, "bwdfsweep": bwdf_sweep_set,
         "bwdfodd": bwdf_odd_set, "bwdfsweep2": bwdf_sweep2_set,

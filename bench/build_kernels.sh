@@ -59,10 +59,14 @@ export AOT AOT_FLAGS
 # leaves no object and is recorded in the manifest (the others go on).
 ls "$OUTDIR"/*.mlir | xargs -P "$JOBS" -I{} bash -c '
   f="{}"; b="${f%.mlir}"
+  t0=$(date +%s.%N)
   if ! eval "\"\$AOT\" $AOT_FLAGS \"\$f\" -o \"\$b.o\" --header \"\$b.h\"" >"$b.log" 2>&1; then
     rm -f "$b.o"; echo "  FAILED $(basename "$b")"
-  fi'
+  fi
+  echo "$(basename "$b") $(echo "$(date +%s.%N) - $t0" | bc)" >"$b.time"'
 echo "build_kernels: dwc-aot took $(( $(date +%s) - T0 )) s"
+# Seconds per kernel (wall clock, -j$JOBS), for the compile-time report.
+cat "$OUTDIR"/*.time > "$OUTDIR/compile-times.txt" 2>/dev/null && rm -f "$OUTDIR"/*.time
 
 python3 "$ROOT/bench/configs.py" --set "$SET" --write-manifest "$OUTDIR" \
   --commit "$COMMIT" --aot "$AOT${AOT_FLAGS:+ $AOT_FLAGS}"

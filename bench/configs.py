@@ -217,7 +217,59 @@ def fwd16_set() -> List[Config]:
     ]
 
 
-SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "fwd16": fwd16_set}
+def fuzz_set(count: int = 300, seed: int = 2026) -> List[Config]:
+    """Seeded random forward configurations for GPU fuzzing: N = 1..4, maps
+    of 1..40 (W < filter, odd sizes), C = 1..80 or multiples of 8,
+    filters 1..9 and sometimes 13/31, strides 1..3, dilations 1..2,
+    asymmetric padding, f32/f16/bf16, bias. Checked against float64 with
+    poisoned outputs and guard regions (harness.py --no-timing)."""
+    import random
+    rng = random.Random(seed)
+    out: List[Config] = []
+    while len(out) < count:
+        f = lambda: rng.choice([1, 2, 3, 3, 4, 5, 5, 7, 7, 9, 13, 31])
+        # Half the configurations in the fast paths' domain (stride 1,
+        # dilation 1, C a multiple of 8), the rest anywhere.
+        fast = rng.random() < 0.5
+        ch = 8 * rng.randint(1, 12) if fast else rng.randint(1, 80)
+        c = Config(rng.randint(1, 4), rng.randint(1, 40), rng.randint(1, 40),
+                   ch, f(), f(), rng.choice(["f32", "f16", "bf16"]),
+                   stride=[1, 1] if fast else [rng.randint(1, 3), rng.randint(1, 3)],
+                   dilation=[1, 1] if fast else [rng.choice([1, 1, 2]), rng.choice([1, 1, 2])],
+                   padding=[rng.randint(0, 4) for _ in range(4)],
+                   bias=rng.random() < 0.3, note="fuzz")
+        if c.OH >= 1 and c.OW >= 1 and all(
+                c.name != o.name for o in out):
+            out.append(c)
+    return out
+
+
+def fuzzbug2_set() -> List[Config]:
+    """Neighbours of fuzzbug's f16 configuration, to find what triggers it."""
+    p = [1, 1, 1, 2]
+    return [Config(3, 8, 6, 72, 3, 3, "f16", padding=p, note="H=8"),
+            Config(3, 4, 10, 72, 3, 3, "f16", padding=p, note="W=10"),
+            Config(1, 4, 6, 72, 3, 3, "f16", padding=p, note="N=1"),
+            Config(3, 4, 6, 8, 3, 3, "f16", padding=p, note="C=8"),
+            Config(3, 4, 6, 72, 3, 3, "f16", padding=[1, 1, 1, 1], note="same padding"),
+            Config(3, 5, 6, 72, 3, 3, "f16", padding=p, note="H=5"),
+            Config(3, 4, 6, 64, 3, 3, "f16", padding=p, note="C=64")]
+
+
+def fuzzbug_set() -> List[Config]:
+    """The configuration bench/gpu_fuzz.sh found wrong (bf16, right padding
+    wider than the filter: OW = 9 > W = 6) in every element type, and its
+    neighbours (no bias, narrower right padding)."""
+    out = []
+    for dt in ("bf16", "f16", "f32"):
+        out += [Config(3, 4, 6, 72, 3, 3, dt, padding=[1, 1, 1, 4], bias=True, note="fuzz bug"),
+                Config(3, 4, 6, 72, 3, 3, dt, padding=[1, 1, 1, 4], note="no bias"),
+                Config(3, 4, 6, 72, 3, 3, dt, padding=[1, 1, 1, 2], bias=True, note="pad 2")]
+    return out
+
+
+SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "fwd16": fwd16_set,
+        "fuzz": fuzz_set, "fuzzbug": fuzzbug_set, "fuzzbug2": fuzzbug2_set}
 
 
 def get_set(name: str) -> List[Config]:

@@ -19,6 +19,20 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# PyTorch for dwc_torch's CPU tests (test/Python, lit feature 'torch'): the
+# PyPI wheel (a CUDA build that runs on the CPU; ~40 s, ~4.5 GB here).
+# DWC_SKIP_TORCH=1 skips it (those tests are then UNSUPPORTED).
+if [ "${DWC_SKIP_TORCH:-0}" != 1 ] && ! python3 -c "import torch" >/dev/null 2>&1; then
+  echo "setup: installing torch for the dwc_torch tests"
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+  fi
+  pip_args=(-q --disable-pip-version-check "torch==2.11.*" numpy)
+  python3 -m pip install "${pip_args[@]}" 2>/dev/null ||
+    python3 -m pip install --break-system-packages "${pip_args[@]}"
+fi
+
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if [ ! -f build/build.ninja ]; then

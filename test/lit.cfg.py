@@ -58,13 +58,18 @@ def _has_gpu():
         return False
 if os.environ.get("DWC_FORCE_NO_GPU") != "1" and _has_gpu():
     config.available_features.add("gpu")
-# 'torch' when the Python of the tests imports torch (the PyTorch binding's
-# GPU tests need it and a GPU; never on CI).
+# 'torch' when the Python of the tests imports torch (scripts/setup.sh
+# installs a CPU-capable one, so CI runs the binding's CPU tests); the GPU
+# tests of the binding need 'gpu' too.
 def _has_torch():
     try:
         return subprocess.run([config.python_executable, "-c", "import torch"],
-                              capture_output=True, timeout=120).returncode == 0
+                              capture_output=True, timeout=300).returncode == 0
     except Exception:
         return False
-if "gpu" in config.available_features and _has_torch():
+if os.environ.get("DWC_FORCE_NO_TORCH") != "1" and _has_torch():
     config.available_features.add("torch")
+# One dwc cache for the Python tests (content-hash keys: sharing is safe), so
+# the C++ extension of dwc_torch is built once per build tree.
+config.substitutions.append(
+    ("%dwc_cache", os.path.join(config.dwc_obj_root, "test", "dwc-cache")))

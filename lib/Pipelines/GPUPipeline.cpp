@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Pipelines/Pipelines.h"
+#include "dwc/Pipelines/GPUTarget.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -35,32 +36,46 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 
+namespace {
+using ErrorFn = function_ref<LogicalResult(const Twine &)>;
+
 /// Adds `pass` after applying the extra textual `extra` options of pipeline
-/// option `what` (tuning sweeps, ablations); invalid ones end the program
-/// with a message (the pipeline builder cannot return an error).
-static void addWithOptions(OpPassManager &pm, std::unique_ptr<Pass> pass,
-                           StringRef extra, StringRef what) {
+/// option `what` (tuning sweeps, ablations); fails on invalid ones.
+LogicalResult addWithOptions(OpPassManager &pm, std::unique_ptr<Pass> pass,
+                             StringRef extra, StringRef what,
+                             ErrorFn emitError) {
+  std::string why;
   if (!extra.empty() &&
       failed(pass->initializeOptions(extra, [&](const Twine &msg) {
-        llvm::errs() << "dwc-to-nvvm: " << what << ": " << msg << "\n";
+        why = msg.str();
         return failure();
       })))
-    llvm::report_fatal_error("dwc-to-nvvm: invalid " + Twine(what) + " '" +
-                                 Twine(extra) + "'",
-                             /*gen_crash_diag=*/false);
+    return emitError("dwc-to-nvvm: invalid " + what + " '" + extra +
+                     "': " + why);
   pm.addPass(std::move(pass));
+  return success();
 }
 
-void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
-                                 const DwcToNVVMPipelineOptions &options) {
-  // 1. Tensors to buffers. Results become trailing out-params; a result
-  //    allocated in the function is written directly into the caller's
-  //    buffer (hoist-static-allocs), without a copy.
+/// The canonicalizer of kernel code. Bottom-up: a kernel is one large
+/// unrolled block, and the default top-down worklist revisits it so often
+/// that canonicalization took 13 of 18 s for a 31x31 bf16 kernel; bottom-up
+/// reaches the same fixpoint (the same IR, checked on the benchmark
+/// kernels) in under a second.
+std::unique_ptr<Pass> createKernelCanonicalizer() {
+  GreedyRewriteConfig config;
+  config.setUseTopDownTraversal(false);
+  return createCanonicalizerPass(config);
+}
+
+/// 1. Tensors to buffers. Results become trailing out-params; a result
+///    allocated in the function is written directly into the caller's
+///    buffer (hoist-static-allocs), without a copy.
+void addBufferization(OpPassManager &pm) {
   pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(dwc::createDwcFuseConvPool());
   pm.addPass(createCanonicalizerPass());
@@ -77,16 +92,55 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   bufferization::BufferDeallocationPipelineOptions deallocOpts;
   bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
+}
 
-  // 2. dwc ops to GPU kernels; host buffers are device buffers.
+/// The depthwise tensor-core kernels (f16/bf16).
+LogicalResult addTensorCoreKernels(OpPassManager &pm,
+                                   const dwc::DwcToNVVMPipelineOptions &options,
+                                   const dwc::GPUTarget &target,
+                                   ErrorFn emitError) {
+  // Tensor cores from FW = 9 (the row-ring kernel); narrower filters
+  // run faster on the CUDA-core GEMV kernel (measured on the H200,
+  // bench/results/2026-11-30-fwd16-v3.md). Band packing with filter
+  // pairs, split copies and unrolled slices: 1.15-2.6x the fragment
+  // ring (bench/results/2026-11-30-fwd16-ldm.md).
+  // Wide filters: the streaming band kernel (each input row loaded once
+  // per row block into registers and multiplied with every filter row
+  // it meets).
+  if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUMmaStream(),
+                            options.streamOptions, "stream-options",
+                            emitError)))
+    return failure();
+  dwc::ConvertDwcToGPUMmaOptions mmaOptions;
+  mmaOptions.minFilterWidth = 9;
+  mmaOptions.bandPacking = true;
+  mmaOptions.bandFilterPairs = true;
+  mmaOptions.bandCopySplit = true;
+  mmaOptions.bandUnroll = true;
+  // Band rows / one barrier / filter rows per shape, as measured on the
+  // H200 (bench/results/2026-11-30-fwd16-rows.md): 1.0-1.22x the
+  // previous default, which band-auto=false in mma-options gives back.
+  // Hopper only: its two-row blocks take up to 227 KB of shared memory.
+  mmaOptions.bandAuto = target.smVersion == 90;
+  return addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
+                        options.mmaOptions, "mma-options", emitError);
+}
+
+/// 2. dwc ops to GPU kernels: the fast paths where they apply (they need
+///    sm_80's cp.async and mma.sync), the direct kernels for the rest.
+LogicalResult addKernels(OpPassManager &pm,
+                         const dwc::DwcToNVVMPipelineOptions &options,
+                         const dwc::GPUTarget &target, ErrorFn emitError) {
+  bool fastPaths = options.fastPaths && target.hasAmpereInstructions();
   // Pooling first: it takes the fused depthwise convolution + pooling ops
   // it has a kernel for; the rest are split into their two ops for the
   // passes below.
-  if (options.fastPaths)
-    addWithOptions(pm, dwc::createConvertDwcToGPUPool(), options.poolOptions,
-                   "pool-options");
+  if (fastPaths &&
+      failed(addWithOptions(pm, dwc::createConvertDwcToGPUPool(),
+                            options.poolOptions, "pool-options", emitError)))
+    return failure();
   pm.addPass(dwc::createDwcDecomposeConvPool());
-  if (options.fastPaths) {
+  if (fastPaths) {
     // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
     // f16/bf16 when allowed); the ablation switches come in conv-options.
     dwc::ConvertDwcToGPUIm2winOptions convOpts;
@@ -94,85 +148,114 @@ void dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
     // Hopper warpgroup MMA where the target has it (chip=sm_90a; conv-options
     // wgmma=false turns it off): 1.35-1.92x faster than the mma.sync kernel
     // on the 8 f16 layers it takes (bench/results/2026-11-30-conv-wgmma.md).
-    convOpts.wgmma = options.chip == "sm_90a";
-    addWithOptions(pm, dwc::createConvertDwcToGPUIm2win(convOpts),
-                   options.convOptions, "conv-options");
-    if (options.tensorCores) {
-      // Tensor cores from FW = 9 (the row-ring kernel); narrower filters
-      // run faster on the CUDA-core GEMV kernel (measured on the H200,
-      // bench/results/2026-11-30-fwd16-v3.md). Band packing with filter
-      // pairs, split copies and unrolled slices: 1.15-2.6x the fragment
-      // ring (bench/results/2026-11-30-fwd16-ldm.md).
-      // Wide filters: the streaming band kernel (each input row loaded once
-      // per row block into registers and multiplied with every filter row
-      // it meets).
-      addWithOptions(pm, dwc::createConvertDwcToGPUMmaStream(),
-                     options.streamOptions, "stream-options");
-      dwc::ConvertDwcToGPUMmaOptions mmaOptions;
-      mmaOptions.minFilterWidth = 9;
-      mmaOptions.bandPacking = true;
-      mmaOptions.bandFilterPairs = true;
-      mmaOptions.bandCopySplit = true;
-      mmaOptions.bandUnroll = true;
-      // Band rows / one barrier / filter rows per shape, as measured on the
-      // H200 (bench/results/2026-11-30-fwd16-rows.md): 1.0-1.22x the
-      // previous default, which band-auto=false in mma-options gives back.
-      // Hopper only: its two-row blocks take up to 227 KB of shared memory.
-      mmaOptions.bandAuto = StringRef(options.chip).starts_with("sm_90");
-      addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
-                     options.mmaOptions, "mma-options");
-    }
+    convOpts.wgmma = target.hasWgmma();
+    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUIm2win(convOpts),
+                              options.convOptions, "conv-options", emitError)))
+      return failure();
+    if (options.tensorCores &&
+        failed(addTensorCoreKernels(pm, options, target, emitError)))
+      return failure();
     // (Stride-1 depthwise backward-data ops take the tensor-core and GEMV
     // kernels too, on the rotated filter.)
-    addWithOptions(pm, dwc::createConvertDwcToGPUGemv(), options.gemvOptions,
-                   "gemv-options");
+    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUGemv(),
+                              options.gemvOptions, "gemv-options", emitError)))
+      return failure();
+    // Strided forward and backward data: register-window and phase-decomposed
+    // gather kernels (the direct backward-data kernel tests every tap of
+    // every dX pixel for divisibility by the stride).
+    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUStrided(),
+                              options.stridedOptions, "strided-options",
+                              emitError)))
+      return failure();
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
     bwdFilterOptions.smCount = options.smCount;
-    addWithOptions(pm,
-                   dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions),
-                   options.bwdFilterOptions, "bwd-filter-options");
+    if (failed(addWithOptions(
+            pm, dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions),
+            options.bwdFilterOptions, "bwd-filter-options", emitError)))
+      return failure();
   }
   pm.addPass(dwc::createConvertDwcToGPU());
   pm.addPass(dwc::createConvertHostBuffersToGPU());
+  pm.addPass(dwc::createDwcCheckLaunchBounds());
   // (No canonicalization before outlining: it would hoist the kernels'
   // constants out of gpu.launch and turn them into kernel arguments.)
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(dwc::createDwcLegalizeKernelNames());
   // Blocks-per-SM markers of the kernel generators become nvvm.minctasm.
   pm.addPass(dwc::createDwcKernelOccupancy());
   // Shared-memory buffers are accessed 128 bits at a time.
   pm.addPass(dwc::createDwcAlignWorkgroupBuffers());
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createKernelCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  return success();
+}
 
-  // 3. Device code to NVVM.
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = options.features;
-  target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+/// 3. Device code to NVVM.
+void addDeviceToNVVM(OpPassManager &pm,
+                     const dwc::DwcToNVVMPipelineOptions &options,
+                     const dwc::GPUTarget &target) {
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = target.chip;
+  attach.features = target.features;
+  attach.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createKernelCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+}
 
-  // 4. Host code to LLVM (launches become mgpu* runtime calls).
+/// 4. Host code to LLVM (launches become mgpu* runtime calls).
+void addHostToLLVM(OpPassManager &pm) {
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+} // namespace
+
+LogicalResult
+dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
+                            const DwcToNVVMPipelineOptions &options,
+                            ErrorFn emitError) {
+  GPUTarget target;
+  if (failed(resolveGPUTarget(options.chip, options.features, target,
+                              emitError)))
+    return failure();
+  StringRef format = options.format;
+  if (format != "isa" && format != "bin" && format != "fatbin")
+    return emitError("dwc-to-nvvm: format '" + format +
+                     "' is not one of isa (PTX text), bin (cubin), fatbin");
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return emitError("dwc-to-nvvm: opt-level " + Twine(options.optLevel) +
+                     " is not in [0, 3]");
+  if (options.smCount < 1 || options.smCount > 1024)
+    return emitError("dwc-to-nvvm: sm-count " + Twine(options.smCount) +
+                     " is not in [1, 1024]");
+  std::string toolkit = options.toolkit;
+  if (format != "isa" &&
+      failed(resolveCudaToolkit(options.toolkit, toolkit, emitError)))
+    return failure();
+
+  addBufferization(pm);
+  if (failed(addKernels(pm, options, target, emitError)))
+    return failure();
+  addDeviceToNVVM(pm, options, target);
+  addHostToLLVM(pm);
 
   // 5. Kernels to PTX / cubin / fatbin, embedded in the module.
   GpuModuleToBinaryPassOptions binOpts;
   binOpts.compilationTarget = options.format;
-  binOpts.toolkitPath = options.toolkit;
+  binOpts.toolkitPath = toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binOpts));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  return success();
 }

@@ -1,42 +1,47 @@
-"""dwc_torch: PyTorch binding of dwc's depthwise convolution kernels.
-
-Development machine (MLIR, no torch needed): `python -m dwc_torch.aot`
-compiles forward/backward-data/backward-filter kernels per static layer spec
-with dwc-aot and writes a manifest. GPU machine (torch, no MLIR):
+"""dwc_torch: PyTorch integration of dwc's compiled kernels.
 
     import dwc_torch
-    dwc_torch.load_kernels(".carry/torch_kernels")     # links with g++, ctypes
-    conv = dwc_torch.DepthwiseConv2d(C, C, 7, padding=3)   # drop-in for
-    # nn.Conv2d(C, C, 7, padding=3, groups=C)
+    model = dwc_torch.convert(model)          # depthwise convs, pools -> dwc
+    print(model.dwc_report)                   # what stayed on PyTorch, and why
 
-The torch-facing names are imported lazily, so the AOT step and the ctypes
-layer work without torch.
+Kernels come from dwc-aot: compiled on first use into ~/.cache/dwc when
+dwc-aot is on PATH (or $DWC_AOT), or ahead of time on the machine with MLIR
+(`python -m dwc_torch.aot --model pkg.mod:factory --input 64,3,224,224
+--out DIR`) and loaded with `dwc_torch.load_kernels(DIR)`.
+
+The ops are torch.ops.dwc.* (torch.library: fake kernels, autograd,
+autocast; CPU = PyTorch's operators). The spec/AOT/cache layers need no
+torch; torch-facing names are imported lazily.
 """
 
+from .version import __version__  # noqa: F401
 from .spec import LayerSpec, parse_spec  # noqa: F401
 from .library import DwcError, KernelLibrary  # noqa: F401
 
-__all__ = ["LayerSpec", "parse_spec", "DwcError", "KernelLibrary", "load_kernels",
-           "DepthwiseConv2d", "DwcDepthwiseConv2dFunction", "dwc_depthwise_conv2d",
-           "set_default_library", "get_default_library"]
+__all__ = ["__version__", "LayerSpec", "parse_spec", "DwcError", "KernelLibrary",
+           "convert", "unconvert", "load_kernels", "load_extension", "stats",
+           "DepthwiseConv2d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+
+_LAZY = {
+    "convert": "converter", "unconvert": "converter", "ConvertReport": "converter",
+    "load_kernels": "kernels", "unresolved": "kernels", "set_chip": "kernels",
+    "load_extension": "extension", "backend": "compile",
+    "DepthwiseConv2d": "modules", "Conv2d": "modules", "MaxPool2d": "modules",
+    "AvgPool2d": "modules", "AdaptiveAvgPool2d": "modules",
+}
 
 
-def load_kernels(kernels_dir, work_dir="/tmp/dwc_torch", log_path=None, default=True):
-    """Builds libdwc_runtime, links the kernels of kernels_dir and loads them;
-    makes them the default of DepthwiseConv2d unless default=False."""
-    lib = KernelLibrary.build(kernels_dir, work_dir, log_path)
-    if default:
-        from .module import set_default_library
-        set_default_library(lib)
-    return lib
+def stats():
+    """Counters of the C++ extension: kernel calls, PyTorch fallbacks,
+    layout copies, registry misses (None before it is loaded)."""
+    from .extension import loaded_extension
+    ext = loaded_extension()
+    return ext.stats() if ext is not None else None
 
 
 def __getattr__(name):
-    if name in ("DepthwiseConv2d", "set_default_library", "get_default_library"):
-        from . import module
-        return getattr(module, name)
-    if name in ("DwcDepthwiseConv2dFunction", "dwc_depthwise_conv2d",
-                "torch_depthwise_conv2d", "stats"):
-        from . import functional
-        return getattr(functional, name)
+    if name in _LAZY:
+        import importlib
+        importlib.import_module(".ops", __name__)  # registers torch.ops.dwc
+        return getattr(importlib.import_module("." + _LAZY[name], __name__), name)
     raise AttributeError(name)

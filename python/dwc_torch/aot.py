@@ -1,160 +1,247 @@
-"""Ahead-of-time step (development machine, where MLIR is): layer specs ->
-one .mlir per op (forward, backward-data, backward-filter) -> dwc-aot ->
-object + header, and a manifest.json that the GPU side reads.
+"""Ahead-of-time step (the machine with MLIR): layers -> one .mlir per op ->
+dwc-aot (through the content-hash cache, see cache.py) -> DIR/<op>_<key>.o
++ .h and DIR/manifest.json, which the GPU machine loads with
+dwc_torch.load_kernels(DIR).
 
-    python3 -m dwc_torch.aot --aot build/bin/dwc-aot --out .carry/torch_kernels \\
-        --spec 64,64,32,32,7,1,3,1,f32,bias --spec ... [--specs-file F.json] [-j 2]
+From a model (needs torch; traced on the meta device, nothing computed):
+
+    python -m dwc_torch.aot --model pkg.module:factory --input 64,3,224,224 \\
+        --dtype f16 --out DIR [--train] [--no-amp] [--strided] [--dense] [--chip sm_90]
+
+compiles what convert() would run: forward kernels for inference, forward,
+backward-data and backward-filter (and pooling backward) with --train. With
+--dtype f16/bf16 the model is taken to run under torch.autocast (f32
+weights): convolutions in that dtype, pooling in it and in f32 (what
+autocast feeds them depends on the layer before); --no-amp for a model
+converted to that dtype.
+
+From explicit layers (no torch needed):
+
+    python -m dwc_torch.aot --out DIR --spec 64,64,32,32,7,1,3,1,f32,bias --spec-json '{...}'
 
 A spec is N,C,H,W,kernel[,stride[,padding[,dilation[,dtype[,bias]]]]] (see
-spec.parse_spec). Objects whose .mlir did not change and that are newer than
-dwc-aot are kept (rebuilds only compile what changed). A failing compile is
-recorded in the manifest (`error`) and the others go on; the GPU side then
-falls back to PyTorch for that layer. No torch needed.
+spec.parse_spec). dwc-aot: --aot, else $DWC_AOT, else PATH. A failing
+compile is recorded in the manifest (`error`) and the others go on; the GPU
+side then runs that layer on PyTorch.
 """
 
 import argparse
 import concurrent.futures
+import importlib
 import json
 import os
-import subprocess
+import shutil
 import sys
 import time
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from dwc_torch.spec import OPS, LayerSpec, parse_spec  # noqa: E402
-else:
-    from .spec import OPS, LayerSpec, parse_spec
+    __package__ = "dwc_torch"
+
+from . import cache  # noqa: E402
+from .spec import OPS, parse_spec, spec_from_dict, spec_ops  # noqa: E402
+from .version import __version__  # noqa: E402
 
 MANIFEST_FORMAT = "dwc_torch-kernels-1"
 
 
-def _git_commit(path):
-    try:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        c = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
-                           text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=10).stdout.strip()
-        return (c + "-dirty") if (c and dirty) else (c or "unknown")
-    except Exception:
-        return "unknown"
-
-
-def _compile(aot, mlir_path, extra_flags):
-    base = mlir_path[:-len(".mlir")]
-    obj, hdr, log = base + ".o", base + ".h", base + ".log"
-    if (os.path.exists(obj) and os.path.getmtime(obj) >= os.path.getmtime(mlir_path)
-            and os.path.getmtime(obj) >= os.path.getmtime(aot)):
-        return None, 0.0, True
+def _compile_one(aot, spec, op, flags, chip, root):
     t0 = time.time()
-    with open(log, "w") as fh:
-        r = subprocess.run([aot, mlir_path, "-o", obj, "--header", hdr] + extra_flags,
-                           stdout=fh, stderr=subprocess.STDOUT)
-    dt = time.time() - t0
-    if r.returncode != 0:
-        if os.path.exists(obj):
-            os.remove(obj)
-        with open(log) as fh:
-            return fh.read()[-2000:] or "dwc-aot failed (rc %d)" % r.returncode, dt, False
-    return None, dt, False
+    try:
+        entry, fresh = cache.compile_kernel(spec.mlir(op), spec.func_name(op), aot, flags,
+                                            chip, root)
+        return entry, None, time.time() - t0, not fresh
+    except cache.CompileError as e:
+        return None, str(e), time.time() - t0, False
 
 
-def build(specs, aot, out, jobs=2, extra_flags=(), ops=OPS, log=print):
-    """Writes .mlir files, compiles them, writes out/manifest.json; returns
-    the manifest (a dict)."""
+def build(work, aot, out, jobs=2, extra_flags=(), chip="sm_90", cache_root=None,
+          log=print):
+    """work: [(spec, [ops])]. Writes DIR/<func>.{mlir,o,h} and the manifest;
+    returns the manifest (a dict)."""
     aot = os.path.abspath(aot)
     if not os.access(aot, os.X_OK):
         raise FileNotFoundError("dwc-aot not found or not executable: %s" % aot)
     os.makedirs(out, exist_ok=True)
-    specs = list(dict.fromkeys(specs))  # unique, in order
-    work = []
-    for s in specs:
-        for op in ops:
-            path = os.path.join(out, s.func_name(op) + ".mlir")
-            text = s.mlir(op)
-            old = open(path).read() if os.path.exists(path) else None
-            if old != text:
-                with open(path, "w") as fh:
-                    fh.write(text)
-            work.append((s, op, path))
+    merged = {}
+    for spec, ops in work:
+        merged.setdefault(spec, [])
+        merged[spec] += [o for o in ops if o not in merged[spec]]
+    jobs_list = [(s, op) for s, ops in merged.items() for op in ops]
     t0 = time.time()
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        futs = {ex.submit(_compile, aot, p, list(extra_flags)): (s, op) for s, op, p in work}
+        futs = {ex.submit(_compile_one, aot, s, op, list(extra_flags), chip, cache_root):
+                (s, op) for s, op in jobs_list}
         for f in concurrent.futures.as_completed(futs):
             s, op = futs[f]
-            err, dt, cached = f.result()
-            results[(s, op)] = (err, dt, cached)
-            log("  %-8s %-10s %s%s" % ("FAILED" if err else ("cached" if cached else "ok"),
-                                     op, s.key, "" if cached else " (%.1f s)" % dt))
-    manifest = {
-        "format": MANIFEST_FORMAT,
-        "commit": _git_commit(out),
-        "aot": aot,
-        "aot_flags": list(extra_flags),
-        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "build_s": round(time.time() - t0, 1),
-        "specs": [],
-    }
-    for s in specs:
+            entry, err, dt, hit = f.result()
+            results[(s, op)] = (entry, err, dt)
+            if entry:
+                for ext in (".o", ".h", ".mlir"):
+                    shutil.copyfile(os.path.join(entry, "kernel" + ext),
+                                    os.path.join(out, s.func_name(op) + ext))
+            log("  %-8s %-10s %s%s" % ("FAILED" if err else ("cached" if hit else "ok"),
+                                     op, s.key, "" if hit else " (%.1f s)" % dt))
+    manifest = {"format": MANIFEST_FORMAT, "dwc_version": __version__, "aot": aot,
+                "aot_flags": list(extra_flags), "chip": chip,
+                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "build_s": round(time.time() - t0, 1), "specs": []}
+    for s, ops in merged.items():
         entry = s.to_dict()
         entry["ops"] = {}
         for op in ops:
-            err, dt, _ = results[(s, op)]
+            e, err, dt = results[(s, op)]
             entry["ops"][op] = {
-                "function": s.func_name(op),
-                "symbol": s.symbol(op),
-                "object": s.func_name(op) + ".o",
-                "header": s.func_name(op) + ".h",
-                "compile_s": round(dt, 2),
-                "error": err,
-            }
+                "function": s.func_name(op), "symbol": s.symbol(op),
+                "object": s.func_name(op) + ".o", "header": s.func_name(op) + ".h",
+                "cache_key": os.path.basename(e) if e else None,
+                "compile_s": round(dt, 2), "error": err}
         manifest["specs"].append(entry)
-    with open(os.path.join(out, "manifest.json"), "w") as fh:
+    tmp = os.path.join(out, ".manifest.json.tmp")
+    with open(tmp, "w") as fh:
         json.dump(manifest, fh, indent=1)
+    os.replace(tmp, os.path.join(out, "manifest.json"))
     return manifest
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--aot", required=True, help="path of dwc-aot")
-    ap.add_argument("--out", required=True, help="output directory (kept; stale "
-                    "files of other specs are removed with --clean)")
+# --- from a model ---------------------------------------------------------
+
+def load_factory(text):
+    """'pkg.module:factory[:arg]' -> the model (factory() or factory(arg))."""
+    parts = text.split(":")
+    if len(parts) < 2:
+        raise ValueError("--model is pkg.module:factory, got %r" % text)
+    fn = getattr(importlib.import_module(parts[0]), parts[1])
+    return fn(*parts[2:])
+
+
+def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=False,
+                strided=False):
+    """[(spec, ops)] of the layers convert() would take over, traced on the
+    meta device, and the convert report of what it would leave out."""
+    import torch
+
+    from .converter import ConvertReport, _candidate, spec_of
+    from .spec import ConvSpec, GapSpec
+    tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+           "f64": torch.float64}[dtype]
+    amp = amp and dtype in ("f16", "bf16")
+    model = model.to("meta").train(train)
+    if not amp:
+        model = model.to(tdt)
+    report = ConvertReport()
+    found, hooks = [], []
+
+    def record(name, m, x):
+        if m.__class__.__name__ == "AdaptiveAvgPool2d":
+            N, C, H, W = x.shape
+            dts = [dtype, "f32"] if amp else [dtype]
+            found.extend((GapSpec.make(N, C, H, W, d), ()) for d in dts)
+            return
+        if isinstance(m, torch.nn.Conv2d) and m.groups == 1:
+            N, C, H, W = x.shape
+            found.append((ConvSpec.make(N, C, H, W, m.out_channels, m.kernel_size, m.stride,
+                                        m.padding, m.dilation, dtype, m.bias is not None), ()))
+            return
+        dts = [dtype] + (["f32"] if amp and not isinstance(m, torch.nn.Conv2d) else [])
+        for d in dts:
+            s = spec_of(m, torch.empty(x.shape, dtype=tdt if d == dtype else torch.float32,
+                                       device="meta"))
+            if s is not None:
+                found.append((s, ()))
+
+    for name, m in model.named_modules():
+        if _candidate(name, m, dense, strided, report) is not None:
+            hooks.append(m.register_forward_pre_hook(
+                lambda mod, a, name=name: record(name, mod, a[0])))
+    x = torch.empty(tuple(input_shape), device="meta",
+                    dtype=torch.float32 if amp else tdt)
+    try:
+        with torch.no_grad():
+            model(x)
+    finally:
+        for h in hooks:
+            h.remove()
+    return [(s, spec_ops(s, train)) for s, _ in dict.fromkeys(found)], report
+
+
+def _parse_args(argv):
+    ap = argparse.ArgumentParser(prog="python -m dwc_torch.aot",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--aot", help="dwc-aot (default: $DWC_AOT, else PATH)")
+    ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--spec", action="append", default=[],
-                    help="N,C,H,W,k[,stride[,pad[,dil[,dtype[,bias]]]]]")
+                    help="N,C,H,W,k[,stride[,pad[,dil[,dtype[,bias]]]]] (depthwise)")
+    ap.add_argument("--spec-json", action="append", default=[],
+                    help="any spec as JSON (spec.to_dict())")
     ap.add_argument("--specs-file", help="JSON list of spec strings or dicts")
-    ap.add_argument("--ops", default=",".join(OPS))
+    ap.add_argument("--model", help="pkg.module:factory[:arg] returning an nn.Module")
+    ap.add_argument("--input", help="input shape of --model, e.g. 64,3,224,224")
+    ap.add_argument("--dtype", default="f32", choices=["f32", "f16", "bf16", "f64"])
+    ap.add_argument("--train", action="store_true",
+                    help="also the backward kernels (training)")
+    ap.add_argument("--no-amp", action="store_true",
+                    help="--dtype f16/bf16 is the model's own dtype, not autocast's")
+    ap.add_argument("--strided", action="store_true", help="strided depthwise layers too")
+    ap.add_argument("--dense", action="store_true", help="dense nn.Conv2d too (forward)")
+    ap.add_argument("--ops", help="ops of --spec layers (default: all three)")
+    ap.add_argument("--chip", default="sm_90", help="GPU architecture (default sm_90)")
+    ap.add_argument("--cache", help="cache directory (default: $DWC_CACHE_DIR or ~/.cache/dwc)")
     ap.add_argument("-j", type=int, default=2)
-    ap.add_argument("--clean", action="store_true",
-                    help="remove files of specs not in this list")
+    ap.add_argument("--clean", action="store_true", help="remove other kernels from --out")
     ap.add_argument("--aot-flag", action="append", default=[],
                     help="extra dwc-aot flag (e.g. --aot-flag=--fast-paths=false)")
-    args = ap.parse_args(argv)
+    return ap, ap.parse_args(argv)
+
+
+def _work_from_args(ap, args):
+    ops = tuple(o for o in (args.ops or ",".join(OPS)).split(",") if o)
     specs = [parse_spec(t) for t in args.spec]
+    specs += [spec_from_dict(json.loads(t)) for t in args.spec_json]
     if args.specs_file:
         for item in json.load(open(args.specs_file)):
-            specs.append(parse_spec(item) if isinstance(item, str) else LayerSpec.from_dict(item))
-    if not specs:
-        ap.error("no spec given (--spec or --specs-file)")
-    ops = tuple(o for o in args.ops.split(",") if o)
-    for o in ops:
-        if o not in OPS:
-            ap.error("unknown op %r (ops: %s)" % (o, ",".join(OPS)))
+            specs.append(parse_spec(item) if isinstance(item, str) else spec_from_dict(item))
+    work = [(s, ops if s.family == "dw" else spec_ops(s, True)) for s in specs]
+    if args.model:
+        if not args.input:
+            ap.error("--model needs --input (e.g. 64,3,224,224)")
+        model = load_factory(args.model)
+        traced, report = trace_model(model, [int(v) for v in args.input.split(",")],
+                                     args.dtype, not args.no_amp, args.train, args.dense,
+                                     args.strided)
+        print("dwc_torch.aot: %s: %d eligible layer shapes (%s)" % (
+            args.model, len(traced), "training" if args.train else "inference"))
+        if report.skipped:
+            print(str(report).replace("dwc_torch.convert: 0 layers on dwc kernels, ",
+                                      "dwc_torch.aot: "))
+        work += traced
+    return work
+
+
+def main(argv=None):
+    ap, args = _parse_args(argv)
+    aot = args.aot or os.environ.get("DWC_AOT") or shutil.which("dwc-aot")
+    if not aot:
+        ap.error("dwc-aot not found: --aot PATH, DWC_AOT or PATH")
+    work = _work_from_args(ap, args)
+    if not work:
+        ap.error("nothing to compile (--spec, --spec-json, --specs-file or --model)")
     if args.clean and os.path.isdir(args.out):
-        keep = {s.func_name(op) for s in specs for op in ops}
+        keep = {s.func_name(op) for s, ops in work for op in ops}
         for f in os.listdir(args.out):
             stem, ext = os.path.splitext(f)
             if ext in (".mlir", ".o", ".h", ".log") and stem not in keep:
                 os.remove(os.path.join(args.out, f))
-    print("dwc_torch.aot: %d specs x %d ops -> %s" % (len(specs), len(ops), args.out))
-    m = build(specs, args.aot, args.out, args.j, args.aot_flag, ops)
+    n = sum(len(ops) for _, ops in work)
+    print("dwc_torch.aot: %d specs x %d ops -> %s (%s)" % (
+        len({s for s, _ in work}), max(len(o) for _, o in work), args.out, args.chip))
+    m = build(work, aot, args.out, args.j, args.aot_flag, args.chip, args.cache)
     failed = [o["symbol"] for s in m["specs"] for o in s["ops"].values() if o["error"]]
+    n = sum(len(s["ops"]) for s in m["specs"])
     size = sum(os.path.getsize(os.path.join(args.out, f)) for f in os.listdir(args.out))
     print("dwc_torch.aot: %d compiled, %d failed, %.1f s, %d KiB in %s" % (
-        len(specs) * len(ops) - len(failed), len(failed), m["build_s"], size // 1024,
-        args.out))
+        n - len(failed), len(failed), m["build_s"], size // 1024, args.out))
     for f in failed:
         print("dwc_torch.aot: FAILED %s" % f)
     return 1 if failed else 0

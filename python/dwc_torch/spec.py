@@ -125,6 +125,13 @@ class LayerSpec:
             x(self.dilation), x(self.padding), self.dtype)
         return k + ("_bias" if self.bias else "")
 
+    def spec_string(self) -> str:
+        """The parse_spec form (python -m dwc_torch.aot --spec ...)."""
+        x = lambda v: "x".join(map(str, v))
+        return "%d,%d,%d,%d,%s,%s,%s,%s,%s,%s" % (
+            self.N, self.C, self.H, self.W, x(self.kernel), x(self.stride), x(self.padding),
+            x(self.dilation), self.dtype, "bias" if self.bias else "nobias")
+
     def func_name(self, op: str) -> str:
         assert op in OPS, op
         return "%s_%s" % (op, self.key)
@@ -224,3 +231,300 @@ def parse_spec(text: str) -> LayerSpec:
     if len(parts) > 9 and parts[9] not in ("bias", "nobias"):
         raise ValueError("spec %r: the 10th field is 'bias' or 'nobias'" % text)
     return LayerSpec.make(N, C, H, W, kernel, stride, padding, dilation, dtype, bias)
+
+
+# --- registry keys -----------------------------------------------------------
+# The C++ extension (csrc/dwc_ops.cpp) looks kernels up by a tuple of ints
+# built from the call's shapes and attributes; on a miss it hands that tuple
+# to Python (kernels.resolve), which decodes it with spec_from_key. The
+# layout must match key builders of csrc/dwc_ops.cpp:
+#   [op, dtype, N, C, H, W, <op fields>]
+OP_IDS = {"fwd": 0, "bwd_data": 1, "bwd_filter": 2, "pool_fwd": 3,
+          "pool_bwd": 4, "gap": 5, "conv_fwd": 6}
+OP_NAMES = {v: k for k, v in OP_IDS.items()}
+DTYPE_IDS = {"f32": 0, "f16": 1, "bf16": 2, "f64": 3}
+DTYPE_NAMES = {v: k for k, v in DTYPE_IDS.items()}
+POOL_KINDS = ("max", "avg")
+
+
+def _layer_key(self, op):
+    """Registry key of one op of a depthwise LayerSpec."""
+    return ([OP_IDS[op], DTYPE_IDS[self.dtype], self.N, self.C, self.H, self.W]
+            + list(self.kernel) + list(self.stride) + list(self.dilation)
+            + list(self.padding) + [int(self.bias and op == "fwd")])
+
+
+LayerSpec.registry_key = _layer_key
+LayerSpec.family = "dw"
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """nn.MaxPool2d / nn.AvgPool2d on an N x C x H x W input (dilation 1)."""
+    N: int
+    C: int
+    H: int
+    W: int
+    kind: str
+    window: Tuple[int, int]
+    stride: Tuple[int, int]
+    padding: Tuple[int, int, int, int]
+    ceil_mode: bool = False
+    count_include_pad: bool = True
+    dtype: str = "f32"
+    family = "pool"
+
+    @staticmethod
+    def make(N, C, H, W, kind, window, stride=None, padding=0, ceil_mode=False,
+             count_include_pad=True, dtype="f32"):
+        k = _pair(window, "window")
+        s = k if stride is None else _pair(stride, "stride")
+        p = normalize_padding(padding, k, (1, 1))
+        spec = PoolSpec(int(N), int(C), int(H), int(W), kind, tuple(k), tuple(s),
+                        tuple(p), bool(ceil_mode),
+                        bool(count_include_pad) if kind == "avg" else False, dtype)
+        spec.validate()
+        return spec
+
+    def validate(self):
+        if self.kind not in POOL_KINDS:
+            raise ValueError("pool kind must be max or avg, got %r" % self.kind)
+        if self.dtype not in ("f32", "f16", "bf16"):
+            raise ValueError("pool dtype must be f32, f16 or bf16, got %r" % self.dtype)
+        if min(self.N, self.C, self.H, self.W, *self.window, *self.stride) <= 0:
+            raise ValueError("sizes, window and strides must be positive: %r" % (self,))
+        if any(self.padding[i] >= self.window[i // 2] for i in range(4)):
+            raise ValueError("each padding must be smaller than the window")
+        if self.OH <= 0 or self.OW <= 0:
+            raise ValueError("the window is larger than the padded input: %r" % (self,))
+
+    def _out(self, size, k, s, p0, p1):
+        if not self.ceil_mode:
+            return (size + p0 + p1 - k) // s + 1
+        o = -(-(size + p0 + p1 - k) // s) + 1
+        if (o - 1) * s >= size + p0:
+            o -= 1
+        return o
+
+    @property
+    def OH(self):
+        return self._out(self.H, self.window[0], self.stride[0], *self.padding[0:2])
+
+    @property
+    def OW(self):
+        return self._out(self.W, self.window[1], self.stride[1], *self.padding[2:4])
+
+    @property
+    def key(self):
+        x = lambda v: "x".join(map(str, v))
+        return "pool%s_n%dc%dh%dw%d_k%s_s%s_p%s%s%s_%s" % (
+            self.kind, self.N, self.C, self.H, self.W, x(self.window), x(self.stride),
+            x(self.padding), "_ceil" if self.ceil_mode else "",
+            "_cip" if self.count_include_pad else "", self.dtype)
+
+    def func_name(self, op):
+        return "%s_%s" % (op, self.key)
+
+    def symbol(self, op):
+        return "dwc_" + self.func_name(op)
+
+    def registry_key(self, op):
+        return ([OP_IDS[op], DTYPE_IDS[self.dtype], self.N, self.C, self.H, self.W,
+                 POOL_KINDS.index(self.kind)] + list(self.window) + list(self.stride)
+                + list(self.padding) + [int(self.ceil_mode), int(self.count_include_pad)])
+
+    def _t(self, h, w):
+        return "tensor<%dx%dx%dx%dx%s>" % (self.N, h, w, self.C, self.dtype)
+
+    def _attrs(self):
+        lst = lambda v: "[" + ", ".join(map(str, v)) + "]"
+        return "window = %s strides = %s padding = %s%s%s" % (
+            lst(self.window), lst(self.stride), lst(self.padding),
+            " ceil_mode" if self.ceil_mode else "",
+            " count_include_pad" if self.count_include_pad else "")
+
+    def mlir(self, op):
+        tx, ty = self._t(self.H, self.W), self._t(self.OH, self.OW)
+        name = self.func_name(op)
+        head = "// Generated by python/dwc_torch/spec.py: %s of %s\n" % (op, self.key)
+        if op == "pool_fwd":
+            return head + (
+                "func.func @%s(%%x: %s) -> %s {\n"
+                "  %%init = tensor.empty() : %s\n"
+                "  %%y = dwc.pool2d %s ins(%%x : %s) outs(%%init : %s)\n"
+                "         %s -> %s\n"
+                "  return %%y : %s\n}\n") % (name, tx, ty, ty, self.kind, tx, ty,
+                                             self._attrs(), ty, ty)
+        if op == "pool_bwd":
+            return head + (
+                "func.func @%s(%%x: %s, %%dy: %s) -> %s {\n"
+                "  %%init = tensor.empty() : %s\n"
+                "  %%dx = dwc.pool2d_backward %s ins(%%x, %%dy : %s, %s) outs(%%init : %s)\n"
+                "         %s -> %s\n"
+                "  return %%dx : %s\n}\n") % (name, tx, ty, tx, tx, self.kind, tx, ty, tx,
+                                              self._attrs(), tx, tx)
+        raise ValueError(op)
+
+
+@dataclass(frozen=True)
+class GapSpec:
+    """Global average pooling (nn.AdaptiveAvgPool2d(1)) of N x C x H x W."""
+    N: int
+    C: int
+    H: int
+    W: int
+    dtype: str = "f32"
+    family = "gap"
+
+    @staticmethod
+    def make(N, C, H, W, dtype="f32"):
+        s = GapSpec(int(N), int(C), int(H), int(W), dtype)
+        if dtype not in ("f32", "f16", "bf16") or min(s.N, s.C, s.H, s.W) <= 0:
+            raise ValueError("bad global average pool spec %r" % (s,))
+        return s
+
+    @property
+    def key(self):
+        return "gap_n%dc%dh%dw%d_%s" % (self.N, self.C, self.H, self.W, self.dtype)
+
+    def func_name(self, op):
+        return "%s_%s" % (op, self.key)
+
+    def symbol(self, op):
+        return "dwc_" + self.func_name(op)
+
+    def registry_key(self, op):
+        return [OP_IDS[op], DTYPE_IDS[self.dtype], self.N, self.C, self.H, self.W]
+
+    def mlir(self, op):
+        if op != "gap":
+            raise ValueError(op)
+        tx = "tensor<%dx%dx%dx%dx%s>" % (self.N, self.H, self.W, self.C, self.dtype)
+        ty = "tensor<%dx1x1x%dx%s>" % (self.N, self.C, self.dtype)
+        return ("// Generated by python/dwc_torch/spec.py: gap of %s\n"
+                "func.func @%s(%%x: %s) -> %s {\n"
+                "  %%init = tensor.empty() : %s\n"
+                "  %%y = dwc.global_avg_pool ins(%%x : %s) outs(%%init : %s) -> %s\n"
+                "  return %%y : %s\n}\n") % (self.key, self.func_name(op), tx, ty, ty,
+                                             tx, ty, ty, ty)
+
+
+@dataclass(frozen=True)
+class ConvSpec:
+    """Dense nn.Conv2d(C, OC, k, groups=1) forward on N x C x H x W."""
+    N: int
+    C: int
+    H: int
+    W: int
+    OC: int
+    kernel: Tuple[int, int]
+    stride: Tuple[int, int] = (1, 1)
+    padding: Tuple[int, int, int, int] = (0, 0, 0, 0)
+    dilation: Tuple[int, int] = (1, 1)
+    dtype: str = "f32"
+    bias: bool = False
+    family = "conv"
+
+    @staticmethod
+    def make(N, C, H, W, OC, kernel, stride=1, padding=0, dilation=1, dtype="f32",
+             bias=False):
+        k, s, d = _pair(kernel, "kernel"), _pair(stride, "stride"), _pair(dilation, "dilation")
+        p = normalize_padding(padding, k, d)
+        spec = ConvSpec(int(N), int(C), int(H), int(W), int(OC), tuple(k), tuple(s),
+                        tuple(p), tuple(d), dtype, bool(bias))
+        if dtype not in DTYPES or min(spec.N, spec.C, spec.H, spec.W, spec.OC) <= 0 \
+                or spec.OH <= 0 or spec.OW <= 0:
+            raise ValueError("bad conv2d spec %r" % (spec,))
+        return spec
+
+    OH = LayerSpec.OH
+    OW = LayerSpec.OW
+
+    @property
+    def key(self):
+        x = lambda v: "x".join(map(str, v))
+        return "conv_n%dc%dh%dw%d_o%d_k%s_s%s_d%s_p%s_%s%s" % (
+            self.N, self.C, self.H, self.W, self.OC, x(self.kernel), x(self.stride),
+            x(self.dilation), x(self.padding), self.dtype, "_bias" if self.bias else "")
+
+    def func_name(self, op):
+        return "%s_%s" % (op, self.key)
+
+    def symbol(self, op):
+        return "dwc_" + self.func_name(op)
+
+    def registry_key(self, op):
+        return ([OP_IDS[op], DTYPE_IDS[self.dtype], self.N, self.C, self.H, self.W, self.OC]
+                + list(self.kernel) + list(self.stride) + list(self.dilation)
+                + list(self.padding) + [int(self.bias)])
+
+    def mlir(self, op):
+        if op != "conv_fwd":
+            raise ValueError(op)
+        e = self.dtype
+        t = lambda *s: "tensor<%sx%s>" % ("x".join(map(str, s)), e)
+        tx, tw = t(self.N, self.H, self.W, self.C), t(self.kernel[0], self.kernel[1], self.C, self.OC)
+        tb, ty = t(self.OC), t(self.N, self.OH, self.OW, self.OC)
+        args = "%%x: %s, %%w: %s" % (tx, tw) + (", %%b: %s" % tb if self.bias else "")
+        bias = " bias(%%b : %s)" % tb if self.bias else ""
+        return ("// Generated by python/dwc_torch/spec.py: conv_fwd of %s\n"
+                "func.func @%s(%s) -> %s {\n"
+                "  %%init = tensor.empty() : %s\n"
+                "  %%y = dwc.conv2d ins(%%x, %%w : %s, %s)%s outs(%%init : %s)\n"
+                "         %s -> %s\n"
+                "  return %%y : %s\n}\n") % (self.key, self.func_name(op), args, ty, ty,
+                                             tx, tw, bias, ty, LayerSpec._attrs(self), ty, ty)
+
+
+def spec_from_key(key):
+    """(op name, spec) of a registry key (see OP_IDS)."""
+    key = [int(k) for k in key]
+    op, dt = OP_NAMES[key[0]], DTYPE_NAMES[key[1]]
+    N, C, H, W = key[2:6]
+    f = key[6:]
+    if op in ("fwd", "bwd_data", "bwd_filter"):
+        return op, LayerSpec.make(N, C, H, W, f[0:2], f[2:4], f[6:10], f[4:6], dt,
+                                  bool(f[10]))
+    if op in ("pool_fwd", "pool_bwd"):
+        return op, PoolSpec.make(N, C, H, W, POOL_KINDS[f[0]], f[1:3], f[3:5], f[5:9],
+                                 bool(f[9]), bool(f[10]), dt)
+    if op == "gap":
+        return op, GapSpec.make(N, C, H, W, dt)
+    return op, ConvSpec.make(N, C, H, W, f[0], f[1:3], f[3:5], f[7:11], f[5:7], dt,
+                             bool(f[11]))
+
+
+def spec_ops(spec, train):
+    """The ops a layer needs: forward only for inference, all for training."""
+    fam = spec.family
+    if fam == "dw":
+        return ("fwd", "bwd_data", "bwd_filter") if train else ("fwd",)
+    if fam == "pool":
+        return ("pool_fwd", "pool_bwd") if train else ("pool_fwd",)
+    if fam == "gap":
+        return ("gap",)
+    return ("conv_fwd",)
+
+
+def _generic_to_dict(self):
+    d = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()}
+    d["family"] = self.family
+    d["key"] = self.key
+    return d
+
+
+for _cls in (PoolSpec, GapSpec, ConvSpec):
+    _cls.to_dict = _generic_to_dict
+
+_FAMILIES = {"dw": LayerSpec, "pool": PoolSpec, "gap": GapSpec, "conv": ConvSpec}
+
+
+def spec_from_dict(d):
+    """Any spec from its to_dict() (LayerSpec when 'family' is absent)."""
+    fam = d.get("family", "dw")
+    if fam == "dw":
+        return LayerSpec.from_dict(d)
+    cls = _FAMILIES[fam]
+    fields = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()
+              if k in cls.__dataclass_fields__}
+    return cls.make(**fields)

@@ -11,6 +11,7 @@
 
 #include "dwc/Dialect/Dwc/IR/DwcDialect.h"
 #include "dwc/Dialect/Dwc/Transforms/BufferizableOpInterfaceImpl.h"
+#include "dwc/Pipelines/GPUTarget.h"
 #include "dwc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,8 +35,10 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -69,16 +72,19 @@ static cl::opt<std::string>
          cl::desc("GPU architecture (sm_90a: Hopper warpgroup MMA in the "
                   "dense conv2d kernels)"),
          cl::init("sm_90"));
-static cl::opt<std::string> features(cl::cat(aotCategory), "features",
-                                     cl::desc("PTX features"),
-                                     cl::init("+ptx80"));
+static cl::opt<std::string>
+    features(cl::cat(aotCategory), "features",
+             cl::desc("PTX ISA version, e.g. +ptx80 (default: +ptx80, or the "
+                      "chip's minimum where that is higher)"),
+             cl::init(""));
 static cl::opt<int> optLevel(cl::cat(aotCategory), "opt-level",
                              cl::desc("Optimisation level (GPU and host)"),
                              cl::init(3));
 static cl::opt<std::string>
     toolkit(cl::cat(aotCategory), "toolkit",
-            cl::desc("CUDA toolkit path (ptxas, fatbinary)"),
-            cl::init("/usr/local/cuda"));
+            cl::desc("CUDA toolkit directory holding bin/ptxas (default: "
+                     "$CUDA_HOME, /usr/local/cuda or ptxas on PATH)"),
+            cl::init(""));
 static cl::opt<std::string>
     gpuFormat(cl::cat(aotCategory), "format",
               cl::desc("GPU binary format: fatbin | bin"), cl::init("fatbin"));
@@ -146,6 +152,11 @@ static cl::opt<std::string> gemvOptions(
     cl::desc("Options of convert-dwc-to-gpu-gemv, e.g. "
              "'half-vector-bits=128' (ablations, tuning)"),
     cl::init(""));
+static cl::opt<std::string> stridedOptions(
+    cl::cat(aotCategory), "strided-options",
+    cl::desc("Options of convert-dwc-to-gpu-strided (stride > 1), e.g. "
+             "'forward-rows=1' (tuning)"),
+    cl::init(""));
 static cl::opt<std::string> streamOptions(
     cl::cat(aotCategory), "stream-options",
     cl::desc("Options of convert-dwc-to-gpu-mma-stream (the streaming "
@@ -186,6 +197,24 @@ std::string typeToString(Type t) {
   return s;
 }
 
+/// The identity layout, or a strided one spelling out the same row-major
+/// strides with offset 0 (what the entry point's descriptors hold).
+bool isDenseRowMajor(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+    return false;
+  int64_t expected = 1;
+  for (int64_t i = type.getRank() - 1; i >= 0; --i) {
+    if (type.getDimSize(i) != 1 && strides[i] != expected)
+      return false;
+    expected *= type.getDimSize(i);
+  }
+  return true;
+}
+
 LogicalResult makeBufferArg(func::FuncOp fn, Type t, const std::string &name,
                             bool isOutput, bool isConst, BufferArg &out) {
   auto shaped = dyn_cast<ShapedType>(t);
@@ -197,9 +226,10 @@ LogicalResult makeBufferArg(func::FuncOp fn, Type t, const std::string &name,
     return fn.emitError() << "dwc-aot: " << name << " of type " << t
                           << " has a dynamic shape (entry points need static "
                              "shapes)";
-  if (auto mr = dyn_cast<MemRefType>(t); mr && !mr.getLayout().isIdentity())
+  if (auto mr = dyn_cast<MemRefType>(t); mr && !isDenseRowMajor(mr))
     return fn.emitError() << "dwc-aot: " << name << " of type " << t
-                          << " is not a dense row-major memref";
+                          << " is not a dense row-major memref (the entry "
+                             "point passes row-major strides and offset 0)";
   Type elem = shaped.getElementType();
   if (!elem.isIntOrFloat())
     return fn.emitError() << "dwc-aot: " << name << " has element type " << elem
@@ -214,6 +244,29 @@ LogicalResult makeBufferArg(func::FuncOp fn, Type t, const std::string &name,
   return success();
 }
 
+/// The entry point `dwc_<name>` and the header need C identifiers.
+bool isCIdentifier(StringRef name) {
+  return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// Checks that `fn` can be given the entry point dwc_<name>: a C identifier
+/// that no other symbol of the module already uses.
+LogicalResult checkEntryName(ModuleOp module, func::FuncOp fn) {
+  StringRef name = fn.getName();
+  if (!isCIdentifier(name))
+    return fn.emitError() << "dwc-aot: function name '" << name
+                          << "' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"
+                             "; its entry point dwc_"
+                          << name << " could not be declared in C";
+  std::string entry = "dwc_" + name.str();
+  if (SymbolTable::lookupSymbolIn(module, entry))
+    return fn.emitError() << "dwc-aot: entry point " << entry << " of @" << name
+                          << " clashes with the symbol @" << entry
+                          << " of the module (rename one of them)";
+  return success();
+}
+
 /// Records the C signature of each public function before lowering. Tensor
 /// arguments are inputs, tensor/memref results become trailing outputs;
 /// memref arguments (already bufferized code) are read-write buffers.
@@ -221,6 +274,8 @@ LogicalResult collectSignatures(ModuleOp module, std::vector<EntrySig> &sigs) {
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isDeclaration() || !fn.isPublic())
       continue;
+    if (failed(checkEntryName(module, fn)))
+      return failure();
     EntrySig sig;
     sig.name = fn.getName().str();
     FunctionType ft = fn.getFunctionType();
@@ -269,13 +324,24 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.smCount = smCount;
     opts.convOptions = convOptions;
     opts.gemvOptions = gemvOptions;
+    opts.stridedOptions = stridedOptions;
     opts.mmaOptions = mmaOptions;
     opts.streamOptions = streamOptions;
-    dwc::buildDwcToNVVMPipeline(pm, opts);
+    if (failed(dwc::buildDwcToNVVMPipeline(pm, opts, [&](const Twine &msg) {
+          return module.emitError("dwc-aot: ") << msg;
+        })))
+      return failure();
   } else if (pipelineKind == "upstream") {
+    dwc::GPUTarget target;
+    if (failed(dwc::resolveGPUTarget(chip, features, target,
+                                     [&](const Twine &msg) {
+                                       return module.emitError("dwc-aot: ")
+                                              << msg;
+                                     })))
+      return failure();
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
                     "cubin-chip=" +
-                    chip + " cubin-features=" + features +
+                    target.chip + " cubin-features=" + target.features +
                     " cubin-format=" + gpuFormat +
                     " opt-level=" + std::to_string(optLevel) + "}";
     if (failed(parsePassPipeline(p, pm)))
@@ -450,6 +516,53 @@ int fail(const llvm::Twine &msg) {
   return 1;
 }
 
+/// Checks the options the pipeline does not check itself.
+LogicalResult checkToolOptions() {
+  auto error = [](const Twine &msg) {
+    fail(msg);
+    return failure();
+  };
+  if (gpuFormat != "fatbin" && gpuFormat != "bin")
+    return error("--format=" + gpuFormat +
+                 " is not an embeddable GPU binary: use fatbin or bin");
+  // The kernels read and write 128 bits at a time.
+  if (alignment < 16 || alignment > 4096 || !llvm::isPowerOf2_32(alignment))
+    return error("--alignment=" + Twine(alignment) +
+                 " must be a power of two in [16, 4096] (the kernels access "
+                 "memory 128 bits at a time)");
+  if (optLevel < 0 || optLevel > 3)
+    return error("--opt-level=" + Twine(optLevel) + " is not in [0, 3]");
+  return success();
+}
+
+/// The host target machine for -o, or null after an error message.
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
+  std::string err;
+  llvm::Triple triple(targetTriple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                           : targetTriple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target) {
+    fail("no host target for '" + triple.str() + "': " + err);
+    return nullptr;
+  }
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(targetCpu)) {
+    fail("--target-cpu=" + targetCpu + " is not a CPU of " + triple.str());
+    return nullptr;
+  }
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, targetCpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      optLevel >= 2 ? llvm::CodeGenOptLevel::Default
+                    : llvm::CodeGenOptLevel::None));
+  if (!tm) {
+    fail("cannot create a target machine for " + triple.str());
+    return nullptr;
+  }
+  return tm;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -459,6 +572,14 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "dwc ahead-of-time compiler: .mlir -> x86-64 object + C header\n");
+
+  if (failed(checkToolOptions()))
+    return 1;
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  // The host target is checked before the (long) GPU compilation.
+  if (emitKind == EmitKind::Obj && !createHostTargetMachine())
+    return 1;
 
   DialectRegistry registry;
   registry.insert<dwc::DwcDialect>();
@@ -528,21 +649,10 @@ int main(int argc, char **argv) {
         g.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::Triple triple(targetTriple.empty() ? llvm::sys::getDefaultTargetTriple()
-                                           : targetTriple);
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
-  if (!target)
-    return fail("no host target: " + err);
-  llvm::TargetOptions targetOptions;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, targetCpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      optLevel >= 2 ? llvm::CodeGenOptLevel::Default
-                    : llvm::CodeGenOptLevel::None));
+  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine();
   if (!tm)
-    return fail("cannot create a target machine for " + triple.str());
-  llvmModule->setTargetTriple(triple);
+    return 1;
+  llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
 
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))

@@ -980,6 +980,111 @@ def ConvertDwcToGPUMmaStream
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"> {
+  let summary = "Lower strided depthwise convolutions and input gradients to register-window / phase-decomposed gather kernels";
+  let description = [{
+    Replaces each eligible memref-form `dwc.depthwise_conv2d` and
+    `dwc.depthwise_conv2d_backward_data` whose stride is not 1 (every
+    downsampling block of MobileNet and EfficientNet) with a CUDA-core
+    kernel. Both are 1-D grids of 256-thread blocks with channel vectors
+    innermost (NHWC-coalesced loads and stores), keep the FH x FW filter
+    vectors in f32 registers, sum in f32 and round once for f16/bf16. V
+    (channels per thread) is the widest of 128 / 64 / 32 bits (16 for f32)
+    that divides C and keeps FH*FW*V within `filter-regs` (64) registers
+    (3x3: 4 channels; 5x5: 2; 7x7: f32 1, f16 2); option `vector-bits`
+    forces it. Borders by predication: loads outside the source are
+    clamped loads replaced by zeros, stores outside the destination are
+    skipped; only the checks that can fail for the thread's static index
+    ranges are emitted.
+
+    Forward (option `forward`, default on): a thread owns TH output rows
+    (option `forward-rows`) x TQ consecutive output columns (option
+    `tile-width`) x V channels (defaults, measured on the H200: up to 9
+    taps 1 x 4 on outputs of 28+ rows, else 2 x 8; up to 25 taps 4 x 16;
+    more taps (7x7, not measured) 1 x 8, which ptxas keeps without spills
+    for f16)
+    and slides a register window of FW
+    input columns of (TH-1)*sh + FH vectors along the width, over the
+    stride-interleaved input columns: the max(FW - sw, 0) columns that
+    output column ow shares with ow + 1 stay in registers, the others are
+    loaded (sw new columns per output column at 3x3 / 5x5 stride 2, against
+    FW in the direct kernel), and each loaded row serves every output row
+    of the tile it meets (height reuse). TH*FH*FW FMAs per step.
+
+    Backward data: a phase-decomposed gather, without divisibility tests or
+    atomics. Writing h + pt = t*sh + ph and w + pl = q*sw + pw
+    (0 <= ph < sh, 0 <= pw < sw),
+
+      dX[n, h, w, c] = sum_{j, i} dY[n, t - j, q - i, c] *
+                                  W[ph + sh*j, pw + sw*i, c]
+
+    over the taps ph + sh*j < FH, pw + sw*i < FW: a dX pixel only receives
+    the taps of its phase (ph, pw), a static set, and the dY pixels it
+    reads are those of its "super pixel" (t, q) and its ceil(FH/sh) - 1
+    upper and ceil(FW/sw) - 1 left neighbours, for all sh*sw phases alike.
+    A thread owns one super row t (the sh dX rows of every row phase) x TQ
+    consecutive super columns (`tile-width`, 0: 4; the last segment of a
+    row is cut at the edge) x V channels. Per super column one new dY
+    column of ceil(FH/sh) vectors enters a register window of ceil(FW/sw)
+    columns (after a warm-up of ceil(FW/sw) - 1 columns); the sh*sw dX
+    vectors of the super pixel are summed from the window (FH*FW FMAs:
+    every product once) and stored right away.
+
+    Eligible (everything else is left to the other passes or to
+    `convert-dwc-to-gpu`): a stride other than [1, 1] (stride 1 takes the
+    GEMV / tensor-core kernels), dilations 1, filters of at most 49 taps
+    (every tap of a step is unrolled, the filter lives in registers),
+    f32/f16/bf16 operands (and bias) of one element type with f32
+    accumulation, identity layouts, C a
+    multiple of 32 bits (any C for f32, even C for f16/bf16), non-negative
+    padding. Vector accesses assume base pointers aligned to the vector
+    width.
+
+    Before:
+
+    ```mlir
+    dwc.depthwise_conv2d_backward_data
+      ins(%dy, %w : memref<2x4x4x32xf32>, memref<3x3x32xf32>)
+      outs(%dx : memref<2x8x8x32xf32>)
+      strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, ...)
+               threads(%tx, %ty, %tz) in (%sx = %c256, ...) {
+      // gid -> (n, super row t, segment, channel vector c)
+      // 9 filter vector.loads; per super column q: 2 vector.loads of dY
+      // (rows t, t - 1), the 2x2 dX vectors of the phases with 4 / 2 / 2 / 1
+      // vector.fma each, 4 vector.stores (under scf.if at the borders)
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"forward", "forward", "bool", /*default=*/"true",
+           "Take strided forward convolutions too">,
+    Option<"forwardRows", "forward-rows", "int64_t", /*default=*/"0",
+           "Output rows per thread of the forward kernel (0: by filter and "
+           "output size; at most 8)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Bits of channels per thread (0: automatic; else 32, 64 or 128)">,
+    Option<"tileWidth", "tile-width", "int64_t", /*default=*/"0",
+           "Output columns (forward) / super columns of sw dX columns "
+           "(backward data) per thread (0: forward by filter and output "
+           "size, backward data 4; at most 32)">,
+    Option<"filterRegs", "filter-regs", "int64_t", /*default=*/"64",
+           "f32 registers the filter may take when the vector width is "
+           "chosen automatically">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def ConvertDwcToGPUBackwardFilter
     : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
   let summary = "Lower depthwise filter gradients to streaming / split-z CUDA-core kernels with f32 atomics";
@@ -1054,14 +1159,18 @@ def ConvertDwcToGPUBackwardFilter
        the same rows (their dY loads are one broadcast: the kernel is bound
        by L1 traffic there). Measured on the H200: F=3 f32 0.57 -> 0.43 ms,
        f16 F=3 1.09 -> 0.48 ms with the reduction, F=51 f32 39 -> 71 ms;
-       f16 inputs (option `half-partial-steps` = k, default 16; 0: off):
+       f16 inputs, opt-in (option `half-partial-steps` = k, default 0:
+       off, f32 FMAs as the op's f32 accumulation promises):
        the window and dY stay f16 and the FMAs are packed f16x2
        (`vector.fma` on vector<8xf16>, PTX `fma.rn.f16x2`) into f16 partial
        sums over runs of k columns, each run flushed into the f32 sums with
        one widening add; no f16 -> f32 conversion per input element (the
        conversions, not the FMAs, bounded the f16 kernel: F=13 f16 took
        3.6 ms against 2.0 ms for f32). The partial sums hold at most k
-       products (bound 2e-3 against float64); the f16 range limits each partial sum (|sum of k products| < 65504).
+       products; the f16 range limits each partial sum (|sum of k products|
+       < 65504: inputs in [64, 128] overflow to +inf at k = 16) and its
+       per-element error is about k * 2^-11 of the partial sum, ~20x an
+       f32-accumulation bound, hence off by default.
        Measured (H200, 128x64x64x256 / 128x32x32x1024, f16): F=7 0.75 /
        0.73 ms -> 0.62 / 0.57 ms with k = 16 (k = 8: 0.71 / 0.71, slower:
        every flush converts), cuDNN 0.65 / 0.72; F=13 3.6 / 3.7 -> 2.4 /
@@ -1092,9 +1201,26 @@ def ConvertDwcToGPUBackwardFilter
     balance the SMs better than the extra atomics cost. Every slice adds
     FH*FW*C atomics, at most one per output column of work per thread.
 
-    Eligible (everything else is left to `convert-dwc-to-gpu`): strides 1,
-    dilations 1, C a multiple of 128 bits, identity layouts. Vector accesses
-    assume 16-byte aligned base pointers.
+    Strided dY (any stride sh x sw; every downsampling block of MobileNet /
+    EfficientNet): a row block's input rows start at oh0*sh - pt and number
+    (R-1)*sh + FH (output row r meets filter row fh in window row r*sh + fh);
+    along the width, output column ow reads input columns ow*sw - pl + fw,
+    so max(FW - sw, 0) window columns (split-z: TW - sw vectors) carry over
+    to the next output column and the others are loaded (one at stride 1).
+    R keeps its stride-1 defaults (3 for f32, 2 for f16/bf16): on the
+    H200 at 64x96x112x112 3x3 stride 2 they took 0.21 / 0.10 ms against
+    0.34 / 0.16 ms with R = 2 / 1 (bench/results/2026-12-01-stride-v1.md).
+    With a stride, only f16/bf16 filters of at most stream-max-taps taps
+    whose streaming grid has at least sm-count / 4 blocks stream; the rest
+    take split-z (the row blocks are the streaming kernel's only
+    parallelism): measured on the H200 (2026-12-01-stride-v2.md, 3x3 stride
+    2), f32 split-z was 1.1-1.6x faster on every layer, f16/bf16 streaming
+    1.3-1.4x faster at batch 64 on 56x56 and larger maps and split-z 1.2-2.4x
+    faster at batch 1.
+
+    Eligible (everything else is left to `convert-dwc-to-gpu`): dilations
+    1, C a multiple of 128 bits, identity layouts. Vector accesses assume
+    16-byte aligned base pointers.
 
     Before:
 
@@ -1155,7 +1281,7 @@ def ConvertDwcToGPUBackwardFilter
            "cross-lane operations, as host emulation needs)">,
     Option<"streamMaxTaps", "stream-max-taps", "int64_t", /*default=*/"9",
            "Filters of at most this many taps take the streaming kernel "
-           "(0: never)">,
+           "(0: never; at most 49: its taps are unrolled into registers)">,
     Option<"rowsPerStep", "rows-per-step", "int64_t", /*default=*/"0",
            "Output rows per step of the streaming kernel (0: 2 for f32, 1 "
            "for f16/bf16)">,
@@ -1163,10 +1289,11 @@ def ConvertDwcToGPUBackwardFilter
            /*default=*/"256",
            "Threads per block of the streaming kernel (32 to 1024)">,
     Option<"halfPartialSteps", "half-partial-steps", "int64_t",
-           /*default=*/"16",
-           "f16 inputs in the split-z kernel: columns summed with packed "
-           "f16x2 FMAs before each flush into the f32 sums (0: f32 FMAs "
-           "only; at most 16)">,
+           /*default=*/"0",
+           "Opt-in reduced precision for f16 inputs in the split-z kernel: "
+           "columns summed with packed f16x2 FMAs (f16 partial sums, which "
+           "overflow past 65504) before each flush into the f32 sums (0: "
+           "f32 FMAs, the op's f32 accumulation; at most 16)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

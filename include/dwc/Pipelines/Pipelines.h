@@ -27,8 +27,10 @@ struct DwcToNVVMPipelineOptions
                      "dense conv2d kernels)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features, e.g. +ptx80"),
-      llvm::cl::init("+ptx80")};
+      *this, "features",
+      llvm::cl::desc("PTX ISA version, e.g. +ptx80 (default: +ptx80, or the "
+                     "chip's minimum where that is higher)"),
+      llvm::cl::init("")};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("NVVM optimisation level"),
                                     llvm::cl::init(3)};
@@ -61,6 +63,11 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-gemv, e.g. "
                      "'half-vector-bits=128 tm=4' (ablations, tuning)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> stridedOptions{
+      *this, "strided-options",
+      llvm::cl::desc("Extra options of convert-dwc-to-gpu-strided, e.g. "
+                     "'forward-rows=1 tile-width=4' (tuning sweeps)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> mmaOptions{
       *this, "mma-options",
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma, e.g. "
@@ -88,14 +95,20 @@ struct DwcToNVVMPipelineOptions
                      "work-splitting rules; H200: 132)"),
       llvm::cl::init(132)};
   PassOptions::Option<std::string> toolkit{
-      *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for ptxas)"),
-      llvm::cl::init("/usr/local/cuda")};
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory holding bin/ptxas (default: "
+                     "$CUDA_HOME, /usr/local/cuda or ptxas on PATH)"),
+      llvm::cl::init("")};
 };
 
 /// Builds the GPU pipeline: dwc ops -> bufferized -> gpu kernels -> NVVM ->
-/// binary, with host code that calls the mgpu* runtime entry points.
-void buildDwcToNVVMPipeline(OpPassManager &pm,
-                            const DwcToNVVMPipelineOptions &options);
+/// binary, with host code that calls the mgpu* runtime entry points. Fails,
+/// reporting through `emitError`, on a bad chip, PTX version, format,
+/// toolkit or extra pass-option string.
+LogicalResult
+buildDwcToNVVMPipeline(OpPassManager &pm,
+                       const DwcToNVVMPipelineOptions &options,
+                       function_ref<LogicalResult(const Twine &)> emitError);
 
 /// Registers every named dwc pipeline with the global pass registry.
 void registerDwcPipelines();

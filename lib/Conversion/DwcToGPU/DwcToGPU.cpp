@@ -692,9 +692,12 @@ struct ConvertDwcToGPUPass
         return;
       if (op->getNumResults() != 0 ||
           llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>)) {
-        op->emitError() << "'" << op->getName()
-                        << "' operates on tensors; the GPU lowering needs the "
-                           "memref form: run one-shot-bufferize first";
+        op->emitError()
+            << "'" << op->getName()
+            << "' still operates on tensors; the GPU kernels need the memref "
+               "form (dwc-to-nvvm bufferizes the functions of the top-level "
+               "module only, not those of nested modules; run alone, this "
+               "pass needs one-shot-bufferize first)";
         failedCheck = true;
         return;
       }
@@ -718,8 +721,13 @@ struct ConvertDwcToGPUPass
 
     module.walk([&](Operation *op) {
       if (isa<DwcDialect>(op->getDialect())) {
-        op->emitError() << "'" << op->getName()
-                        << "' has no GPU lowering yet";
+        InFlightDiagnostic diag = op->emitError()
+                                  << "'" << op->getName()
+                                  << "' has no direct GPU kernel";
+        if (isa<Pool2DBackwardOp>(op))
+          diag << " (its kernels come from convert-dwc-to-gpu-pool, which "
+                  "dwc-to-nvvm runs with fast-paths=true on sm_80 or newer, "
+                  "for strides of at most 64 columns)";
         failedCheck = true;
       }
     });

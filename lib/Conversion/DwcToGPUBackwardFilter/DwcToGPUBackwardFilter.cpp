@@ -148,7 +148,8 @@ struct StreamPlan {
 };
 
 StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
-                          int64_t FW, Type elem, int64_t rowsPerStep,
+                          int64_t FW, int64_t sh, Type elem,
+                          int64_t rowsPerStep,
                           int64_t blockThreads, int64_t zOption,
                           int64_t smCount) {
   StreamPlan s;
@@ -162,9 +163,10 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
   s.R = std::clamp<int64_t>(s.R, 1, OH);
   s.rowBlocksPerImage = (OH + s.R - 1) / s.R;
   s.rowBlocks = N * s.rowBlocksPerImage;
-  // Registers: FH*FW accumulators, the FW-column window of R+FH-1 input
-  // vectors, R dY vectors (all f32), plus addresses and loop state.
-  s.regs = (FH * FW + FW * (s.R + FH - 1) + s.R) * s.V + kStreamRegisterOverhead;
+  // Registers: FH*FW accumulators, the FW-column window of (R-1)*sh+FH
+  // input vectors, R dY vectors (all f32), plus addresses and loop state.
+  s.regs = (FH * FW + FW * ((s.R - 1) * sh + FH) + s.R) * s.V +
+           kStreamRegisterOverhead;
   int64_t perBlock = (s.regs + 7) / 8 * 8 * s.threads;
   s.blocksPerSM = std::clamp<int64_t>(kRegistersPerSM / perBlock, 1,
                                       2048 / s.threads);
@@ -182,6 +184,17 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
   return s;
 }
 
+/// Whether strided dY (sh > 1) takes the streaming kernel rather than
+/// split-z: its N*ceil(OH/R) row blocks are the only parallelism, and it
+/// pays for 16-bit inputs on grids of at least a quarter of the SMs.
+/// Measured on the H200 (bench/results/2026-12-01-stride-v2.md, 3x3 stride
+/// 2): f32 split-z 1.1-1.6x faster everywhere (64x96x112x112: 0.13 against
+/// 0.21 ms); f16/bf16 streaming 1.3-1.4x faster at batch 64 on 56x56+ maps
+/// (0.097 against 0.137 ms at 112x112), split-z 1.2-2.4x faster at batch 1.
+bool streamsStrided(const StreamPlan &s, Type elem, int64_t smCount) {
+  return !elem.isF32() && 4 * s.blocks >= smCount;
+}
+
 /// Why `op` cannot take the split-z kernel, or an empty string.
 std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
   auto dw = dyn_cast<MemRefType>(op.getInit().getType());
@@ -193,8 +206,8 @@ std::string ineligibility(DepthwiseConv2DBackwardFilterOp op) {
     return "element type is not f32, f16 or bf16";
   if (!dw.getElementType().isF32() && dw.getElementType() != elem)
     return "filter gradient type is neither f32 nor the input's";
-  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }))
-    return "stride is not 1";
+  if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 1; }))
+    return "stride is not positive";
   if (llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
   if (in.getShape()[3] % channelsPerThread(in.getElementType()) != 0)
@@ -241,8 +254,14 @@ void emitVectorKernel(RewriterBase &rewriter, Location loc, int64_t count,
 
 /// Shapes of a backward-filter problem.
 struct Dims {
-  int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl;
+  int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
 };
+
+/// Floor and ceiling of a / b for b > 0 (a may be negative).
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 
 /// The streaming kernel: sums of X x dY over all rows into the f32 buffer
 /// `acc` (zeroed before), one atomic per tap and channel per block (or per
@@ -251,7 +270,11 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
                       Value acc, const Dims &d, const StreamPlan &s,
                       bool blockReduce) {
   const int64_t V = s.V, R = s.R, FH = d.FH, FW = d.FW, taps = FH * FW;
-  const int64_t inRows = R + FH - 1;
+  const int64_t sh = d.sh, sw = d.sw;
+  const int64_t inRows = (R - 1) * sh + FH;
+  // Window columns an output column shares with the next (FW - 1 at
+  // stride 1); each step loads the other FW - keep.
+  const int64_t keep = std::max<int64_t>(FW - sw, 0);
   auto [launch, b] = createGridLaunch(rewriter, loc, s.blocks, 1, s.threads);
   Type f32 = rewriter.getF32Type();
   Value smem;
@@ -285,7 +308,7 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
         Emitter re{rb, loc, V};
         Value n = re.div(blk, s.rowBlocksPerImage);
         Value oh0 = re.mul(re.rem(blk, s.rowBlocksPerImage), R);
-        Value ih0 = re.add(oh0, -d.pt);
+        Value ih0 = re.add(re.mul(oh0, sh), -d.pt);
         // All R+FH-1 input rows inside the image and all R output rows
         // inside dY: no per-load row checks.
         Value interior = re.andi(re.ge(ih0, 0), re.lt(ih0, d.IH - inRows + 1));
@@ -323,13 +346,14 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
             }
             return col;
           };
-          // One output column `ow`: a new input column enters the window,
-          // R dY vectors, R*FH*FW FMAs.
+          // One output column `ow`: FW - keep new input columns enter the
+          // window, R dY vectors, R*FH*FW FMAs.
           auto step = [&](Emitter &se, Value ow, bool colChecked,
                           std::deque<SmallVector<Value>> &window,
                           SmallVector<Value> &a) {
-            window.push_back(
-                loadColumn(se, se.add(ow, FW - 1 - d.pl), colChecked));
+            Value iw0 = se.add(se.mul(ow, sw), -d.pl);
+            for (int64_t j = keep; j < FW; ++j)
+              window.push_back(loadColumn(se, se.add(iw0, j), colChecked));
             SmallVector<Value> g;
             for (int64_t r = 0; r < R; ++r) {
               Value v = se.load(dy, ValueRange{n, oh[r], ow, c0});
@@ -341,17 +365,20 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
               for (int64_t fh = 0; fh < FH; ++fh)
                 for (int64_t fw = 0; fw < FW; ++fw)
                   a[fh * FW + fw] = vector::FMAOp::create(
-                      se.b, loc, window[fw][r + fh], g[r], a[fh * FW + fw]);
-            window.pop_front();
+                      se.b, loc, window[fw][r * sh + fh], g[r],
+                      a[fh * FW + fw]);
+            for (int64_t j = keep; j < FW; ++j)
+              window.pop_front();
           };
           std::deque<SmallVector<Value>> window;
-          for (int64_t j = 0; j < FW - 1; ++j)
+          for (int64_t j = 0; j < keep; ++j)
             window.push_back(loadColumn(k, k.cst(j - d.pl), true));
           SmallVector<Value> a(sums);
           // Columns whose new input column is inside the image need no
           // column check: [lo, hi).
-          int64_t lo = std::max<int64_t>(0, d.pl - FW + 1);
-          int64_t hi = std::min<int64_t>(d.OW, d.IW - FW + d.pl + 1);
+          int64_t lo = std::max<int64_t>(0, ceilDiv(d.pl - keep, sw));
+          int64_t hi = std::min<int64_t>(
+              d.OW, floorDiv(d.IW - FW + d.pl, sw) + 1);
           int64_t ow = 0;
           for (; ow < std::min(lo, d.OW); ++ow)
             step(k, k.cst(ow), true, window, a);
@@ -366,7 +393,7 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
                   Emitter le{lb, loc, V};
                   SmallVector<Value> la(args.take_front(taps));
                   std::deque<SmallVector<Value>> win;
-                  for (int64_t j = 0; j < FW - 1; ++j)
+                  for (int64_t j = 0; j < keep; ++j)
                     win.emplace_back(args.begin() + taps + j * inRows,
                                      args.begin() + taps + (j + 1) * inRows);
                   Value base = le.add(le.mul(ch, kStreamWidthUnroll), lo);
@@ -379,7 +406,7 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
                 });
             ValueRange res = loop.getResults();
             a.assign(res.begin(), res.begin() + taps);
-            for (int64_t j = 0; j < FW - 1; ++j)
+            for (int64_t j = 0; j < keep; ++j)
               window[j].assign(res.begin() + taps + j * inRows,
                                res.begin() + taps + (j + 1) * inRows);
             ow = lo + chunks * kStreamWidthUnroll;
@@ -473,6 +500,7 @@ struct SplitZBackwardFilterLowering
     int64_t FH = dwType.getShape()[0], FW = dwType.getShape()[1];
     int64_t OH = og[1], OW = og[2];
     int64_t pt = op.getPadding()[0], pl = op.getPadding()[2];
+    int64_t sh = op.getStrides()[0], sw = op.getStrides()[1];
     Type elem = cast<MemRefType>(x.getType()).getElementType();
     // Small filters: few FMAs per atomic, the warp reduction pays. Large
     // ones: the slots of a warp take different tap tiles of the same rows
@@ -484,12 +512,14 @@ struct SplitZBackwardFilterLowering
     int64_t tileWidth = maxTileWidth;
     if (tileWidth == 0 && halfSteps > 0)
       tileWidth = 9; // f16 window and partial sums take half the registers
-    const bool stream = FH * FW <= streamMaxTaps;
     Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, tileWidth,
                       zpw);
     StreamPlan sp =
-        makeStreamPlan(N, OH, C, FH, FW, elem, rowsPerStep, streamBlockThreads,
+        makeStreamPlan(N, OH, C, FH, FW, sh, elem, rowsPerStep,
+                       streamBlockThreads,
                        zOption, smCount);
+    const bool stream = FH * FW <= streamMaxTaps &&
+                        (sh == 1 || streamsStrided(sp, elem, smCount));
     if ((stream ? sp.blocks : p.blocks) > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     const int64_t V = p.V;
@@ -521,7 +551,7 @@ struct SplitZBackwardFilterLowering
     // warp-reduce-taps=0), else the split-z kernel.
     if (stream) {
       emitStreamKernel(rewriter, loc, x, dy, acc,
-                       Dims{N, IH, IW, C, FH, FW, OH, OW, pt, pl}, sp,
+                       Dims{N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw}, sp,
                        /*blockReduce=*/warpReduceTaps > 0);
     } else {
     auto [launch, b] = createGridLaunch(rewriter, loc, p.blocks, 1, kThreads);
@@ -554,12 +584,14 @@ struct SplitZBackwardFilterLowering
       SmallVector<Value> accInit(p.TW, t.zeros());
       // Input column of window position 0 for output column 0.
       Value iwBase = t.add(fw0, -pl);
+      // Window vectors an output column shares with the next.
+      const int64_t keep = std::max<int64_t>(p.TW - sw, 0);
       auto rowLoop = scf::ForOp::create(
           tb, loc, r0, r1, t.cst(1), accInit,
           [&](OpBuilder &rb, Location, Value r, ValueRange accs) {
             Emitter re{rb, loc, V};
             Value n = re.div(r, OH), oh = re.rem(r, OH);
-            Value ih = re.add(re.add(oh, fh), -pt);
+            Value ih = re.add(re.add(re.mul(oh, sh), fh), -pt);
             Value rowOk = re.andi(re.ge(ih, 0), re.lt(ih, IH));
             auto ifRow = scf::IfOp::create(
                 rb, loc, rowOk,
@@ -594,18 +626,22 @@ struct SplitZBackwardFilterLowering
                         le.b, loc, valid, v,
                         half ? halfZeros(le.b) : le.zeros());
                   };
-                  // One output column: a new input vector enters the
-                  // window, each of the TW taps takes one FMA (into the
-                  // f16 partial sums `part` or the f32 sums).
+                  // One output column: TW - keep new input vectors enter
+                  // the window (one at stride 1), each of the TW taps
+                  // takes one FMA (into the f16 partial sums `part` or the
+                  // f32 sums).
                   auto step = [&](Emitter &se, Value ow,
                                   std::deque<Value> &window,
                                   SmallVector<Value> &part) {
-                    window.push_back(loadInput(se, se.add(ow, p.TW - 1)));
+                    Value j0 = se.mul(ow, sw);
+                    for (int64_t j = keep; j < p.TW; ++j)
+                      window.push_back(loadInput(se, se.add(j0, j)));
                     Value g = loadVec(se, dy, ValueRange{n, oh, ow, c0});
                     for (int64_t i = 0; i < p.TW; ++i)
                       part[i] = vector::FMAOp::create(se.b, loc, window[i], g,
                                                       part[i]);
-                    window.pop_front();
+                    for (int64_t j = keep; j < p.TW; ++j)
+                      window.pop_front();
                   };
                   // Columns [ow0, ow0 + count) starting at `owBase`: f32
                   // FMAs, or packed f16 FMAs flushed into `acc` once.
@@ -627,7 +663,7 @@ struct SplitZBackwardFilterLowering
                                                 part[i]));
                   };
                   std::deque<Value> window;
-                  for (int64_t j = 0; j < p.TW - 1; ++j)
+                  for (int64_t j = 0; j < keep; ++j)
                     window.push_back(loadInput(k, k.cst(j)));
                   SmallVector<Value> acc(accs);
                   int64_t chunks = OW / unroll;
@@ -753,14 +789,18 @@ struct ConvertDwcToGPUBackwardFilterPass
   using Base::Base;
   void runOnOperation() override {
     if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0 ||
-        streamMaxTaps < 0 || rowsPerStep < 0 || halfPartialSteps < 0 ||
+        streamMaxTaps < 0 || streamMaxTaps > 49 || maxTileWidth > 17 ||
+        rowsPerStep < 0 || rowsPerStep > 16 || halfPartialSteps < 0 ||
         halfPartialSteps > 16 || streamBlockThreads < 32 ||
         streamBlockThreads > 1024) {
+      // (The streaming kernel unrolls its taps and rows, the split-z kernel
+      // its tile: larger values only make ptxas run for minutes.)
       getOperation().emitError()
           << "convert-dwc-to-gpu-backward-filter: z, max-tile-width, "
              "warp-reduce-taps, stream-max-taps and rows-per-step must be "
              ">= 0, half-partial-steps in [0, 16], stream-block-threads in "
-             "[32, 1024] and sm-count > 0";
+             "[32, 1024], stream-max-taps at most 49, max-tile-width at "
+             "most 17, rows-per-step at most 16 and sm-count > 0";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

@@ -48,6 +48,18 @@ constexpr int64_t kMaxUnroll = 8;
 /// unrolled: wider strips are left to the baseline kernel.
 constexpr int64_t kMaxColumns = 64;
 
+/// Whether X column `q` lies in one of `count` windows of width `kw` that
+/// start at columns first, first + step, ...: with strides wider than the
+/// windows most columns of a strip's span are in none, and are not loaded
+/// (an unrolled load per column made compile time grow with the stride).
+bool inSomeWindow(int64_t q, int64_t first, int64_t count, int64_t step,
+                  int64_t kw) {
+  if (q < first)
+    return false;
+  int64_t i = std::min((q - first) / step, count - 1);
+  return q - (first + i * step) < kw;
+}
+
 ArrayRef<int64_t> shapeOf(Value v) {
   return cast<MemRefType>(v.getType()).getShape();
 }
@@ -906,6 +918,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
           Value rowTap = pairTap(
               xb, arith::IndexCastOp::create(xb, loc, i32, ex.mul(kh, KW)));
           for (int64_t q = 0; q < colsA; ++q) {
+            if (!inSomeWindow(q, 0, TA, sw, KW))
+              continue;
             Value iw = ex.add(wbase, q);
             Value colOk =
                 ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
@@ -996,6 +1010,10 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                            argmax != ArgmaxMode::Recompute;
     int64_t stripReq = strip ? strip : (narrowStoredMax ? 2 : 4);
     int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(stripReq, IW), sw);
+    // A strip is a multiple of the stride, unrolled: wider ones only make
+    // the compile time grow with the stride.
+    if (TM > kMaxColumns)
+      return rewriter.notifyMatchFailure(op, "stride wider than 64 columns");
     int64_t d0 = llvm::divideCeilSigned(pl - KW + 1, sw);
     int64_t NW = 0;
     while ((d0 + NW) * sw - pl <= TM - 1)
@@ -1050,6 +1068,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
             Value tapRow = ex.broadcast(arith::IndexCastOp::create(
                 xb, loc, xb.getI32Type(), ex.mul(kr, KW)));
             for (int64_t q = qLo; q <= qHi; ++q) {
+              if (!inSomeWindow(q, qLo, NW, sw, KW))
+                continue;
               Value iw = ex.add(iw0, q);
               Value colOk = ex.inBounds(iw, q, (IWc - 1) * TM + q, IW);
               Value ok = ex.andi(rowOk, colOk);
@@ -1142,6 +1162,10 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
                   Value tapRow = ex.broadcast(arith::IndexCastOp::create(
                       xb, loc, xb.getI32Type(), ex.mul(kh, KW)));
                   for (int64_t q = 0; q < colsA; ++q) {
+            if (!inSomeWindow(q, 0, TA, sw, KW))
+              continue;
+                    if (!inSomeWindow(q, 0, TA, sw, KW))
+                      continue;
                     Value iw = ex.add(wbase, q);
                     Value colOk =
                         ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);

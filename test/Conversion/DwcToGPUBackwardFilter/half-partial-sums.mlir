@@ -3,8 +3,10 @@
 // partial sums that are flushed into the f32 sums with one widening add
 // per run; half-partial-steps=0 keeps f32 FMAs on widened loads; bf16
 // always takes the f32 FMAs.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="half-partial-steps=16" --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="half-partial-steps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=F32
+// The default is the f32 FMAs (the op promises f32 accumulation).
+// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=F32
 
 // 7x7, OW = 40: maxTW = 9 with the partial sums -> one tile of TW = 7 per
 // filter row; runs of 16 columns: a loop of 2 runs, then a run of 8.

@@ -2,11 +2,13 @@
 // stops at PTX text: no ptxas): backward filter -> zero-fill + the
 // streaming kernel for 3x3 (128-bit loads, f32 FMAs, shared-memory block
 // reduction with barriers, f32 atomic adds) or the split-z kernel for 7x7
-// (f16: packed fma.rn.f16x2 partial sums flushed into f32) (+ the
+// (f16: f32 FMAs on widened inputs by default; packed fma.rn.f16x2 partial
+// sums flushed into f32 only with half-partial-steps > 0) (+ the
 // conversion kernel for f16); stride-1 backward data -> the GEMV kernel
 // (cp.async filter rows) for f32 and the tensor-core kernel (mma.sync) for
 // f16 with FW >= 18; stride 2 -> the direct kernel (no cp.async, no mma).
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0}" | FileCheck %s
+// RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0} bwd-filter-options={half-partial-steps=16}" | FileCheck %s --check-prefix=HALF
 
 // CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel 
 // CHECK: st.global.v4.b32
@@ -26,10 +28,17 @@ func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>)
 }
 
 // CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_1 
-// CHECK-NOT: bar.sync
-// CHECK: fma.rn.f16x2
+// CHECK-NOT: {{bar.sync|fma.rn.f16x2}}
 // CHECK: cvt.f32.f16
+// CHECK-NOT: fma.rn.f16x2
+// CHECK: fma.rn.f32
+// CHECK-NOT: fma.rn.f16x2
 // CHECK: {{(atom|red)}}.global.add.f32
+// CHECK-NOT: fma.rn.f16x2
+// HALF-LABEL: gpu.binary @bwd_filter_f16_kernel_1 
+// HALF: fma.rn.f16x2
+// HALF: cvt.f32.f16
+// HALF: {{(atom|red)}}.global.add.f32
 // CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_2 
 // CHECK: cvt.rn.f16x2.f32
 // CHECK: st.global.v4.b32

@@ -9,6 +9,7 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="rows-per-step=1 stream-block-threads=64 z=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
 // RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=NORED
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-block-threads=16" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=1000" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // 2 x 8 x 20 x 32 f32, 3x3: 8 channel vectors = 8 lanes x 32 workers (256
 // threads). R = 3 (f32): 3 row blocks per image (the last one partial), 6
@@ -64,7 +65,7 @@
 // NORED-NOT: gpu.barrier
 // NORED-COUNT-36: memref.atomic_rmw addf
 // NORED: return
-// BAD: convert-dwc-to-gpu-backward-filter: z, max-tile-width, warp-reduce-taps, stream-max-taps and rows-per-step must be >= 0, half-partial-steps in [0, 16], stream-block-threads in [32, 1024] and sm-count > 0
+// BAD: convert-dwc-to-gpu-backward-filter: z, max-tile-width, warp-reduce-taps, stream-max-taps and rows-per-step must be >= 0, half-partial-steps in [0, 16], stream-block-threads in [32, 1024], stream-max-taps at most 49, max-tile-width at most 17, rows-per-step at most 16 and sm-count > 0
 func.func @f32_3x3(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>, %dw: memref<3x3x32xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%dw : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -96,18 +97,14 @@ func.func @f16_3x3(%x: memref<2x8x8x64xf16>, %dy: memref<2x8x8x64xf16>, %dw: mem
 // -----
 
 // 5x5 = 25 taps > stream-max-taps (9): the split-z kernel (no shared
-// memory); stride 2: neither (left to convert-dwc-to-gpu).
+// memory). (Strided dY: strided.mlir.)
 // CHECK-LABEL: func @not_streamed
 // CHECK-NOT: workgroup
 // CHECK: memref.atomic_rmw addf
 // CHECK-NOT: workgroup
-// CHECK: dwc.depthwise_conv2d_backward_filter
-// CHECK-SAME: strides = [2, 2]
-func.func @not_streamed(%x: memref<1x8x8x32xf32>, %dy: memref<1x8x8x32xf32>, %dw: memref<5x5x32xf32>,
-                        %dy2: memref<1x4x4x32xf32>, %dw3: memref<3x3x32xf32>) {
+// CHECK-NOT: dwc.depthwise_conv2d_backward_filter
+func.func @not_streamed(%x: memref<1x8x8x32xf32>, %dy: memref<1x8x8x32xf32>, %dw: memref<5x5x32xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%dw : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
-  dwc.depthwise_conv2d_backward_filter ins(%x, %dy2 : memref<1x8x8x32xf32>, memref<1x4x4x32xf32>) outs(%dw3 : memref<3x3x32xf32>)
-    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }

@@ -727,3 +727,89 @@ func.func @cp_acc_type(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tenso
   %0 = dwc.depthwise_conv2d_pool2d avg ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] acc = f16 -> tensor<1x4x4x4xf32>
   return
 }
+
+// -----
+
+// Attribute values that would overflow the window arithmetic (a dilation of
+// 2^63 - 1 used to verify and read out of bounds on the GPU).
+func.func @dilation_overflow(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x10x8x4xf32>) {
+  // expected-error @+1 {{expects dilations of at most 2147483647, got [9223372036854775807, 1]}}
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x10x8x4xf32>) strides = [1, 1] dilations = [9223372036854775807, 1] padding = [0, 0, 1, 1] -> tensor<1x10x8x4xf32>
+  return
+}
+
+// -----
+
+// 4 * 4611686018427387905 + 1 wraps to 5: verified as if the dilation were 1.
+func.func @dilation_wraps(%x: tensor<1x8x8x4xf32>, %w: tensor<5x1x4xf32>, %i: tensor<1x4x8x4xf32>) {
+  // expected-error @+1 {{expects dilations of at most 2147483647, got [4611686018427387905, 1]}}
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x4xf32>, tensor<5x1x4xf32>) outs(%i : tensor<1x4x8x4xf32>) strides = [1, 1] dilations = [4611686018427387905, 1] padding = [0, 0, 0, 0] -> tensor<1x4x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @stride_bound(%dy: tensor<1x1x1x4xf32>, %w: tensor<1x1x4xf32>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{expects strides of at most 2147483647, got [4294967296, 1]}}
+  %0 = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x1x1x4xf32>, tensor<1x1x4xf32>) outs(%i : tensor<1x8x8x4xf32>) strides = [4294967296, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @padding_bound(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x8x8x4xf32>, %i: tensor<1x1x4xf32>) {
+  // expected-error @+1 {{expects padding of at most 2147483647}}
+  %0 = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x8x8x4xf32>) outs(%i : tensor<1x1x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [9223372036854775807, 0, 0, 0] -> tensor<1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_window_bound(%x: tensor<1x8x8x4xf32>, %i: tensor<1x1x1x4xf32>) {
+  // expected-error @+1 {{expects window of at most 2147483647, got [9223372036854775807, 1]}}
+  %0 = dwc.pool2d max ins(%x : tensor<1x8x8x4xf32>) outs(%i : tensor<1x1x1x4xf32>) window = [9223372036854775807, 1] strides = [1, 1] padding = [0, 0, 0, 0] -> tensor<1x1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_backward_stride_bound(%x: tensor<1x8x8x4xf32>, %dy: tensor<1x1x1x4xf32>, %i: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{expects strides of at most 2147483647, got [4611686018427387904, 1]}}
+  %0 = dwc.pool2d_backward max ins(%x, %dy : tensor<1x8x8x4xf32>, tensor<1x1x1x4xf32>) outs(%i : tensor<1x8x8x4xf32>) window = [2, 2] strides = [4611686018427387904, 1] padding = [0, 0, 0, 0] -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @im2win_window_bound(%x: tensor<1x8x8x4xf32>, %i: tensor<1x8x8x3x4xf32>) {
+  // expected-error @+1 {{expects window of at most 2147483647}}
+  %0 = dwc.im2win ins(%x : tensor<1x8x8x4xf32>) outs(%i : tensor<1x8x8x3x4xf32>) window = [3, 4294967296] strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] -> tensor<1x8x8x3x4xf32>
+  return
+}
+
+// -----
+
+// Empty operands (C = 0 used to end in a division by zero in the GPU
+// lowering of global_avg_pool).
+func.func @empty_channels(%x: tensor<1x8x8x0xf32>, %i: tensor<1x1x1x0xf32>) {
+  // expected-error @+1 {{expects operands without empty dimensions, got 'tensor<1x8x8x0xf32>'}}
+  %0 = dwc.global_avg_pool ins(%x : tensor<1x8x8x0xf32>) outs(%i : tensor<1x1x1x0xf32>) -> tensor<1x1x1x0xf32>
+  return
+}
+
+// -----
+
+func.func @extent_bound(%x: memref<1x4294967296x1x1xf32>, %i: memref<1x1x1x1xf32>) {
+  // expected-error @+1 {{expects dimensions of at most 2147483647, got 'memref<1x4294967296x1x1xf32>'}}
+  dwc.global_avg_pool ins(%x : memref<1x4294967296x1x1xf32>) outs(%i : memref<1x1x1x1xf32>)
+  return
+}
+
+// -----
+
+// N*H*W*C beyond 2^63 used to compile to a grid of 0 blocks.
+func.func @element_bound(%x: memref<2147483647x2147483647x2147483647x2xf32>, %i: memref<2147483647x1x1x2xf32>) {
+  // expected-error @+1 {{expects operands of at most 2^40 elements, got 'memref<2147483647x2147483647x2147483647x2xf32>'}}
+  dwc.global_avg_pool ins(%x : memref<2147483647x2147483647x2147483647x2xf32>) outs(%i : memref<2147483647x1x1x2xf32>)
+  return
+}

@@ -42,6 +42,13 @@ int64_t Pool2DOp::outputSize(int64_t in, int64_t window, int64_t stride,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Bounds that keep every index and size computation of the verifiers, the
+/// CPU lowering and the kernels (products of a few extents and attributes)
+/// far from int64 overflow: extents and attribute values fit in 31 bits and
+/// an operand holds at most 2^40 elements (4 TiB of f32, more than any GPU).
+constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1;
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+
 std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -56,6 +63,41 @@ LogicalResult checkRank(Operation *op, Value v, int64_t rank, StringRef name,
     return op->emitOpError() << "expects " << name << " of rank " << rank
                              << " (" << layout << "), got rank "
                              << type.getRank();
+  return success();
+}
+
+/// Checks that no value of attribute `name` exceeds kMaxExtent.
+LogicalResult checkAttrBound(Operation *op, ArrayRef<int64_t> values,
+                             StringRef name) {
+  if (llvm::any_of(values, [](int64_t v) { return v > kMaxExtent; }))
+    return op->emitOpError() << "expects " << name << " of at most "
+                             << kMaxExtent << ", got ["
+                             << llvm::make_range(values.begin(), values.end())
+                             << "]";
+  return success();
+}
+
+/// Checks that every operand is non-empty and small enough for 64-bit
+/// index arithmetic (see kMaxExtent, kMaxElements).
+LogicalResult checkExtents(Operation *op) {
+  for (Value v : op->getOperands()) {
+    ArrayRef<int64_t> shape = cast<ShapedType>(v.getType()).getShape();
+    int64_t elements = 1;
+    for (int64_t d : shape) {
+      if (d < 1)
+        return op->emitOpError()
+               << "expects operands without empty dimensions, got "
+               << v.getType();
+      if (d > kMaxExtent)
+        return op->emitOpError() << "expects dimensions of at most "
+                                 << kMaxExtent << ", got " << v.getType();
+      elements *= d; // <= 2^40 * 2^31 before the check below: no overflow
+      if (elements > kMaxElements)
+        return op->emitOpError() << "expects operands of at most 2^40 "
+                                    "elements, got "
+                                 << v.getType();
+    }
+  }
   return success();
 }
 
@@ -79,6 +121,10 @@ LogicalResult checkSpatialAttrs(Operation *op, ArrayRef<int64_t> strides,
            << padding.size();
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return op->emitOpError() << "expects non-negative padding";
+  if (failed(checkAttrBound(op, strides, "strides")) ||
+      failed(checkAttrBound(op, dilations, "dilations")) ||
+      failed(checkAttrBound(op, padding, "padding")))
+    return failure();
   return success();
 }
 
@@ -139,8 +185,11 @@ LogicalResult checkSameElementType(Operation *op, ArrayRef<Value> values,
 }
 
 /// Checks that an op is either all-tensor (with a result of the destination's
-/// type) or all-memref (without a result).
+/// type) or all-memref (without a result), with operands checkExtents
+/// accepts.
 LogicalResult checkForm(Operation *op) {
+  if (failed(checkExtents(op)))
+    return failure();
   auto dps = cast<DestinationStyleOpInterface>(op);
   Value init = dps.getDpsInits().front();
   bool tensorForm = isa<RankedTensorType>(init.getType());
@@ -407,6 +456,8 @@ static LogicalResult checkPoolAttrs(Operation *op, PoolKind kind,
                              << " values";
   if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
     return op->emitOpError() << "expects a positive window";
+  if (failed(checkAttrBound(op, window, "window")))
+    return failure();
   SmallVector<int64_t> ones = {1, 1};
   if (failed(checkSpatialAttrs(op, strides, ones, pad)))
     return failure();
@@ -558,7 +609,8 @@ LogicalResult Im2winOp::verify() {
                          << " values";
   if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
     return emitOpError() << "expects a positive window";
-  if (failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())) ||
+  if (failed(checkAttrBound(op, window, "window")) ||
+      failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())) ||
       failed(checkSameElementType(op, {getInput(), getInit()},
                                   "input and output")))
     return failure();

@@ -36,8 +36,10 @@ struct DwcKernelOccupancyPass
         if (!marker)
           return;
         op->removeAttr(kMarker);
-        if (marker.getInt() < 1) {
-          op->emitError() << kMarker << " must be at least 1";
+        // (No GPU holds more than 32 resident blocks per SM.)
+        if (marker.getInt() < 1 || marker.getInt() > 32) {
+          op->emitError() << kMarker << " must be in [1, 32], got "
+                          << marker.getInt();
           failed = true;
           return;
         }

@@ -13,9 +13,9 @@ import check_ops  # noqa: E402
 _family = check_ops.family
 
 
-def family(name, rng):
+def family(name, rng, count=0):
     if name != "gpu_pool_forward_rows":
-        return _family(name, rng)
+        return _family(name, rng, count)
     pc = check_ops.pool_case
     return [
         pc(rng, "rows_avg_3x3_s1_p1_excl_h11", "f32", "avg", 2, 11, 13, 8, (3, 3), (1, 1), (1, 1, 1, 1)),

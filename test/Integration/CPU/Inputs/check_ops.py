@@ -100,12 +100,12 @@ class Tensor:
         self.data[self.idx(*i)] = v
 
 
-def random_tensor(rng, shape, ty):
+def random_tensor(rng, shape, ty, lo=-1.0, hi=1.0):
     t = Tensor(shape)
     for k in range(len(t.data)):
         v = 0.0
         while abs(v) < 1e-3:
-            v = rng.uniform(-1.0, 1.0)
+            v = rng.uniform(lo, hi)
         t.data[k] = round_to(v, ty)
     return t
 
@@ -364,11 +364,11 @@ def bwd_data_case(rng, name, ty, N, H, W, C, FH, FW, st=(1, 1), dl=(1, 1),
 
 
 def bwd_filter_case(rng, name, ty, out_ty, N, H, W, C, FH, FW, st=(1, 1),
-                    dl=(1, 1), pad=(0, 0, 0, 0)):
+                    dl=(1, 1), pad=(0, 0, 0, 0), lo=-1.0, hi=1.0):
     OH = conv_out(H, FH, st[0], dl[0], pad[0], pad[1])
     OW = conv_out(W, FW, st[1], dl[1], pad[2], pad[3])
-    x = random_tensor(rng, [N, H, W, C], ty)
-    dy = random_tensor(rng, [N, OH, OW, C], ty)
+    x = random_tensor(rng, [N, H, W, C], ty, lo, hi)
+    dy = random_tensor(rng, [N, OH, OW, C], ty, lo, hi)
     dw = ref_bwd_filter(x, dy, (FH, FW), st, dl, pad)
     ot = mlir_type(dw.shape, out_ty)
     body = ("dwc.depthwise_conv2d_backward_filter ins(%%x, %%dy : %s, %s) "
@@ -483,7 +483,167 @@ def conv2d_case(rng, name, ty, N, H, W, C, OC, FH, FW, st=(1, 1), dl=(1, 1),
     return Case(name, ty, body, consts, y.shape, ty, y)
 
 
-def family(name, rng):
+
+def random_family(rng, count):
+    """`count` random valid configurations over every dwc op: random sizes
+    (including 1 and odd ones), strides, dilations, asymmetric padding,
+    ceil mode, count_include_pad, bias, activations and element types."""
+    makers = [random_depthwise, random_bwd_data, random_bwd_filter, random_pool,
+              random_pool_bwd, random_gap, random_im2win, random_conv2d,
+              random_conv_pool]
+    cases = []
+    while len(cases) < count:
+        maker = makers[len(cases) % len(makers)]
+        case = maker(rng, "rand%d" % len(cases))
+        if case is not None:
+            cases.append(case)
+    return cases
+
+
+def rand_ty(rng):
+    return rng.choice(["f32", "f32", "f16", "bf16"])
+
+
+def rand_window(rng, H, W, fmax=5):
+    """Filter, stride, dilation and padding whose dilated window fits the
+    padded input, or None."""
+    F = (rng.randint(1, fmax), rng.randint(1, fmax))
+    st = (rng.randint(1, 3), rng.randint(1, 3))
+    dl = (rng.randint(1, 2), rng.randint(1, 2))
+    pad = tuple(rng.randint(0, 3) for _ in range(4))
+    if dl[0] * (F[0] - 1) + 1 > H + pad[0] + pad[1] or \
+       dl[1] * (F[1] - 1) + 1 > W + pad[2] + pad[3]:
+        return None
+    return F, st, dl, pad
+
+
+def rand_sizes(rng, cmax=9):
+    return (rng.randint(1, 2), rng.randint(1, 9), rng.randint(1, 9),
+            rng.randint(1, cmax))
+
+
+def rand_conv(rng, cmax=9, fmax=5):
+    """Sizes N, H, W, C and a window (rand_window) that fits, or None."""
+    N, H, W, C = rand_sizes(rng, cmax)
+    w = rand_window(rng, H, W, fmax)
+    return None if w is None else (N, H, W, C) + w
+
+
+def random_depthwise(rng, name):
+    g = rand_conv(rng)
+    if g is None:
+        return None
+    N, H, W, C, F, st, dl, pad = g
+    return dw_case(rng, name, rand_ty(rng), N, H, W, C, F[0], F[1], st=st,
+                   dl=dl, pad=pad, bias=rng.random() < 0.5)
+
+
+def random_bwd_data(rng, name):
+    g = rand_conv(rng)
+    if g is None:
+        return None
+    N, H, W, C, F, st, dl, pad = g
+    return bwd_data_case(rng, name, rand_ty(rng), N, H, W, C, F[0], F[1],
+                         st=st, dl=dl, pad=pad)
+
+
+def random_bwd_filter(rng, name):
+    g = rand_conv(rng)
+    if g is None:
+        return None
+    N, H, W, C, F, st, dl, pad = g
+    ty = rand_ty(rng)
+    return bwd_filter_case(rng, name, ty, rng.choice([ty, "f32"]), N, H, W, C,
+                           F[0], F[1], st=st, dl=dl, pad=pad)
+
+
+def rand_pool_attrs(rng, H, W):
+    """Window, strides, padding (< window), ceil mode and count_include_pad
+    of a pool over H x W, or None."""
+    win = (rng.randint(1, 4), rng.randint(1, 4))
+    st = (rng.randint(1, 3), rng.randint(1, 3))
+    pad = (rng.randint(0, win[0] - 1), rng.randint(0, win[0] - 1),
+           rng.randint(0, win[1] - 1), rng.randint(0, win[1] - 1))
+    if win[0] > H + pad[0] + pad[1] or win[1] > W + pad[2] + pad[3]:
+        return None
+    ceil = rng.random() < 0.3
+    if pool_out(H, win[0], st[0], pad[0], pad[1], ceil) < 1 or \
+       pool_out(W, win[1], st[1], pad[2], pad[3], ceil) < 1:
+        return None
+    return win, st, pad, ceil
+
+
+def random_pool(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    attrs = rand_pool_attrs(rng, H, W)
+    if attrs is None:
+        return None
+    win, st, pad, ceil = attrs
+    kind = rng.choice(["max", "avg"])
+    return pool_case(rng, name, rand_ty(rng), kind, N, H, W, C, win, st, pad,
+                     ceil=ceil, cip=kind == "avg" and rng.random() < 0.5,
+                     act=rng.choice([None, None, "relu", "relu6"]))
+
+
+def random_pool_bwd(rng, name):
+    N, H, W, C = rand_sizes(rng)
+    attrs = rand_pool_attrs(rng, H, W)
+    if attrs is None:
+        return None
+    win, st, pad, ceil = attrs
+    kind = rng.choice(["max", "avg"])
+    return pool_bwd_case(rng, name, rand_ty(rng), kind, N, H, W, C, win, st,
+                         pad, ceil=ceil,
+                         cip=kind == "avg" and rng.random() < 0.5,
+                         ties=rng.random() < 0.5)
+
+
+def random_gap(rng, name):
+    N, H, W, C = rand_sizes(rng, cmax=17)
+    return gap_case(rng, name, rand_ty(rng), N, H, W, C)
+
+
+def random_im2win(rng, name):
+    g = rand_conv(rng)
+    if g is None:
+        return None
+    N, H, W, C, F, st, dl, pad = g
+    return im2win_case(rng, name, rand_ty(rng), N, H, W, C, F, st=st, dl=dl,
+                       pad=pad)
+
+
+def random_conv2d(rng, name):
+    g = rand_conv(rng, cmax=5, fmax=4)
+    if g is None:
+        return None
+    N, H, W, C, F, st, dl, pad = g
+    return conv2d_case(rng, name, rand_ty(rng), N, H, W, C, rng.randint(1, 5),
+                       F[0], F[1], st=st, dl=dl, pad=pad,
+                       bias=rng.random() < 0.5)
+
+
+def random_conv_pool(rng, name):
+    g = rand_conv(rng)
+    if g is None:
+        return None
+    N, H, W, C, F, cst, dl, pad = g
+    OH = conv_out(H, F[0], cst[0], dl[0], pad[0], pad[1])
+    OW = conv_out(W, F[1], cst[1], dl[1], pad[2], pad[3])
+    attrs = rand_pool_attrs(rng, OH, OW)
+    if attrs is None:
+        return None
+    win, st, ppad, ceil = attrs
+    kind = rng.choice(["max", "avg"])
+    return conv_pool_case(rng, name, rand_ty(rng), kind, N, H, W, C, F[0],
+                          F[1], pad, win, st, ppad, ceil=ceil,
+                          cip=kind == "avg" and rng.random() < 0.5,
+                          bias=rng.random() < 0.5,
+                          act=rng.choice([None, "relu", "relu6"]), cst=cst,
+                          dl=dl)
+
+def family(name, rng, count=0):
+    if name == "random":
+        return random_family(rng, count)
     if name == "depthwise":
         return [
             dw_case(rng, "dw_3x3_c5_bias", "f32", 1, 6, 7, 5, 3, 3, pad=(1, 1, 1, 1), bias=True),
@@ -657,6 +817,44 @@ def family(name, rng):
             bwd_filter_case(rng, "gpu_bwd_filter_f16_to_f16", "f16", "f16", 2, 7, 9, 16, 3, 3, pad=(1, 1, 1, 1)),
             bwd_filter_case(rng, "gpu_bwd_filter_f16_to_f32", "f16", "f32", 1, 6, 17, 8, 7, 7, pad=(3, 3, 3, 3)),
             bwd_filter_case(rng, "gpu_bwd_filter_bf16", "bf16", "bf16", 1, 6, 6, 24, 4, 2, pad=(1, 2, 1, 0)),
+            # f16 inputs in [64, 128]: sums up to ~1.4e6, far past the f16
+            # range (f16 partial sums of 16 columns gave +inf everywhere).
+            bwd_filter_case(rng, "gpu_bwd_filter_f16_large", "f16", "f32", 1, 12, 12, 8, 5, 5,
+                            pad=(2, 2, 2, 2), lo=64.0, hi=128.0),
+        ]
+    if name == "gpu_strided":
+        # Strided kernels: the register-window forward, the phase-decomposed
+        # dX gather and the streaming / split-z dW kernels on strided dY.
+        # Odd H/W, W < FW,
+        # N = 1, C not a multiple of 8 (f32 C = 13: one channel per thread;
+        # f16 C = 10), stride 3 and unequal strides, FH < sh (a phase without
+        # taps), padding wider than the filter, bias, 1x1 to 7x7.
+        s2 = (2, 2)
+        return [
+            dw_case(rng, "sfw_3x3_s2_bias", "f32", 2, 9, 11, 8, 3, 3, st=s2, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "sfw_5x5_s2_c13", "f32", 1, 11, 10, 13, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            dw_case(rng, "sfw_7x7_s2_w_lt_fw", "f32", 1, 8, 5, 4, 7, 7, st=s2, pad=(3, 3, 3, 3)),
+            dw_case(rng, "sfw_3x2_s3x2_asym", "f32", 1, 10, 9, 8, 3, 2, st=(3, 2), pad=(2, 0, 0, 1)),
+            dw_case(rng, "sfw_1x1_s2", "f32", 1, 7, 9, 4, 1, 1, st=s2),
+            dw_case(rng, "sfw_f16_3x3_s2", "f16", 2, 7, 9, 16, 3, 3, st=s2, pad=(1, 1, 1, 1), bias=True),
+            dw_case(rng, "sfw_bf16_5x5_c10", "bf16", 1, 9, 7, 10, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "sbd_3x3_s2", "f32", 2, 9, 11, 8, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "sbd_5x5_s2_c13", "f32", 1, 11, 10, 13, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "sbd_7x7_s2_w_lt_fw", "f32", 1, 8, 5, 4, 7, 7, st=s2, pad=(3, 3, 3, 3)),
+            bwd_data_case(rng, "sbd_3x2_s3x2_asym", "f32", 1, 10, 9, 8, 3, 2, st=(3, 2), pad=(2, 0, 0, 1)),
+            bwd_data_case(rng, "sbd_1x3_s2_nopad", "f32", 2, 7, 9, 4, 1, 3, st=s2),
+            bwd_data_case(rng, "sbd_3x3_s2x1", "f32", 1, 7, 6, 8, 3, 3, st=(2, 1), pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "sbd_f16_3x3_s2", "f16", 2, 7, 9, 16, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_data_case(rng, "sbd_bf16_5x5_c10", "bf16", 1, 9, 7, 10, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_data_case(rng, "sbd_big_pad", "f32", 1, 5, 5, 4, 3, 3, st=s2, pad=(4, 3, 3, 4)),
+            bwd_filter_case(rng, "sbf_3x3_s2", "f32", "f32", 2, 9, 11, 8, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "sbf_3x3_s2_even", "f32", "f32", 1, 8, 12, 4, 3, 3, st=s2, pad=(0, 1, 0, 1)),
+            bwd_filter_case(rng, "sbf_5x5_s2", "f32", "f32", 1, 11, 10, 4, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_filter_case(rng, "sbf_7x7_s2_w_lt_fw", "f32", "f32", 1, 8, 5, 4, 7, 7, st=s2, pad=(3, 3, 3, 3)),
+            bwd_filter_case(rng, "sbf_3x2_s3x2_asym", "f32", "f32", 1, 10, 9, 8, 3, 2, st=(3, 2), pad=(2, 0, 0, 1)),
+            bwd_filter_case(rng, "sbf_f16_3x3_s2", "f16", "f16", 2, 7, 9, 16, 3, 3, st=s2, pad=(1, 1, 1, 1)),
+            bwd_filter_case(rng, "sbf_bf16_5x5_s2", "bf16", "bf16", 1, 9, 7, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
+            bwd_filter_case(rng, "sbf_f16_5x5_s2_f32", "f16", "f32", 1, 9, 9, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
         ]
     if name == "gpu_row_tile":
         # The GEMV pass's register row tiles (forward and backward data,
@@ -666,6 +864,10 @@ def family(name, rng):
         # use), bias, f32/f16/bf16.
         return [
             dw_case(rng, "rt_f16_3x3_bias", "f16", 2, 7, 9, 8, 3, 3, pad=(1, 1, 1, 1), bias=True),
+            # Right padding beyond the filter (OW = 9 > W = 6): found wrong
+            # on the H200 by bench/gpu_fuzz.sh.
+            dw_case(rng, "rt_bf16_wide_right_pad", "bf16", 3, 4, 6, 72, 3, 3, pad=(1, 1, 1, 4), bias=True),
+            dw_case(rng, "rt_f32_wide_right_pad", "f32", 1, 5, 6, 8, 3, 3, pad=(1, 1, 1, 4)),
             dw_case(rng, "rt_bf16_asym", "bf16", 1, 11, 6, 12, 3, 2, pad=(2, 0, 0, 1)),
             dw_case(rng, "rt_f16_5x5_nopad", "f16", 1, 10, 9, 4, 5, 5),
             dw_case(rng, "rt_f16_w_lt_fw", "f16", 1, 9, 2, 4, 3, 5, pad=(1, 1, 2, 2)),
@@ -888,6 +1090,8 @@ def main():
     ap.add_argument("--libs", required=True,
                     help="comma-separated runner utility libraries")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--count", type=int, default=100,
+                    help="configurations of the 'random' family")
     ap.add_argument("--inject-error", action="store_true",
                     help="perturb the oracle (checks that failures are seen)")
     ap.add_argument("--keep", help="write the generated module here")
@@ -909,7 +1113,7 @@ def main():
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
     rng = random.Random(args.seed)
-    cases = family(args.family, rng)
+    cases = family(args.family, rng, args.count)
     module = build_module(cases)
     if args.keep:
         with open(args.keep, "w") as fh:

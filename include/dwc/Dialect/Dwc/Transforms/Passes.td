@@ -155,7 +155,7 @@ def DwcKernelOccupancy : Pass<"dwc-kernel-occupancy"> {
     `nvvm.minctasm` on the enclosing kernel `gpu.func` to the largest N
     (an existing larger value is kept); the NVVM lowering emits it as the
     PTX directive `.minnctapersm N`, so ptxas limits the registers per
-    thread to what N blocks of the kernel's size allow. A marker below 1 is
+    thread to what N blocks of the kernel's size allow. A marker outside [1, 32] is
     an error; markers outside kernels are removed without effect.
 
     Before:
@@ -174,6 +174,67 @@ def DwcKernelOccupancy : Pass<"dwc-kernel-occupancy"> {
       %t = nvgpu.device_async_create_group
       ...
     }
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def DwcCheckLaunchBounds : Pass<"dwc-check-launch-bounds"> {
+  let summary = "Reject gpu.launch ops whose grid or block the GPU cannot run";
+  let description = [{
+    The kernel generators compute their grids from the op's shapes. A grid
+    the hardware cannot launch (a dimension of 0 blocks, more than 2^31 - 1
+    blocks along x or 65535 along y or z, blocks of more than 1024 threads)
+    would fail at launch time or, for 0 blocks, silently do nothing. Run
+    after the kernel passes, this pass checks every `gpu.launch` whose
+    sizes are constants and emits an error naming the dimension and its
+    limit; launches with dynamic sizes are left alone.
+
+    Before (an error: 0 blocks along x):
+
+    ```mlir
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c0, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      gpu.terminator
+    }
+    ```
+
+    After: unchanged when every dimension is within its limit.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def DwcLegalizeKernelNames : Pass<"dwc-legalize-kernel-names", "ModuleOp"> {
+  let summary = "Rename outlined GPU modules and kernels to PTX identifiers";
+  let description = [{
+    Kernel outlining names a kernel after its host function, which may be
+    any MLIR symbol (`@"conv-1"`, `@"a.b"`); PTX identifiers are
+    `[A-Za-z_][A-Za-z0-9_]*` (dots and dashes end in an LLVM error or a
+    ptxas syntax error). Run after `gpu-kernel-outlining`, this pass renames
+    every `gpu.module` and `gpu.func` whose name is not such an identifier,
+    replacing each other character by `_` and appending `_<n>` where the
+    result would clash with an existing symbol, and updates every
+    `gpu.launch_func` that refers to them. Host functions keep their names.
+
+    Before:
+
+    ```mlir
+    gpu.module @conv-1_kernel {
+      gpu.func @conv-1_kernel() kernel { gpu.return }
+    }
+    gpu.launch_func @"conv-1_kernel"::@"conv-1_kernel" ...
+    ```
+
+    After:
+
+    ```mlir
+    gpu.module @conv_1_kernel {
+      gpu.func @conv_1_kernel() kernel { gpu.return }
+    }
+    gpu.launch_func @conv_1_kernel::@conv_1_kernel ...
     ```
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];

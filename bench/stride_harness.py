@@ -1,0 +1,376 @@
+"""Strided depthwise layers (issue 20): correctness and training-step speed of
+the dwc-aot forward / backward-data / backward-filter kernels against
+PyTorch's best, in one process on the GPU machine.
+
+    python3 bench/stride_harness.py --runtime-lib RT.so --kernels-dir DIR \
+        [--before-dir DIR] --out OUT [--label L]
+
+Per layer (bench/stride_configs.py):
+  1. correctness of every op (ours; the baseline kernels of --before-dir
+     too): fresh uniform(-1, 1) inputs, NaN-poisoned outputs, one call; the
+     float64 reference is autograd of F.conv2d(F.pad(x), w, stride,
+     groups) on contiguous NCHW float64 tensors, on 16 random channels (all
+     channels of the odd shapes); ||ours - ref|| / ||ref|| <= 1e-5 (f32),
+     2e-3 (f16/bf16);
+  2. timing (not for odd shapes): CUDA events around every run, median, a
+     warm-up run first, operand sets rotated so that the working set exceeds
+     3x L2 (at most 64 sets). Ours: forward, backward-data, backward-filter
+     (before and after). PyTorch: F.conv2d and
+     aten.convolution_backward(groups=C) (dX alone, dW alone, and both in
+     one call, as autograd asks for them) with NCHW tensors and with
+     channels_last inputs and weights, cudnn.benchmark on and off; TF32
+     off. PyTorch's best per op is the minimum over the four variants; its
+     best training step the minimum over the variants of forward +
+     min(dX + dW, both in one call).
+Writes stride-<label>.json / .md under --out after every layer.
+Exit 0: all correct, 10: some incorrect.
+"""
+
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_lib import KernelLib, link_objects  # noqa: E402
+from stride_configs import L2_BYTES, OPS, TOLERANCE, get_set, layer_from_dict, select  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+TD = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+CHECK_CHANNELS = 16
+
+
+def log(*a):
+    print("[stride]", *a, flush=True)
+
+
+def sync():
+    torch.cuda.synchronize()
+
+
+def make(shape, dt, gen):
+    return torch.empty(shape, dtype=TD[dt], device="cuda").uniform_(-1, 1, generator=gen)
+
+
+def operands(L, gen):
+    """x (NHWC), w (FH x FW x C), dy (NHWC)."""
+    return (make((L.N, L.H, L.W, L.C), L.dtype, gen),
+            make((L.F[0], L.F[1], L.C), L.dtype, gen),
+            make((L.N, L.OH, L.OW, L.C), L.dtype, gen))
+
+
+def call_args(op, x, w, dy):
+    return {"fwd": (x, w), "bwd_data": (dy, w), "bwd_filter": (x, dy)}[op]
+
+
+def out_shape(L, op):
+    return {"fwd": (L.N, L.OH, L.OW, L.C), "bwd_data": (L.N, L.H, L.W, L.C),
+            "bwd_filter": (L.F[0], L.F[1], L.C)}[op]
+
+
+def references(L, x, w, dy, idx):
+    """float64 y, dX, dW on the channels `idx`, in our layouts."""
+    pt, pb, pl, pr = L.padding
+    K = len(idx)
+    x64 = x[..., idx].double().permute(0, 3, 1, 2).contiguous().requires_grad_(True)
+    w64 = w[:, :, idx].double().permute(2, 0, 1).unsqueeze(1).contiguous().requires_grad_(True)
+    dy64 = dy[..., idx].double().permute(0, 3, 1, 2).contiguous()
+    y = F.conv2d(F.pad(x64, (pl, pr, pt, pb)), w64, stride=tuple(L.stride), groups=K)
+    gx, gw = torch.autograd.grad(y, (x64, w64), dy64)
+    return {"fwd": y.detach().permute(0, 2, 3, 1), "bwd_data": gx.permute(0, 2, 3, 1),
+            "bwd_filter": gw.squeeze(1).permute(1, 2, 0)}
+
+
+def check(lib, L, fns, gen, rows):
+    x, w, dy = operands(L, gen)
+    k = L.C if L.odd else min(CHECK_CHANNELS, L.C)
+    idx = torch.randperm(L.C, generator=torch.Generator().manual_seed(L.C + L.H))[:k]
+    idx = idx.sort().values.to("cuda")
+    ref = references(L, x, w, dy, idx)
+    for (side, op), fn in fns.items():
+        r = rows.setdefault(side, {})
+        if fn is None:
+            r[op + "_status"] = "not built"
+            continue
+        out = torch.full(out_shape(L, op), float("nan"), dtype=TD[L.dtype], device="cuda")
+        lib.call(fn, *call_args(op, x, w, dy), out)
+        sync()
+        got = out[..., idx].double()
+        nan = int(torch.isnan(out).sum().item())
+        err = torch.linalg.vector_norm(got - ref[op]).item() / max(
+            torch.linalg.vector_norm(ref[op]).item(), 1e-300)
+        ok = nan == 0 and err <= TOLERANCE[L.dtype]
+        r[op + "_rel_err"], r[op + "_nan"] = err, nan
+        r[op + "_status"] = "ok" if ok else "WRONG"
+
+
+def time_fn(launch, nbuf, iters, target_s):
+    launch(0)
+    sync()
+    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    e0.record()
+    launch(1 % nbuf)
+    e1.record()
+    sync()
+    t1 = max(e0.elapsed_time(e1) / 1e3, 1e-6)
+    runs = max(5, min(iters, int(target_s / t1)))
+    st = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    en = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    for i in range(runs):
+        st[i].record()
+        launch(i % nbuf)
+        en[i].record()
+    sync()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(st, en))
+
+
+def torch_variants(L, sets, nbuf, iters, target_s):
+    """{variant: {fwd, bwd_data, bwd_filter, bwd_both}} in ms."""
+    pt, pb, pl, pr = L.padding
+    res = {}
+    if pt != pb or pl != pr:
+        return res
+    args = dict(bias_sizes=None, stride=list(L.stride), padding=[pt, pl], dilation=[1, 1],
+                transposed=False, output_padding=[0, 0], groups=L.C)
+    for layout in ("nchw", "channels_last"):
+        ts = []
+        for x, w, dy in sets:
+            xt, dyt = x.permute(0, 3, 1, 2), dy.permute(0, 3, 1, 2)
+            wt = w.permute(2, 0, 1).unsqueeze(1)
+            if layout == "nchw":
+                xt, dyt, wt = xt.contiguous(), dyt.contiguous(), wt.contiguous()
+            else:
+                wt = wt.contiguous(memory_format=torch.channels_last)
+            ts.append((xt, wt, dyt))
+        for bench in (True, False):
+            torch.backends.cudnn.benchmark = bench
+            cb = torch.ops.aten.convolution_backward
+            calls = {
+                "fwd": lambda i: F.conv2d(ts[i][0], ts[i][1], None, L.stride, [pt, pl], 1, L.C),
+                "bwd_data": lambda i: cb(ts[i][2], ts[i][0], ts[i][1],
+                                         output_mask=[True, False, False], **args),
+                "bwd_filter": lambda i: cb(ts[i][2], ts[i][0], ts[i][1],
+                                           output_mask=[False, True, False], **args),
+                "bwd_both": lambda i: cb(ts[i][2], ts[i][0], ts[i][1],
+                                         output_mask=[True, True, False], **args),
+            }
+            v = {}
+            with torch.no_grad():
+                for op, fn in calls.items():
+                    v[op] = time_fn(fn, nbuf, iters, target_s)
+            res[f"{layout}/bench={'on' if bench else 'off'}"] = v
+        del ts
+    torch.backends.cudnn.benchmark = False
+    return res
+
+
+def timing(lib, L, fns, gen, rows, iters, target_s):
+    nbuf = int(min(64, max(2, math.ceil(3 * L2_BYTES / L.bytes_moved()))))
+    rows["buffers"] = nbuf
+    sets = [operands(L, gen) for _ in range(nbuf)]
+    for (side, op), fn in fns.items():
+        r = rows[side]
+        if fn is None or r.get(op + "_status") != "ok":
+            continue
+        outs = [torch.empty(out_shape(L, op), dtype=TD[L.dtype], device="cuda") for _ in sets]
+        r[op + "_ms"] = time_fn(lambda i: lib.call(fn, *call_args(op, *sets[i]), outs[i]),
+                                nbuf, iters, target_s)
+        del outs
+    tv = torch_variants(L, sets, nbuf, iters, target_s)
+    rows["torch"] = tv
+    if tv:
+        best = {op: min(v[op] for v in tv.values()) for op in OPS}
+        best["step"] = min(v["fwd"] + min(v["bwd_data"] + v["bwd_filter"], v["bwd_both"])
+                           for v in tv.values())
+        rows["torch_best"] = best
+    for side in {s for s, _ in fns}:
+        r = rows.get(side, {})
+        if all(r.get(op + "_ms") for op in OPS):
+            r["step_ms"] = sum(r[op + "_ms"] for op in OPS)
+
+
+def fmt(v, p="%.3f"):
+    return (p % v) if isinstance(v, (int, float)) else "-"
+
+
+def write(out, label, meta, rows):
+    os.makedirs(out, exist_ok=True)
+    stem = os.path.join(out, f"stride-{label}")
+    with open(stem + ".json", "w") as f:
+        json.dump({"meta": meta, "rows": rows}, f, indent=1)
+    lines = [f"# dwc strided depthwise layers: training step vs PyTorch ({meta['gpu']}, "
+             f"torch {meta['torch']}, cuDNN {meta['cudnn']}, {meta['date']})", "",
+             f"Command: `{meta['command']}` (commit {meta['commit']})", "",
+             "Kernel times in ms (median of CUDA-event runs, operands rotated beyond L2). "
+             "PyTorch best = min over NCHW / channels_last x cudnn.benchmark on / off; its step = "
+             "min over those of fwd + min(dX + dW, one dX+dW call). x = PyTorch best / ours. "
+             "% floor = floor / ours, floor per op max(bytes / 4.24 TB/s, FLOPs / 60 TFLOP/s), "
+             "step floor = 3 x that. before = main before this branch (direct kernels).", "",
+             "| layer | net | fwd before | fwd ours | fwd PT | fwd x | dX before | dX ours | dX PT | dX x | "
+             "dW before | dW ours | dW PT | dW x | step before | step ours | step PT | step x | "
+             "step % floor | correct |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    geo = {}
+    for r in rows:
+        b, a, t = r.get("before", {}), r.get("after", {}), r.get("torch_best", {})
+        ok = all(v == "ok" for s in meta["sides"] for k, v in r.get(s, {}).items()
+                 if k.endswith("_status"))
+        bad = [f"{s}:{k[:-7]}" for s in meta["sides"] for k, v in r.get(s, {}).items()
+               if k.endswith("_status") and v != "ok"]
+        if r.get("odd"):
+            errs = ", ".join(f"{op} {fmt(a.get(op + '_rel_err'), '%.1e')}" for op in OPS)
+            lines.append(f"| {r['key']} (odd) | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | "
+                         f"- | - | - | {'yes' if ok else 'NO ' + ' '.join(bad)} ({errs}) |")
+            continue
+        x = lambda op: (t[op] / a[op + "_ms"]) if t.get(op) and a.get(op + "_ms") else None
+        xs = t.get("step") / a["step_ms"] if t.get("step") and a.get("step_ms") else None
+        pf = 100 * 3 * r["floor_ms"] / a["step_ms"] if a.get("step_ms") else None
+        for k, v in (("fwd", x("fwd")), ("step", xs)):
+            if v:
+                geo.setdefault((k, r["dtype"], r["N"]), []).append(v)
+        lines.append(
+            f"| {r['key']} | {r.get('net', '')} | {fmt(b.get('fwd_ms'))} | {fmt(a.get('fwd_ms'))} | {fmt(t.get('fwd'))} | "
+            f"{fmt(x('fwd'), '%.2f')} | {fmt(b.get('bwd_data_ms'))} | {fmt(a.get('bwd_data_ms'))} | "
+            f"{fmt(t.get('bwd_data'))} | {fmt(x('bwd_data'), '%.2f')} | {fmt(b.get('bwd_filter_ms'))} | "
+            f"{fmt(a.get('bwd_filter_ms'))} | {fmt(t.get('bwd_filter'))} | {fmt(x('bwd_filter'), '%.2f')} | "
+            f"{fmt(b.get('step_ms'))} | {fmt(a.get('step_ms'))} | {fmt(t.get('step'))} | "
+            f"{fmt(xs, '%.2f')} | {fmt(pf, '%.0f%%')} | {'yes' if ok else 'NO ' + ' '.join(bad)} |")
+    if geo:
+        lines += ["", "| what | dtype | N | layers | geomean x | min | max |",
+                  "|---|---|---|---|---|---|---|"]
+        for (k, dt, n), v in sorted(geo.items()):
+            g = math.exp(sum(math.log(u) for u in v) / len(v))
+            lines.append(f"| {k} | {dt} | {n} | {len(v)} | {g:.2f} | {min(v):.2f} | {max(v):.2f} |")
+    variants = [s for s in meta["sides"] if s not in ("after", "before")]
+    if variants:
+        lines += ["", "Tuning variants (ms; the kernels of dwc-aot with the options in the "
+                  "variant manifests):", "",
+                  "| layer | op | ours | " + " | ".join(variants) + " |",
+                  "|---|---|---|" + "---|" * len(variants)]
+        for r in rows:
+            if r.get("odd"):
+                continue
+            for op in OPS:
+                vals = [r.get(v, {}).get(op + "_ms") for v in variants]
+                if any(vals):
+                    lines.append(f"| {r['key']} | {op} | {fmt(r.get('after', {}).get(op + '_ms'))} | "
+                                 + " | ".join(fmt(v) for v in vals) + " |")
+    with open(stem + ".md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def load_manifest(d):
+    with open(os.path.join(d, "manifest.json")) as f:
+        return json.load(f)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--set", default=None)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--kernels-dir", required=True)
+    ap.add_argument("--before-dir", default="")
+    ap.add_argument("--variant-dir", action="append", default=[],
+                    help="kernels of a tuning variant (built with --tag); timed next to ours")
+    ap.add_argument("--runtime-lib", required=True)
+    ap.add_argument("--work", default="/tmp/dwc-stride-bench")
+    ap.add_argument("--out", default=os.environ.get("OUT", "/tmp/dwc-bench-out"))
+    ap.add_argument("--label", default="stride")
+    ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--target-s", type=float, default=0.08)
+    ap.add_argument("--time-budget", type=float, default=420.0)
+    ap.add_argument("--seed", type=int, default=2020)
+    a = ap.parse_args(argv)
+    t0 = time.time()
+
+    man = load_manifest(a.kernels_dir)
+    layers, seen = [], set()
+    for e in man["configs"]:
+        if e["key"] not in seen:
+            seen.add(e["key"])
+            layers.append(layer_from_dict(e))
+    if a.set:
+        layers = get_set(a.set)
+    layers = select(layers, a.only)
+    built = {e["name"]: e.get("built") for e in man["configs"]}
+    libs = link_objects(a.kernels_dir, a.runtime_lib, a.work, "dwc_stride_after")
+    sides = [("after", "")]
+    for kind, d in [("before", a.before_dir)] + [("variant", v) for v in a.variant_dir]:
+        if not d:
+            continue
+        vman = load_manifest(d)
+        built.update({e["name"]: e.get("built") for e in vman["configs"]})
+        tag = vman["configs"][0].get("tag") or kind
+        sides.append(("before" if kind == "before" else tag, tag))
+        libs += link_objects(d, a.runtime_lib, a.work, "dwc_stride_" + tag)
+
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.zeros(1, device="cuda")
+    stream = torch.cuda.Stream()
+    torch.cuda.set_stream(stream)
+    lib = KernelLib(a.runtime_lib, libs)
+    if lib.rt.dwcInit() != 0 or lib.rt.dwcSetStream(ctypes.c_void_p(stream.cuda_stream)) != 0:
+        raise SystemExit("dwc runtime init failed")
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(a.seed)
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "cudnn": torch.backends.cudnn.version(), "commit": man.get("commit"),
+            "command": " ".join(["bench/stride_harness.py"] + sys.argv[1:]),
+            "statistic": "median of per-run CUDA events",
+            "sides": [s for s, _ in sides]}
+    rows = []
+    for L in layers:
+        row = L.to_dict()
+        rows.append(row)
+        fns = {}
+        for side, tag in sides:
+            for op in OPS:
+                n = L.name(op, tag)
+                fns[(side, op)] = lib.entry("dwc_" + n, 3) if built.get(n) else None
+            if side != "after" and all(fns[(side, op)] is None for op in OPS):
+                for op in OPS:
+                    del fns[(side, op)]
+        try:
+            check(lib, L, fns, gen, row)
+            if not L.odd and time.time() - t0 < a.time_budget:
+                timing(lib, L, fns, gen, row, a.iters, a.target_s)
+            elif not L.odd:
+                row["timing"] = "skipped: time budget"
+        except torch.cuda.OutOfMemoryError as ex:
+            row["error"] = f"out of memory: {str(ex)[:120]}"
+        except RuntimeError as ex:
+            row["error"] = f"error: {str(ex).splitlines()[0][:200]}"
+            try:
+                sync()
+            except RuntimeError:
+                log("CUDA context lost; stopping")
+                write(a.out, a.label, meta, rows)
+                return 3
+        torch.cuda.empty_cache()
+        af, tb = row.get("after", {}), row.get("torch_best", {})
+        log(f"{L.key}: " + " ".join(f"{op}={af.get(op + '_status')}/{fmt(af.get(op + '_rel_err'), '%.1e')}"
+                                     for op in OPS)
+            + f" step ours={fmt(af.get('step_ms'))} before={fmt(row.get('before', {}).get('step_ms'))}"
+            + f" torch={fmt(tb.get('step'))}  t={time.time() - t0:.0f}s")
+        write(a.out, a.label, meta, rows)
+    write(a.out, a.label, meta, rows)
+    with open(os.path.join(a.out, f"stride-{a.label}.md")) as f:
+        print(f.read(), flush=True)
+    ok = all(v == "ok" for r in rows for s in meta["sides"]
+             for k, v in r.get(s, {}).items() if k.endswith("_status"))
+    return 0 if ok and not any(r.get("error") for r in rows) else 10
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)

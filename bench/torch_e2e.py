@@ -1,0 +1,502 @@
+"""End-to-end check and benchmark of dwc_torch on the GPU, in one call.
+
+Here (MLIR machine), compile every kernel the GPU run needs:
+
+    PYTHONPATH=python python3 bench/torch_e2e.py prepare --aot build/bin/dwc-aot \\
+        --out .carry/torch_e2e
+
+There (GPU machine, no MLIR), with .carry/torch_e2e carried:
+
+    PYTHONPATH=python python3 bench/torch_e2e.py run --kernels .carry/torch_e2e --out $OUT
+
+Sections (each writes JSON lines to OUT/results.jsonl as it finishes, so a
+run cut short still reports what it did):
+  correctness  the dwc:: ops vs float64 references on odd shapes (outputs
+               poisoned first; the kernel call is checked to be ours, not
+               the PyTorch fallback), the filter cache after an in-place
+               update, autocast vs PyTorch's autocast conv2d
+  overhead     host time per forward call on a chain of 50 small depthwise
+               layers (module, raw op, nn.Conv2d), GPU time per chain,
+               and capture + replay in a CUDA graph
+  models       timm convnext_tiny and mobilenetv2_100, channels_last, f32
+               and AMP f16/bf16: inference at batch 1 and 64, training step
+               at batch 64; stock PyTorch (cudnn.benchmark=True) vs
+               dwc_torch.convert(model, example_inputs=...) in the same
+               process: logits/gradient agreement, ms per step, layers
+               converted, time inside the candidate layers
+"""
+
+import argparse
+import copy
+import json
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+
+MODELS = ("convnext_tiny", "mobilenetv2_100")
+DTYPES = ("f32", "f16", "bf16")
+CHAIN = dict(N=1, C=32, H=14, W=14, k=3, layers=50)
+
+
+def correctness_specs():
+    from dwc_torch.spec import ConvSpec, GapSpec, LayerSpec, PoolSpec
+    dw = []
+    for dt in DTYPES:
+        dw.append(LayerSpec.make(3, 37, 23, 19, 3, 1, 1, 1, dt, True))
+        dw.append(LayerSpec.make(2, 53, 17, 29, 7, 1, 3, 1, dt, True))
+    dw += [LayerSpec.make(2, 24, 15, 13, 5, 1, [2, 1, 0, 3], 1, "f32", False),
+           LayerSpec.make(2, 40, 21, 17, 3, 2, 1, 1, "f32", True),
+           LayerSpec.make(1, 19, 13, 11, 3, 1, 2, 2, "f32", False),
+           LayerSpec.make(2, 11, 9, 7, 3, 1, 1, 1, "f64", True)]
+    pools = [PoolSpec.make(2, 35, 17, 19, "max", 3, 2, 1, True, False, "f32"),
+             PoolSpec.make(2, 35, 17, 19, "max", 3, 2, 1, True, False, "f16"),
+             PoolSpec.make(2, 35, 17, 19, "avg", 3, 2, 1, True, False, "f32"),
+             PoolSpec.make(2, 35, 17, 19, "avg", 3, 2, 1, True, False, "bf16"),
+             PoolSpec.make(3, 24, 15, 13, "avg", 2, 2, 0, False, True, "f16")]
+    gaps = [GapSpec.make(3, 77, 7, 9, dt) for dt in DTYPES]
+    convs = [ConvSpec.make(2, 24, 15, 13, 40, 3, 1, 1, 1, dt, True) for dt in ("f32", "f16")]
+    return dw, pools, gaps, convs
+
+
+def chain_specs():
+    from dwc_torch.spec import LayerSpec
+    c = CHAIN
+    return [LayerSpec.make(c["N"], c["C"], c["H"], c["W"], c["k"], 1, c["k"] // 2, 1, dt,
+                           True) for dt in DTYPES]
+
+
+def prepare(args):
+    from dwc_torch import aot
+    from dwc_torch.spec import spec_ops
+    dw, pools, gaps, convs = correctness_specs()
+    work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs()]
+    for name in MODELS if "models" in args.sections else ():
+        import timm
+        for dt in DTYPES:
+            for batch, train in ((1, False), (64, True)):
+                traced, _ = aot.trace_model(timm.create_model(name), [batch, 3, 224, 224], dt,
+                                            True, train)
+                work += traced
+    print("torch_e2e prepare: %d (spec, ops) entries" % len(work))
+    m = aot.build(work, args.aot, args.out, args.j, chip="sm_90")
+    failed = [o["symbol"] for s in m["specs"] for o in s["ops"].values() if o["error"]]
+    print("torch_e2e prepare: %d specs, %d failed: %s" % (len(m["specs"]), len(failed), failed))
+
+
+# --- GPU side ----------------------------------------------------------------
+
+class Results:
+    def __init__(self, out):
+        os.makedirs(out, exist_ok=True)
+        self.path = os.path.join(out, "results.jsonl")
+        self.fh = open(self.path, "a")
+
+    def add(self, **row):
+        row["t"] = round(time.time(), 1)
+        self.fh.write(json.dumps(row) + "\n")
+        self.fh.flush()
+        print(json.dumps(row), flush=True)
+
+
+def rel_err(a, ref):
+    a, ref = a.double(), ref.double()
+    return ((a - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+
+
+def poison():
+    """Leaves NaN-filled blocks in the caching allocator, so an output that
+    a kernel fails to write shows up as NaN."""
+    import torch
+    for n in (1 << 16, 1 << 20, 1 << 22):
+        t = torch.full((n,), float("nan"), device="cuda")
+        del t
+
+
+TOL = {"f32": 1e-5, "f64": 1e-12, "f16": 2e-3, "bf16": 2e-3}
+
+
+def _ours(fn):
+    """Runs fn and returns (result, whether a dwc kernel ran it)."""
+    import dwc_torch
+    before = dwc_torch.stats()
+    r = fn()
+    after = dwc_torch.stats()
+    return r, after["calls"] > before["calls"] and after["fallbacks"] == before["fallbacks"]
+
+
+def check_dw(res, s):
+    import torch
+    import torch.nn.functional as F
+    tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+           "f64": torch.float64}[s.dtype]
+    cl = torch.channels_last
+    x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(tdt).contiguous(memory_format=cl)
+    w = torch.randn(s.C, 1, *s.kernel, device="cuda").to(tdt)
+    b = torch.randn(s.C, device="cuda").to(tdt) if s.bias else None
+    gy = torch.randn(s.N, s.C, s.OH, s.OW, device="cuda").to(tdt).contiguous(memory_format=cl)
+    pt, pb, pl, pr = s.padding
+    xp64 = F.pad(x.double(), (pl, pr, pt, pb))
+    ref = F.conv2d(xp64, w.double(), b.double() if b is not None else None, s.stride, 0,
+                   s.dilation, s.C)
+    d = torch.ops.dwc
+    poison()
+    y, ok_y = _ours(lambda: d.depthwise_conv2d(x, w, b, s.stride, s.padding, s.dilation))
+    poison()
+    dx, ok_dx = _ours(lambda: d.depthwise_conv2d_backward_data(
+        gy, w, list(x.shape), s.stride, s.padding, s.dilation))
+    poison()
+    dw, ok_dw = _ours(lambda: d.depthwise_conv2d_backward_filter(
+        x, gy, list(s.kernel), s.stride, s.padding, s.dilation))
+    dxp = torch.nn.grad.conv2d_input(xp64.shape, w.double(), gy.double(), s.stride, 0,
+                                     s.dilation, s.C)[:, :, pt:pt + s.H, pl:pl + s.W]
+    dwr = torch.nn.grad.conv2d_weight(xp64, w.shape, gy.double(), s.stride, 0, s.dilation, s.C)
+    for what, got, r, ours in (("fwd", y, ref, ok_y), ("bwd_data", dx, dxp, ok_dx),
+                               ("bwd_filter", dw, dwr, ok_dw)):
+        e = rel_err(got, r)
+        res.add(section="correctness", op=what, spec=s.key, dwc_kernel=ours, rel_err=e,
+                ok=bool(ours and e <= TOL[s.dtype] and torch.isfinite(got).all().item()))
+
+
+def check_pool(res, s):
+    import torch
+    import torch.nn.functional as F
+    tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[s.dtype]
+    x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(tdt).contiguous(
+        memory_format=torch.channels_last)
+    x64 = x.double().requires_grad_(True)
+    p = (s.padding[0], s.padding[2])
+    if s.kind == "max":
+        ref = F.max_pool2d(x64, s.window, s.stride, p, 1, s.ceil_mode)
+    else:
+        ref = F.avg_pool2d(x64, s.window, s.stride, p, s.ceil_mode, s.count_include_pad)
+    gy = torch.randn_like(ref).to(tdt)
+    (dxr,) = torch.autograd.grad(ref, x64, gy.double())
+    args = (s.kind, list(s.window), list(s.stride), list(s.padding), s.ceil_mode,
+            s.count_include_pad)
+    poison()
+    y, ok_y = _ours(lambda: torch.ops.dwc.pool2d(x, *args))
+    poison()
+    dx, ok_dx = _ours(lambda: torch.ops.dwc.pool2d_backward(x, gy, *args))
+    # The op routes avg-pool backward with ceil_mode to PyTorch (the dwc
+    # kernel disagrees there): expect PyTorch's result, not ours.
+    expect_torch = s.kind == "avg" and s.ceil_mode
+    for what, got, r, ours in (("pool_fwd", y, ref, ok_y), ("pool_bwd", dx, dxr, ok_dx)):
+        e = rel_err(got, r)
+        want = not (what == "pool_bwd" and expect_torch)
+        res.add(section="correctness", op=what, spec=s.key, dwc_kernel=ours, rel_err=e,
+                expected_dwc_kernel=want, ok=bool(ours == want and e <= TOL[s.dtype]))
+
+
+def check_gap_conv(res, gaps, convs):
+    import torch
+    import torch.nn.functional as F
+    T = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    cl = torch.channels_last
+    for s in gaps:
+        x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(T[s.dtype]).contiguous(
+            memory_format=cl)
+        poison()
+        y, ours = _ours(lambda: torch.ops.dwc.global_avg_pool(x))
+        e = rel_err(y, x.double().mean((2, 3), keepdim=True))
+        res.add(section="correctness", op="gap", spec=s.key, dwc_kernel=ours, rel_err=e,
+                ok=bool(ours and e <= TOL[s.dtype]))
+    for s in convs:
+        x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(T[s.dtype]).contiguous(
+            memory_format=cl)
+        w = torch.randn(s.OC, s.C, *s.kernel, device="cuda").to(T[s.dtype]) / 10
+        b = torch.randn(s.OC, device="cuda").to(T[s.dtype])
+        poison()
+        y, ours = _ours(lambda: torch.ops.dwc.conv2d(x, w, b, s.stride, s.padding, s.dilation))
+        ref = F.conv2d(x.double(), w.double(), b.double(), s.stride,
+                       (s.padding[0], s.padding[2]), s.dilation)
+        e = rel_err(y, ref)
+        res.add(section="correctness", op="conv_fwd", spec=s.key, dwc_kernel=ours, rel_err=e,
+                ok=bool(ours and e <= TOL[s.dtype]))
+
+
+def check_module(res):
+    """Filter cache after an in-place update; autocast vs PyTorch's."""
+    import torch
+    import dwc_torch
+    s = chain_specs()[0]
+    ref = torch.nn.Conv2d(s.C, s.C, 3, padding=1, groups=s.C).cuda()
+    m = dwc_torch.convert(copy.deepcopy(ref), verbose=False)
+    x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").contiguous(
+        memory_format=torch.channels_last)
+    e0 = rel_err(m(x), ref(x))
+    tag0 = m._filter.tag
+    m(x)
+    same_tag = m._filter.tag == tag0
+    with torch.no_grad():
+        m.weight.mul_(-0.5)
+        ref.weight.mul_(-0.5)
+    e1, ours = rel_err(m(x), ref(x)), m._filter.tag != tag0
+    res.add(section="correctness", op="filter_cache", rel_err=max(e0, e1),
+            reused_when_unchanged=same_tag, relaid_after_update=ours,
+            ok=bool(same_tag and ours and max(e0, e1) <= 1e-5))
+    for dt, tdt in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+        with torch.autocast("cuda", dtype=tdt):
+            y, ok = _ours(lambda: m(x))
+            yr = ref(x)
+        res.add(section="correctness", op="autocast", dtype=dt, out_dtype=str(y.dtype),
+                dwc_kernel=ok, rel_err=rel_err(y, yr),
+                ok=bool(ok and y.dtype == yr.dtype and rel_err(y, yr) <= 1e-2))
+
+
+def section_correctness(res):
+    import torch
+    torch.manual_seed(0)
+    dw, pools, gaps, convs = correctness_specs()
+    for s in dw:
+        check_dw(res, s)
+    for s in pools:
+        check_pool(res, s)
+    check_gap_conv(res, gaps, convs)
+    check_module(res)
+
+
+def _host_us(fn, calls, reps=15, inner=8):
+    """Median host time per call: fn() enqueues `calls` calls; no sync
+    inside a measurement (inner * calls launches stay within the queue)."""
+    import torch
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        out.append((time.perf_counter() - t0) / (inner * calls) * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(out)
+
+
+def _gpu_ms(fn, reps=20, warm=3):
+    import torch
+    for _ in range(warm):
+        fn()
+    ts = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b))
+    return statistics.median(ts)
+
+
+def section_overhead(res):
+    import torch
+    import dwc_torch
+    c = CHAIN
+    torch.backends.cudnn.benchmark = True
+    stock = torch.nn.Sequential(*[torch.nn.Conv2d(c["C"], c["C"], c["k"], padding=c["k"] // 2,
+                                                  groups=c["C"]) for _ in range(c["layers"])])
+    stock = stock.cuda().to(memory_format=torch.channels_last)
+    ours = dwc_torch.convert(copy.deepcopy(stock), verbose=False)
+    x = torch.randn(c["N"], c["C"], c["H"], c["W"], device="cuda").contiguous(
+        memory_format=torch.channels_last)
+    L = c["layers"]
+    d = torch.ops.dwc
+    w, b = ours[0].weight, ours[0].bias
+    hwc = ours[0]._filter.get(w, w.dtype, dwc_torch.ops.filter_hwc)
+
+    def raw():
+        y = x
+        for _ in range(L):
+            y = d.depthwise_conv2d(y, w, b, [1, 1], [1, 1, 1, 1], [1, 1], hwc)
+        return y
+    calls0 = dwc_torch.stats()["calls"]
+    with torch.no_grad():
+        rows = {"module_no_grad": (_host_us(lambda: ours(x), L), _gpu_ms(lambda: ours(x))),
+                "raw_op_no_grad": (_host_us(raw, L), _gpu_ms(raw)),
+                "torch_no_grad": (_host_us(lambda: stock(x), L), _gpu_ms(lambda: stock(x)))}
+    xg = x.clone().requires_grad_(True)
+    rows["module_grad"] = (_host_us(lambda: ours(xg), L), _gpu_ms(lambda: ours(xg)))
+    rows["torch_grad"] = (_host_us(lambda: stock(xg), L), _gpu_ms(lambda: stock(xg)))
+    with torch.no_grad(), torch.autocast("cuda", dtype=torch.float16):
+        rows["module_autocast_f16"] = (_host_us(lambda: ours(x), L), _gpu_ms(lambda: ours(x)))
+        rows["torch_autocast_f16"] = (_host_us(lambda: stock(x), L), _gpu_ms(lambda: stock(x)))
+    used = dwc_torch.stats()["calls"] > calls0
+    for k, (h, g) in rows.items():
+        res.add(section="overhead", variant=k, host_us_per_call=round(h, 2),
+                gpu_ms_per_chain=round(g, 4), chain=c, dwc_kernels_used=used)
+    section_graph(res, ours, x)
+
+
+def section_graph(res, model, x):
+    import torch
+    static_x = x.clone()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    try:
+        with torch.no_grad(), torch.cuda.stream(s):
+            for _ in range(3):
+                model(static_x)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.no_grad(), torch.cuda.graph(g):
+            static_y = model(static_x)
+        static_x.copy_(torch.randn_like(x))
+        g.replay()
+        torch.cuda.synchronize()
+        with torch.no_grad():
+            e = rel_err(static_y, model(static_x))
+        res.add(section="cuda_graph", captured=True, rel_err=e, ok=e <= 1e-5)
+    except Exception as e:  # report, do not hide
+        res.add(section="cuda_graph", captured=False, error=repr(e)[:500], ok=False)
+
+
+def _train_step(model, opt, x, target, amp):
+    import torch
+    with torch.autocast("cuda", dtype=amp or torch.float16, enabled=amp is not None):
+        loss = torch.nn.functional.cross_entropy(model(x), target)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+
+
+def _agreement(stock, ours, x, target, amp, train):
+    """Relative logit error and worst relative gradient error (by norm)."""
+    import torch
+    outs, grads = [], []
+    for m in (stock, ours):
+        m.train(train)
+        m.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=amp or torch.float16, enabled=amp is not None):
+            y = m(x)
+        outs.append(y.float())
+        if train:
+            torch.nn.functional.cross_entropy(y.float(), target).backward()
+            grads.append([p.grad.float() if p.grad is not None else None
+                          for p in m.parameters()])
+    logit = rel_err(outs[1], outs[0])
+    gerr = 0.0
+    if train:
+        for a, b in zip(grads[1], grads[0]):
+            if a is not None and b is not None and b.norm() > 0:
+                gerr = max(gerr, ((a - b).norm() / b.norm()).item())
+        stock.zero_grad(set_to_none=True)
+        ours.zero_grad(set_to_none=True)
+    return logit, gerr
+
+
+def _step_fn(m, xs, target, amp, train):
+    import torch
+    it = iter(range(1 << 30))
+    m.train(train)
+    if train:
+        opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
+        return lambda: _train_step(m, opt, xs[next(it) % len(xs)], target, amp)
+
+    def step():
+        with torch.no_grad(), torch.autocast("cuda", dtype=amp or torch.float16,
+                                             enabled=amp is not None):
+            m(xs[next(it) % len(xs)])
+    return step
+
+
+def bench_model(res, name, dt, batch, train):
+    import timm
+    import torch
+    import dwc_torch
+    amp = {"f32": None, "f16": torch.float16, "bf16": torch.bfloat16}[dt]
+    torch.manual_seed(0)
+    stock = timm.create_model(name).cuda().to(memory_format=torch.channels_last)
+    ours = copy.deepcopy(stock)
+    xs = [torch.randn(batch, 3, 224, 224, device="cuda").contiguous(
+        memory_format=torch.channels_last) for _ in range(3 if batch > 1 else 1)]
+    target = torch.randint(0, 1000, (batch,), device="cuda")
+    stock.train(train)
+    ours.train(train)
+    t0 = time.time()
+    dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False)
+    convert_s = time.time() - t0
+    rep = ours.dwc_report
+    logit, gerr = _agreement(stock, ours, xs[0], target, amp, train)
+    steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
+             (("stock", stock), ("dwc", ours))}
+    ms = {"stock": [], "dwc": []}
+    for r in range(4):  # interleaved rounds: drifts hit both sides alike
+        for label in ("stock", "dwc"):
+            ms[label].append(_gpu_ms(steps[label], reps=3 if train else 6,
+                                     warm=3 if r == 0 else 1))
+    ms = {k: statistics.median(v) for k, v in ms.items()}
+    kept = {n for n, _ in rep.converted}
+    ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
+    theirs_in = sum(v[1] for n, v in rep.timings.items() if n in kept)
+    tol = 1e-4 if dt == "f32" else 1e-2
+    res.add(section="models", model=name, dtype=dt, amp=amp is not None, batch=batch,
+            mode="train" if train else "inference", layers_converted=len(rep.converted),
+            candidates_timed=len(rep.timings), left_on_pytorch=len(rep.skipped),
+            stock_ms=round(ms["stock"], 3), dwc_ms=round(ms["dwc"], 3),
+            speedup=round(ms["stock"] / ms["dwc"], 3), logits_rel_err=logit,
+            grad_rel_err=gerr, agree=bool(logit <= tol and gerr <= tol),
+            converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
+            convert_s=round(convert_s, 1), report=str(rep).splitlines()[:6])
+
+
+def section_models(res, deadline):
+    for name in MODELS:
+        for dt in DTYPES:
+            for batch, train in ((1, False), (64, False), (64, True)):
+                if time.time() > deadline:
+                    res.add(section="models", model=name, dtype=dt, skipped="time budget")
+                    continue
+                try:
+                    bench_model(res, name, dt, batch, train)
+                except Exception as e:
+                    res.add(section="models", model=name, dtype=dt, batch=batch,
+                            train=train, error=repr(e)[:800])
+
+
+def run(args):
+    import logging
+
+    import torch
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    t_start = time.time()
+    res = Results(args.out)
+    import dwc_torch
+    t0 = time.time()
+    dwc_torch.load_extension()
+    n = dwc_torch.load_kernels(args.kernels)
+    res.add(section="setup", torch=torch.__version__, device=torch.cuda.get_device_name(),
+            extension_and_load_s=round(time.time() - t0, 1), entry_points=n)
+    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead)):
+        if name in args.sections:
+            try:
+                fn(res)
+            except Exception as e:
+                res.add(section=name, error=repr(e)[:800])
+    if "models" in args.sections:
+        section_models(res, t_start + args.budget_s)
+    res.add(section="done", wall_s=round(time.time() - t_start, 1), stats=dwc_torch.stats())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--aot", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("-j", type=int, default=2)
+    p.add_argument("--sections", default="correctness,overhead,models")
+    r = sub.add_parser("run")
+    r.add_argument("--kernels", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--sections", default="correctness,overhead,models")
+    r.add_argument("--budget-s", type=float, default=300,
+                   help="no new model benchmark starts after this many seconds")
+    args = ap.parse_args()
+    prepare(args) if args.cmd == "prepare" else run(args)
+
+
+if __name__ == "__main__":
+    main()

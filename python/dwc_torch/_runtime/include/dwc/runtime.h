@@ -1,0 +1,1 @@
+../../../../../runtime/include/dwc/runtime.h

@@ -1,0 +1,337 @@
+"""dwc_torch.convert(model): run a model's depthwise convolutions and
+pooling layers on dwc kernels, in place.
+
+Eligible: nn.Conv2d with groups == in_channels == out_channels (depthwise),
+nn.MaxPool2d (dilation 1, no indices), nn.AvgPool2d (no divisor_override),
+nn.AdaptiveAvgPool2d(1), and with dense=True dense nn.Conv2d (groups=1).
+Exact classes only (a subclass such as a 'same'-padding Conv2d computes its
+own forward). Converted modules keep their parameters (same objects), so
+state_dicts load both ways and an existing optimizer keeps working.
+
+Never slower, by default: strided depthwise layers are left to PyTorch
+(`strided=False`; the dwc strided kernels, backward above all, have no fast
+path yet), and with `example_inputs` on a GPU (`tune=True`, the default
+then) every candidate is timed against PyTorch on that input -- forward for
+inference, forward + backward for training -- and kept only when faster.
+
+Everything left on PyTorch is listed in ONE report (logged once, and at
+`model.dwc_report`): the layer's name, why, and a spec line for
+`python -m dwc_torch.aot` where a kernel was missing.
+"""
+
+import logging
+import statistics
+import time
+
+import torch
+import torch.nn as nn
+
+from . import modules as M
+from .spec import LayerSpec, PoolSpec
+
+log = logging.getLogger("dwc_torch")
+
+
+class ConvertReport:
+    def __init__(self):
+        self.converted = []  # (name, kind)
+        self.skipped = []    # (name, reason, hint or None)
+        self.timings = {}    # name -> (dwc_ms, torch_ms)
+        self.model_ms = None  # (dwc_ms, torch_ms) of the whole model
+
+    def skip(self, name, reason, hint=None):
+        self.skipped.append((name, reason, hint))
+
+    def __str__(self):
+        lines = ["dwc_torch.convert: %d layers on dwc kernels, %d left on PyTorch" % (
+            len(self.converted), len(self.skipped))]
+        if self.model_ms:
+            lines.append("  whole model: dwc %.3f ms, PyTorch %.3f ms" % self.model_ms)
+        kinds = {}
+        for _, k in self.converted:
+            kinds[k] = kinds.get(k, 0) + 1
+        if kinds:
+            lines.append("  converted: " + ", ".join("%d %s" % (v, k) for k, v in
+                                                     sorted(kinds.items())))
+        by_reason = {}
+        for name, reason, hint in self.skipped:
+            by_reason.setdefault(reason, []).append((name, hint))
+        for reason, items in by_reason.items():
+            names = [n for n, _ in items]
+            shown = ", ".join(names[:8]) + (" ... (+%d)" % (len(names) - 8) if len(names) > 8
+                                            else "")
+            lines.append("  %d x %s: %s" % (len(items), reason, shown))
+            hints = sorted({h for _, h in items if h})
+            for h in hints[:8]:
+                lines.append("      " + h)
+        return "\n".join(lines)
+
+
+def _is_depthwise(m):
+    return m.groups == m.in_channels == m.out_channels and m.groups > 1
+
+
+def _candidate(name, m, dense, strided, report):
+    """The dwc class for module m, or None (with the reason reported)."""
+    t = type(m)
+    if isinstance(m, nn.Conv2d):
+        if t is not nn.Conv2d:
+            if not t.__module__.startswith("dwc_torch"):
+                report.skip(name, "subclass %s of nn.Conv2d (own forward)" % t.__name__)
+            return None
+        if m.padding_mode != "zeros":
+            report.skip(name, "padding_mode=%r" % m.padding_mode)
+            return None
+        if m.groups > 1 and not _is_depthwise(m):
+            report.skip(name, "grouped convolution that is not depthwise "
+                              "(groups=%d, in=%d, out=%d)" % (m.groups, m.in_channels,
+                                                               m.out_channels))
+            return None
+        if m.groups == 1:
+            return M.Conv2d if dense else None
+        if tuple(m.stride) != (1, 1) and not strided:
+            report.skip(name, "strided depthwise (stride %s): no fast dwc kernel yet, "
+                              "convert(..., strided=True) to force" % (tuple(m.stride),))
+            return None
+        return M.DepthwiseConv2d
+    if t is nn.MaxPool2d:
+        if m.return_indices or M._pair(m.dilation) != (1, 1):
+            report.skip(name, "MaxPool2d with indices or dilation")
+            return None
+        return M.MaxPool2d
+    if t is nn.AvgPool2d:
+        if m.divisor_override is not None:
+            report.skip(name, "AvgPool2d with divisor_override")
+            return None
+        return M.AvgPool2d
+    if t is nn.AdaptiveAvgPool2d:
+        if M._pair(m.output_size) != (1, 1):
+            report.skip(name, "AdaptiveAvgPool2d to %s (only 1x1 is global pooling)"
+                        % (m.output_size,))
+            return None
+        return M.AdaptiveAvgPool2d
+    return None
+
+
+def spec_of(module, x):
+    """The dwc spec of `module` (a PyTorch or dwc module) on input x (a
+    tensor or its shape + dtype name), or None."""
+    shape = tuple(x.shape)
+    dt = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+          torch.float64: "f64"}.get(x.dtype)
+    if dt is None or len(shape) != 4:
+        return None
+    N, C, H, W = shape
+    if isinstance(module, nn.Conv2d) and _is_depthwise(module):
+        return LayerSpec.make(N, C, H, W, module.kernel_size, module.stride,
+                              module.padding, module.dilation, dt, module.bias is not None)
+    if isinstance(module, (nn.MaxPool2d, nn.AvgPool2d)):
+        kind = "max" if isinstance(module, nn.MaxPool2d) else "avg"
+        return PoolSpec.make(N, C, H, W, kind, module.kernel_size, module.stride,
+                             M._pair(module.padding), module.ceil_mode,
+                             getattr(module, "count_include_pad", False), dt)
+    return None
+
+
+def _parent(model, name):
+    parts = name.split(".")
+    obj = model
+    for p in parts[:-1]:
+        obj = getattr(obj, p)
+    return obj, parts[-1]
+
+
+def _time_ms(fn, reps=15, warm=3):
+    """Median time of fn() in ms: CUDA events on a GPU, the clock elsewhere."""
+    cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
+    for _ in range(warm):
+        fn()
+    times = []
+    for _ in range(reps):
+        if cuda:
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            times.append(a.elapsed_time(b))
+        else:
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def _layer_step(module, x, train):
+    if not train:
+        def run():
+            with torch.no_grad():
+                module(x)
+        return run
+    xi = x.detach().requires_grad_(True)
+
+    def run():
+        y = module(xi)
+        y.backward(torch.ones_like(y))
+    return run
+
+
+def _device(example_inputs):
+    return next((t.device.type for t in example_inputs if torch.is_tensor(t)), "cuda")
+
+
+def _capture_inputs(model, names, example_inputs, amp_dtype):
+    """One forward of the model; returns {name: input tensor}."""
+    got, hooks = {}, []
+    mods = dict(model.named_modules())
+    for n in names:
+        hooks.append(mods[n].register_forward_pre_hook(
+            lambda m, a, n=n: got.setdefault(n, a[0].detach())))
+    try:
+        with torch.no_grad(), torch.autocast(_device(example_inputs),
+                                             dtype=amp_dtype or torch.float16,
+                                             enabled=amp_dtype is not None):
+            model(*example_inputs)
+    finally:
+        for h in hooks:
+            h.remove()
+    return got
+
+
+def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
+    """Keeps a converted layer only where it beats PyTorch on its input."""
+    inputs = _capture_inputs(model, list(chosen), example_inputs, amp_dtype)
+    for name, mod in list(chosen.items()):
+        x = inputs.get(name)
+        if x is None:
+            continue  # not reached by this input: keep the static choice
+        cls = type(mod)
+
+        def timed():
+            with torch.autocast(x.device.type, dtype=amp_dtype or torch.float16,
+                                enabled=amp_dtype is not None):
+                return _time_ms(_layer_step(mod, x, train))
+        ours = timed()
+        M.revert(mod)
+        theirs = timed()
+        report.timings[name] = (ours, theirs)
+        if ours < theirs * (1.0 - margin):
+            M.adopt(mod, cls)
+        else:
+            del chosen[name]
+            report.skip(name, "slower than PyTorch on this GPU and input",
+                        "%s: dwc %.1f us vs PyTorch %.1f us" % (name, ours * 1e3,
+                                                                 theirs * 1e3))
+    if train:
+        model.zero_grad(set_to_none=True)
+
+
+def _model_step(model, example_inputs, train, amp_dtype):
+    dev = _device(example_inputs)
+
+    def run():
+        with torch.autocast(dev, dtype=amp_dtype or torch.float16, enabled=amp_dtype is not None):
+            if not train:
+                with torch.no_grad():
+                    return model(*example_inputs)
+            y = model(*example_inputs)
+        (y.float().sum() if torch.is_tensor(y) else sum(t.float().sum() for t in y)).backward()
+    return run
+
+
+def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
+    """The whole model, converted vs not, in interleaved rounds: the
+    conversion is undone if the model is not faster with it."""
+    if not chosen:
+        return
+    classes = {n: type(m) for n, m in chosen.items()}
+    step = _model_step(model, example_inputs, train, amp_dtype)
+    ours, theirs = [], []
+    for r in range(3):
+        ours.append(_time_ms(step, reps=3, warm=2 if r == 0 else 1))
+        for m in chosen.values():
+            M.revert(m)
+        theirs.append(_time_ms(step, reps=3, warm=2 if r == 0 else 1))
+        for n, m in chosen.items():
+            M.adopt(m, classes[n])
+    ours, theirs = statistics.median(ours), statistics.median(theirs)
+    report.model_ms = (ours, theirs)
+    if ours >= theirs * (1.0 - margin):
+        for n, m in list(chosen.items()):
+            M.revert(m)
+            report.skip(n, "the whole model is not faster converted on this GPU and input",
+                        "model step: dwc %.3f ms vs PyTorch %.3f ms" % (ours, theirs))
+        chosen.clear()
+
+
+def convert(model, *, depthwise=True, pools=True, dense=False, strided=False,
+            example_inputs=None, train=None, amp_dtype=None, tune=None, margin=0.03,
+            verify=None, verbose=True):
+    """Converts `model` in place and returns it; the report is at
+    `model.dwc_report`. example_inputs: a tensor or tuple for tuning;
+    train: tune forward+backward (default: model.training); amp_dtype: the
+    autocast dtype the model will run under; tune (default: with
+    example_inputs on a GPU): keep only layers faster than PyTorch's;
+    verify (default: as tune): then time the whole model both ways and undo
+    the conversion if it is not faster. The model's buffers (e.g. BatchNorm
+    statistics) and gradients are restored after the timing runs."""
+    from .extension import load_extension
+    report = ConvertReport()
+    chosen = {}
+    for name, m in list(model.named_modules()):
+        if type(m).__module__ == M.__name__:  # converted before
+            chosen[name] = m
+            continue
+        cls = _candidate(name, m, dense, strided, report)
+        if cls is None:
+            continue
+        is_pool = cls in (M.MaxPool2d, M.AvgPool2d, M.AdaptiveAvgPool2d)
+        if (is_pool and not pools) or (cls is M.DepthwiseConv2d and not depthwise):
+            continue
+        try:
+            M.adopt(m, cls)
+        except ValueError as e:
+            M.revert(m)
+            report.skip(name, str(e))
+            continue
+        chosen[name] = m
+    if example_inputs is not None and not isinstance(example_inputs, (tuple, list)):
+        example_inputs = (example_inputs,)
+    on_gpu = example_inputs is not None and all(
+        not torch.is_tensor(t) or t.is_cuda for t in example_inputs)
+    tune = on_gpu if tune is None else tune
+    verify = tune if verify is None else verify
+    if chosen and example_inputs is not None and (tune or verify):
+        if on_gpu:
+            load_extension()
+        train = model.training if train is None else train
+        buffers = {k: v.detach().clone() for k, v in model.state_dict().items()
+                   if k not in dict(model.named_parameters())}
+        if tune:
+            _tune(model, chosen, example_inputs, train, amp_dtype, margin, report)
+        if verify:
+            _verify(model, chosen, example_inputs, train, amp_dtype, margin, report)
+        model.load_state_dict(buffers, strict=False)
+        model.zero_grad(set_to_none=True)
+    report.converted = [(n, type(m).__name__) for n, m in chosen.items()]
+    _report_missing(report)
+    model.dwc_report = report
+    if verbose:
+        log.warning("%s", report) if report.skipped else log.info("%s", report)
+    return model
+
+
+def _report_missing(report):
+    from .kernels import aot_command, unresolved
+    miss = [(v[1], v[2]) for v in unresolved().values() if v[1] is not None]
+    if miss:
+        report.skip("(%d kernels)" % len(miss), "no dwc kernel for the shape, PyTorch ran it",
+                    aot_command(miss))
+
+
+def unconvert(model):
+    """Back to PyTorch modules (in place)."""
+    for _, m in model.named_modules():
+        if type(m).__module__ == M.__name__:
+            M.revert(m)
+    return model

@@ -1,0 +1,581 @@
+// CUDA kernels of the dwc:: custom ops (schemas, fake kernels, the CPU
+// implementation and autograd are registered in Python: dwc_torch/ops.py).
+//
+// Hot path: build the registry key of the call (ints), find the entry point
+// compiled by dwc-aot, lay out the arguments (NHWC = channels_last, no copy
+// when the tensor already is), set libdwc_runtime's external stream to
+// PyTorch's current stream and call the entry point: no Python, no ctypes,
+// no synchronisation. A key not yet in the registry is handed once to a
+// Python resolver (compile on first use, or a kernel directory loaded by
+// the user); a key that stays unresolved runs PyTorch's own operator.
+#include <torch/extension.h>
+
+#include <ATen/autocast_mode.h>
+#include <c10/core/DeviceGuard.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using Key = std::vector<int64_t>;
+
+struct KeyHash {
+  size_t operator()(const Key &k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t v : k)
+      h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+enum Op : int64_t { Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd };
+
+using SetStreamFn = int (*)(void *);
+using MessageFn = const char *(*)();
+using TakeErrorFn = int (*)();
+
+struct Runtime {
+  SetStreamFn setStream = nullptr;
+  MessageFn lastMessage = nullptr;
+  TakeErrorFn takeError = nullptr;
+};
+
+Runtime runtime;
+std::mutex registryMutex;
+std::unordered_map<Key, void *, KeyHash> registry; // nullptr: unresolved
+py::object resolver;                               // Python callable or None
+std::atomic<int64_t> counters[4];                  // calls, fallbacks, copies, misses
+
+enum Counter { Calls = 0, Fallbacks, Copies, Misses };
+
+void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
+
+// Finds the entry point of `key`; asks the resolver once per unknown key.
+void *lookup(const Key &key) {
+  {
+    std::lock_guard<std::mutex> lock(registryMutex);
+    auto it = registry.find(key);
+    if (it != registry.end())
+      return it->second;
+  }
+  count(Misses);
+  void *fn = nullptr;
+  {
+    py::gil_scoped_acquire gil;
+    if (resolver && !resolver.is_none()) {
+      try {
+        py::object r = resolver(py::cast(key));
+        if (!r.is_none())
+          fn = reinterpret_cast<void *>(r.cast<uintptr_t>());
+      } catch (py::error_already_set &e) {
+        // A resolver failure must not fail the model: PyTorch runs it.
+        PyErr_WarnEx(PyExc_RuntimeWarning,
+                     (std::string("dwc_torch: kernel resolver failed: ") +
+                      e.what()).c_str(), 1);
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(registryMutex);
+  registry[key] = fn;
+  return fn;
+}
+
+int64_t dtypeId(at::ScalarType t) {
+  switch (t) {
+  case at::kFloat: return 0;
+  case at::kHalf: return 1;
+  case at::kBFloat16: return 2;
+  case at::kDouble: return 3;
+  default: return -1;
+  }
+}
+
+// A channels_last, 16-byte aligned view of `t` (NHWC for the kernels).
+at::Tensor nhwc(const at::Tensor &t) {
+  at::Tensor r = t;
+  if (!r.is_contiguous(at::MemoryFormat::ChannelsLast)) {
+    r = r.contiguous(at::MemoryFormat::ChannelsLast);
+    count(Copies);
+  }
+  if (reinterpret_cast<uintptr_t>(r.data_ptr()) % 16) {
+    r = r.clone(at::MemoryFormat::ChannelsLast);
+    count(Copies);
+  }
+  return r;
+}
+
+at::Tensor aligned(const at::Tensor &t) {
+  at::Tensor r = t.contiguous();
+  if (reinterpret_cast<uintptr_t>(r.data_ptr()) % 16)
+    r = r.clone();
+  return r;
+}
+
+// Calls `fn` on the device pointers on PyTorch's current stream.
+void launch(void *fn, const at::Tensor &any, std::initializer_list<void *> ptrs) {
+  TORCH_CHECK(runtime.setStream, "dwc_torch: libdwc_runtime is not attached");
+  c10::DeviceGuard guard(any.device());
+  c10::Stream s = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)
+                      ->getStream(any.device());
+  void *handle = s.native_handle();
+  // PyTorch's default stream is handle 0, which for the runtime means "own
+  // streams"; CU_STREAM_LEGACY (0x1) is the stream it is.
+  runtime.setStream(handle ? handle : reinterpret_cast<void *>(0x1));
+  std::vector<void *> p(ptrs);
+  int st;
+  switch (p.size()) {
+  case 2: st = reinterpret_cast<int (*)(void *, void *)>(fn)(p[0], p[1]); break;
+  case 3: st = reinterpret_cast<int (*)(void *, void *, void *)>(fn)(p[0], p[1], p[2]); break;
+  case 4:
+    st = reinterpret_cast<int (*)(void *, void *, void *, void *)>(fn)(p[0], p[1], p[2], p[3]);
+    break;
+  default: TORCH_CHECK(false, "dwc_torch: bad arity");
+  }
+  if (st != 0) {
+    std::string msg = runtime.lastMessage ? runtime.lastMessage() : "";
+    if (runtime.takeError)
+      runtime.takeError();
+    TORCH_CHECK(false, "dwc_torch: kernel failed (status ", st, "): ", msg);
+  }
+  count(Calls);
+}
+
+Key convKey(Op op, const at::Tensor &x, at::IntArrayRef k, at::IntArrayRef stride,
+            at::IntArrayRef padding, at::IntArrayRef dilation, bool bias,
+            int64_t oc = -1) {
+  Key key{op, dtypeId(x.scalar_type()), x.size(0), x.size(1), x.size(2), x.size(3)};
+  if (oc >= 0)
+    key.push_back(oc);
+  key.insert(key.end(), {k[0], k[1], stride[0], stride[1], dilation[0], dilation[1],
+                         padding[0], padding[1], padding[2], padding[3], bias ? 1 : 0});
+  return key;
+}
+
+// Whether the caller's re-laid-out filter can be used as it is.
+bool cachedFilter(const c10::optional<at::Tensor> &hwc, const at::Tensor &weight,
+                  at::IntArrayRef sizes) {
+  return hwc && hwc->defined() && hwc->scalar_type() == weight.scalar_type() &&
+         hwc->device() == weight.device() && hwc->sizes() == sizes && hwc->is_contiguous() &&
+         reinterpret_cast<uintptr_t>(hwc->data_ptr()) % 16 == 0;
+}
+
+bool usable(const at::Tensor &x) {
+  return x.dim() == 4 && x.numel() > 0 && dtypeId(x.scalar_type()) >= 0;
+}
+
+int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t p1) {
+  return (in + p0 + p1 - d * (k - 1) - 1) / s + 1;
+}
+
+bool symmetric(at::IntArrayRef p) { return p[0] == p[1] && p[2] == p[3]; }
+
+// PyTorch's depthwise/dense convolution with [t, b, l, r] padding.
+at::Tensor torchConv(const at::Tensor &x, const at::Tensor &w,
+                     const c10::optional<at::Tensor> &b, at::IntArrayRef stride,
+                     at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+  count(Fallbacks);
+  if (symmetric(padding))
+    return at::conv2d(x, w, b, stride, at::IntArrayRef({padding[0], padding[2]}), dilation, groups);
+  at::Tensor xp = at::constant_pad_nd(x, {padding[2], padding[3], padding[0], padding[1]});
+  return at::conv2d(xp, w, b, stride, at::IntArrayRef({0, 0}), dilation, groups);
+}
+
+at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
+                     const c10::optional<at::Tensor> &bias, at::IntArrayRef stride,
+                     at::IntArrayRef padding, at::IntArrayRef dilation,
+                     const c10::optional<at::Tensor> &weightHwc) {
+  TORCH_CHECK(padding.size() == 4, "dwc::depthwise_conv2d: padding is [t, b, l, r]");
+  const int64_t C = weight.size(0), KH = weight.size(2), KW = weight.size(3);
+  if (!usable(x) || x.scalar_type() != weight.scalar_type() ||
+      (bias && bias->scalar_type() != x.scalar_type()))
+    return torchConv(x, weight, bias, stride, padding, dilation, C);
+  void *fn = lookup(convKey(Fwd, x, {KH, KW}, stride, padding, dilation, bias.has_value()));
+  if (!fn)
+    return torchConv(x, weight, bias, stride, padding, dilation, C);
+  at::Tensor xin = nhwc(x);
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
+                     ? *weightHwc
+                     : aligned(weight.reshape({C, KH * KW}).t());
+  const int64_t OH = outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]);
+  const int64_t OW = outSize(x.size(3), KW, stride[1], dilation[1], padding[2], padding[3]);
+  at::Tensor y = at::empty({x.size(0), C, OH, OW},
+                           x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  if (bias) {
+    at::Tensor b = aligned(*bias);
+    launch(fn, x, {xin.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr()});
+  } else {
+    launch(fn, x, {xin.data_ptr(), w.data_ptr(), y.data_ptr()});
+  }
+  return y;
+}
+
+// dX through PyTorch: the gradient of the padded input, cropped.
+at::Tensor torchBwdData(const at::Tensor &gy, const at::Tensor &weight,
+                        at::IntArrayRef size, at::IntArrayRef stride,
+                        at::IntArrayRef padding, at::IntArrayRef dilation) {
+  count(Fallbacks);
+  const int64_t HP = size[2] + padding[0] + padding[1], WP = size[3] + padding[2] + padding[3];
+  at::Tensor xp = at::empty({size[0], size[1], HP, WP}, gy.options());
+  auto r = at::convolution_backward(gy, xp, weight, c10::nullopt, stride, {0, 0}, dilation,
+                                    false, {0, 0}, weight.size(0), {true, false, false});
+  return std::get<0>(r).narrow(2, padding[0], size[2]).narrow(3, padding[2], size[3]);
+}
+
+at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
+                          at::IntArrayRef size, at::IntArrayRef stride,
+                          at::IntArrayRef padding, at::IntArrayRef dilation,
+                          const c10::optional<at::Tensor> &weightHwc) {
+  const int64_t C = weight.size(0), KH = weight.size(2), KW = weight.size(3);
+  if (!usable(gy) || gy.scalar_type() != weight.scalar_type())
+    return torchBwdData(gy, weight, size, stride, padding, dilation);
+  Key key{BwdData, dtypeId(gy.scalar_type()), size[0], size[1], size[2], size[3],
+          KH, KW, stride[0], stride[1], dilation[0], dilation[1],
+          padding[0], padding[1], padding[2], padding[3], 0};
+  void *fn = lookup(key);
+  if (!fn)
+    return torchBwdData(gy, weight, size, stride, padding, dilation);
+  at::Tensor g = nhwc(gy);
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
+                     ? *weightHwc
+                     : aligned(weight.reshape({C, KH * KW}).t());
+  at::Tensor dx = at::empty({size[0], size[1], size[2], size[3]},
+                            gy.options().memory_format(at::MemoryFormat::ChannelsLast));
+  launch(fn, gy, {g.data_ptr(), w.data_ptr(), dx.data_ptr()});
+  return dx;
+}
+
+at::Tensor torchBwdFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                          at::IntArrayRef stride, at::IntArrayRef padding,
+                          at::IntArrayRef dilation) {
+  count(Fallbacks);
+  at::Tensor xp = symmetric(padding) && padding[0] == 0 && padding[2] == 0
+                      ? x
+                      : at::constant_pad_nd(x, {padding[2], padding[3], padding[0], padding[1]});
+  at::Tensor w = at::empty({x.size(1), 1, k[0], k[1]}, x.options());
+  auto r = at::convolution_backward(gy, xp, w, c10::nullopt, stride, {0, 0}, dilation, false,
+                                    {0, 0}, x.size(1), {false, true, false});
+  return std::get<1>(r);
+}
+
+at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                            at::IntArrayRef stride, at::IntArrayRef padding,
+                            at::IntArrayRef dilation) {
+  if (!usable(x) || gy.scalar_type() != x.scalar_type())
+    return torchBwdFilter(x, gy, k, stride, padding, dilation);
+  void *fn = lookup(convKey(BwdFilter, x, k, stride, padding, dilation, false));
+  if (!fn)
+    return torchBwdFilter(x, gy, k, stride, padding, dilation);
+  const int64_t C = x.size(1);
+  at::Tensor xin = nhwc(x), g = nhwc(gy);
+  // f16/bf16 layers sum dW in f32 (the op's f32 result), rounded once here.
+  auto acc = x.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  at::Tensor dw = at::empty({k[0] * k[1], C}, x.options().dtype(acc));
+  launch(fn, x, {xin.data_ptr(), g.data_ptr(), dw.data_ptr()});
+  return dw.t().reshape({C, 1, k[0], k[1]}).to(x.scalar_type());
+}
+
+Key poolKey(Op op, const at::Tensor &x, int64_t kind, at::IntArrayRef window,
+            at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
+  return Key{op, dtypeId(x.scalar_type()), x.size(0), x.size(1), x.size(2), x.size(3),
+             kind, window[0], window[1], stride[0], stride[1], padding[0], padding[1],
+             padding[2], padding[3], ceil ? 1 : 0, (kind == 1 && cip) ? 1 : 0};
+}
+
+int64_t poolKind(c10::string_view kind) {
+  TORCH_CHECK(kind == "max" || kind == "avg", "dwc::pool2d: kind is max or avg");
+  return kind == "max" ? 0 : 1;
+}
+
+at::Tensor torchPool(const at::Tensor &x, int64_t kind, at::IntArrayRef window,
+                     at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
+  count(Fallbacks);
+  TORCH_CHECK(symmetric(padding), "dwc::pool2d: PyTorch pooling needs symmetric padding");
+  if (kind == 0)
+    return at::max_pool2d(x, window, stride, {padding[0], padding[2]}, {1, 1}, ceil);
+  return at::avg_pool2d(x, window, stride, {padding[0], padding[2]}, ceil, cip);
+}
+
+int64_t poolOut(int64_t in, int64_t k, int64_t s, int64_t p0, int64_t p1, bool ceil) {
+  if (!ceil)
+    return (in + p0 + p1 - k) / s + 1;
+  int64_t o = (in + p0 + p1 - k + s - 1) / s + 1;
+  if ((o - 1) * s >= in + p0)
+    --o;
+  return o;
+}
+
+at::Tensor poolForward(const at::Tensor &x, c10::string_view kindName, at::IntArrayRef window,
+                       at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
+  const int64_t kind = poolKind(kindName);
+  if (!usable(x) || x.scalar_type() == at::kDouble)
+    return torchPool(x, kind, window, stride, padding, ceil, cip);
+  void *fn = lookup(poolKey(PoolFwd, x, kind, window, stride, padding, ceil, cip));
+  if (!fn)
+    return torchPool(x, kind, window, stride, padding, ceil, cip);
+  at::Tensor xin = nhwc(x);
+  at::Tensor y = at::empty(
+      {x.size(0), x.size(1), poolOut(x.size(2), window[0], stride[0], padding[0], padding[1], ceil),
+       poolOut(x.size(3), window[1], stride[1], padding[2], padding[3], ceil)},
+      x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  launch(fn, x, {xin.data_ptr(), y.data_ptr()});
+  return y;
+}
+
+at::Tensor torchPoolBackward(const at::Tensor &x, const at::Tensor &gy, int64_t kind,
+                             at::IntArrayRef window, at::IntArrayRef stride,
+                             at::IntArrayRef padding, bool ceil, bool cip) {
+  count(Fallbacks);
+  TORCH_CHECK(symmetric(padding), "dwc::pool2d_backward: PyTorch pooling needs symmetric padding");
+  if (kind == 0) {
+    auto r = at::max_pool2d_with_indices(x, window, stride, {padding[0], padding[2]}, {1, 1}, ceil);
+    return at::max_pool2d_with_indices_backward(gy, x, window, stride, {padding[0], padding[2]},
+                                                {1, 1}, ceil, std::get<1>(r));
+  }
+  return at::avg_pool2d_backward(gy, x, window, stride, {padding[0], padding[2]}, ceil, cip,
+                                 c10::nullopt);
+}
+
+at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_view kindName,
+                        at::IntArrayRef window, at::IntArrayRef stride,
+                        at::IntArrayRef padding, bool ceil, bool cip) {
+  const int64_t kind = poolKind(kindName);
+  if (!usable(x) || x.scalar_type() == at::kDouble || gy.scalar_type() != x.scalar_type())
+    return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
+  // The dwc average-pool backward kernel disagrees with PyTorch on ceil_mode
+  // windows (bench/results/2026-12-01-torch-e2e.md): PyTorch computes those.
+  if (kind == 1 && ceil)
+    return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
+  void *fn = lookup(poolKey(PoolBwd, x, kind, window, stride, padding, ceil, cip));
+  if (!fn)
+    return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
+  at::Tensor xin = nhwc(x), g = nhwc(gy);
+  at::Tensor dx = at::empty_like(xin, at::MemoryFormat::ChannelsLast);
+  launch(fn, x, {xin.data_ptr(), g.data_ptr(), dx.data_ptr()});
+  return dx;
+}
+
+at::Tensor globalAvgPool(const at::Tensor &x) {
+  if (!usable(x) || x.scalar_type() == at::kDouble) {
+    count(Fallbacks);
+    return at::mean(x, {2, 3}, true);
+  }
+  void *fn = lookup(Key{Gap, dtypeId(x.scalar_type()), x.size(0), x.size(1), x.size(2),
+                        x.size(3)});
+  if (!fn) {
+    count(Fallbacks);
+    return at::mean(x, {2, 3}, true);
+  }
+  at::Tensor xin = nhwc(x);
+  at::Tensor y = at::empty({x.size(0), x.size(1), 1, 1},
+                           x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  launch(fn, x, {xin.data_ptr(), y.data_ptr()});
+  return y;
+}
+
+at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
+                       const c10::optional<at::Tensor> &bias, at::IntArrayRef stride,
+                       at::IntArrayRef padding, at::IntArrayRef dilation,
+                       const c10::optional<at::Tensor> &weightHwc) {
+  const int64_t OC = weight.size(0), KH = weight.size(2), KW = weight.size(3);
+  if (!usable(x) || x.scalar_type() != weight.scalar_type() ||
+      (bias && bias->scalar_type() != x.scalar_type()))
+    return torchConv(x, weight, bias, stride, padding, dilation, 1);
+  void *fn = lookup(convKey(ConvFwd, x, {KH, KW}, stride, padding, dilation,
+                            bias.has_value(), OC));
+  if (!fn)
+    return torchConv(x, weight, bias, stride, padding, dilation, 1);
+  at::Tensor xin = nhwc(x);
+  // nn.Conv2d's OC x C x KH x KW -> the op's KH x KW x C x OC.
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH, KW, weight.size(1), OC})
+                     ? *weightHwc
+                     : aligned(weight.permute({2, 3, 1, 0}));
+  at::Tensor y = at::empty(
+      {x.size(0), OC, outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]),
+       outSize(x.size(3), KW, stride[1], dilation[1], padding[2], padding[3])},
+      x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  if (bias) {
+    at::Tensor b = aligned(*bias);
+    launch(fn, x, {xin.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr()});
+  } else {
+    launch(fn, x, {xin.data_ptr(), w.data_ptr(), y.data_ptr()});
+  }
+  return y;
+}
+
+// --- autograd and autocast of dwc::depthwise_conv2d on CUDA ---------------
+// The hot op's autograd and autocast kernels are C++ as well (Python's
+// versions, registered for all devices in ops.py, cost ~30 us per call).
+// Both re-dispatch, so fake tensors (torch.compile) reach the fake kernel.
+
+using OptT = c10::optional<at::Tensor>;
+using DwSig = at::Tensor(const at::Tensor &, const at::Tensor &, const OptT &,
+                         at::IntArrayRef, at::IntArrayRef, at::IntArrayRef, const OptT &);
+
+const c10::TypedOperatorHandle<DwSig> &dwOp() {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("dwc::depthwise_conv2d", "")
+                       .typed<DwSig>();
+  return op;
+}
+
+OptT opt(const at::Tensor &t) { return t.defined() ? OptT(t) : OptT(); }
+
+namespace redispatch {
+at::Tensor dwc_bwd_data(const at::Tensor &gy, const at::Tensor &w, at::IntArrayRef size,
+                        at::IntArrayRef s, at::IntArrayRef p, at::IntArrayRef d, const OptT &h) {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("dwc::depthwise_conv2d_backward_data", "")
+                       .typed<at::Tensor(const at::Tensor &, const at::Tensor &, at::IntArrayRef,
+                                         at::IntArrayRef, at::IntArrayRef, at::IntArrayRef,
+                                         const OptT &)>();
+  return op.call(gy, w, size, s, p, d, h);
+}
+at::Tensor dwc_bwd_filter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                          at::IntArrayRef s, at::IntArrayRef p, at::IntArrayRef d) {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("dwc::depthwise_conv2d_backward_filter", "")
+                       .typed<at::Tensor(const at::Tensor &, const at::Tensor &, at::IntArrayRef,
+                                         at::IntArrayRef, at::IntArrayRef, at::IntArrayRef)>();
+  return op.call(x, gy, k, s, p, d);
+}
+} // namespace redispatch
+
+class DwFunction : public torch::autograd::Function<DwFunction> {
+public:
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x,
+                            const at::Tensor &weight, const OptT &bias,
+                            std::vector<int64_t> stride, std::vector<int64_t> padding,
+                            std::vector<int64_t> dilation, const OptT &hwc) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    at::Tensor y = dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
+    ctx->save_for_backward({x, weight, hwc ? *hwc : at::Tensor()});
+    ctx->saved_data["stride"] = stride;
+    ctx->saved_data["padding"] = padding;
+    ctx->saved_data["dilation"] = dilation;
+    ctx->saved_data["bias"] = bias.has_value() && bias->defined();
+    return y;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                 torch::autograd::variable_list grads) {
+    auto saved = ctx->get_saved_variables();
+    const at::Tensor &x = saved[0], &w = saved[1], &hwc = saved[2];
+    auto stride = ctx->saved_data["stride"].toIntVector();
+    auto padding = ctx->saved_data["padding"].toIntVector();
+    auto dilation = ctx->saved_data["dilation"].toIntVector();
+    at::Tensor gy = grads[0], dx, dw, db;
+    if (ctx->needs_input_grad(0))
+      dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc));
+    if (ctx->needs_input_grad(1))
+      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
+               .to(w.scalar_type());
+    if (ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(2)) {
+      auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+      db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
+    }
+    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor dwAutograd(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
+                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                      const OptT &hwc) {
+  return DwFunction::apply(x, weight, bias, stride.vec(), padding.vec(), dilation.vec(), hwc);
+}
+
+// aten::conv2d's autocast policy: floating inputs other than f64 to the
+// autocast dtype (weights through autocast's cast cache).
+at::Tensor dwAutocast(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
+                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                      const OptT &hwc) {
+  c10::impl::ExcludeDispatchKeyGuard noAutocast(c10::DispatchKey::AutocastCUDA);
+  const auto dt = at::autocast::get_autocast_dtype(at::kCUDA);
+  auto cast = [&](const at::Tensor &t) {
+    return t.is_floating_point() && t.scalar_type() != at::kDouble
+               ? at::autocast::cached_cast(dt, t, c10::DeviceType::CUDA)
+               : t;
+  };
+  OptT b = bias ? OptT(cast(*bias)) : OptT();
+  OptT h = hwc && hwc->scalar_type() == dt ? hwc : OptT();
+  return dwOp().call(cast(x), cast(weight), b, stride, padding, dilation, h);
+}
+
+// --- Python-facing control (not on the hot path) --------------------------
+
+void attachRuntime(uintptr_t setStream, uintptr_t lastMessage, uintptr_t takeError) {
+  runtime.setStream = reinterpret_cast<SetStreamFn>(setStream);
+  runtime.lastMessage = reinterpret_cast<MessageFn>(lastMessage);
+  runtime.takeError = reinterpret_cast<TakeErrorFn>(takeError);
+}
+
+void setResolver(py::object fn) { resolver = std::move(fn); }
+
+void registerKernel(const Key &key, uintptr_t fn) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  registry[key] = reinterpret_cast<void *>(fn);
+}
+
+// Forgets unresolved keys (after new kernels were loaded) or all of them.
+void clearRegistry(bool unresolvedOnly) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  if (!unresolvedOnly) {
+    registry.clear();
+    return;
+  }
+  for (auto it = registry.begin(); it != registry.end();)
+    it = it->second ? std::next(it) : registry.erase(it);
+}
+
+py::dict stats() {
+  py::dict d;
+  d["calls"] = counters[Calls].load();
+  d["fallbacks"] = counters[Fallbacks].load();
+  d["layout_copies"] = counters[Copies].load();
+  d["misses"] = counters[Misses].load();
+  std::lock_guard<std::mutex> lock(registryMutex);
+  int64_t resolved = 0;
+  for (auto &kv : registry)
+    resolved += kv.second != nullptr;
+  d["resolved_keys"] = resolved;
+  d["unresolved_keys"] = static_cast<int64_t>(registry.size()) - resolved;
+  return d;
+}
+
+void resetStats() {
+  for (auto &c : counters)
+    c.store(0);
+}
+
+} // namespace
+
+TORCH_LIBRARY_IMPL(dwc, AutogradCUDA, m) { m.impl("depthwise_conv2d", &dwAutograd); }
+
+TORCH_LIBRARY_IMPL(dwc, AutocastCUDA, m) { m.impl("depthwise_conv2d", &dwAutocast); }
+
+#ifdef DWC_TEST_CPU_AUTOGRAD // tests of the C++ autograd on a machine without a GPU
+TORCH_LIBRARY_IMPL(dwc, AutogradCPU, m) { m.impl("depthwise_conv2d", &dwAutograd); }
+#endif
+
+TORCH_LIBRARY_IMPL(dwc, CUDA, m) {
+  m.impl("depthwise_conv2d", &dwForward);
+  m.impl("depthwise_conv2d_backward_data", &dwBackwardData);
+  m.impl("depthwise_conv2d_backward_filter", &dwBackwardFilter);
+  m.impl("pool2d", &poolForward);
+  m.impl("pool2d_backward", &poolBackward);
+  m.impl("global_avg_pool", &globalAvgPool);
+  m.impl("conv2d", &convForward);
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("attach_runtime", &attachRuntime);
+  m.def("set_resolver", &setResolver);
+  m.def("register_kernel", &registerKernel);
+  m.def("clear_registry", &clearRegistry, py::arg("unresolved_only") = true);
+  m.def("stats", &stats);
+  m.def("reset_stats", &resetStats);
+}

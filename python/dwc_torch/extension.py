@@ -1,0 +1,126 @@
+"""Builds and loads the two native pieces, once per process:
+
+- libdwc_runtime.so: $DWC_RUNTIME if set, else built with g++ from the
+  runtime sources shipped in the package (dwc_torch/_runtime) into the
+  cache directory (keyed by their content); no repository layout needed.
+- the C++ extension (csrc/dwc_ops.cpp: the CUDA kernels of the dwc:: ops),
+  built against the installed torch with torch.utils.cpp_extension into
+  the cache directory (keyed by the source, torch's version and Python's).
+
+Neither needs a GPU: on a machine without a CUDA driver both load, and the
+runtime reports 'no CUDA driver' when called.
+"""
+
+import ctypes
+import hashlib
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from . import cache
+
+log = logging.getLogger("dwc_torch")
+HERE = os.path.dirname(os.path.abspath(__file__))
+_lock = threading.Lock()
+_runtime = None
+_ext = None
+
+
+def _runtime_sources():
+    src = os.path.join(HERE, "_runtime", "Runtime.cpp")
+    inc = os.path.join(HERE, "_runtime", "include")
+    return src, inc
+
+
+def runtime_path():
+    """Path of libdwc_runtime.so (built into the cache on first use)."""
+    env = os.environ.get("DWC_RUNTIME")
+    if env:
+        if not os.path.isfile(env):
+            raise FileNotFoundError("DWC_RUNTIME=%s: no such file" % env)
+        return os.path.abspath(env)
+    src, inc = _runtime_sources()
+    if not os.path.isfile(src):
+        raise FileNotFoundError("the runtime sources are missing from the package (%s); "
+                                "set DWC_RUNTIME to a built libdwc_runtime.so" % src)
+    h = hashlib.sha256()
+    for f in (src, os.path.join(inc, "dwc", "runtime.h")):
+        h.update(cache.sha256_file(f).encode())
+    final = os.path.join(cache.cache_dir(), "runtime", h.hexdigest()[:32])
+
+    def build(tmp):
+        cmd = [os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-fPIC", "-shared",
+               "-fvisibility=hidden", "-I" + inc, src, "-Wl,-soname,libdwc_runtime.so",
+               "-o", os.path.join(tmp, "libdwc_runtime.so"), "-ldl", "-lpthread"]
+        t0 = time.time()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise cache.CompileError("building libdwc_runtime failed: %s\n%s" % (
+                " ".join(cmd), (r.stdout + r.stderr)[-2000:]))
+        log.info("dwc_torch: built libdwc_runtime in %.1f s (%s)", time.time() - t0, final)
+
+    cache.publish(build, final)
+    return os.path.join(final, "libdwc_runtime.so")
+
+
+def load_runtime():
+    """The runtime, loaded RTLD_GLOBAL (the kernel libraries bind to it)."""
+    global _runtime
+    with _lock:
+        if _runtime is None:
+            rt = ctypes.CDLL(runtime_path(), mode=ctypes.RTLD_GLOBAL)
+            rt.dwcGetLastErrorMessage.restype = ctypes.c_char_p
+            rt.dwcGetErrorString.restype = ctypes.c_char_p
+            rt.dwcGetErrorString.argtypes = [ctypes.c_int]
+            _runtime = rt
+    return _runtime
+
+
+def _address(fn):
+    return ctypes.cast(fn, ctypes.c_void_p).value
+
+
+def extension_source():
+    return os.path.join(HERE, "csrc", "dwc_ops.cpp")
+
+
+def load_extension(verbose=False):
+    """Builds (first time) and loads the C++ extension; attaches the runtime
+    and the kernel resolver. Returns the extension module."""
+    global _ext
+    with _lock:
+        if _ext is not None:
+            return _ext
+    import torch
+    import torch.utils.cpp_extension as cpp
+
+    from . import ops  # noqa: F401  (the schemas must exist first)
+    from . import kernels
+
+    src = extension_source()
+    tag = hashlib.sha256((cache.sha256_file(src) + torch.__version__ + sys.version +
+                          str(torch._C._GLIBCXX_USE_CXX11_ABI)).encode()).hexdigest()[:24]
+    build_dir = os.path.join(cache.cache_dir(), "torch_ext", tag)
+    os.makedirs(build_dir, exist_ok=True)
+    fresh = not any(f.endswith(".so") for f in os.listdir(build_dir))
+    t0 = time.time()
+    ext = cpp.load(name="dwc_torch_ext", sources=[src], build_directory=build_dir,
+                   extra_cflags=["-O2"], verbose=verbose)
+    if fresh:
+        log.info("dwc_torch: built the C++ extension in %.1f s (%s)", time.time() - t0,
+                 build_dir)
+    rt = load_runtime()
+    ext.attach_runtime(_address(rt.dwcSetStream), _address(rt.dwcGetLastErrorMessage),
+                       _address(rt.dwcTakeLastError))
+    ext.set_resolver(kernels.resolve)
+    with _lock:
+        _ext = ext
+    return ext
+
+
+def loaded_extension():
+    """The extension if it is loaded, else None (never builds)."""
+    return _ext

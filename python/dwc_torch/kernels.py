@@ -1,0 +1,188 @@
+"""Where the kernels of a call come from: kernel directories written by the
+AOT step (`load_kernels`), or dwc-aot on first use (compile into the cache).
+
+The C++ extension asks `resolve(key)` once per unseen registry key (see
+spec.OP_IDS) and gets back the entry point's address, or None: PyTorch's
+own operator then runs that call (and every later one of the key).
+
+Compile on first use is on when dwc-aot is found: $DWC_AOT, else `dwc-aot`
+on PATH ($DWC_COMPILE=0 turns it off). Chip: $DWC_CHIP, else the device's
+compute capability (sm_90 on an H100/H200). Extra dwc-aot flags:
+$DWC_AOT_FLAGS (shell words).
+"""
+
+import ctypes
+import json
+import logging
+import os
+import shlex
+import shutil
+import threading
+
+from . import cache
+from .spec import spec_from_key
+
+log = logging.getLogger("dwc_torch")
+_lock = threading.RLock()
+_symbols = {}        # symbol -> address, from loaded kernel libraries
+_libs = []           # keep the ctypes handles alive
+_unresolved = {}     # symbol -> why PyTorch runs it
+_kernel_dirs = []
+_chip_override = None
+
+
+def find_aot():
+    if os.environ.get("DWC_COMPILE", "1") == "0":
+        return None
+    env = os.environ.get("DWC_AOT")
+    if env:
+        return env if os.access(env, os.X_OK) else None
+    return shutil.which("dwc-aot")
+
+
+def aot_flags():
+    return shlex.split(os.environ.get("DWC_AOT_FLAGS", ""))
+
+
+def set_chip(chip):
+    """Chip to compile for (None: the device's)."""
+    global _chip_override
+    _chip_override = chip
+
+
+def current_chip():
+    if _chip_override:
+        return _chip_override
+    if os.environ.get("DWC_CHIP"):
+        return os.environ["DWC_CHIP"]
+    try:
+        import torch
+        if torch.cuda.is_available():
+            major, minor = torch.cuda.get_device_capability()
+            return "sm_%d%d" % (major, minor)
+    except Exception:
+        pass
+    return "sm_90"
+
+
+def _open_library(so, symbols):
+    from .extension import load_runtime
+    load_runtime()
+    lib = ctypes.CDLL(so)
+    _libs.append(lib)
+    found = {}
+    for sym in symbols:
+        try:
+            found[sym] = ctypes.cast(getattr(lib, sym), ctypes.c_void_p).value
+        except AttributeError:
+            pass
+    return found
+
+
+def load_kernels(kernels_dir, chip=None):
+    """Makes the kernels of an AOT directory (manifest.json) available to
+    the dwc:: ops; returns how many entry points were loaded. Kernels built
+    for another chip than this device's are skipped (named in the log)."""
+    from .extension import load_extension, runtime_path
+    with open(os.path.join(kernels_dir, "manifest.json")) as fh:
+        m = json.load(fh)
+    want = chip or current_chip()
+    built_for = m.get("chip", "sm_90")
+    if built_for.rstrip("a") != want.rstrip("a"):
+        log.warning("dwc_torch: %s was compiled for %s, this device is %s: not loaded",
+                    kernels_dir, built_for, want)
+        return 0
+    objs, syms = [], []
+    for s in m["specs"]:
+        for o in s["ops"].values():
+            path = os.path.join(kernels_dir, o["object"])
+            if not o.get("error") and os.path.isfile(path):
+                objs.append(path)
+                syms.append(o["symbol"])
+    if not objs:
+        return 0
+    so = cache.link_shared(objs, runtime_path())
+    with _lock:
+        _symbols.update(_open_library(so, syms))
+        _kernel_dirs.append(os.path.abspath(kernels_dir))
+        for s in syms:
+            _unresolved.pop(s, None)
+    ext = load_extension()
+    ext.clear_registry(True)
+    return len(syms)
+
+
+def compile_spec(spec, op, aot=None, chip=None, flags=None):
+    """Compiles one op of a spec through the cache; returns the entry
+    directory (kernel.o, kernel.h)."""
+    aot = aot or find_aot()
+    if not aot:
+        raise FileNotFoundError("dwc-aot not found (set DWC_AOT or put it on PATH)")
+    entry, _ = cache.compile_kernel(spec.mlir(op), spec.func_name(op), aot,
+                                    aot_flags() if flags is None else flags,
+                                    chip or current_chip())
+    return entry
+
+
+def resolve(key):
+    """Address of the entry point of registry key `key`, or None."""
+    try:
+        op, spec = spec_from_key(key)
+    except (ValueError, KeyError, IndexError) as e:
+        _note("key %s" % list(key), "not a dwc layer: %s" % e)
+        return None
+    sym = spec.symbol(op)
+    with _lock:
+        for alias in _aliases(spec, op):
+            if alias in _symbols:
+                return _symbols[alias]
+        aot = find_aot()
+        if not aot:
+            _note(sym, "no compiled kernel (load_kernels(DIR) of python -m dwc_torch.aot "
+                       "output, or put dwc-aot on PATH / set DWC_AOT)", spec, op)
+            return None
+        try:
+            from .extension import runtime_path
+            entry = compile_spec(spec, op, aot)
+            so = cache.link_shared([os.path.join(entry, "kernel.o")], runtime_path())
+            _symbols.update(_open_library(so, [sym]))
+        except Exception as e:  # a failed compile: PyTorch runs the layer
+            _note(sym, "compile failed: %s" % " ".join(str(e).strip().splitlines()[-1:]),
+                  spec, op)
+            return None
+        return _symbols.get(sym)
+
+
+def _aliases(spec, op):
+    """Symbols that implement (spec, op): the backward kernels of a layer do
+    not depend on its bias, and an AOT directory names them after the
+    layer (with or without '_bias')."""
+    syms = [spec.symbol(op)]
+    if op in ("bwd_data", "bwd_filter"):
+        import dataclasses
+        syms.append(dataclasses.replace(spec, bias=not spec.bias).symbol(op))
+    return syms
+
+
+def _note(sym, why, spec=None, op=None):
+    if sym not in _unresolved:
+        _unresolved[sym] = (why, spec, op)
+        log.warning("dwc_torch: %s runs on PyTorch: %s", sym, why)
+
+
+def unresolved():
+    """{symbol: (reason, spec, op)} of the calls PyTorch ran instead of a
+    dwc kernel."""
+    return dict(_unresolved)
+
+
+def aot_command(specs_ops, out="DIR"):
+    """A `python -m dwc_torch.aot` command line compiling these (spec, op)."""
+    args = []
+    for spec, op in specs_ops:
+        a = "--spec " + spec.spec_string() if hasattr(spec, "spec_string") else \
+            "--spec-json '%s'" % json.dumps(spec.to_dict())
+        if a not in args:
+            args.append(a)
+    ops = sorted({op for _, op in specs_ops})
+    return "python -m dwc_torch.aot --out %s --ops %s %s" % (out, ",".join(ops), " ".join(args))

@@ -1,0 +1,83 @@
+"""dwc_torch.convert on the CPU: which layers it takes over, the one
+aggregated report of those it leaves (names, reasons, how to force),
+state_dict compatibility both ways, the same parameter objects (an
+optimizer made before keeps working), outputs and gradients equal to the
+unconverted model's (the CPU path is PyTorch's), options, unconvert."""
+import copy
+import logging
+import os
+import sys
+import warnings
+
+import torch
+
+warnings.filterwarnings("ignore")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dwc_torch  # noqa: E402
+from tiny_models import TinyNet  # noqa: E402
+
+records = []
+h = logging.Handler()
+h.emit = lambda r: records.append(r.getMessage())
+logging.getLogger("dwc_torch").addHandler(h)
+logging.getLogger("dwc_torch").setLevel(logging.INFO)
+
+torch.manual_seed(0)
+model = TinyNet()
+ref = copy.deepcopy(model)
+params_before = [id(p) for p in model.parameters()]
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+out = dwc_torch.convert(model)
+print("returns the model:", out is model)
+print(model.dwc_report)
+print("log records:", len([r for r in records if r.startswith("dwc_torch.convert")]))
+print("classes:", {n: type(m).__name__ for n, m in model.named_modules()
+                   if type(m).__module__ == "dwc_torch.modules"})
+print("same parameters:", [id(p) for p in model.parameters()] == params_before)
+print("state_dict keys equal:", list(model.state_dict()) == list(ref.state_dict()))
+ref.load_state_dict(model.state_dict())
+model.load_state_dict(ref.state_dict())
+x = torch.randn(3, 3, 23, 21)
+y, yr = model(x), ref(x)
+print("outputs equal:", torch.allclose(y, yr, rtol=1e-5, atol=1e-6))
+y.sum().backward()
+yr.sum().backward()
+print("grads equal:", all(torch.allclose(a.grad, b.grad, rtol=1e-5, atol=1e-6)
+                          for a, b in zip(model.parameters(), ref.parameters())))
+opt.step()
+print("optimizer updated the converted weights:",
+      not torch.equal(model.b1.dw.weight, ref.b1.dw.weight))
+
+m2 = dwc_torch.convert(TinyNet(), strided=True, dense=True, verbose=False)
+print("strided+dense:", sorted(n for n, m in m2.named_modules()
+                               if type(m).__module__ == "dwc_torch.modules"))
+print("left:", [n for n, _, _ in m2.dwc_report.skipped])
+m3 = dwc_torch.convert(TinyNet(), pools=False, verbose=False)
+print("pools=False:", sorted(n for n, m in m3.named_modules()
+                             if type(m).__module__ == "dwc_torch.modules"))
+dwc_torch.unconvert(m2)
+print("unconvert:", all(type(m).__module__.startswith("torch.nn") or
+                        type(m).__module__ == "tiny_models" for m in m2.modules()))
+m4 = dwc_torch.convert(TinyNet(), verbose=False)
+print("convert twice is stable:", len(dwc_torch.convert(m4, verbose=False).dwc_report.converted))
+
+# The torch.compile backend: the same rewrite inside a compiled graph.
+be = dwc_torch.backend(inner="eager")
+m5 = TinyNet().eval()
+cm = torch.compile(m5, backend=be, fullgraph=True)
+with torch.no_grad():
+    same = torch.allclose(cm(x), m5(x), rtol=1e-5, atol=1e-6)
+print("compile backend: rewritten %d calls, matches %s" % (be.rewritten, same))
+
+# Tuning and the whole-model check (timed here on the CPU, where both sides
+# are PyTorch): they run, report, and leave the model's buffers and
+# gradients as they were.
+bn = torch.nn.Sequential(torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), torch.nn.BatchNorm2d(4),
+                         torch.nn.MaxPool2d(2)).train()
+before = {k: v.clone() for k, v in bn.state_dict().items()}
+dwc_torch.convert(bn, example_inputs=torch.randn(2, 4, 9, 9), tune=True, verbose=False)
+r = bn.dwc_report
+print("tuned: %d layers timed, whole model timed %s, buffers kept %s, no grads %s" % (
+    len(r.timings), r.model_ms is not None,
+    all(torch.equal(before[k], v) for k, v in bn.state_dict().items()),
+    all(p.grad is None for p in bn.parameters())))

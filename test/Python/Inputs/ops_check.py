@@ -1,0 +1,92 @@
+"""dwc:: custom ops on the CPU: registration and schemas, opcheck (schema,
+fake kernels, autograd registration, AOT dispatch), gradcheck against
+PyTorch's autograd in float64 (odd shapes), autocast (bf16 on the CPU),
+torch.export / torch.compile seeing the ops, and the C++ extension built
+against this torch, loaded, with its counters (no GPU needed)."""
+import sys
+import warnings
+
+import torch
+from torch.library import opcheck
+
+warnings.filterwarnings("ignore")
+import dwc_torch.ops  # noqa: E402,F401
+
+d = torch.ops.dwc
+for name in ("depthwise_conv2d", "depthwise_conv2d_backward_data",
+             "depthwise_conv2d_backward_filter", "pool2d", "pool2d_backward",
+             "global_avg_pool", "conv2d"):
+    print("schema", getattr(d, name).default._schema)
+
+torch.manual_seed(0)
+f64 = dict(dtype=torch.float64, requires_grad=True)
+
+
+def check(label, op, args, grad_inputs=None):
+    r = opcheck(op, args)
+    ok = all(v == "SUCCESS" for v in r.values())
+    gc = "-"
+    if grad_inputs is not None:
+        def fn(*ts):
+            a = list(args)
+            for i, t in zip(grad_inputs, ts):
+                a[i] = t
+            return op(*a)
+        gc = torch.autograd.gradcheck(fn, tuple(args[i] for i in grad_inputs))
+    print("%-28s opcheck %s gradcheck %s" % (label, "ok" if ok else r, gc))
+
+
+x = torch.randn(2, 6, 11, 9, **f64)
+w = torch.randn(6, 1, 3, 5, **f64)
+b = torch.randn(6, **f64)
+check("dw asym-pad stride dil", d.depthwise_conv2d.default,
+      [x, w, b, [2, 1], [1, 2, 0, 3], [1, 2]], [0, 1, 2])
+check("dw 7x7 nobias", d.depthwise_conv2d.default,
+      [x, torch.randn(6, 1, 7, 7, **f64), None, [1, 1], [3, 3, 3, 3], [1, 1]], [0, 1])
+gy = torch.randn(2, 6, 11, 9, dtype=torch.float64)
+check("dw backward_data", d.depthwise_conv2d_backward_data.default,
+      [gy, w.detach(), [2, 6, 11, 9], [1, 1], [1, 1, 2, 2], [1, 1]])
+check("dw backward_filter", d.depthwise_conv2d_backward_filter.default,
+      [x.detach(), gy, [3, 5], [1, 1], [1, 1, 2, 2], [1, 1]])
+xp = torch.randn(2, 4, 9, 7, **f64)
+check("maxpool ceil", d.pool2d.default, [xp, "max", [3, 3], [2, 2], [1, 1, 1, 1], True, False], [0])
+check("avgpool cip", d.pool2d.default, [xp, "avg", [3, 2], [2, 1], [1, 1, 0, 0], False, True], [0])
+check("avgpool ceil nocip", d.pool2d.default, [xp, "avg", [2, 2], [2, 2], [0, 0, 0, 0], True, False], [0])
+check("global_avg_pool", d.global_avg_pool.default, [xp], [0])
+check("dense conv2d", d.conv2d.default,
+      [xp, torch.randn(5, 4, 3, 3, **f64), torch.randn(5, **f64), [1, 2], [1, 0, 2, 1], [1, 1]],
+      [0, 1, 2])
+
+# The CPU implementation is PyTorch's convolution (reference values).
+xf, wf = x.detach().float(), w.detach().float()
+ref = torch.nn.functional.conv2d(torch.nn.functional.pad(xf, (0, 3, 1, 2)), wf, None, (2, 1), 0,
+                                 (1, 2), 6)
+got = d.depthwise_conv2d(xf, wf, None, [2, 1], [1, 2, 0, 3], [1, 2])
+print("cpu == torch:", torch.equal(got, ref), "channels_last:",
+      got.is_contiguous(memory_format=torch.channels_last))
+
+# autocast: inputs cast as aten::conv2d would be (bf16 on the CPU), f32 grads.
+wa = torch.randn(6, 1, 3, 3, requires_grad=True)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    ya = d.depthwise_conv2d(xf, wa, None, [1, 1], [1, 1, 1, 1], [1, 1])
+    yr = torch.nn.functional.conv2d(xf, wa, None, 1, 1, 1, 6)
+ya.float().sum().backward()
+print("autocast dtype:", ya.dtype, "as conv2d:", yr.dtype, "grad dtype:", wa.grad.dtype)
+
+
+class M(torch.nn.Module):
+    def forward(self, x, w):
+        y = d.depthwise_conv2d(x, w, None, [1, 1], [1, 1, 1, 1], [1, 1])
+        return d.global_avg_pool(d.pool2d(y, "max", [2, 2], [2, 2], [0, 0, 0, 0], False, False))
+
+
+ep = torch.export.export(M(), (xf, torch.randn(6, 1, 3, 3)))
+print("export:", sorted({str(n.target) for n in ep.graph.nodes if "dwc" in str(n.target)}))
+cm = torch.compile(M(), backend="aot_eager", fullgraph=True)
+wc = torch.randn(6, 1, 3, 3)
+print("compile fullgraph matches:", torch.allclose(cm(xf, wc), M()(xf, wc)))
+
+if "--extension" in sys.argv:
+    from dwc_torch.extension import load_extension
+    ext = load_extension()
+    print("extension:", sorted(k for k in ext.stats()))
