@@ -713,6 +713,12 @@ def family(name, rng, count=0):
         ]
     if name == "pooling_backward":
         return [
+            # Reported wrong through dwc_torch on the H200 (avg, ceil_mode,
+            # padding 1, count_include_pad=False; ceil changes no size here).
+            pool_bwd_case(rng, "bwd_avg_ceil_excl_17x19_c35", "f32", "avg", 2, 17, 19, 35, (3, 3), (2, 2),
+                          (1, 1, 1, 1), ceil=True),
+            pool_bwd_case(rng, "bwd_avg_ceil_excl_17x19_c32", "f32", "avg", 2, 17, 19, 32, (3, 3), (2, 2),
+                          (1, 1, 1, 1), ceil=True),
             pool_bwd_case(rng, "bwd_max_3x3_s2_p1_ties", "f32", "max", 1, 7, 7, 5, (3, 3), (2, 2), (1, 1, 1, 1)),
             pool_bwd_case(rng, "bwd_max_3x3_s1_p1_ties", "f32", "max", 2, 5, 6, 3, (3, 3), (1, 1), (1, 1, 1, 1)),
             pool_bwd_case(rng, "bwd_max_2x2_s2", "f32", "max", 1, 6, 6, 5, (2, 2), (2, 2), (0, 0, 0, 0), ties=False),
