@@ -24,10 +24,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dwc/Pipelines/Pipelines.h"
-#include "dwc/Pipelines/GPUTarget.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/Transforms/Passes.h"
+#include "dwc/Pipelines/GPUTarget.h"
+#include "dwc/Pipelines/Pipelines.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -226,8 +226,8 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
                             const DwcToNVVMPipelineOptions &options,
                             ErrorFn emitError) {
   GPUTarget target;
-  if (failed(resolveGPUTarget(options.chip, options.features, target,
-                              emitError)))
+  if (failed(
+          resolveGPUTarget(options.chip, options.features, target, emitError)))
     return failure();
   StringRef format = options.format;
   if (format != "isa" && format != "bin" && format != "fatbin")

@@ -21,10 +21,10 @@ struct ChipInfo {
 };
 
 constexpr ChipInfo kChips[] = {
-    {50, 40, ""},  {52, 41, ""},  {53, 42, ""},    {60, 50, ""},
-    {61, 50, ""},  {62, 50, ""},  {70, 60, ""},    {72, 61, ""},
-    {75, 63, ""},  {80, 70, ""},  {86, 71, ""},    {87, 74, ""},
-    {89, 78, ""},  {90, 78, "a"}, {100, 86, "af"}, {101, 86, "af"},
+    {50, 40, ""},    {52, 41, ""},    {53, 42, ""},    {60, 50, ""},
+    {61, 50, ""},    {62, 50, ""},    {70, 60, ""},    {72, 61, ""},
+    {75, 63, ""},    {80, 70, ""},    {86, 71, ""},    {87, 74, ""},
+    {89, 78, ""},    {90, 78, "a"},   {100, 86, "af"}, {101, 86, "af"},
     {103, 88, "af"}, {120, 87, "af"}, {121, 88, "af"}};
 
 /// The PTX ISA version the dwc kernels are written against (cp.async,
@@ -45,6 +45,21 @@ std::string knownChips() {
   return s;
 }
 
+/// Splits "sm_<digits>[a|f]" into its version and suffix.
+bool parseChip(StringRef chip, unsigned &sm, char &suffix) {
+  StringRef rest = chip;
+  if (!rest.consume_front("sm_") || rest.empty())
+    return false;
+  suffix = 0;
+  if (rest.back() == 'a' || rest.back() == 'f') {
+    suffix = rest.back();
+    rest = rest.drop_back();
+  }
+  return !rest.empty() &&
+         llvm::all_of(rest, [](char c) { return llvm::isDigit(c); }) &&
+         !rest.getAsInteger(10, sm);
+}
+
 /// Parses "+ptxNN" (the only feature the NVVM target takes).
 bool parsePtxFeature(StringRef features, unsigned &ptx) {
   StringRef digits = features;
@@ -54,29 +69,20 @@ bool parsePtxFeature(StringRef features, unsigned &ptx) {
 }
 } // namespace
 
-LogicalResult dwc::resolveGPUTarget(
-    StringRef chip, StringRef features, GPUTarget &target,
-    function_ref<LogicalResult(const Twine &)> emitError) {
-  StringRef rest = chip;
+LogicalResult
+dwc::resolveGPUTarget(StringRef chip, StringRef features, GPUTarget &target,
+                      function_ref<LogicalResult(const Twine &)> emitError) {
   unsigned sm = 0;
   char suffix = 0;
-  if (rest.consume_front("sm_") && !rest.empty() &&
-      (rest.back() == 'a' || rest.back() == 'f')) {
-    suffix = rest.back();
-    rest = rest.drop_back();
-  }
-  const ChipInfo *info = nullptr;
-  if (chip.starts_with("sm_") && !rest.empty() && llvm::all_of(rest, [](char c) { return llvm::isDigit(c); }) &&
-      !rest.getAsInteger(10, sm))
-    info = findChip(sm);
+  const ChipInfo *info = parseChip(chip, sm, suffix) ? findChip(sm) : nullptr;
   if (!info)
     return emitError("chip '" + chip +
                      "' is not an NVIDIA GPU architecture of the form "
                      "sm_<version>[a|f] (known: " +
                      knownChips() + ")");
   if (suffix && !StringRef(info->suffixes).contains(suffix))
-    return emitError("chip '" + chip + "': sm_" + Twine(sm) +
-                     " has no '" + Twine(suffix) + "' variant");
+    return emitError("chip '" + chip + "': sm_" + Twine(sm) + " has no '" +
+                     Twine(suffix) + "' variant");
   // sm_90a (wgmma, setmaxnreg) came with PTX 8.0, the family targets with 8.8.
   unsigned minPtx = std::max(info->minPtx, suffix == 'f' ? 88u : 0u);
   if (sm == 90 && suffix == 'a')
@@ -106,9 +112,9 @@ static bool hasPtxas(StringRef dir) {
   return llvm::sys::fs::can_execute(p);
 }
 
-LogicalResult dwc::resolveCudaToolkit(
-    StringRef toolkit, std::string &resolved,
-    function_ref<LogicalResult(const Twine &)> emitError) {
+LogicalResult
+dwc::resolveCudaToolkit(StringRef toolkit, std::string &resolved,
+                        function_ref<LogicalResult(const Twine &)> emitError) {
   if (!toolkit.empty()) {
     if (!hasPtxas(toolkit))
       return emitError("toolkit '" + toolkit +

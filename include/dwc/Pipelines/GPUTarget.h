@@ -36,18 +36,17 @@ struct GPUTarget {
 /// Checks `chip` and `features` (empty: the lowest PTX ISA version the dwc
 /// kernels are compiled with, 8.0, or the chip's minimum where that is
 /// higher) and fills `target`; reports what is wrong through `emitError`.
-LogicalResult resolveGPUTarget(StringRef chip, StringRef features,
-                               GPUTarget &target,
-                               function_ref<LogicalResult(const Twine &)>
-                                   emitError);
+LogicalResult
+resolveGPUTarget(StringRef chip, StringRef features, GPUTarget &target,
+                 function_ref<LogicalResult(const Twine &)> emitError);
 
 /// The CUDA toolkit directory whose bin/ptxas the pipeline runs: `toolkit`
 /// when given (it must hold bin/ptxas), else $CUDA_HOME, /usr/local/cuda or
 /// the directory above a ptxas on PATH. Fails with a message when none has
 /// ptxas.
-LogicalResult resolveCudaToolkit(StringRef toolkit, std::string &resolved,
-                                 function_ref<LogicalResult(const Twine &)>
-                                     emitError);
+LogicalResult
+resolveCudaToolkit(StringRef toolkit, std::string &resolved,
+                   function_ref<LogicalResult(const Twine &)> emitError);
 
 } // namespace dwc
 } // namespace mlir

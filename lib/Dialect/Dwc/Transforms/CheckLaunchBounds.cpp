@@ -53,8 +53,7 @@ LogicalResult checkLaunch(gpu::LaunchOp launch) {
   if (matchPattern(block.x, m_ConstantInt(&x)) &&
       matchPattern(block.y, m_ConstantInt(&y)) &&
       matchPattern(block.z, m_ConstantInt(&z)) &&
-      x.getSExtValue() * y.getSExtValue() * z.getSExtValue() >
-          kMaxBlockThreads)
+      x.getSExtValue() * y.getSExtValue() * z.getSExtValue() > kMaxBlockThreads)
     return launch.emitError() << "kernel launch with blocks of more than "
                               << kMaxBlockThreads << " threads";
   return success();
