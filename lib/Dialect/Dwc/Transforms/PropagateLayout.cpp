@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -35,6 +36,26 @@ linalg::TransposeOp getTranspose(Value v) {
   if (!t || !t.hasPureTensorSemantics())
     return nullptr;
   return t;
+}
+
+/// `v` transposed by `perm` (result dimension i is dimension perm[i] of v),
+/// into a fresh tensor.empty.
+Value transposeBy(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, applyPermutation(type.getShape(), perm), type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, empty, perm)->getResult(0);
+}
+
+/// The offsets, sizes and strides of a slice op, each permuted by `perm`.
+struct SliceParams {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+SliceParams permutedSlice(OffsetSizeAndStrideOpInterface op,
+                          ArrayRef<int64_t> perm) {
+  return {applyPermutation(op.getMixedOffsets(), perm),
+          applyPermutation(op.getMixedSizes(), perm),
+          applyPermutation(op.getMixedStrides(), perm)};
 }
 
 /// An element-wise generic consuming `transpose(x, perm)` through an identity
@@ -107,13 +128,8 @@ struct SinkTransposeThroughElementwise : OpRewritePattern<linalg::GenericOp> {
     sunk.walk([&](linalg::IndexOp index) {
       index.setDim(permCopy[index.getDim()]);
     });
-    Value back =
-        tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
-                                outType.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc,
-                                                       sunk->getResult(0),
-                                                       back, permCopy)
-                               ->getResult(0));
+    rewriter.replaceOp(op,
+                       transposeBy(rewriter, loc, sunk->getResult(0), permCopy));
     return success();
   }
 };
@@ -173,15 +189,10 @@ struct SinkTransposeThroughConcat : OpRewritePattern<tensor::ConcatOp> {
     if (perm.empty())
       return failure();
     SmallVector<int64_t> permCopy(perm);
-    auto type = cast<RankedTensorType>(op.getType());
     Location loc = op.getLoc();
     Value cat = tensor::ConcatOp::create(rewriter, loc, permCopy[op.getDim()],
                                          sources);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, cat,
-                                                       empty, permCopy)
-                               ->getResult(0));
+    rewriter.replaceOp(op, transposeBy(rewriter, loc, cat, permCopy));
     return success();
   }
 };
@@ -201,34 +212,13 @@ struct SinkTransposeThroughInsertSlice
         !destType.hasStaticShape())
       return failure();
     SmallVector<int64_t> perm(t.getPermutation());
-    SmallVector<int64_t> inv(perm.size());
-    for (auto [k, p] : llvm::enumerate(perm))
-      inv[p] = k;
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    SmallVector<OpFoldResult> oldOffsets = op.getMixedOffsets(),
-                              oldSizes = op.getMixedSizes(),
-                              oldStrides = op.getMixedStrides();
-    for (int64_t q : inv) {
-      offsets.push_back(oldOffsets[q]);
-      sizes.push_back(oldSizes[q]);
-      strides.push_back(oldStrides[q]);
-    }
+    SmallVector<int64_t> inv = invertPermutationVector(perm);
+    SliceParams p = permutedSlice(op, inv);
     Location loc = op.getLoc();
-    SmallVector<int64_t> destShape;
-    for (int64_t q : inv)
-      destShape.push_back(destType.getDimSize(q));
-    Value destEmpty = tensor::EmptyOp::create(rewriter, loc, destShape,
-                                              destType.getElementType());
-    Value dest =
-        linalg::TransposeOp::create(rewriter, loc, op.getDest(), destEmpty, inv)
-            ->getResult(0);
+    Value dest = transposeBy(rewriter, loc, op.getDest(), inv);
     Value inserted = tensor::InsertSliceOp::create(
-        rewriter, loc, t.getInput(), dest, offsets, sizes, strides);
-    Value back = tensor::EmptyOp::create(rewriter, loc, destType.getShape(),
-                                         destType.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, inserted,
-                                                       back, perm)
-                               ->getResult(0));
+        rewriter, loc, t.getInput(), dest, p.offsets, p.sizes, p.strides);
+    rewriter.replaceOp(op, transposeBy(rewriter, loc, inserted, perm));
     return success();
   }
 };
@@ -248,26 +238,11 @@ struct SinkTransposeThroughExtractSlice
         !type.hasStaticShape())
       return failure();
     SmallVector<int64_t> perm(t.getPermutation());
-    SmallVector<int64_t> inv(perm.size());
-    for (auto [k, p] : llvm::enumerate(perm))
-      inv[p] = k;
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    SmallVector<OpFoldResult> oldOffsets = op.getMixedOffsets(),
-                              oldSizes = op.getMixedSizes(),
-                              oldStrides = op.getMixedStrides();
-    for (int64_t q : inv) {
-      offsets.push_back(oldOffsets[q]);
-      sizes.push_back(oldSizes[q]);
-      strides.push_back(oldStrides[q]);
-    }
+    SliceParams p = permutedSlice(op, invertPermutationVector(perm));
     Location loc = op.getLoc();
     Value slice = tensor::ExtractSliceOp::create(rewriter, loc, t.getInput(),
-                                                 offsets, sizes, strides);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
-    rewriter.replaceOp(
-        op, linalg::TransposeOp::create(rewriter, loc, slice, empty, perm)
-                ->getResult(0));
+                                                 p.offsets, p.sizes, p.strides);
+    rewriter.replaceOp(op, transposeBy(rewriter, loc, slice, perm));
     return success();
   }
 };
