@@ -15,7 +15,9 @@ set(DWC_PACKAGE_LIBS
   MLIRDwcDwcToGPUGemv
   MLIRDwcDwcToGPUPool
   MLIRDwcDwcToGPUBackwardFilter
+  MLIRDwcDwcToGPUStrided
   MLIRDwcDwcToGPU
+  MLIRDwcKernelSelection
   MLIRDwcTransforms
   MLIRDwc)
 

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/DwcTarget.h"
 #include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Pipelines/GPUTarget.h"
 #include "dwc/Pipelines/Pipelines.h"
@@ -97,7 +98,7 @@ void addBufferization(OpPassManager &pm) {
 /// The depthwise tensor-core kernels (f16/bf16).
 LogicalResult addTensorCoreKernels(OpPassManager &pm,
                                    const dwc::DwcToNVVMPipelineOptions &options,
-                                   const dwc::GPUTarget &target,
+                                   const dwc::TargetDescription &target,
                                    ErrorFn emitError) {
   // Tensor cores from FW = 9 (the row-ring kernel); narrower filters
   // run faster on the CUDA-core GEMV kernel (measured on the H200,
@@ -121,7 +122,7 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
   // H200 (bench/results/2026-11-30-fwd16-rows.md): 1.0-1.22x the
   // previous default, which band-auto=false in mma-options gives back.
   // Hopper only: its two-row blocks take up to 227 KB of shared memory.
-  mmaOptions.bandAuto = target.smVersion == 90;
+  mmaOptions.bandAuto = target.getSmVersion() == 90;
   return addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
                         options.mmaOptions, "mma-options", emitError);
 }
@@ -130,7 +131,7 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
 ///    sm_80's cp.async and mma.sync), the direct kernels for the rest.
 LogicalResult addKernels(OpPassManager &pm,
                          const dwc::DwcToNVVMPipelineOptions &options,
-                         const dwc::GPUTarget &target, ErrorFn emitError) {
+                         const dwc::TargetDescription &target, ErrorFn emitError) {
   bool fastPaths = options.fastPaths && target.hasAmpereInstructions();
   // Pooling first: it takes the fused depthwise convolution + pooling ops
   // it has a kernel for; the rest are split into their two ops for the
@@ -140,6 +141,10 @@ LogicalResult addKernels(OpPassManager &pm,
                             options.poolOptions, "pool-options", emitError)))
     return failure();
   pm.addPass(dwc::createDwcDecomposeConvPool());
+  // The kernel families selected as IR (docs/KernelSelection.md) get their
+  // dwc.kernel configuration here; the passes below emit what it says.
+  if (fastPaths)
+    pm.addPass(dwc::createDwcSelectKernels());
   if (fastPaths) {
     // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
     // f16/bf16 when allowed); the ablation switches come in conv-options.
@@ -163,13 +168,9 @@ LogicalResult addKernels(OpPassManager &pm,
     // Strided forward and backward data: register-window and phase-decomposed
     // gather kernels (the direct backward-data kernel tests every tap of
     // every dX pixel for divisibility by the stride).
-    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUStrided(),
-                              options.stridedOptions, "strided-options",
-                              emitError)))
-      return failure();
+    pm.addPass(dwc::createConvertDwcToGPUStrided());
     dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
     bwdFilterOptions.z = options.bwdFilterZ;
-    bwdFilterOptions.smCount = options.smCount;
     if (failed(addWithOptions(
             pm, dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions),
             options.bwdFilterOptions, "bwd-filter-options", emitError)))
@@ -196,7 +197,8 @@ LogicalResult addKernels(OpPassManager &pm,
 /// 3. Device code to NVVM.
 void addDeviceToNVVM(OpPassManager &pm,
                      const dwc::DwcToNVVMPipelineOptions &options,
-                     const dwc::GPUTarget &target) {
+                     const dwc::TargetDescription &target) {
+  pm.addPass(dwc::createDwcDetachTarget());
   GpuNVVMAttachTargetOptions attach;
   attach.chip = target.chip;
   attach.features = target.features;
@@ -225,9 +227,9 @@ LogicalResult
 dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
                             const DwcToNVVMPipelineOptions &options,
                             ErrorFn emitError) {
-  GPUTarget target;
-  if (failed(
-          resolveGPUTarget(options.chip, options.features, target, emitError)))
+  FailureOr<TargetDescription> target = resolveTarget(
+      options.chip, options.features, options.smCount, emitError);
+  if (failed(target))
     return failure();
   StringRef format = options.format;
   if (format != "isa" && format != "bin" && format != "fatbin")
@@ -236,18 +238,20 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   if (options.optLevel < 0 || options.optLevel > 3)
     return emitError("dwc-to-nvvm: opt-level " + Twine(options.optLevel) +
                      " is not in [0, 3]");
-  if (options.smCount < 1 || options.smCount > 1024)
-    return emitError("dwc-to-nvvm: sm-count " + Twine(options.smCount) +
-                     " is not in [1, 1024]");
   std::string toolkit = options.toolkit;
   if (format != "isa" &&
       failed(resolveCudaToolkit(options.toolkit, toolkit, emitError)))
     return failure();
 
+  DwcAttachTargetOptions attach;
+  attach.chip = target->chip;
+  attach.features = target->features;
+  attach.smCount = target->smCount;
+  pm.addPass(createDwcAttachTarget(attach));
   addBufferization(pm);
-  if (failed(addKernels(pm, options, target, emitError)))
+  if (failed(addKernels(pm, options, *target, emitError)))
     return failure();
-  addDeviceToNVVM(pm, options, target);
+  addDeviceToNVVM(pm, options, *target);
   addHostToLLVM(pm);
 
   // 5. Kernels to PTX / cubin / fatbin, embedded in the module.

@@ -12,7 +12,7 @@
 // RUN: not dwc-opt %s --dwc-to-nvvm="features=ptx80" 2>&1 | FileCheck %s --check-prefix=BADFEATURE
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=ptx" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not dwc-opt %s --dwc-to-nvvm="opt-level=7 format=isa" 2>&1 | FileCheck %s --check-prefix=OPT
-// RUN: not dwc-opt %s --dwc-to-nvvm="sm-count=0 format=isa" 2>&1 | FileCheck %s --check-prefix=SMS
+// RUN: not dwc-opt %s --dwc-to-nvvm="sm-count=-1 format=isa" 2>&1 | FileCheck %s --check-prefix=SMS
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=bin toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not dwc-opt %s --dwc-to-nvvm="gemv-options=bogus=1" 2>&1 | FileCheck %s --check-prefix=EXTRA
 // RUN: not dwc-opt %s --dwc-to-nvvm="bwd-filter-options=z=x" 2>&1 | FileCheck %s --check-prefix=EXTRAVALUE
@@ -28,7 +28,7 @@
 // BADFEATURE: error: features 'ptx80' is not a PTX ISA version of the form +ptx<NN>
 // FORMAT: error: dwc-to-nvvm: format 'ptx' is not one of isa (PTX text), bin (cubin), fatbin
 // OPT: error: dwc-to-nvvm: opt-level 7 is not in [0, 3]
-// SMS: error: dwc-to-nvvm: sm-count 0 is not in [1, 1024]
+// SMS: error: sm-count -1 is not in [1, 1024] (0: the chip's, 132 for sm_90)
 // TOOLKIT: error: toolkit '/nonexistent' has no bin/ptxas
 // EXTRA: error: dwc-to-nvvm: invalid gemv-options 'bogus=1': {{.*}}no such option bogus
 // EXTRAVALUE: error: dwc-to-nvvm: invalid bwd-filter-options 'z=x'

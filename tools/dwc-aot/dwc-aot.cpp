@@ -11,7 +11,7 @@
 
 #include "dwc/Dialect/Dwc/IR/DwcDialect.h"
 #include "dwc/Dialect/Dwc/Transforms/BufferizableOpInterfaceImpl.h"
-#include "dwc/Pipelines/GPUTarget.h"
+#include "dwc/Dialect/Dwc/IR/DwcTarget.h"
 #include "dwc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -140,8 +140,9 @@ static cl::opt<std::string> bwdFilterOptions(
     cl::init(""));
 static cl::opt<int64_t> smCount(
     cl::cat(aotCategory), "sm-count",
-    cl::desc("Streaming multiprocessors of the target GPU (H200: 132)"),
-    cl::init(132));
+    cl::desc("Streaming multiprocessors of the target GPU (0: the chip's, "
+             "e.g. 132 for sm_90)"),
+    cl::init(0));
 static cl::opt<std::string> convOptions(
     cl::cat(aotCategory), "conv-options",
     cl::desc("Options of convert-dwc-to-gpu-im2win for dense conv2d, e.g. "
@@ -151,11 +152,6 @@ static cl::opt<std::string> gemvOptions(
     cl::cat(aotCategory), "gemv-options",
     cl::desc("Options of convert-dwc-to-gpu-gemv, e.g. "
              "'half-vector-bits=128' (ablations, tuning)"),
-    cl::init(""));
-static cl::opt<std::string> stridedOptions(
-    cl::cat(aotCategory), "strided-options",
-    cl::desc("Options of convert-dwc-to-gpu-strided (stride > 1), e.g. "
-             "'forward-rows=1' (tuning)"),
     cl::init(""));
 static cl::opt<std::string> streamOptions(
     cl::cat(aotCategory), "stream-options",
@@ -324,7 +320,6 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.smCount = smCount;
     opts.convOptions = convOptions;
     opts.gemvOptions = gemvOptions;
-    opts.stridedOptions = stridedOptions;
     opts.mmaOptions = mmaOptions;
     opts.streamOptions = streamOptions;
     if (failed(dwc::buildDwcToNVVMPipeline(pm, opts, [&](const Twine &msg) {
@@ -332,16 +327,15 @@ LogicalResult runPipeline(ModuleOp module) {
         })))
       return failure();
   } else if (pipelineKind == "upstream") {
-    dwc::GPUTarget target;
-    if (failed(dwc::resolveGPUTarget(chip, features, target,
-                                     [&](const Twine &msg) {
-                                       return module.emitError("dwc-aot: ")
-                                              << msg;
-                                     })))
+    FailureOr<dwc::TargetDescription> target = dwc::resolveTarget(
+        chip, features, smCount, [&](const Twine &msg) {
+          return module.emitError("dwc-aot: ") << msg;
+        });
+    if (failed(target))
       return failure();
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
                     "cubin-chip=" +
-                    target.chip + " cubin-features=" + target.features +
+                    target->chip + " cubin-features=" + target->features +
                     " cubin-format=" + gpuFormat +
                     " opt-level=" + std::to_string(optLevel) + "}";
     if (failed(parsePassPipeline(p, pm)))

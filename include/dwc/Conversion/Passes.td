@@ -951,9 +951,9 @@ def ConvertDwcToGPUMmaStream
            "Hold the filter operand in registers when it takes at most this "
            "many per lane (2 per filter row and slice with the input as A, "
            "4 with the input as B); else shared loads per mma">,
-    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"528",
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"0",
            "Split the row blocks of a tile over the grid until it has at "
-           "least this many blocks (4 per SM on the H200)">,
+           "least this many blocks (0: 4 per SM of the target)">,
     Option<"inputOperand", "input-operand", "std::string", /*default=*/"\"auto\"",
            "Which mma operand the input rows are: 'a' (16 groups of 8 "
            "outputs, band FW + 7 wide, the lane's 2 slices + 1 words feed "
@@ -980,30 +980,66 @@ def ConvertDwcToGPUMmaStream
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def DwcSelectKernels : Pass<"dwc-select-kernels", "mlir::ModuleOp"> {
+  let summary = "Decide the kernel of each dwc op and record it as dwc.kernel";
+  let description = [{
+    The one place that decides which kernel implements a dwc op, by the
+    module's `#dwc.target` (dwc-attach-target) and the op's shape: each
+    kernel family's selector (dwc/Conversion/KernelSelection.h) is asked in
+    priority order, and the first configuration one returns is attached as
+    `dwc.kernel = #dwc.<family><...>`. The kernel passes only emit what the
+    attribute says. An op that already carries a complete configuration
+    keeps it (tuning sweeps, a user's choice: written in the input IR, it
+    survives bufferization); a partial one (fields left out) is completed
+    by its own family, or is an error if that family cannot take the op.
+    With `diagnose`, a remark per op says what was chosen and why the other
+    families refused. Ops no selectable family takes are left without a
+    configuration, for the kernel passes that still decide for themselves
+    (docs/KernelSelection.md lists the families selected here and the
+    evidence behind each rule).
+
+    Before (after bufferization):
+
+    ```mlir
+    dwc.depthwise_conv2d ins(%x, %w : memref<2x16x16x32xf32>, memref<3x3x32xf32>)
+      outs(%y : memref<2x8x8x32xf32>)
+      strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+    ```
+
+    After:
+
+    ```mlir
+    dwc.depthwise_conv2d ins(%x, %w : memref<2x16x16x32xf32>, memref<3x3x32xf32>)
+      outs(%y : memref<2x8x8x32xf32>)
+      strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 8>}
+    ```
+  }];
+  let options = [
+    Option<"diagnose", "diagnose", "bool", /*default=*/"false",
+           "Remark per op: the configuration chosen and the families that "
+           "refused it, with their reasons">,
+  ];
+}
+
 def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"> {
   let summary = "Lower strided depthwise convolutions and input gradients to register-window / phase-decomposed gather kernels";
   let description = [{
-    Replaces each eligible memref-form `dwc.depthwise_conv2d` and
-    `dwc.depthwise_conv2d_backward_data` whose stride is not 1 (every
-    downsampling block of MobileNet and EfficientNet) with a CUDA-core
-    kernel. Both are 1-D grids of 256-thread blocks with channel vectors
+    Replaces each memref-form `dwc.depthwise_conv2d` carrying
+    `dwc.kernel = #dwc.strided_forward<...>` and each
+    `dwc.depthwise_conv2d_backward_data` carrying
+    `#dwc.strided_gather<...>` (set by `dwc-select-kernels`: a stride other
+    than 1, every downsampling block of MobileNet and EfficientNet) with a
+    CUDA-core kernel of that configuration; ops without one are left alone. Both are 1-D grids of 256-thread blocks with channel vectors
     innermost (NHWC-coalesced loads and stores), keep the FH x FW filter
     vectors in f32 registers, sum in f32 and round once for f16/bf16. V
-    (channels per thread) is the widest of 128 / 64 / 32 bits (16 for f32)
-    that divides C and keeps FH*FW*V within `filter-regs` (64) registers
-    (3x3: 4 channels; 5x5: 2; 7x7: f32 1, f16 2); option `vector-bits`
-    forces it. Borders by predication: loads outside the source are
+    (channels per thread) is the configuration's `channels`. Borders by predication: loads outside the source are
     clamped loads replaced by zeros, stores outside the destination are
     skipped; only the checks that can fail for the thread's static index
     ranges are emitted.
 
-    Forward (option `forward`, default on): a thread owns TH output rows
-    (option `forward-rows`) x TQ consecutive output columns (option
-    `tile-width`) x V channels (defaults, measured on the H200: up to 9
-    taps 1 x 4 on outputs of 28+ rows, else 2 x 8; up to 25 taps 4 x 16;
-    more taps (7x7, not measured) 1 x 8, which ptxas keeps without spills
-    for f16)
-    and slides a register window of FW
+    Forward: a thread owns TH output rows (`rows`) x TQ consecutive output
+    columns (`columns`) x V channels and slides a register window of FW
     input columns of (TH-1)*sh + FH vectors along the width, over the
     stride-interleaved input columns: the max(FW - sw, 0) columns that
     output column ow shares with ow + 1 stay in registers, the others are
@@ -1023,15 +1059,16 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
     reads are those of its "super pixel" (t, q) and its ceil(FH/sh) - 1
     upper and ceil(FW/sw) - 1 left neighbours, for all sh*sw phases alike.
     A thread owns one super row t (the sh dX rows of every row phase) x TQ
-    consecutive super columns (`tile-width`, 0: 4; the last segment of a
-    row is cut at the edge) x V channels. Per super column one new dY
+    consecutive super columns (`columns`; the last segment of a row is cut
+    at the edge) x V channels. Per super column one new dY
     column of ceil(FH/sh) vectors enters a register window of ceil(FW/sw)
     columns (after a warm-up of ceil(FW/sw) - 1 columns); the sh*sw dX
     vectors of the super pixel are summed from the window (FH*FW FMAs:
     every product once) and stored right away.
 
-    Eligible (everything else is left to the other passes or to
-    `convert-dwc-to-gpu`): a stride other than [1, 1] (stride 1 takes the
+    The configurations fit (their verifier and `dwc-select-kernels` share
+    the rule, dwc/Dialect/Dwc/IR/KernelConfigs.h): a stride other than
+    [1, 1] (stride 1 takes the
     GEMV / tensor-core kernels), dilations 1, filters of at most 49 taps
     (every tap of a step is unrolled, the filter lives in registers),
     f32/f16/bf16 operands (and bias) of one element type with f32
@@ -1047,6 +1084,7 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
       ins(%dy, %w : memref<2x4x4x32xf32>, memref<3x3x32xf32>)
       outs(%dx : memref<2x8x8x32xf32>)
       strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.strided_gather<channels = 4, columns = 4>}
     ```
 
     After:
@@ -1062,22 +1100,6 @@ def ConvertDwcToGPUStrided : Pass<"convert-dwc-to-gpu-strided", "mlir::ModuleOp"
     }
     ```
   }];
-  let options = [
-    Option<"forward", "forward", "bool", /*default=*/"true",
-           "Take strided forward convolutions too">,
-    Option<"forwardRows", "forward-rows", "int64_t", /*default=*/"0",
-           "Output rows per thread of the forward kernel (0: by filter and "
-           "output size; at most 8)">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Bits of channels per thread (0: automatic; else 32, 64 or 128)">,
-    Option<"tileWidth", "tile-width", "int64_t", /*default=*/"0",
-           "Output columns (forward) / super columns of sw dX columns "
-           "(backward data) per thread (0: forward by filter and output "
-           "size, backward data 4; at most 32)">,
-    Option<"filterRegs", "filter-regs", "int64_t", /*default=*/"64",
-           "f32 registers the filter may take when the vector width is "
-           "chosen automatically">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
@@ -1270,8 +1292,6 @@ def ConvertDwcToGPUBackwardFilter
   let options = [
     Option<"z", "z", "int64_t", /*default=*/"0",
            "Slices of the N*OH accumulation rows (0: from the shape and sm-count)">,
-    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
-           "Streaming multiprocessors of the target GPU (H200: 132)">,
     Option<"maxTileWidth", "max-tile-width", "int64_t", /*default=*/"0",
            "Most filter taps per thread along the width (0: 17 for f32, 6 "
            "for f16/bf16, 9 for f16 with half-partial-steps > 0)">,
@@ -1552,10 +1572,6 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     Option<"padMinK", "pad-min-k", "int64_t", /*default=*/"64",
            "pad-channels: only windows of at least this many elements "
            "(FH * FW * C)">,
-    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
-           "wgmma-specialize: SMs the persistent grid fills (132 on the "
-           "H100 SXM and H200; any value is correct, only the balance "
-           "changes)">,
     Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
            "Emit a remark for every conv2d the kernel refuses">,
   ];

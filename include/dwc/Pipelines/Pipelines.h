@@ -63,11 +63,6 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-gemv, e.g. "
                      "'half-vector-bits=128 tm=4' (ablations, tuning)"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> stridedOptions{
-      *this, "strided-options",
-      llvm::cl::desc("Extra options of convert-dwc-to-gpu-strided, e.g. "
-                     "'forward-rows=1 tile-width=4' (tuning sweeps)"),
-      llvm::cl::init("")};
   PassOptions::Option<std::string> mmaOptions{
       *this, "mma-options",
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma, e.g. "
@@ -92,8 +87,8 @@ struct DwcToNVVMPipelineOptions
   PassOptions::Option<int64_t> smCount{
       *this, "sm-count",
       llvm::cl::desc("Streaming multiprocessors of the target GPU (for "
-                     "work-splitting rules; H200: 132)"),
-      llvm::cl::init(132)};
+                     "work-splitting rules; 0: the chip's, see #dwc.target)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit directory holding bin/ptxas (default: "

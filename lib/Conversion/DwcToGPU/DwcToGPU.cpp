@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -238,6 +239,8 @@ struct DepthwiseConv2DLowering : OpRewritePattern<DepthwiseConv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
     auto in = shapeOf(x), f = shapeOf(w), out = shapeOf(y);
@@ -298,6 +301,8 @@ struct DepthwiseConv2DBackwardDataLowering
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardDataOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
     auto og = shapeOf(dy), f = shapeOf(w), ig = shapeOf(dx);
     int64_t N = ig[0], IH = ig[1], IW = ig[2], C = ig[3];
@@ -374,6 +379,8 @@ struct DepthwiseConv2DBackwardFilterLowering
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value x = op.getInput(), dy = op.getOutputGrad(), dw = op.getInit();
     auto in = shapeOf(x), og = shapeOf(dy), f = shapeOf(dw);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
@@ -435,6 +442,8 @@ struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value x = op.getInput(), y = op.getInit();
     auto in = shapeOf(x), out = shapeOf(y);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
@@ -531,6 +540,8 @@ struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value x = op.getInput(), y = op.getInit();
     auto in = shapeOf(x);
     int64_t N = in[0], H = in[1], W = in[2], C = in[3];
@@ -572,6 +583,8 @@ struct Im2winLowering : OpRewritePattern<Im2winOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Im2winOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value x = op.getInput(), r = op.getInit();
     auto in = shapeOf(x), out = shapeOf(r);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
@@ -605,6 +618,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
     auto in = shapeOf(x), f = shapeOf(w), out = shapeOf(y);

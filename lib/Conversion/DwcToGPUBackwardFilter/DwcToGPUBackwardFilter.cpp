@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
@@ -488,6 +489,8 @@ struct SplitZBackwardFilterLowering
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why = ineligibility(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
@@ -788,7 +791,7 @@ struct ConvertDwcToGPUBackwardFilterPass
           ConvertDwcToGPUBackwardFilterPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (z < 0 || smCount <= 0 || maxTileWidth < 0 || warpReduceTaps < 0 ||
+    if (z < 0 || maxTileWidth < 0 || warpReduceTaps < 0 ||
         streamMaxTaps < 0 || streamMaxTaps > 49 || maxTileWidth > 17 ||
         rowsPerStep < 0 || rowsPerStep > 16 || halfPartialSteps < 0 ||
         halfPartialSteps > 16 || streamBlockThreads < 32 ||
@@ -800,9 +803,11 @@ struct ConvertDwcToGPUBackwardFilterPass
              "warp-reduce-taps, stream-max-taps and rows-per-step must be "
              ">= 0, half-partial-steps in [0, 16], stream-block-threads in "
              "[32, 1024], stream-max-taps at most 49, max-tile-width at "
-             "most 17, rows-per-step at most 16 and sm-count > 0";
+             "most 17 and rows-per-step at most 16";
       return signalPassFailure();
     }
+    // Work splitting fills the target's SMs (#dwc.target).
+    int64_t smCount = dwc::TargetAttr::lookup(getOperation()).getSmCount();
     RewritePatternSet patterns(&getContext());
     patterns.add<SplitZBackwardFilterLowering>(
         &getContext(), z, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,

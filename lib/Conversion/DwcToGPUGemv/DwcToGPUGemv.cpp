@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -146,6 +147,8 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why;
     Type opElem =
         cast<MemRefType>(op->getOperand(0).getType()).getElementType();
@@ -411,10 +414,10 @@ template <typename OpTy>
 struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
   RowTileDepthwiseLowering(MLIRContext *ctx, int64_t rowTile, int64_t strip,
                            int64_t vectorBits, int64_t maxTaps,
-                           int64_t filterRegs)
+                           int64_t filterRegs, int64_t smCount)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3), rowTile(rowTile),
         strip(strip), vectorBitsOption(vectorBits), maxTaps(maxTaps),
-        filterRegLimit(filterRegs) {}
+        filterRegLimit(filterRegs), minTileBlocks(kMinTileWaves * smCount) {}
   /// The options row-tile, row-tile-strip, row-tile-vector-bits (0: the
   /// default tile's) and row-tile-max-taps.
   int64_t rowTile, strip, vectorBitsOption, maxTaps;
@@ -468,15 +471,19 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     return {32, 8, 8};
   }
   /// The long-filter and f32 tiles hold 2-4x the work of a short tile per
-  /// thread: on grids of fewer blocks than 4 waves of 132 SMs, 16-bit data
+  /// thread: on grids of fewer blocks than 4 waves of the target's SMs
+  /// 16-bit data
   /// takes the short-filter tile and f32 the GEMV kernel (its default before
   /// the f32 tiles). On the odd shapes of bench/results/2026-12-01-odd-tails.md
   /// (tens of blocks) it is 1.0-1.9x faster (7x7 f16 2 x 56 x 57 x 72:
   /// 0.012 ms, 8 x 8 x 2 channels 0.016).
-  static constexpr int64_t kMinTileBlocks = 528;
+  static constexpr int64_t kMinTileWaves = 4;
+  int64_t minTileBlocks;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     Type opElem =
         cast<MemRefType>(op->getOperand(0).getType()).getElementType();
     bool narrow = opElem.isF16() || opElem.isBF16();
@@ -504,7 +511,7 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       int64_t V = channelsPerThread(opElem, vectorBits);
       int64_t tiles = s.N * llvm::divideCeil(s.OH, std::min(TH, s.OH)) *
                       llvm::divideCeil(s.OW, std::min(TM, s.OW)) * (s.C / V);
-      if (llvm::divideCeil(tiles, kBlock) < kMinTileBlocks) {
+      if (llvm::divideCeil(tiles, kBlock) < minTileBlocks) {
         if (!narrow)
           return rewriter.notifyMatchFailure(op, "f32 on a small grid");
         TH = kDefaultRows;
@@ -651,7 +658,8 @@ struct ConvertDwcToGPUGemvPass
     patterns.add<RowTileDepthwiseLowering<DepthwiseConv2DOp>,
                  RowTileDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), rowTile, rowTileStrip, rowTileVectorBits,
-        rowTileMaxTaps, rowTileFilterRegs);
+        rowTileMaxTaps, rowTileFilterRegs,
+        dwc::TargetAttr::lookup(getOperation()).getSmCount());
     patterns.add<GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext(), tm, filterSmem, halfVectorBits, halfFilterSmem,

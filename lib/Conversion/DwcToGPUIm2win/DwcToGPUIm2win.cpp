@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
@@ -61,7 +62,8 @@ struct Switches {
   int64_t wgmmaN = 0;  // wgmma: channels per warpgroup tile (0: automatic)
   int64_t wgmmaBarriers = 0;  // wgmma: barriers per K tile (0: two)
   bool wgmmaSpecialize = false;  // wgmma: producer warpgroup, persistent
-  int64_t smCount = 132;  // wgmma-specialize: SMs the persistent grid fills
+  int64_t smCount = 0;  // wgmma-specialize: SMs the persistent grid fills
+  int64_t smemPerBlock = 0;  // the target's shared memory per block, bytes
   bool padChannels = true;  // wgmma: C % 4 != 0 padded to a multiple of 4
   int64_t padMinK = 64;     // ... when FH * FW * C is at least this
   bool stagedStores = true;  // wgmma: output tile through shared memory
@@ -157,6 +159,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why = ineligibility(op, sw);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
@@ -243,7 +247,8 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     if (p.wg) {
       // wgmma: the `stages` option, else 3 stages when they fit in 48 KB of
       // static shared memory, else 2 when they do, else 3 in dynamic
-      // shared memory (at most 227 KB, 1 KB of it to align the buffers).
+      // shared memory (at most the target's per-block maximum, 1 KB of it
+      // to align the buffers).
       int64_t stageBytes = (p.BM + p.BN) * p.BK * 2;
       p.S = sw.stages > 1              ? sw.stages
             : sw.wgmmaOverlap         ? 4
@@ -253,16 +258,16 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
       if (sw.wgmmaOverlap)
         p.S = std::max<int64_t>(p.S, 3);
       while (p.S > (sw.wgmmaOverlap ? 3 : 2) &&
-             p.S * stageBytes + 1024 > 227 * 1024)
+             p.S * stageBytes + 1024 > sw.smemPerBlock)
         --p.S;
       p.dynamicSmem = p.S * stageBytes > 49152;
       if (p.spec) {
         // As many stages as fit (at most 8) in the block's share of the
-        // 227 KB, less 1 KB of alignment and the 2 x S mbarriers; the
+        // target's shared memory, less 1 KB of alignment and the 2 x S mbarriers; the
         // copying threads keep `lag` groups in flight before they hand a
         // stage over.
         int64_t blocksPerSM = p.WG == 1 ? 2 : 1;
-        int64_t room = 227 * 1024 / blocksPerSM - 1024 - 16 * 8 -
+        int64_t room = sw.smemPerBlock / blocksPerSM - 1024 - 16 * 8 -
                        (sw.stagedStores ? warpStageBytes(p) : 0);
         // At least 3 stages: a multiplying warpgroup frees stage j only
         // after it has waited for K tile j + 1, which is handed over after
@@ -1731,17 +1736,14 @@ struct ConvertDwcToGPUIm2winPass
     sw.wgmmaN = wgmmaN;
     sw.wgmmaBarriers = wgmmaBarriers;
     sw.wgmmaSpecialize = wgmmaSpecialize;
-    sw.smCount = smCount;
+    dwc::TargetAttr target = dwc::TargetAttr::lookup(getOperation());
+    sw.smCount = target.getSmCount();
+    sw.smemPerBlock = target.getSharedMemoryPerBlock();
     sw.padChannels = padChannels;
     sw.padMinK = padMinK;
     sw.stagedStores = stagedStores;
     sw.tmaFilter = wgmmaTma;
     sw.tmaIm2col = wgmmaTmaIm2col;
-    if (sw.smCount < 1) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-im2win: sm-count must be at least 1";
-      return signalPassFailure();
-    }
     if (sw.wgmmaSpecialize && (sw.wgmmaOverlap || sw.wgmmaBarriers == 1)) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-im2win: wgmma-specialize excludes "

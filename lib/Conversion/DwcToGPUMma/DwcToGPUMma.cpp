@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -194,7 +195,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
                        bool bandInputPairs, bool bandUnroll,
                        bool bandCopySplit, int64_t bandRows,
                        bool bandOneBarrier, bool bandAuto,
-                       int64_t warpChannels, int64_t minBlocksPerSm)
+                       int64_t warpChannels, int64_t minBlocksPerSm,
+                       int64_t targetSmemBytes)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3),
         minFilterWidth(minFilterWidth), fragsPerStageOption(fragsPerStage),
         maxSmemBytes(maxSmemBytes), rowRing(rowRing),
@@ -203,7 +205,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
         bandCopySplit(bandCopySplit), bandRows(bandRows),
         bandOneBarrier(bandOneBarrier), bandAuto(bandAuto),
         warpChannels(warpChannels),
-        minBlocksPerSm(minBlocksPerSm) {}
+        minBlocksPerSm(minBlocksPerSm), targetSmemBytes(targetSmemBytes) {}
   int64_t minFilterWidth;
   int64_t fragsPerStageOption;
   int64_t maxSmemBytes;
@@ -218,6 +220,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   bool bandAuto;
   int64_t warpChannels;
   int64_t minBlocksPerSm;
+  int64_t targetSmemBytes; // the target's shared memory per block
 
   int64_t fragsPerStage(int64_t nfrag, int64_t R, int64_t G) const {
     if (fragsPerStageOption > 0)
@@ -239,7 +242,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
   /// * large grids (1024+ blocks of two rows) with 3+ slices (FW >= 26) or
   ///   with one-row tiles (OW > 64) and 2+ slices: two rows per warp, 8
   ///   channels per warp, filter rows (no pair workspace), one 256-thread
-  ///   block per SM (up to 227 KB of shared memory), one barrier per stage
+  ///   block per SM (up to all of the target's shared memory per block),
+  ///   one barrier per stage
   ///   only with 4+ slices (FW >= 42) on tiles of 1 or 2 rows;
   /// * other large grids (1024+ blocks): one row, 16 channels per warp;
   ///   one-row tiles: filter pairs, two barriers (the previous default);
@@ -259,7 +263,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t blocks1 = N * llvm::divideCeil(OH, R) * tilesW * chunks;
     int64_t blocks2 = N * llvm::divideCeil(OH, 2 * R) * tilesW * chunks;
     if ((nb >= 3 || (R == 1 && nb >= 2)) && R < OH && blocks2 >= 1024)
-      return {2, 8, false, nb >= 4 && R <= 2, 227 * 1024};
+      return {2, 8, false, nb >= 4 && R <= 2, targetSmemBytes};
     if (blocks1 < 1024)
       return {1, 16, false, true, maxSmemBytes};
     if (R == 1)
@@ -269,6 +273,8 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why;
     FailureOr<DepthwiseProblem> problem = problemOf(op, minFilterWidth, why);
     if (failed(problem))
@@ -1187,7 +1193,8 @@ struct ConvertDwcToGPUMmaPass
         &getContext(), minFilterWidth, fragsPerStage, maxSmemKb * 1024,
         rowRing, bandPacking, bandFilterPairs, bandInputPairs, bandUnroll,
         bandCopySplit, bandRows, bandOneBarrier, bandAuto, warpChannels,
-        minBlocksPerSm);
+        minBlocksPerSm,
+        dwc::TargetAttr::lookup(getOperation()).getSharedMemoryPerBlock());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -23,6 +23,7 @@
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,7 +49,6 @@ constexpr int64_t kWarps = 8;          // channels per block, one per warp
 constexpr int64_t kThreads = 32 * kWarps;
 constexpr int64_t kVec = 8;            // f16/bf16 per 16-byte chunk
 constexpr int64_t kTileOutputs = 128;  // 16 groups (mma M) x 8 outputs (N)
-constexpr int64_t kMaxSmemBytes = 227 * 1024;
 constexpr int64_t kStaticSmemBytes = 48 * 1024;
 
 /// The static shape of one streaming kernel.
@@ -171,9 +171,15 @@ FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
 template <typename OpTy>
 struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
   StreamDepthwiseLowering(MLIRContext *ctx,
-                          const ConvertDwcToGPUMmaStreamOptions &options)
-      : OpRewritePattern<OpTy>(ctx, /*benefit=*/4), options(options) {}
+                          const ConvertDwcToGPUMmaStreamOptions &options,
+                          TargetAttr target)
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/4), options(options),
+        maxSmemBytes(target.getSharedMemoryPerBlock()),
+        minBlocks(options.minBlocks ? options.minBlocks
+                                    : 4 * target.getSmCount()) {}
   ConvertDwcToGPUMmaStreamOptions options;
+  int64_t maxSmemBytes; // the target's shared memory per block
+  int64_t minBlocks;    // split row blocks until the grid has this many
 
   /// The kernel's shape for these sizes, or a reason it does not fit.
   FailureOr<StreamPlan> planOf(const DepthwiseSizes &s, int64_t pl,
@@ -243,7 +249,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t blocks = s.C / kWarps * p.tiles;
     int64_t chunks = std::min<int64_t>(
         p.rowBlocks,
-        std::max<int64_t>(1, llvm::divideCeil(options.minBlocks, blocks)));
+        std::max<int64_t>(1, llvm::divideCeil(minBlocks, blocks)));
     p.rowBlocksPerChunk = llvm::divideCeil(p.rowBlocks, chunks);
     p.chunks = llvm::divideCeil(p.rowBlocks, p.rowBlocksPerChunk);
     p.bandEntries = 16 * p.slices;
@@ -254,8 +260,9 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
         s.FH * p.slices * p.entryHalves / 2 <= options.filterRegisters;
     p.filterBytes = s.FH * kWarps * p.bandEntries * p.entryHalves * 2;
     p.stageBytes = kWarps * p.rows * kTileOutputs * 2;
-    if (p.filterBytes + p.stageBytes > kMaxSmemBytes) {
-      why = "filter band and output stage exceed 227 KB of shared memory";
+    if (p.filterBytes + p.stageBytes > maxSmemBytes) {
+      why = "filter band and output stage exceed the target's " +
+            std::to_string(maxSmemBytes / 1024) + " KB of shared memory";
       return failure();
     }
     // A lane reads columns gw (j mod span) + 2q + 8k (k < words) of its
@@ -263,7 +270,7 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
     p.segLen = p.groupWidth * lastGroup + 8 * p.words;
     p.inputBytes = 2 * (p.rows + s.FH - 1) * kWarps * p.images * p.segLen * 2;
     const bool fits =
-        p.filterBytes + p.stageBytes + p.inputBytes <= kMaxSmemBytes;
+        p.filterBytes + p.stageBytes + p.inputBytes <= maxSmemBytes;
     p.nhwc = options.nhwcInput && fits;
     p.smemInput = (options.smemInput || p.nhwc) && p.filterOrder && fits;
     if (!p.smemInput)
@@ -286,6 +293,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why;
     FailureOr<DepthwiseProblem> problem =
         problemOf(op, options.minFilterWidth, options.maxFilterWidth, why);
@@ -772,16 +781,17 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       nvgpu::DeviceAsyncWaitOp::create(b, loc, tok, b.getI32IntegerAttr(0));
     }
     auto firstBarrier = gpu::BarrierOp::create(b, loc);
-    int64_t minBlocks = options.minBlocksPerSm;
-    if (minBlocks < 0)
-      minBlocks = (p.inputB || p.nhwc) && p.slices <= 2 &&
-                          2 * (p.filterBytes + p.stageBytes + p.inputBytes) <=
-                              kMaxSmemBytes
-                      ? 2
-                      : 0;
-    if (minBlocks > 0)
+    int64_t blocksPerSm = options.minBlocksPerSm;
+    if (blocksPerSm < 0)
+      blocksPerSm = (p.inputB || p.nhwc) && p.slices <= 2 &&
+                            2 * (p.filterBytes + p.stageBytes +
+                                 p.inputBytes) <=
+                                maxSmemBytes
+                        ? 2
+                        : 0;
+    if (blocksPerSm > 0)
       firstBarrier->setAttr("dwc.min_blocks_per_sm",
-                            b.getI64IntegerAttr(minBlocks));
+                            b.getI64IntegerAttr(blocksPerSm));
 
     // The filter operand of (fh, slice): entry 2q - g + 7 + 16 slice, as
     // 4-byte loads (LLVM merges adjacent ones; one load of the whole operand
@@ -1131,7 +1141,7 @@ struct ConvertDwcToGPUMmaStreamPass
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), opts);
+        &getContext(), opts, TargetAttr::lookup(getOperation()));
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
@@ -393,6 +394,8 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
 
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why = formProblem(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
@@ -983,6 +986,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
 
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why = formProblem(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
@@ -1341,6 +1346,8 @@ struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
 
   LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why = formProblem(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
@@ -1479,6 +1486,8 @@ struct GlobalAvgPool : OpRewritePattern<GlobalAvgPoolOp> {
 
   LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasOtherKernel(op, ""))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     std::string why = formProblem(op);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
@@ -48,16 +49,6 @@ using namespace mlir::dwc;
 namespace {
 
 constexpr int64_t kBlockThreads = 256;
-/// Filters of more taps are left to the direct kernel: every tap of every
-/// step is unrolled and the filter lives in registers (7x7: 49 taps x 1-2
-/// channels).
-constexpr int64_t kMaxTaps = 49;
-/// Backward data: super columns per thread when the option is 0. Measured
-/// on the H200 (bench/results/2026-12-01-stride-v1.md, stride-2 layers at
-/// batch 64): 4 columns 1.02-1.10x faster than 8 on maps of 56 and more,
-/// 16 slower.
-constexpr int64_t kDefaultTileWidth = 4;
-
 /// The launch geometry of one op.
 struct Plan {
   int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
@@ -70,80 +61,24 @@ struct Plan {
   int64_t threads; // N * T * segs * C / V
 };
 
-/// Channels per thread: the widest of 128, 64, 32 (and for f32 16) bits
-/// that divides C and keeps the FH x FW filter vectors within `filterRegs`
-/// f32 registers (the narrowest dividing one otherwise); 0 if none divides
-/// C. `vectorBits` > 0 forces the width.
-int64_t pickVector(Type elem, int64_t C, int64_t taps, int64_t vectorBits,
-                   int64_t filterRegs) {
-  int64_t bits = elem.getIntOrFloatBitWidth();
-  int64_t minV = elem.isF32() ? 1 : 2;
-  if (vectorBits > 0) {
-    int64_t v = vectorBits / bits;
-    return v >= minV && C % v == 0 ? v : 0;
+/// Why the strided kernels cannot emit `op` with a configuration of
+/// `family`: only memref-form ops carrying a complete one are emitted.
+template <typename ConfigAttr>
+FailureOr<ConfigAttr> configOf(Operation *op, PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+  if (!config || !config.isComplete()) {
+    (void)rewriter.notifyMatchFailure(op, "no complete dwc.kernel of this "
+                                          "family (run dwc-select-kernels)");
+    return failure();
   }
-  int64_t chosen = 0;
-  for (int64_t v = 128 / bits; v >= minV; v /= 2) {
-    if (C % v != 0)
-      continue;
-    chosen = v;
-    if (taps * v <= filterRegs)
-      break;
+  if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>)) {
+    (void)rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+    return failure();
   }
-  return chosen;
+  return config;
 }
 
-/// Why a strided convolution with these operands cannot take the kernels,
-/// or an empty string.
-std::string ineligibility(Operation *op, Value out, Type acc,
-                          ArrayRef<int64_t> strides,
-                          ArrayRef<int64_t> dilations,
-                          ArrayRef<int64_t> padding) {
-  auto outType = dyn_cast<MemRefType>(out.getType());
-  if (!outType)
-    return "tensor form (bufferize first)";
-  Type elem = outType.getElementType();
-  if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
-    return "element type is not f32, f16 or bf16";
-  for (Value v : op->getOperands())
-    if (cast<MemRefType>(v.getType()).getElementType() != elem)
-      return "operands of different element types";
-  if (!acc.isF32())
-    return "accumulation type is not f32";
-  if (llvm::all_of(strides, [](int64_t s) { return s == 1; }))
-    return "stride 1 (the GEMV and tensor-core kernels take it)";
-  if (llvm::any_of(strides, [](int64_t s) { return s < 1; }))
-    return "stride is not positive";
-  if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
-    return "dilation is not 1";
-  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
-    return "negative padding";
-  for (Value v : op->getOperands()) {
-    auto shape = cast<MemRefType>(v.getType()).getShape();
-    if (shape.size() == 3 && shape[0] * shape[1] > kMaxTaps)
-      return "filter of more than 49 taps";
-  }
-  for (Value v : op->getOperands()) {
-    auto t = cast<MemRefType>(v.getType());
-    if (!t.getLayout().isIdentity())
-      return "non-identity layout";
-    if (llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-      return "empty or dynamic operand";
-  }
-  return "";
-}
-
-std::string ineligibility(DepthwiseConv2DBackwardDataOp op) {
-  return ineligibility(op, op.getInit(), op.getAccType(), op.getStrides(),
-                       op.getDilations(), op.getPadding());
-}
-
-std::string ineligibility(DepthwiseConv2DOp op) {
-  return ineligibility(op, op.getInit(), op.getAccType(), op.getStrides(),
-                       op.getDilations(), op.getPadding());
-}
-
-Plan makePlan(DepthwiseConv2DBackwardDataOp op, int64_t V, int64_t tileWidth) {
+Plan makePlan(DepthwiseConv2DBackwardDataOp op, StridedGatherKernelAttr config) {
   auto ig = cast<MemRefType>(op.getInit().getType()).getShape();
   auto og = cast<MemRefType>(op.getOutputGrad().getType()).getShape();
   auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
@@ -151,7 +86,7 @@ Plan makePlan(DepthwiseConv2DBackwardDataOp op, int64_t V, int64_t tileWidth) {
   auto p = op.getPadding();
   Plan pl{ig[0], ig[1], ig[2], ig[3], f[0], f[1], og[1], og[2],
           p[0],  p[2],  s[0],  s[1]};
-  pl.V = V;
+  pl.V = config.getChannels();
   pl.KH = (pl.FH + pl.sh - 1) / pl.sh;
   pl.KW = (pl.FW + pl.sw - 1) / pl.sw;
   // Super row t covers dX rows t*sh - pt + [0, sh); all of [0, IH) is in
@@ -160,9 +95,9 @@ Plan makePlan(DepthwiseConv2DBackwardDataOp op, int64_t V, int64_t tileWidth) {
   pl.T = (pl.IH - 1 + pl.pt) / pl.sh - pl.t0 + 1;
   pl.q0 = pl.pl / pl.sw;
   pl.Q = (pl.IW - 1 + pl.pl) / pl.sw - pl.q0 + 1;
-  pl.TQ = std::min(tileWidth > 0 ? tileWidth : kDefaultTileWidth, pl.Q);
+  pl.TQ = std::min(config.getColumns(), pl.Q);
   pl.segs = (pl.Q + pl.TQ - 1) / pl.TQ;
-  pl.threads = pl.N * pl.T * pl.segs * (pl.C / V);
+  pl.threads = pl.N * pl.T * pl.segs * (pl.C / pl.V);
   return pl;
 }
 
@@ -285,25 +220,15 @@ launchThreads(PatternRewriter &rewriter, Operation *op, int64_t threads,
 
 struct StridedBackwardDataLowering
     : OpRewritePattern<DepthwiseConv2DBackwardDataOp> {
-  StridedBackwardDataLowering(MLIRContext *ctx, int64_t vectorBits,
-                              int64_t tileWidth, int64_t filterRegs)
-      : OpRewritePattern(ctx, /*benefit=*/2), vectorBits(vectorBits),
-        tileWidth(tileWidth), filterRegs(filterRegs) {}
-  int64_t vectorBits, tileWidth, filterRegs;
+  using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardDataOp op,
                                 PatternRewriter &rewriter) const override {
-    std::string why = ineligibility(op);
-    if (!why.empty())
-      return rewriter.notifyMatchFailure(op, why);
-    auto dxType = cast<MemRefType>(op.getInit().getType());
-    auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
-    int64_t V = pickVector(dxType.getElementType(), dxType.getShape()[3],
-                           f[0] * f[1], vectorBits, filterRegs);
-    if (V == 0)
-      return rewriter.notifyMatchFailure(
-          op, "channel count is not a multiple of the vector width");
-    Plan p = makePlan(op, V, tileWidth);
+    FailureOr<StridedGatherKernelAttr> config =
+        configOf<StridedGatherKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    Plan p = makePlan(op, *config);
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
     return launchThreads(rewriter, op, p.threads,
                          [&](OpBuilder &b, Location loc, Value gid) {
@@ -316,24 +241,6 @@ struct StridedBackwardDataLowering
 // Forward
 //===----------------------------------------------------------------------===//
 
-/// Forward tiles (TH rows x TQ columns) when the options are 0, measured on
-/// the H200 (bench/results/2026-12-01-stride-v1.md): filters of at most 9
-/// taps 1 x 4 on outputs of 28+ rows (1.2x the 2 x 8 tile at 112x112 f32:
-/// more threads, fewer registers), else 2 x 8 (1.2x 1 x 4 at 28x28); larger
-/// filters up to 25 taps 4 x 16 (1.25-1.33x 2 x 8 at 5x5: the (TH-1)*sh +
-/// FH input rows of a window column serve 4 output rows); more taps (7x7,
-/// not measured) 1 x 8, the largest tile ptxas keeps without spills for f16
-/// (4 x 16 spills 904 bytes).
-std::pair<int64_t, int64_t> defaultForwardTile(int64_t FH, int64_t FW,
-                                               int64_t OH) {
-  if (FH * FW > 25)
-    return {1, 8};
-  if (FH * FW > 9)
-    return {4, 16};
-  return OH >= 28 ? std::make_pair<int64_t, int64_t>(1, 4)
-                  : std::make_pair<int64_t, int64_t>(2, 8);
-}
-
 struct ForwardPlan {
   int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
   int64_t V, TH, TQ;
@@ -344,8 +251,8 @@ struct ForwardPlan {
   int64_t threads;  // N * rowTiles * segs * C / V
 };
 
-ForwardPlan makeForwardPlan(DepthwiseConv2DOp op, int64_t V, int64_t rows,
-                            int64_t tileWidth) {
+ForwardPlan makeForwardPlan(DepthwiseConv2DOp op,
+                            StridedForwardKernelAttr config) {
   auto in = cast<MemRefType>(op.getInput().getType()).getShape();
   auto out = cast<MemRefType>(op.getInit().getType()).getShape();
   auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
@@ -353,15 +260,14 @@ ForwardPlan makeForwardPlan(DepthwiseConv2DOp op, int64_t V, int64_t rows,
   auto pad = op.getPadding();
   ForwardPlan p{in[0], in[1], in[2], in[3], f[0],   f[1],
                 out[1], out[2], pad[0], pad[2], s[0], s[1]};
-  p.V = V;
-  auto [th, tq] = defaultForwardTile(p.FH, p.FW, p.OH);
-  p.TH = std::min(rows > 0 ? rows : th, p.OH);
-  p.TQ = std::min(tileWidth > 0 ? tileWidth : tq, p.OW);
+  p.V = config.getChannels();
+  p.TH = std::min(config.getRows(), p.OH);
+  p.TQ = std::min(config.getColumns(), p.OW);
   p.inRows = (p.TH - 1) * p.sh + p.FH;
   p.keep = std::max<int64_t>(p.FW - p.sw, 0);
   p.rowTiles = (p.OH + p.TH - 1) / p.TH;
   p.segs = (p.OW + p.TQ - 1) / p.TQ;
-  p.threads = p.N * p.rowTiles * p.segs * (p.C / V);
+  p.threads = p.N * p.rowTiles * p.segs * (p.C / p.V);
   return p;
 }
 
@@ -444,25 +350,15 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
 }
 
 struct StridedForwardLowering : OpRewritePattern<DepthwiseConv2DOp> {
-  StridedForwardLowering(MLIRContext *ctx, int64_t vectorBits,
-                         int64_t tileWidth, int64_t filterRegs, int64_t rows)
-      : OpRewritePattern(ctx, /*benefit=*/2), vectorBits(vectorBits),
-        tileWidth(tileWidth), filterRegs(filterRegs), rows(rows) {}
-  int64_t vectorBits, tileWidth, filterRegs, rows;
+  using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
-    std::string why = ineligibility(op);
-    if (!why.empty())
-      return rewriter.notifyMatchFailure(op, why);
-    auto yType = cast<MemRefType>(op.getInit().getType());
-    auto f = cast<MemRefType>(op.getFilter().getType()).getShape();
-    int64_t V = pickVector(yType.getElementType(), yType.getShape()[3],
-                           f[0] * f[1], vectorBits, filterRegs);
-    if (V == 0)
-      return rewriter.notifyMatchFailure(
-          op, "channel count is not a multiple of the vector width");
-    ForwardPlan p = makeForwardPlan(op, V, rows, tileWidth);
+    FailureOr<StridedForwardKernelAttr> config =
+        configOf<StridedForwardKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    ForwardPlan p = makeForwardPlan(op, *config);
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
     return launchThreads(rewriter, op, p.threads,
@@ -474,27 +370,10 @@ struct StridedForwardLowering : OpRewritePattern<DepthwiseConv2DOp> {
 
 struct ConvertDwcToGPUStridedPass
     : dwc::impl::ConvertDwcToGPUStridedBase<ConvertDwcToGPUStridedPass> {
-  using Base::Base;
   void runOnOperation() override {
-    if (vectorBits != 0 && vectorBits != 32 && vectorBits != 64 &&
-        vectorBits != 128) {
-      getOperation().emitError() << "convert-dwc-to-gpu-strided: vector-bits "
-                                    "must be 0, 32, 64 or 128";
-      return signalPassFailure();
-    }
-    if (tileWidth < 0 || tileWidth > 32 || filterRegs < 1 ||
-        forwardRows < 0 || forwardRows > 8) {
-      getOperation().emitError()
-          << "convert-dwc-to-gpu-strided: tile-width must be in [0, 32], "
-             "forward-rows in [0, 8] and filter-regs >= 1";
-      return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
-    patterns.add<StridedBackwardDataLowering>(&getContext(), vectorBits,
-                                              tileWidth, filterRegs);
-    if (forward)
-      patterns.add<StridedForwardLowering>(&getContext(), vectorBits,
-                                           tileWidth, filterRegs, forwardRows);
+    patterns.add<StridedBackwardDataLowering, StridedForwardLowering>(
+        &getContext(), /*benefit=*/2);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

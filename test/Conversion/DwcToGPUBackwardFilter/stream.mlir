@@ -65,7 +65,7 @@
 // NORED-NOT: gpu.barrier
 // NORED-COUNT-36: memref.atomic_rmw addf
 // NORED: return
-// BAD: convert-dwc-to-gpu-backward-filter: z, max-tile-width, warp-reduce-taps, stream-max-taps and rows-per-step must be >= 0, half-partial-steps in [0, 16], stream-block-threads in [32, 1024], stream-max-taps at most 49, max-tile-width at most 17, rows-per-step at most 16 and sm-count > 0
+// BAD: convert-dwc-to-gpu-backward-filter: z, max-tile-width, warp-reduce-taps, stream-max-taps and rows-per-step must be >= 0, half-partial-steps in [0, 16], stream-block-threads in [32, 1024], stream-max-taps at most 49, max-tile-width at most 17 and rows-per-step at most 16
 func.func @f32_3x3(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>, %dw: memref<3x3x32xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%dw : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]

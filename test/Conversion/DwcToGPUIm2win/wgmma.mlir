@@ -21,14 +21,12 @@
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true pad-channels=false" -split-input-file | FileCheck %s --check-prefix=NOPAD
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true pad-min-k=0" -split-input-file | FileCheck %s --check-prefix=PADALL
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true" -split-input-file | FileCheck %s --check-prefix=SPEC
-// RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-warpgroups=2 sm-count=4" -split-input-file | FileCheck %s --check-prefix=SPEC2
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true sm-count=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSM
+// RUN: dwc-opt %s --dwc-attach-target="chip=sm_90a sm-count=4" --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-warpgroups=2" -split-input-file | FileCheck %s --check-prefix=SPEC2
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-tma=true" -split-input-file | FileCheck %s --check-prefix=TMA
 // RUN: dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-tma=true" -split-input-file | FileCheck %s --check-prefix=SPECT
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-im2win="wgmma=true wgmma-specialize=true wgmma-overlap=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADSPEC
 
 // BADWG: wgmma-warpgroups must be 0, 1, 2 or 4
-// BADSM: sm-count must be at least 1
 // BADSPEC: wgmma-specialize excludes wgmma-overlap and wgmma-barriers=1
 
 // CHECK-LABEL: func @f16

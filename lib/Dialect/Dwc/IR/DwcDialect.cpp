@@ -14,6 +14,7 @@ using namespace mlir::dwc;
 
 #include "dwc/Dialect/Dwc/IR/DwcOpsDialect.cpp.inc"
 #include "dwc/Dialect/Dwc/IR/DwcEnums.cpp.inc"
+#include "dwc/Dialect/Dwc/IR/DwcAttrInterfaces.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "dwc/Dialect/Dwc/IR/DwcAttrs.cpp.inc"
 

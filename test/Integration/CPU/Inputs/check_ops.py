@@ -1043,7 +1043,7 @@ def launches_to_loops(text):
 
 
 EMULATE_PIPELINE = [
-    "--convert-linalg-to-loops", "--convert-vector-to-scf", "--convert-scf-to-cf",
+    "--dwc-detach-target", "--convert-linalg-to-loops", "--convert-vector-to-scf", "--convert-scf-to-cf",
     "--expand-strided-metadata", "--lower-affine", "--convert-vector-to-llvm",
     "--finalize-memref-to-llvm", "--convert-math-to-llvm",
     "--convert-arith-to-llvm", "--convert-func-to-llvm", "--convert-cf-to-llvm",
@@ -1060,11 +1060,22 @@ def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
                         src], capture_output=True, text=True)
     if k.returncode != 0:
         return k
-    if "dwc." in k.stdout:
+    if re.search(r"^\s*(%\S+ = )?dwc\.", k.stdout, re.M):
         k.returncode, k.stderr = 1, "ops left by convert-dwc-to-gpu-pool"
         return k
     return subprocess.run([dwc_opt] + EMULATE_PIPELINE, input=launches_to_loops(k.stdout),
                           capture_output=True, text=True)
+
+
+def with_kernel_configs(module, requests):
+    """`module` with {dwc.kernel = CONFIG} on every op named in `requests`
+    ("OP=CONFIG"): the op's attribute dictionary goes before its `->`."""
+    for req in requests:
+        op, config = req.split("=", 1)
+        pat = re.compile(r"(= " + re.escape(op) + r" ins\(.*?)( -> )")
+        module = pat.sub(lambda m: m.group(1) + " {dwc.kernel = " + config + "}" + m.group(2),
+                         module)
+    return module
 
 
 def lower_gpu_emulated(dwc_opt, src, passes):
@@ -1075,7 +1086,7 @@ def lower_gpu_emulated(dwc_opt, src, passes):
                        capture_output=True, text=True)
     if k.returncode != 0:
         return k
-    if "dwc." in k.stdout:
+    if re.search(r"^\s*(%\S+ = )?dwc\.", k.stdout, re.M):
         k.returncode, k.stderr = 1, "ops left by " + " ".join(passes)
         return k
     return subprocess.run([dwc_opt] + EMULATE_PIPELINE, input=launches_to_loops(k.stdout),
@@ -1115,12 +1126,18 @@ def main():
                     help="lower with these dwc-opt passes (repeatable, e.g. "
                          "'convert-dwc-to-gpu-gemv=filter-smem=false') and run "
                          "the kernels serially on the host")
+    ap.add_argument("--kernel-config", action="append", default=[],
+                    metavar="OP=CONFIG",
+                    help="attach dwc.kernel = CONFIG to every OP of the module "
+                         "(repeatable), e.g. 'dwc.depthwise_conv2d="
+                         "#dwc.strided_forward<rows = 1>': the kernel variants "
+                         "a test requests")
     args = ap.parse_args()
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))
     rng = random.Random(args.seed)
     cases = family(args.family, rng, args.count)
-    module = build_module(cases)
+    module = with_kernel_configs(build_module(cases), args.kernel_config)
     if args.keep:
         with open(args.keep, "w") as fh:
             fh.write(module)

@@ -1,6 +1,7 @@
 //===- DwcAttrs.td - dwc enums and attributes -------------*- tablegen -*-===//
 //
-// Enumerations used by dwc ops (the pooling kind, fused activations).
+// Enumerations used by dwc ops (the pooling kind, fused activations) and the
+// target attribute the GPU kernel choices read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,154 @@ def Dwc_Activation : I32EnumAttr<"Activation", "fused elementwise activation", [
 
 def Dwc_ActivationAttr : EnumAttr<Dwc_Dialect, Dwc_Activation, "activation"> {
   let assemblyFormat = "$value";
+}
+
+def Dwc_TargetAttr : AttrDef<Dwc_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The GPU the dwc kernels are generated for, as data";
+  let description = [{
+    The facts about the target GPU that the kernel choices and the kernel
+    generators depend on, set once on the module (`dwc.target`) by
+    `dwc-attach-target` (the GPU pipeline runs it from its `chip`, `features`
+    and `sm-count` options) and read by every pass that decides a kernel:
+    no pass has a chip fact of its own. A module without one is compiled
+    for the default target, `TargetAttr::getDefault` (sm_90, 132 SMs).
+
+    * `chip`: `sm_<version>[a|f]`, as NVVM expects it (`sm_90a`: Hopper's
+      architecture-specific instructions, wgmma);
+    * `features`: the PTX ISA version, `+ptx<NN>`;
+    * `sm_count`: streaming multiprocessors (work-splitting rules: waves of
+      blocks, persistent grids);
+    * `shared_memory_per_block`: the most shared memory one block may use
+      (the opt-in maximum of dynamic shared memory), in bytes;
+    * `shared_memory_per_sm`: shared memory of one SM, in bytes.
+
+    ```mlir
+    module attributes {dwc.target = #dwc.target<chip = "sm_90a",
+        features = "+ptx80", sm_count = 132,
+        shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"GPU architecture, sm_<version>[a|f]">:$chip,
+    StringRefParameter<"PTX ISA version, +ptx<NN>">:$features,
+    "int64_t":$sm_count,
+    "int64_t":$shared_memory_per_block,
+    "int64_t":$shared_memory_per_sm
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The SM version of the chip: 90 for sm_90 and sm_90a.
+    unsigned getSmVersion() const;
+    /// cp.async and the m16n8k16 f16/bf16 mma.sync of the fast paths.
+    bool hasAmpereInstructions() const { return getSmVersion() >= 80; }
+    /// Hopper warpgroup MMA (wgmma) exists only on sm_90a.
+    bool hasWgmma() const;
+    /// The target of a module without `dwc.target`: sm_90, 132 SMs.
+    static TargetAttr getDefault(::mlir::MLIRContext *ctx);
+    /// The `dwc.target` of the module holding `op` (or of `op` itself when
+    /// it is a module), else the default target.
+    static TargetAttr lookup(::mlir::Operation *op);
+    /// The name of the module attribute that holds the target.
+    static constexpr ::llvm::StringLiteral kAttrName = "dwc.target";
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel configurations
+//===----------------------------------------------------------------------===//
+
+def Dwc_KernelConfigAttrInterface : AttrInterface<"KernelConfigAttrInterface"> {
+  let cppNamespace = "::mlir::dwc";
+  let description = [{
+    A kernel configuration: which kernel family implements a dwc op and with
+    which parameters, attached to the op as `dwc.kernel` by
+    `dwc-select-kernels` (or written by the user: tuning sweeps, a choice
+    the heuristics do not make). The kernel passes only read it. A field
+    left at 0 is chosen by `dwc-select-kernels`; the verifier rejects a
+    configuration that does not fit the op it is attached to.
+  }];
+  let methods = [
+    InterfaceMethod<"The kernel family (its mnemonic)", "::llvm::StringRef",
+                    "getFamily">,
+    InterfaceMethod<[{Why this configuration cannot implement `op`, or an
+                      empty string}], "std::string", "whyNotFor",
+                    (ins "::mlir::Operation *":$op)>,
+    InterfaceMethod<"Whether every field is set", "bool", "isComplete">,
+  ];
+}
+
+class Dwc_KernelConfig<string name, string attrMnemonic>
+    : AttrDef<Dwc_Dialect, name,
+              [DeclareAttrInterfaceMethods<Dwc_KernelConfigAttrInterface>]> {
+  let mnemonic = attrMnemonic;
+}
+
+def Dwc_DirectKernelAttr : Dwc_KernelConfig<"DirectKernel", "direct"> {
+  let summary = "The direct kernel: one thread per output element";
+  let description = [{
+    `convert-dwc-to-gpu`'s kernel, for every dwc op on every target: one
+    thread computes one output element (or one input-gradient element) from
+    global memory. The reference the fast paths are checked against, and
+    the kernel of ops no fast path takes.
+
+    ```mlir
+    %y = dwc.depthwise_conv2d ... {dwc.kernel = #dwc.direct}
+    ```
+  }];
+}
+
+def Dwc_StridedForwardKernelAttr
+    : Dwc_KernelConfig<"StridedForwardKernel", "strided_forward"> {
+  let summary = "Strided depthwise forward: a register window over the "
+                "stride-interleaved input columns";
+  let description = [{
+    `convert-dwc-to-gpu-strided`'s forward kernel for `dwc.depthwise_conv2d`
+    with a stride above 1 (dilation 1, at most 49 taps, f32/f16/bf16 with f32
+    accumulation): each thread computes `rows` x `columns` outputs of
+    `channels` channels, keeping the input columns its neighbouring outputs
+    share in registers.
+
+    * `channels`: channels per thread, a power of two dividing C (f32: 1, 2
+      or 4; f16/bf16: 2, 4 or 8);
+    * `rows`: output rows per thread, in [1, 8];
+    * `columns`: output columns per thread, in [1, 32].
+
+    Both tile sizes are clamped to the output's height and width.
+
+    ```mlir
+    {dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 4>}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
+                        DefaultValuedParameter<"int64_t", "0">:$rows,
+                        DefaultValuedParameter<"int64_t", "0">:$columns);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Dwc_StridedGatherKernelAttr
+    : Dwc_KernelConfig<"StridedGatherKernel", "strided_gather"> {
+  let summary = "Strided depthwise backward data: a phase-decomposed gather";
+  let description = [{
+    `convert-dwc-to-gpu-strided`'s kernel for
+    `dwc.depthwise_conv2d_backward_data` with a stride above 1 (the same
+    restrictions as `strided_forward`): input-gradient pixels are grouped
+    into super pixels of stride x stride phases; each thread gathers
+    `columns` super columns of one super row for `channels` channels,
+    reading each dY element once per phase it contributes to (no atomics).
+
+    * `channels`: as for `strided_forward`;
+    * `columns`: super columns per thread, in [1, 32] (clamped to the
+      number of super columns).
+
+    ```mlir
+    {dwc.kernel = #dwc.strided_gather<channels = 8, columns = 4>}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
+                        DefaultValuedParameter<"int64_t", "0">:$columns);
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 #endif // DWC_ATTRS

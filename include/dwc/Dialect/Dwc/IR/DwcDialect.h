@@ -9,9 +9,12 @@
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+#include <string>
 
 #include "dwc/Dialect/Dwc/IR/DwcOpsDialect.h.inc"
 #include "dwc/Dialect/Dwc/IR/DwcEnums.h.inc"
+#include "dwc/Dialect/Dwc/IR/DwcAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dwc/Dialect/Dwc/IR/DwcAttrs.h.inc"

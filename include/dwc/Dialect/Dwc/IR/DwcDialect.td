@@ -33,6 +33,7 @@ def Dwc_Dialect : Dialect {
       likewise for the width.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 #endif // DWC_DIALECT

@@ -9,6 +9,69 @@
 
 include "mlir/Pass/PassBase.td"
 
+def DwcAttachTarget : Pass<"dwc-attach-target", "ModuleOp"> {
+  let summary = "Record the GPU the module is compiled for as #dwc.target";
+  let description = [{
+    Validates `chip`, `features` and `sm-count` against the table of known
+    NVIDIA chips (dwc/Dialect/Dwc/IR/DwcTarget.h) and sets the module's
+    `dwc.target` attribute, which every kernel-choosing pass reads (SM
+    count, shared memory per block and per SM, which instructions exist).
+    A module that already carries a target keeps it when it is the same
+    target; a different one is an error (the IR and the pipeline disagree
+    about the GPU). An unknown chip, a PTX version below the chip's minimum
+    or an SM count outside [1, 1024] is an error.
+
+    Before (`dwc-attach-target{chip=sm_90a}`):
+
+    ```mlir
+    module {
+      func.func @f(...) { ... }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {dwc.target = #dwc.target<chip = "sm_90a",
+        features = "+ptx80", sm_count = 132,
+        shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+      func.func @f(...) { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture, sm_<version>[a|f]">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX ISA version +ptx<NN> (empty: +ptx80 or the chip's minimum)">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
+           "Streaming multiprocessors (0: the chip's representative part)">,
+  ];
+  let dependentDialects = ["mlir::dwc::DwcDialect"];
+}
+
+def DwcDetachTarget : Pass<"dwc-detach-target", "ModuleOp"> {
+  let summary = "Remove #dwc.target once the kernels are generated";
+  let description = [{
+    After the kernel passes, nothing reads `dwc.target` (the NVVM target of
+    each outlined GPU module carries the chip from then on); removing it
+    leaves a module that upstream tools without the dwc dialect
+    (mlir-translate, mlir-runner) accept.
+
+    Before:
+
+    ```mlir
+    module attributes {dwc.target = #dwc.target<...>, gpu.container_module} {
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {gpu.container_module} {
+    ```
+  }];
+}
+
 def DwcFuseActivation : Pass<"dwc-fuse-activation"> {
   let summary = "Fold an elementwise ReLU/ReLU6 that follows dwc.pool2d into "
                 "the op's activation epilogue";

@@ -1,0 +1,47 @@
+//===- KernelSelection.h - the kernel choice of each family ------*- C++ -*-===//
+//
+// One selector per kernel family: given an op (after bufferization), the
+// target and the configuration the user already wrote (possibly partial),
+// the complete configuration of that family, or why the family does not take
+// the op. dwc-select-kernels asks them in priority order; the measured
+// evidence behind each choice is in docs/KernelSelection.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_CONVERSION_KERNELSELECTION_H
+#define DWC_CONVERSION_KERNELSELECTION_H
+
+#include "dwc/Dialect/Dwc/IR/DwcDialect.h"
+#include "mlir/IR/Operation.h"
+#include <string>
+
+namespace mlir {
+namespace dwc {
+
+/// A family's selector: fills `config` (null when it does not take the op)
+/// or sets `why`. `given` is the op's own configuration of this family or
+/// null.
+struct KernelFamily {
+  StringRef name;
+  Attribute (*select)(Operation *op, TargetAttr target, Attribute given,
+                      std::string &why);
+};
+
+/// The families dwc-select-kernels decides, in priority order.
+ArrayRef<KernelFamily> selectableKernelFamilies();
+
+/// Strided depthwise forward (#dwc.strided_forward).
+Attribute selectStridedForward(Operation *op, TargetAttr target,
+                               Attribute given, std::string &why);
+/// Strided depthwise backward data (#dwc.strided_gather).
+Attribute selectStridedGather(Operation *op, TargetAttr target,
+                              Attribute given, std::string &why);
+
+/// Whether `op` carries a kernel configuration of a family other than
+/// `family`: the kernel passes leave such ops alone.
+bool hasOtherKernel(Operation *op, StringRef family);
+
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_CONVERSION_KERNELSELECTION_H

@@ -1,0 +1,86 @@
+//===- SelectKernels.cpp - attach a kernel configuration to each op -------===//
+//
+// The one place that decides which kernel implements a dwc op: asks each
+// family's selector in priority order and records the first complete
+// configuration as `dwc.kernel`. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/KernelSelection.h"
+#include "dwc/Conversion/Passes.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::dwc {
+#define GEN_PASS_DEF_DWCSELECTKERNELS
+#include "dwc/Conversion/Passes.h.inc"
+} // namespace mlir::dwc
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+ArrayRef<KernelFamily> dwc::selectableKernelFamilies() {
+  static const KernelFamily families[] = {
+      {StridedForwardKernelAttr::getMnemonic(), selectStridedForward},
+      {StridedGatherKernelAttr::getMnemonic(), selectStridedGather},
+  };
+  return families;
+}
+
+bool dwc::hasOtherKernel(Operation *op, StringRef family) {
+  auto config = op->getAttrOfType<KernelConfigAttrInterface>(kKernelAttrName);
+  return config && config.getFamily() != family;
+}
+
+namespace {
+struct DwcSelectKernelsPass
+    : dwc::impl::DwcSelectKernelsBase<DwcSelectKernelsPass> {
+  using Base::Base;
+
+  /// Selects for one op; fails when a partial configuration the op carries
+  /// cannot be completed.
+  LogicalResult select(Operation *op, TargetAttr target) {
+    auto given = op->getAttrOfType<KernelConfigAttrInterface>(kKernelAttrName);
+    if (given && given.isComplete()) {
+      if (diagnose)
+        op->emitRemark() << "dwc.kernel = " << given << ": given";
+      return success();
+    }
+    std::string refusals;
+    for (const KernelFamily &family : selectableKernelFamilies()) {
+      if (given && given.getFamily() != family.name)
+        continue;
+      std::string why;
+      if (Attribute config = family.select(op, target, given, why)) {
+        op->setAttr(kKernelAttrName, config);
+        if (diagnose)
+          op->emitRemark() << "dwc.kernel = " << config << ": chosen"
+                           << (refusals.empty() ? "" : "; refused: ")
+                           << refusals;
+        return success();
+      }
+      refusals += (refusals.empty() ? "" : "; ") + family.name.str() + " (" +
+                  why + ")";
+    }
+    if (given)
+      return op->emitError() << "dwc-select-kernels: cannot complete "
+                             << given << ": " << refusals;
+    if (diagnose)
+      op->emitRemark() << "no selected family takes this op (" << refusals
+                       << "); the kernel passes choose";
+    return success();
+  }
+
+  void runOnOperation() override {
+    TargetAttr target = TargetAttr::lookup(getOperation());
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (!isa<DwcDialect>(op->getDialect()))
+        return WalkResult::advance();
+      return failed(select(op, target)) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

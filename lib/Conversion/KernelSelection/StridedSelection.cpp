@@ -1,0 +1,102 @@
+//===- StridedSelection.cpp - configurations of the strided kernels -------===//
+//
+// Channels per thread and tile sizes of the strided forward and
+// backward-data kernels (evidence: docs/KernelSelection.md, "strided").
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/KernelSelection.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+namespace {
+/// f32 registers the filter vectors may take when the channel count is
+/// chosen (FH x FW x channels).
+constexpr int64_t kFilterRegisters = 64;
+/// Backward data: super columns per thread.
+constexpr int64_t kGatherColumns = 4;
+
+/// The widest of 128, 64, 32 (and for f32 16) bits that divides C and keeps
+/// the filter within kFilterRegisters registers (the narrowest dividing one
+/// otherwise); 0 if none divides C.
+int64_t pickChannels(Type elem, int64_t C, int64_t taps) {
+  int64_t bits = elem.getIntOrFloatBitWidth();
+  int64_t minV = elem.isF32() ? 1 : 2;
+  int64_t chosen = 0;
+  for (int64_t v = 128 / bits; v >= minV; v /= 2) {
+    if (C % v != 0)
+      continue;
+    chosen = v;
+    if (taps * v <= kFilterRegisters)
+      break;
+  }
+  return chosen;
+}
+
+/// Forward tile (rows x columns): filters of at most 9 taps 1 x 4 on outputs
+/// of 28+ rows, else 2 x 8; up to 25 taps 4 x 16; more taps 1 x 8.
+std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH) {
+  if (taps > 25)
+    return {1, 8};
+  if (taps > 9)
+    return {4, 16};
+  return OH >= 28 ? std::make_pair<int64_t, int64_t>(1, 4)
+                  : std::make_pair<int64_t, int64_t>(2, 8);
+}
+
+/// Channels of a strided op: `given` if set, else chosen; 0 with `why`.
+int64_t channelsOf(Operation *op, int64_t given, std::string &why) {
+  auto out = cast<ShapedType>(op->getOperands().back().getType());
+  auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
+  int64_t V = given ? given
+                    : pickChannels(out.getElementType(), out.getDimSize(3),
+                                   f[0] * f[1]);
+  if (V == 0)
+    why = "channel count is not a multiple of the vector width";
+  return V;
+}
+} // namespace
+
+Attribute dwc::selectStridedForward(Operation *op, TargetAttr,
+                                    Attribute given, std::string &why) {
+  if (!isa<DepthwiseConv2DOp>(op)) {
+    why = "not a dwc.depthwise_conv2d";
+    return {};
+  }
+  why = stridedIneligibility(op);
+  if (!why.empty())
+    return {};
+  auto g = dyn_cast_or_null<StridedForwardKernelAttr>(given);
+  int64_t V = channelsOf(op, g ? g.getChannels() : 0, why);
+  if (!V)
+    return {};
+  auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
+  auto out = cast<ShapedType>(op->getOperands().back().getType());
+  auto [rows, columns] = forwardTile(f[0] * f[1], out.getDimSize(1));
+  if (g && g.getRows())
+    rows = g.getRows();
+  if (g && g.getColumns())
+    columns = g.getColumns();
+  return StridedForwardKernelAttr::get(op->getContext(), V, rows, columns);
+}
+
+Attribute dwc::selectStridedGather(Operation *op, TargetAttr, Attribute given,
+                                   std::string &why) {
+  if (!isa<DepthwiseConv2DBackwardDataOp>(op)) {
+    why = "not a dwc.depthwise_conv2d_backward_data";
+    return {};
+  }
+  why = stridedIneligibility(op);
+  if (!why.empty())
+    return {};
+  auto g = dyn_cast_or_null<StridedGatherKernelAttr>(given);
+  int64_t V = channelsOf(op, g ? g.getChannels() : 0, why);
+  if (!V)
+    return {};
+  int64_t columns = g && g.getColumns() ? g.getColumns() : kGatherColumns;
+  return StridedGatherKernelAttr::get(op->getContext(), V, columns);
+}

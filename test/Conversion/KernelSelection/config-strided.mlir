@@ -1,0 +1,112 @@
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels | FileCheck %s
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels=diagnose 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
+
+// The strided families' configurations (docs/KernelSelection.md): channels
+// per thread the widest of 128/64/32 bits dividing C with FH*FW*channels <=
+// 64 filter registers (3x3 f16: 4, 5x5 f32: 2, f32 C = 13: 1, f16 C = 10:
+// 2); gathers of 4 super columns.
+// CHECK-LABEL: func @gather_widths
+// CHECK: dwc.kernel = #dwc.strided_gather<channels = 4, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_gather<channels = 2, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_gather<channels = 1, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_gather<channels = 2, columns = 4>
+// WHY: remark: dwc.kernel = #dwc.strided_gather<channels = 4, columns = 4>: chosen; refused: strided_forward (not a dwc.depthwise_conv2d)
+func.func @gather_widths(%dy: memref<1x4x4x64xf16>, %w: memref<3x3x64xf16>, %dx: memref<1x8x8x64xf16>,
+                         %dy5: memref<1x4x4x32xf32>, %w5: memref<5x5x32xf32>, %dx5: memref<1x8x8x32xf32>,
+                         %dy13: memref<1x4x4x13xf32>, %w13: memref<3x3x13xf32>, %dx13: memref<1x8x8x13xf32>,
+                         %dy10: memref<1x4x4x10xf16>, %w10: memref<3x3x10xf16>, %dx10: memref<1x8x8x10xf16>) {
+  dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x4x4x64xf16>, memref<3x3x64xf16>) outs(%dx : memref<1x8x8x64xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%dy5, %w5 : memref<1x4x4x32xf32>, memref<5x5x32xf32>) outs(%dx5 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_data ins(%dy13, %w13 : memref<1x4x4x13xf32>, memref<3x3x13xf32>) outs(%dx13 : memref<1x8x8x13xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%dy10, %w10 : memref<1x4x4x10xf16>, memref<3x3x10xf16>) outs(%dx10 : memref<1x8x8x10xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// Forward tiles: up to 9 taps 1 x 4 on outputs of 28+ rows, else 2 x 8; up
+// to 25 taps 4 x 16; more 1 x 8 (tiles are clamped to the output when
+// emitted, not here).
+// CHECK-LABEL: func @forward_tiles
+// CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
+// CHECK: #dwc.strided_forward<channels = 4, rows = 2, columns = 8>
+// CHECK: #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 8>
+func.func @forward_tiles(%x: memref<1x56x56x32xf32>, %w3: memref<3x3x32xf32>, %y28: memref<1x28x28x32xf32>,
+                         %x2: memref<1x16x16x32xf32>, %y8: memref<1x8x8x32xf32>,
+                         %w5: memref<5x5x32xf32>, %w7: memref<7x7x32xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w3 : memref<1x56x56x32xf32>, memref<3x3x32xf32>) outs(%y28 : memref<1x28x28x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x2, %w3 : memref<1x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x2, %w5 : memref<1x16x16x32xf32>, memref<5x5x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w7 : memref<1x16x16x32xf32>, memref<7x7x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3]
+  return
+}
+
+// -----
+
+// A complete configuration is kept; a partial one is completed (the fields
+// given win); #dwc.direct is kept.
+// CHECK-LABEL: func @given
+// CHECK: #dwc.strided_forward<channels = 1, rows = 3, columns = 2>
+// CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 8>
+// CHECK: dwc.kernel = #dwc.direct
+// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 1, rows = 3, columns = 2>: given
+// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 8>: chosen
+// WHY: remark: dwc.kernel = #dwc.direct: given
+func.func @given(%x2: memref<1x16x16x32xf32>, %w3: memref<3x3x32xf32>, %y8: memref<1x8x8x32xf32>) {
+  dwc.depthwise_conv2d ins(%x2, %w3 : memref<1x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+    {dwc.kernel = #dwc.strided_forward<channels = 1, rows = 3, columns = 2>}
+  dwc.depthwise_conv2d ins(%x2, %w3 : memref<1x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+    {dwc.kernel = #dwc.strided_forward<rows = 1>}
+  dwc.depthwise_conv2d ins(%x2, %w3 : memref<1x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.direct}
+  return
+}
+
+// -----
+
+// Refused by both strided families (left to the kernel passes that still
+// decide for themselves): stride 1, dilation 2, f64, f32 summed in f64, f16
+// with an odd channel count, more than 49 taps, a non-identity layout.
+// CHECK-LABEL: func @refused
+// CHECK-NOT: dwc.kernel
+// CHECK: return
+// WHY: remark: no selected family takes this op (strided_forward (not a dwc.depthwise_conv2d); strided_gather (stride 1 (the GEMV and tensor-core kernels take it))); the kernel passes choose
+// WHY: strided_gather (dilation is not 1)
+// WHY: strided_gather (element type is not f32, f16 or bf16)
+// WHY: strided_gather (channel count is not a multiple of the vector width)
+// WHY: strided_gather (filter of more than 49 taps)
+// WHY: strided_forward (accumulation type is not f32)
+// WHY: strided_forward (non-identity layout)
+func.func @refused(%dy1: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %dx: memref<1x8x8x32xf32>,
+                   %dy: memref<1x4x4x32xf32>, %dyd: memref<1x3x3x32xf32>,
+                   %dy64: memref<1x4x4x32xf64>, %w64: memref<3x3x32xf64>, %dx64: memref<1x8x8x32xf64>,
+                   %dyh: memref<1x4x4x5xf16>, %wh: memref<3x3x5xf16>, %dxh: memref<1x8x8x5xf16>,
+                   %xs: memref<1x8x8x32xf32, strided<[4096, 512, 64, 1]>>, %y: memref<1x4x4x32xf32>,
+                   %w9: memref<9x9x32xf32>) {
+  dwc.depthwise_conv2d_backward_data ins(%dy1, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%dx : memref<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%dyd, %w : memref<1x3x3x32xf32>, memref<3x3x32xf32>) outs(%dx : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [2, 2] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%dy64, %w64 : memref<1x4x4x32xf64>, memref<3x3x32xf64>) outs(%dx64 : memref<1x8x8x32xf64>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] acc = f64
+  dwc.depthwise_conv2d_backward_data ins(%dyh, %wh : memref<1x4x4x5xf16>, memref<3x3x5xf16>) outs(%dxh : memref<1x8x8x5xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%dy, %w9 : memref<1x4x4x32xf32>, memref<9x9x32xf32>) outs(%dx : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [4, 4, 4, 4]
+  dwc.depthwise_conv2d ins(%dx, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y : memref<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] acc = f64
+  dwc.depthwise_conv2d ins(%xs, %w : memref<1x8x8x32xf32, strided<[4096, 512, 64, 1]>>, memref<3x3x32xf32>) outs(%y : memref<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}

@@ -1,0 +1,145 @@
+// RUN: dwc-opt %s --split-input-file -verify-diagnostics
+
+// Every branch of the dwc.kernel / dwc.target verifiers and of the
+// #dwc.target parameters.
+
+func.func @not_a_config(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{'dwc.kernel' must be a kernel configuration (#dwc.direct, #dwc.strided_forward, ...), got 3 : i64}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = 3} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @direct_on_other_dialect() -> index {
+  // expected-error @+1 {{'dwc.kernel' #dwc.direct does not fit this op: not a dwc op}}
+  %c = arith.constant {dwc.kernel = #dwc.direct} 0 : index
+  return %c : index
+}
+
+// -----
+
+func.func @forward_config_on_backward(%dy: tensor<1x4x4x32xf32>, %w: tensor<3x3x32xf32>, %dx: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{does not fit this op: not a dwc.depthwise_conv2d}}
+  %r = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x4x4x32xf32>, tensor<3x3x32xf32>) outs(%dx : tensor<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<rows = 1>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @gather_config_on_forward(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{does not fit this op: not a dwc.depthwise_conv2d_backward_data}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_gather<columns = 4>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @strided_config_stride_1(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{does not fit this op: stride 1 (the GEMV and tensor-core kernels take it)}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @channels_not_a_vector(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{channels = 3 is not a 32- to 128-bit vector of the element type}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<channels = 3>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @channels_too_wide(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{channels = 8 is not a 32- to 128-bit vector of the element type}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<channels = 8>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @channels_not_dividing(%dy: tensor<1x4x4x6xf16>, %w: tensor<3x3x6xf16>, %dx: tensor<1x8x8x6xf16>) -> tensor<1x8x8x6xf16> {
+  // expected-error @+1 {{channels = 4 does not divide C = 6}}
+  %r = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x4x4x6xf16>, tensor<3x3x6xf16>) outs(%dx : tensor<1x8x8x6xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_gather<channels = 4>} -> tensor<1x8x8x6xf16>
+  return %r : tensor<1x8x8x6xf16>
+}
+
+// -----
+
+func.func @rows_out_of_range(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{rows = 9 is not in [1, 8]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<rows = 9>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @columns_out_of_range(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{columns = 33 is not in [1, 32]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<columns = 33>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @gather_columns_negative(%dy: tensor<1x4x4x32xf32>, %w: tensor<3x3x32xf32>, %dx: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{columns = -1 is not in [1, 32]}}
+  %r = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x4x4x32xf32>, tensor<3x3x32xf32>) outs(%dx : tensor<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_gather<columns = -1>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'dwc.target' must be a #dwc.target, got "sm_90"}}
+module attributes {dwc.target = "sm_90"} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'dwc.target' belongs on a builtin.module}}
+  func.func @f() attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{chip 'sm_91' is not a known sm_<version>[a|f]}}
+module attributes {dwc.target = #dwc.target<chip = "sm_91", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+}
+
+// -----
+
+// expected-error @+1 {{features 'ptx80' is not a PTX ISA version +ptx<NN>}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+}
+
+// -----
+
+// expected-error @+1 {{sm_count 0 is not in [1, 1024]}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 0, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+}
+
+// -----
+
+// expected-error @+1 {{shared_memory_per_sm 0 is not in [1, 16 MiB]}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{shared_memory_per_block 240000 is not in [1, shared_memory_per_sm = 233472]}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 240000, shared_memory_per_sm = 233472>} {
+}
