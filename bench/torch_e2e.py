@@ -42,28 +42,25 @@ LARGE = ("replknet31b", "slak_t")  # bench/large_kernel_nets.py
 # (model, dtype, batch, train), in the order they run (floors first); a run
 # stops starting new ones after --budget-s. --configs picks a subset.
 CONFIGS = [
+    # run 1: the floors (convnext_tiny AMP training, the large-kernel nets)
     ("convnext_tiny", "f16", 64, True), ("convnext_tiny", "bf16", 64, True),
     ("replknet31b", "f16", 32, True), ("slak_t", "f16", 32, True),
     ("replknet31b", "f32", 32, True), ("slak_t", "f32", 32, True),
     ("convnext_tiny", "f32", 64, True), ("convnext_tiny", "f16", 64, False),
     ("convnext_tiny", "bf16", 64, False), ("convnext_tiny", "f32", 64, False),
-    ("convnext_tiny", "f16", 1, False), ("convnext_tiny", "bf16", 1, False),
-    ("convnext_tiny", "f32", 1, False),
+    ("convnext_tiny", "f16", 1, False),
+    # run 2: the other networks
     ("convnext_base", "bf16", 64, True), ("convnext_base", "f16", 64, True),
-    ("convnext_base", "f32", 64, True), ("convnext_base", "bf16", 64, False),
-    ("convnext_base", "f16", 64, False), ("convnext_base", "f32", 64, False),
+    ("convnext_base", "bf16", 64, False),
     ("mobilenetv2_100", "f16", 64, True), ("mobilenetv2_100", "bf16", 64, True),
-    ("mobilenetv2_100", "f32", 64, True), ("mobilenetv2_100", "f32", 64, False),
-    ("mobilenetv2_100", "f16", 64, False), ("mobilenetv2_100", "f32", 1, False),
+    ("mobilenetv2_100", "f32", 64, False),
     ("efficientnet_b0", "f16", 64, True), ("efficientnet_b0", "bf16", 64, True),
-    ("efficientnet_b0", "f32", 64, True), ("efficientnet_b0", "f32", 64, False),
-    ("efficientnet_b0", "f16", 64, False), ("efficientnet_b0", "f32", 1, False),
-    ("resnet50", "f16", 64, True), ("resnet50", "bf16", 64, True),
-    ("resnet50", "f32", 64, True), ("resnet50", "f32", 64, False),
-    ("resnet50", "f16", 1, False),
-    ("replknet31b", "bf16", 32, True), ("slak_t", "bf16", 32, True),
-    ("replknet31b", "f16", 32, False), ("slak_t", "f16", 32, False),
+    ("efficientnet_b0", "f32", 64, False),
+    ("resnet50", "f16", 64, True), ("resnet50", "f32", 64, False),
+    ("convnext_base", "f32", 64, True), ("mobilenetv2_100", "f32", 64, True),
+    ("efficientnet_b0", "f32", 64, True), ("resnet50", "bf16", 64, True),
 ]
+RUN1 = CONFIGS[:11]
 CHAIN = dict(N=1, C=32, H=14, W=14, k=3, layers=50)
 
 
@@ -111,9 +108,12 @@ def create_model(name):
 
 
 def select_configs(arg):
-    """--configs: 'all', or comma-separated model[:dtype[:batch[:train|infer]]]."""
+    """--configs: 'all', 'run1', 'run2', or comma-separated
+    model[:dtype[:batch[:train|infer]]]."""
     if arg in (None, "", "all"):
         return list(CONFIGS)
+    if arg in ("run1", "run2"):
+        return RUN1 if arg == "run1" else CONFIGS[len(RUN1):]
     out = []
     for item in arg.split(","):
         parts = item.split(":")
@@ -129,6 +129,8 @@ def prepare(args):
     from dwc_torch.spec import spec_ops
     dw, pools, gaps, convs = correctness_specs()
     work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs()]
+    if "large" in args.sections:
+        work += [(s, spec_ops(s, True)) for s in large_specs()]
     traced_keys = set()
     for name, dt, batch, train in select_configs(args.configs) if "models" in args.sections \
             else ():
@@ -241,10 +243,14 @@ def check_pool(res, s):
     y, ok_y = _ours(lambda: torch.ops.dwc.pool2d(x, *args))
     poison()
     dx, ok_dx = _ours(lambda: torch.ops.dwc.pool2d_backward(x, gy, *args))
+    # Overlapping average-pool backward is routed to PyTorch (the dwc-aot
+    # kernel is wrong there, see pool_diag): expect PyTorch's result.
+    overlap = s.kind == "avg" and (s.window[0] > s.stride[0] or s.window[1] > s.stride[1])
     for what, got, r, ours in (("pool_fwd", y, ref, ok_y), ("pool_bwd", dx, dxr, ok_dx)):
         e = rel_err(got, r)
+        want = not (what == "pool_bwd" and overlap)
         res.add(section="correctness", op=what, spec=s.key, dwc_kernel=ours, rel_err=e,
-                ok=bool(ours and e <= TOL[s.dtype]))
+                expected_dwc_kernel=want, ok=bool(ours == want and e <= TOL[s.dtype]))
 
 
 def _direct_pool_bwd(s, x, gy, fill):
@@ -370,6 +376,32 @@ def check_module(res):
                 ok=bool(ok and y.dtype == yr.dtype and rel_err(y, yr) <= 1e-2))
 
 
+def large_specs():
+    """Layers of the large-kernel networks (batch 32), f16 and f32."""
+    from dwc_torch.spec import LayerSpec
+    out = []
+    for dt in ("f16", "f32"):
+        out += [LayerSpec.make(32, 128, 56, 56, 31, 1, 15, 1, dt, False),
+                LayerSpec.make(32, 512, 14, 14, 27, 1, 13, 1, dt, False),
+                LayerSpec.make(32, 128, 56, 56, 5, 1, 2, 1, dt, False),
+                LayerSpec.make(32, 96, 56, 56, (51, 5), 1, (25, 2), 1, dt, False),
+                LayerSpec.make(32, 96, 56, 56, (5, 51), 1, (2, 25), 1, dt, False),
+                LayerSpec.make(32, 768, 7, 7, (13, 5), 1, (6, 2), 1, dt, False),
+                LayerSpec.make(32, 256, 56, 56, 3, 2, 1, 1, dt, False)]
+    return out
+
+
+def section_large(res):
+    import torch
+    torch.manual_seed(0)
+    for s in large_specs():
+        try:
+            check_dw(res, s)
+        except Exception as e:
+            res.add(section="correctness", op="large", spec=s.key, error=repr(e)[:300],
+                    ok=False)
+
+
 def section_correctness(res):
     import torch
     torch.manual_seed(0)
@@ -378,15 +410,18 @@ def section_correctness(res):
         check_dw(res, s)
     from dwc_torch.extension import load_extension
     ext = load_extension()
-    ext.set_avg_ceil_backward(True)  # the dwc kernel, to check it
     for s in pools:
         check_pool(res, s)
-    for s in pools:
-        if s.kind == "avg":
-            try:
-                pool_diag(res, s)
-            except Exception as e:
-                res.add(section="pool_diag", spec=s.key, error=repr(e)[:500])
+    ext.set_avg_overlap_backward(True)  # the dwc kernel, to see where it is wrong
+    try:
+        for s in pools:
+            if s.kind == "avg":
+                try:
+                    pool_diag(res, s)
+                except Exception as e:
+                    res.add(section="pool_diag", spec=s.key, error=repr(e)[:500])
+    finally:
+        ext.set_avg_overlap_backward(False)
     check_gap_conv(res, gaps, convs)
     check_module(res)
 
@@ -471,8 +506,8 @@ def section_overhead(res):
         res.add(section="overhead", variant=k, host_us_per_call=round(h, 2),
                 gpu_ms_per_chain=round(g, 4), chain=c, dwc_kernels_used=used)
     from dwc_torch.extension import load_extension
-    probe = load_extension().probe_hot_path(plan, x, w, b, 2000)
-    res.add(section="overhead_probe", layer="1x32x14x14 3x3 f32 bias", calls=2000,
+    probe = load_extension().probe_hot_path(plan, x, w, b, 400)
+    res.add(section="overhead_probe", layer="1x32x14x14 3x3 f32 bias", calls=400,
             **{k: (round(v, 1) if isinstance(v, float) else v) for k, v in probe.items()})
     section_graph(res, ours, x)
     section_graph_train(res, ours, x)
@@ -562,14 +597,17 @@ def _agreement(stock, ours, x, target, amp, train):
             grads.append([p.grad.float() if p.grad is not None else None
                           for p in m.parameters()])
     logit = rel_err(outs[1], outs[0])
-    gerr = 0.0
+    gerr, worst = 0.0, None
     if train:
-        for a, b in zip(grads[1], grads[0]):
+        names = [n for n, _ in stock.named_parameters()]
+        for n, a, b in zip(names, grads[1], grads[0]):
             if a is not None and b is not None and b.norm() > 0:
-                gerr = max(gerr, ((a - b).norm() / b.norm()).item())
+                e = ((a - b).norm() / b.norm()).item()
+                if e > gerr:
+                    gerr, worst = e, n
         stock.zero_grad(set_to_none=True)
         ours.zero_grad(set_to_none=True)
-    return logit, gerr
+    return logit, gerr, worst
 
 
 def _step_fn(m, xs, target, amp, train):
@@ -603,7 +641,7 @@ def bench_model(res, name, dt, batch, train):
     dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False)
     convert_s = time.time() - t0
     rep = ours.dwc_report
-    logit, gerr = _agreement(stock, ours, xs[0], target, amp, train)
+    logit, gerr, worst = _agreement(stock, ours, xs[0], target, amp, train)
     steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
              (("stock", stock), ("dwc", ours))}
     ms = {"stock": [], "dwc": []}
@@ -621,7 +659,7 @@ def bench_model(res, name, dt, batch, train):
             candidates_timed=len(rep.timings), left_on_pytorch=len(rep.skipped),
             stock_ms=round(ms["stock"], 3), dwc_ms=round(ms["dwc"], 3),
             speedup=round(ms["stock"] / ms["dwc"], 3), logits_rel_err=logit,
-            grad_rel_err=gerr, agree=bool(logit <= tol and gerr <= tol),
+            grad_rel_err=gerr, worst_grad=worst, agree=bool(logit <= tol and gerr <= tol),
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
             convert_s=round(convert_s, 1), report=str(rep).splitlines()[:6])
 
@@ -649,10 +687,11 @@ def run(args):
     import dwc_torch
     t0 = time.time()
     dwc_torch.load_extension()
-    n = dwc_torch.load_kernels(args.kernels)
+    n = sum(dwc_torch.load_kernels(k) for k in args.kernels.split(","))
     res.add(section="setup", torch=torch.__version__, device=torch.cuda.get_device_name(),
             extension_and_load_s=round(time.time() - t0, 1), entry_points=n)
-    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead)):
+    for name, fn in (("correctness", section_correctness), ("large", section_large),
+                     ("overhead", section_overhead)):
         if name in args.sections:
             try:
                 fn(res)

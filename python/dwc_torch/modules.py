@@ -26,8 +26,8 @@ from .spec import normalize_padding
 dwc = torch.ops.dwc
 
 
-def _compiling():
-    return torch.compiler.is_compiling()
+_compiling = torch.compiler.is_compiling
+_Tensor = torch.Tensor
 
 
 class _FilterCache:
@@ -66,7 +66,7 @@ class _PlanMixin:
         return plan
 
     def _fast(self, x):
-        return type(x) is torch.Tensor and x.dim() == 4 and not _compiling()
+        return type(x) is _Tensor and x.ndim == 4 and not _compiling()
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -130,10 +130,16 @@ class DepthwiseConv2d(_ConvMixin, nn.Conv2d):
         return m
 
     def forward(self, x):
+        # The hot path, inlined: a plan call for a plain 4-D tensor outside
+        # torch.compile (no nn.Module.__getattr__, no helper calls).
+        plan = self.__dict__.get("_plan")
+        if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
+            p = self._parameters
+            return plan(x, p["weight"], p["bias"])
         if self._fast(x):
             plan = self._plan_or_none()
             if plan is not None:
-                p = self._parameters  # not nn.Module.__getattr__: this is the hot path
+                p = self._parameters
                 return plan(x, p["weight"], p["bias"])
         if x.dim() != 4:
             return super().forward(x)
@@ -150,10 +156,16 @@ class Conv2d(_ConvMixin, nn.Conv2d):
         self._dwc_init()
 
     def forward(self, x):
+        # The hot path, inlined: a plan call for a plain 4-D tensor outside
+        # torch.compile (no nn.Module.__getattr__, no helper calls).
+        plan = self.__dict__.get("_plan")
+        if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
+            p = self._parameters
+            return plan(x, p["weight"], p["bias"])
         if self._fast(x):
             plan = self._plan_or_none()
             if plan is not None:
-                p = self._parameters  # not nn.Module.__getattr__: this is the hot path
+                p = self._parameters
                 return plan(x, p["weight"], p["bias"])
         if x.dim() != 4:
             return super().forward(x)
@@ -170,6 +182,9 @@ class _PoolMixin(_PlanMixin):
         return ext.PoolPlan(self._kind, list(k), list(s), list(p), c, cip)
 
     def forward(self, x):
+        plan = self.__dict__.get("_plan")
+        if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
+            return plan(x)
         if self._fast(x):
             plan = self._plan_or_none()
             if plan is not None:
@@ -238,7 +253,10 @@ def adopt(module, cls):
 
 
 def revert(module):
-    """Undoes adopt: back to the PyTorch base class."""
+    """Undoes adopt: back to the PyTorch base class (a module that is not a
+    dwc one is left as it is)."""
+    if type(module).__module__ != __name__:
+        return module
     for base in type(module).__mro__[1:]:
         if base.__module__.startswith("torch.nn"):
             module.__class__ = base
