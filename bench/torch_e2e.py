@@ -667,6 +667,51 @@ def bench_model(res, name, dt, batch, train):
             convert_s=round(convert_s, 1), report=str(rep).splitlines()[:6])
 
 
+def _logits_grads(m, x, target, amp):
+    import torch
+    m.zero_grad(set_to_none=True)
+    with torch.autocast("cuda", dtype=amp or torch.float16, enabled=amp is not None):
+        y = m(x)
+    torch.nn.functional.cross_entropy(y.float(), target).backward()
+    return y.float().detach(), {n: p.grad.float().clone() for n, p in m.named_parameters()
+                                if p.grad is not None}
+
+
+def _vs(a, b):
+    """(logit rel err, worst grad rel err by norm, its parameter) of a vs b."""
+    (ya, ga), (yb, gb) = a, b
+    worst, name = 0.0, None
+    for n, g in gb.items():
+        if n in ga and g.norm() > 0:
+            e = ((ga[n] - g).norm() / g.norm()).item()
+            if e > worst:
+                worst, name = e, n
+    return rel_err(ya, yb), worst, name
+
+
+def section_amp_reference(res, configs):
+    """Whether AMP disagreement is dwc's: stock f32 (reference), stock AMP
+    and dwc AMP (every stride-1 depthwise layer converted, no tuning) on one
+    batch in training mode; each against the others."""
+    import torch
+    import dwc_torch
+    for name, dt in sorted({(c[0], c[1]) for c in configs if c[1] != "f32"}):
+        amp = {"f16": torch.float16, "bf16": torch.bfloat16}[dt]
+        torch.manual_seed(0)
+        stock = create_model(name).cuda().to(memory_format=torch.channels_last).train()
+        ours = dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)
+        x = torch.randn(32, 3, 224, 224, device="cuda").contiguous(
+            memory_format=torch.channels_last)
+        target = torch.randint(0, 1000, (32,), device="cuda")
+        ref = _logits_grads(stock, x, target, None)
+        st = _logits_grads(stock, x, target, amp)
+        dw = _logits_grads(ours, x, target, amp)
+        res.add(section="amp_reference", model=name, dtype=dt,
+                layers_converted=len(ours.dwc_report.converted),
+                stock_amp_vs_f32=_vs(st, ref), dwc_amp_vs_f32=_vs(dw, ref),
+                dwc_amp_vs_stock_amp=_vs(dw, st))
+
+
 def section_models(res, deadline, configs):
     for name, dt, batch, train in configs:
         if time.time() > deadline:
@@ -699,6 +744,11 @@ def run(args):
                 fn(res)
             except Exception as e:
                 res.add(section=name, error=repr(e)[:800])
+    if "amp_reference" in args.sections:
+        try:
+            section_amp_reference(res, select_configs(args.configs))
+        except Exception as e:
+            res.add(section="amp_reference", error=repr(e)[:800])
     if "models" in args.sections:
         section_models(res, t_start + args.budget_s, select_configs(args.configs))
     if "large" in args.sections:
