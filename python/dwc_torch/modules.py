@@ -5,10 +5,16 @@ parameters and buffers (state_dicts load both ways, isinstance holds).
 `convert` swaps a module's class in place (`adopt`): the parameter objects
 stay the same, so an optimizer made before the conversion keeps working.
 
-The depthwise and dense convolutions keep the filter laid out as the
-kernels read it, re-laid out only when the parameter changed: the cache is
-keyed on the parameter's version counter (bumped by every in-place update,
-e.g. optimizer.step()), its storage and the dtype (autocast's).
+The hot path is a launch plan of the C++ extension (`ConvPlan`,
+`PoolPlan`) made once per module: its fixed arguments, and for
+convolutions the filter laid out as the kernels read it, re-laid out only
+when the parameter changed (keyed on the parameter's version counter,
+bumped by every in-place update such as optimizer.step(), its storage and
+the dtype, autocast's). Calling a plan enters PyTorch's dispatcher from C++
+(autograd, autocast, CUDA graphs and fake tensors behave as through
+torch.ops) without Python's argument parsing. Under torch.compile, without
+the extension, or for tensor subclasses the modules call torch.ops.dwc.*
+(with a Python filter cache).
 """
 
 import torch
@@ -20,8 +26,8 @@ from .spec import normalize_padding
 dwc = torch.ops.dwc
 
 
-def _compiling():
-    return torch.compiler.is_compiling()
+_compiling = torch.compiler.is_compiling
+_Tensor = torch.Tensor
 
 
 class _FilterCache:
@@ -41,6 +47,33 @@ class _FilterCache:
         return self.value
 
 
+def _extension():
+    from .extension import loaded_extension
+    return loaded_extension()
+
+
+class _PlanMixin:
+    """The module's launch plan, made on first use; not pickled or deep
+    copied (a copy makes its own)."""
+
+    def _plan_or_none(self):
+        plan = self.__dict__.get("_plan")
+        if plan is None:
+            ext = _extension()
+            if ext is None:
+                return None
+            plan = self.__dict__["_plan"] = self._make_plan(ext)
+        return plan
+
+    def _fast(self, x):
+        return type(x) is _Tensor and x.ndim == 4 and not _compiling()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_plan", None)
+        return state
+
+
 def _autocast_dtype(x):
     dev = x.device.type
     if torch.is_autocast_enabled(dev):
@@ -48,12 +81,17 @@ def _autocast_dtype(x):
     return None
 
 
-class _ConvMixin:
+class _ConvMixin(_PlanMixin):
     def _dwc_init(self):
         if self.padding_mode != "zeros":
             raise ValueError("dwc convolutions support padding_mode='zeros' only")
         self.padding4 = normalize_padding(self.padding, self.kernel_size, self.dilation)
         self._filter = _FilterCache()
+        self.__dict__.pop("_plan", None)
+
+    def _make_plan(self, ext):
+        return ext.ConvPlan(list(self.stride), list(self.padding4), list(self.dilation),
+                            type(self) is Conv2d)
 
     def _call(self, op, relayout, x):
         # Under autocast the op's autocast kernel casts x, the weight (through
@@ -92,6 +130,17 @@ class DepthwiseConv2d(_ConvMixin, nn.Conv2d):
         return m
 
     def forward(self, x):
+        # The hot path, inlined: a plan call for a plain 4-D tensor outside
+        # torch.compile (no nn.Module.__getattr__, no helper calls).
+        plan = self.__dict__.get("_plan")
+        if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
+            p = self._parameters
+            return plan(x, p["weight"], p["bias"])
+        if self._fast(x):
+            plan = self._plan_or_none()
+            if plan is not None:
+                p = self._parameters
+                return plan(x, p["weight"], p["bias"])
         if x.dim() != 4:
             return super().forward(x)
         return self._call(dwc.depthwise_conv2d, _ops.filter_hwc, x)
@@ -107,6 +156,17 @@ class Conv2d(_ConvMixin, nn.Conv2d):
         self._dwc_init()
 
     def forward(self, x):
+        # The hot path, inlined: a plan call for a plain 4-D tensor outside
+        # torch.compile (no nn.Module.__getattr__, no helper calls).
+        plan = self.__dict__.get("_plan")
+        if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
+            p = self._parameters
+            return plan(x, p["weight"], p["bias"])
+        if self._fast(x):
+            plan = self._plan_or_none()
+            if plan is not None:
+                p = self._parameters
+                return plan(x, p["weight"], p["bias"])
         if x.dim() != 4:
             return super().forward(x)
         return self._call(dwc.conv2d, _ops.filter_dense, x)
@@ -116,22 +176,43 @@ def _pair(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
 
 
-class MaxPool2d(nn.MaxPool2d):
+class _PoolMixin(_PlanMixin):
+    def _make_plan(self, ext):
+        k, s, p, c, cip = self._conf
+        return ext.PoolPlan(self._kind, list(k), list(s), list(p), c, cip)
+
+    def forward(self, x):
+        plan = self.__dict__.get("_plan")
+        if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
+            return plan(x)
+        if self._fast(x):
+            plan = self._plan_or_none()
+            if plan is not None:
+                return plan(x)
+        return self._slow_forward(x)
+
+
+class MaxPool2d(_PoolMixin, nn.MaxPool2d):
+    _kind = "max"
+
     def _dwc_init(self):
         if _pair(self.dilation) != (1, 1) or self.return_indices:
             raise ValueError("dwc MaxPool2d: dilation 1, no return_indices")
         p = _pair(self.padding)
         self._conf = (_pair(self.kernel_size), _pair(self.stride or self.kernel_size),
-                      [p[0], p[0], p[1], p[1]], bool(self.ceil_mode))
+                      [p[0], p[0], p[1], p[1]], bool(self.ceil_mode), False)
+        self.__dict__.pop("_plan", None)
 
-    def forward(self, x):
+    def _slow_forward(self, x):
         if x.dim() != 4:
-            return super().forward(x)
-        k, s, p, c = self._conf
+            return nn.MaxPool2d.forward(self, x)
+        k, s, p, c, _ = self._conf
         return dwc.pool2d(x, "max", k, s, p, c, False)
 
 
-class AvgPool2d(nn.AvgPool2d):
+class AvgPool2d(_PoolMixin, nn.AvgPool2d):
+    _kind = "avg"
+
     def _dwc_init(self):
         if self.divisor_override is not None:
             raise ValueError("dwc AvgPool2d: no divisor_override")
@@ -139,20 +220,25 @@ class AvgPool2d(nn.AvgPool2d):
         self._conf = (_pair(self.kernel_size), _pair(self.stride or self.kernel_size),
                       [p[0], p[0], p[1], p[1]], bool(self.ceil_mode),
                       bool(self.count_include_pad))
+        self.__dict__.pop("_plan", None)
 
-    def forward(self, x):
+    def _slow_forward(self, x):
         if x.dim() != 4:
-            return super().forward(x)
+            return nn.AvgPool2d.forward(self, x)
         k, s, p, c, cip = self._conf
         return dwc.pool2d(x, "avg", k, s, p, c, cip)
 
 
-class AdaptiveAvgPool2d(nn.AdaptiveAvgPool2d):
+class AdaptiveAvgPool2d(_PlanMixin, nn.AdaptiveAvgPool2d):
     def _dwc_init(self):
         if _pair(self.output_size) != (1, 1):
             raise ValueError("dwc AdaptiveAvgPool2d: output size 1 only")
 
     def forward(self, x):
+        if self._fast(x):
+            ext = _extension()
+            if ext is not None:
+                return ext.global_avg_pool(x)
         if x.dim() != 4:
             return super().forward(x)
         return dwc.global_avg_pool(x)
@@ -167,11 +253,14 @@ def adopt(module, cls):
 
 
 def revert(module):
-    """Undoes adopt: back to the PyTorch base class."""
+    """Undoes adopt: back to the PyTorch base class (a module that is not a
+    dwc one is left as it is)."""
+    if type(module).__module__ != __name__:
+        return module
     for base in type(module).__mro__[1:]:
         if base.__module__.startswith("torch.nn"):
             module.__class__ = base
-            for a in ("padding4", "_filter", "_conf"):
+            for a in ("padding4", "_filter", "_conf", "_plan"):
                 module.__dict__.pop(a, None)
             return module
     return module

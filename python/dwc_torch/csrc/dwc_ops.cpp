@@ -14,7 +14,11 @@
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
+#include <dlfcn.h>
+
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -22,13 +26,30 @@
 
 namespace {
 
-using Key = std::vector<int64_t>;
+// A registry key: up to 24 ints, no heap allocation per call.
+struct Key {
+  int64_t v[24];
+  int n = 0;
+  Key() = default;
+  Key(std::initializer_list<int64_t> l) {
+    for (int64_t x : l)
+      push_back(x);
+  }
+  void push_back(int64_t x) {
+    TORCH_CHECK(n < 24, "dwc_torch: registry key too long");
+    v[n++] = x;
+  }
+  bool operator==(const Key &o) const {
+    return n == o.n && std::equal(v, v + n, o.v);
+  }
+  std::vector<int64_t> vec() const { return std::vector<int64_t>(v, v + n); }
+};
 
 struct KeyHash {
   size_t operator()(const Key &k) const {
     uint64_t h = 1469598103934665603ull;
-    for (int64_t v : k)
-      h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+    for (int i = 0; i < k.n; ++i)
+      h = (h ^ static_cast<uint64_t>(k.v[i])) * 1099511628211ull;
     return static_cast<size_t>(h);
   }
 };
@@ -52,6 +73,12 @@ py::object resolver;                               // Python callable or None
 std::atomic<int64_t> counters[4];                  // calls, fallbacks, copies, misses
 
 enum Counter { Calls = 0, Fallbacks, Copies, Misses };
+// Whether avg-pool backward with overlapping windows (window > stride) runs
+// the dwc kernel: off, PyTorch computes it. The dwc-aot kernel of that case
+// is wrong on the H200 (every position, ceil_mode or not, count_include_pad
+// or not, also called directly on a zeroed output: a compiler bug, see
+// bench/results/2026-12-01-torch-e2e-v2.md); non-overlapping windows are right.
+std::atomic<bool> avgOverlapBackward{false};
 
 void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
 
@@ -69,7 +96,7 @@ void *lookup(const Key &key) {
     py::gil_scoped_acquire gil;
     if (resolver && !resolver.is_none()) {
       try {
-        py::object r = resolver(py::cast(key));
+        py::object r = resolver(py::cast(key.vec()));
         if (!r.is_none())
           fn = reinterpret_cast<void *>(r.cast<uintptr_t>());
       } catch (py::error_already_set &e) {
@@ -126,9 +153,10 @@ void launch(void *fn, const at::Tensor &any, std::initializer_list<void *> ptrs)
   // PyTorch's default stream is handle 0, which for the runtime means "own
   // streams"; CU_STREAM_LEGACY (0x1) is the stream it is.
   runtime.setStream(handle ? handle : reinterpret_cast<void *>(0x1));
-  std::vector<void *> p(ptrs);
+  void *p[4] = {nullptr, nullptr, nullptr, nullptr};
+  std::copy(ptrs.begin(), ptrs.end(), p);
   int st;
-  switch (p.size()) {
+  switch (ptrs.size()) {
   case 2: st = reinterpret_cast<int (*)(void *, void *)>(fn)(p[0], p[1]); break;
   case 3: st = reinterpret_cast<int (*)(void *, void *, void *)>(fn)(p[0], p[1], p[2]); break;
   case 4:
@@ -151,8 +179,9 @@ Key convKey(Op op, const at::Tensor &x, at::IntArrayRef k, at::IntArrayRef strid
   Key key{op, dtypeId(x.scalar_type()), x.size(0), x.size(1), x.size(2), x.size(3)};
   if (oc >= 0)
     key.push_back(oc);
-  key.insert(key.end(), {k[0], k[1], stride[0], stride[1], dilation[0], dilation[1],
-                         padding[0], padding[1], padding[2], padding[3], bias ? 1 : 0});
+  for (int64_t v : {k[0], k[1], stride[0], stride[1], dilation[0], dilation[1], padding[0],
+                    padding[1], padding[2], padding[3], static_cast<int64_t>(bias ? 1 : 0)})
+    key.push_back(v);
   return key;
 }
 
@@ -346,9 +375,8 @@ at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_v
   const int64_t kind = poolKind(kindName);
   if (!usable(x) || x.scalar_type() == at::kDouble || gy.scalar_type() != x.scalar_type())
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
-  // The dwc average-pool backward kernel disagrees with PyTorch on ceil_mode
-  // windows (bench/results/2026-12-01-torch-e2e.md): PyTorch computes those.
-  if (kind == 1 && ceil)
+  const bool overlapping = window[0] > stride[0] || window[1] > stride[1];
+  if (kind == 1 && overlapping && !avgOverlapBackward.load(std::memory_order_relaxed))
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
   void *fn = lookup(poolKey(PoolBwd, x, kind, window, stride, padding, ceil, cip));
   if (!fn)
@@ -447,17 +475,16 @@ at::Tensor dwc_bwd_filter(const at::Tensor &x, const at::Tensor &gy, at::IntArra
 
 class DwFunction : public torch::autograd::Function<DwFunction> {
 public:
+  // conf: stride (2), padding (4), dilation (2), has bias (1), in one saved
+  // IValue (one map insert per call, not four).
   static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x,
                             const at::Tensor &weight, const OptT &bias,
-                            std::vector<int64_t> stride, std::vector<int64_t> padding,
-                            std::vector<int64_t> dilation, const OptT &hwc) {
+                            std::vector<int64_t> conf, const OptT &hwc) {
     at::AutoDispatchBelowADInplaceOrView guard;
-    at::Tensor y = dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
+    at::IntArrayRef c(conf);
+    at::Tensor y = dwOp().call(x, weight, bias, c.slice(0, 2), c.slice(2, 4), c.slice(6, 2), hwc);
     ctx->save_for_backward({x, weight, hwc ? *hwc : at::Tensor()});
-    ctx->saved_data["stride"] = stride;
-    ctx->saved_data["padding"] = padding;
-    ctx->saved_data["dilation"] = dilation;
-    ctx->saved_data["bias"] = bias.has_value() && bias->defined();
+    ctx->saved_data["conf"] = std::move(conf);
     return y;
   }
 
@@ -465,27 +492,42 @@ public:
                                                  torch::autograd::variable_list grads) {
     auto saved = ctx->get_saved_variables();
     const at::Tensor &x = saved[0], &w = saved[1], &hwc = saved[2];
-    auto stride = ctx->saved_data["stride"].toIntVector();
-    auto padding = ctx->saved_data["padding"].toIntVector();
-    auto dilation = ctx->saved_data["dilation"].toIntVector();
+    const auto conf = ctx->saved_data["conf"].toIntVector();
+    at::IntArrayRef c(conf), stride = c.slice(0, 2), padding = c.slice(2, 4),
+        dilation = c.slice(6, 2);
     at::Tensor gy = grads[0], dx, dw, db;
     if (ctx->needs_input_grad(0))
       dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc));
     if (ctx->needs_input_grad(1))
       dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
                .to(w.scalar_type());
-    if (ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(2)) {
+    if (conf[8] && ctx->needs_input_grad(2)) {
       auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
       db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
     }
-    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    return {dx, dw, db, at::Tensor(), at::Tensor()};
   }
 };
+
+bool needsGrad(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
+  return at::GradMode::is_enabled() &&
+         (x.requires_grad() || w.requires_grad() || (b && b->defined() && b->requires_grad()));
+}
 
 at::Tensor dwAutograd(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
                       const OptT &hwc) {
-  return DwFunction::apply(x, weight, bias, stride.vec(), padding.vec(), dilation.vec(), hwc);
+  // Nothing to record (no_grad, inference, frozen layers): straight to the
+  // kernel, without an autograd node.
+  if (!needsGrad(x, weight, bias)) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
+  }
+  std::vector<int64_t> conf(stride.begin(), stride.end());
+  conf.insert(conf.end(), padding.begin(), padding.end());
+  conf.insert(conf.end(), dilation.begin(), dilation.end());
+  conf.push_back(bias.has_value() && bias->defined() ? 1 : 0);
+  return DwFunction::apply(x, weight, bias, std::move(conf), hwc);
 }
 
 // aten::conv2d's autocast policy: floating inputs other than f64 to the
@@ -505,6 +547,290 @@ at::Tensor dwAutocast(const at::Tensor &x, const at::Tensor &weight, const OptT 
   return dwOp().call(cast(x), cast(weight), b, stride, padding, dilation, h);
 }
 
+// --- autograd of pool2d and global_avg_pool on CUDA ----------------------
+
+using PoolSig = at::Tensor(const at::Tensor &, c10::string_view, at::IntArrayRef,
+                           at::IntArrayRef, at::IntArrayRef, bool, bool);
+using PoolBwdSig = at::Tensor(const at::Tensor &, const at::Tensor &, c10::string_view,
+                              at::IntArrayRef, at::IntArrayRef, at::IntArrayRef, bool, bool);
+
+const c10::TypedOperatorHandle<PoolSig> &poolOp() {
+  static auto op = c10::Dispatcher::singleton().findSchemaOrThrow("dwc::pool2d", "")
+                       .typed<PoolSig>();
+  return op;
+}
+
+const c10::TypedOperatorHandle<at::Tensor(const at::Tensor &)> &gapOp() {
+  static auto op = c10::Dispatcher::singleton().findSchemaOrThrow("dwc::global_avg_pool", "")
+                       .typed<at::Tensor(const at::Tensor &)>();
+  return op;
+}
+
+class PoolFunction : public torch::autograd::Function<PoolFunction> {
+public:
+  // conf: window (2), stride (2), padding (4), ceil, count_include_pad.
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x,
+                            std::string kind, std::vector<int64_t> conf) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    at::IntArrayRef c(conf);
+    at::Tensor y = poolOp().call(x, kind, c.slice(0, 2), c.slice(2, 2), c.slice(4, 4),
+                                 conf[8] != 0, conf[9] != 0);
+    ctx->save_for_backward({x});
+    ctx->saved_data["kind"] = kind;
+    ctx->saved_data["conf"] = std::move(conf);
+    return y;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                 torch::autograd::variable_list grads) {
+    static auto op = c10::Dispatcher::singleton()
+                         .findSchemaOrThrow("dwc::pool2d_backward", "")
+                         .typed<PoolBwdSig>();
+    auto saved = ctx->get_saved_variables();
+    const auto conf = ctx->saved_data["conf"].toIntVector();
+    const std::string kind = ctx->saved_data["kind"].toStringRef();
+    at::IntArrayRef c(conf);
+    at::Tensor dx = op.call(saved[0], grads[0], kind, c.slice(0, 2), c.slice(2, 2),
+                            c.slice(4, 4), conf[8] != 0, conf[9] != 0);
+    return {dx, at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor poolAutograd(const at::Tensor &x, c10::string_view kind, at::IntArrayRef window,
+                        at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
+  if (!(at::GradMode::is_enabled() && x.requires_grad())) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return poolOp().call(x, kind, window, stride, padding, ceil, cip);
+  }
+  std::vector<int64_t> conf(window.begin(), window.end());
+  conf.insert(conf.end(), stride.begin(), stride.end());
+  conf.insert(conf.end(), padding.begin(), padding.end());
+  conf.push_back(ceil ? 1 : 0);
+  conf.push_back(cip ? 1 : 0);
+  return PoolFunction::apply(x, std::string(kind), std::move(conf));
+}
+
+class GapFunction : public torch::autograd::Function<GapFunction> {
+public:
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    ctx->saved_data["shape"] = x.sizes().vec();
+    return gapOp().call(x);
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto shape = ctx->saved_data["shape"].toIntVector();
+    at::Tensor dx = (grads[0].expand(shape) / static_cast<double>(shape[2] * shape[3]))
+                        .contiguous(at::MemoryFormat::ChannelsLast);
+    return {dx};
+  }
+};
+
+at::Tensor gapAutograd(const at::Tensor &x) {
+  if (!(at::GradMode::is_enabled() && x.requires_grad())) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return gapOp().call(x);
+  }
+  return GapFunction::apply(x);
+}
+
+// --- per-module launch plans (the hot path of a converted module) --------
+// Whether PyTorch's current stream on x's device is capturing a CUDA graph
+// (cuStreamIsCapturing of the driver PyTorch loaded; false without one).
+bool capturing(const at::Tensor &x) {
+  using IsCapturingFn = int (*)(void *, int *);
+  static IsCapturingFn fn = [] {
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    return h ? reinterpret_cast<IsCapturingFn>(dlsym(h, "cuStreamIsCapturing")) : nullptr;
+  }();
+  if (!fn)
+    return false;
+  void *s = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)
+                ->getStream(x.device())
+                .native_handle();
+  int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
+  return s && fn(s, &status) == 0 && status != 0;
+}
+
+// A converted module holds one: its fixed arguments and, for convolutions,
+// the filter re-laid out as the kernels read it, cached against the
+// parameter's version counter (bumped by every in-place update, e.g.
+// optimizer.step()), its storage and dtype (autocast's). Calling a plan
+// enters PyTorch's dispatcher from C++ -- autograd, autocast, fake tensors
+// and the profiler see the same op as through torch.ops -- without Python's
+// argument parsing (~10 us of the ~20 us a torch.ops call costs).
+
+using ConvSig = DwSig;
+
+const c10::TypedOperatorHandle<ConvSig> &convOp() {
+  static auto op = c10::Dispatcher::singleton().findSchemaOrThrow("dwc::conv2d", "")
+                       .typed<ConvSig>();
+  return op;
+}
+
+// The kernels' filter layout of `w` in dtype `dt` (no autograd, no
+// inference-mode tensor: it may be saved for backward).
+at::Tensor relayoutFilter(const at::Tensor &w, at::ScalarType dt, bool dense) {
+  c10::InferenceMode notInference(false);
+  at::NoGradGuard noGrad;
+  at::Tensor d = w.detach();
+  if (d.scalar_type() != dt)
+    d = d.to(dt);
+  if (dense)
+    return d.permute({2, 3, 1, 0}).contiguous();
+  return d.reshape({d.size(0), d.size(2) * d.size(3)}).t().contiguous();
+}
+
+class ConvPlan {
+public:
+  ConvPlan(std::vector<int64_t> stride, std::vector<int64_t> padding,
+           std::vector<int64_t> dilation, bool dense)
+      : stride_(std::move(stride)), padding_(std::move(padding)),
+        dilation_(std::move(dilation)), dense_(dense) {
+    TORCH_CHECK(stride_.size() == 2 && padding_.size() == 4 && dilation_.size() == 2,
+                "dwc_torch: a plan takes stride[2], padding[4], dilation[2]");
+  }
+
+  at::Tensor call(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
+    OptT hwc = filter(x, w);
+    return (dense_ ? convOp() : dwOp()).call(x, w, b, stride_, padding_, dilation_, hwc);
+  }
+
+  // The cached filter for a call on x (None off the GPU and for tensors
+  // without storage, e.g. fake or subclass tensors).
+  OptT filter(const at::Tensor &x, const at::Tensor &w) {
+    if (!x.is_cuda() || !w.is_cuda() || !w.has_storage() ||
+        w.key_set().has(c10::DispatchKey::Python))
+      return OptT();
+    at::ScalarType dt = w.scalar_type();
+    if (dt != at::kDouble && at::autocast::is_autocast_enabled(at::kCUDA))
+      dt = at::autocast::get_autocast_dtype(at::kCUDA);
+    // Inside a CUDA graph the re-layout is part of the graph (replays after
+    // an optimizer step must see the new weight), and not cached.
+    if (capturing(x))
+      return relayoutFilter(w, dt, dense_);
+    const int64_t version = w._version();
+    if (!hwc_.defined() || version != version_ || w.data_ptr() != ptr_ || dt != dtype_ ||
+        w.device() != hwc_.device() || w.sizes() != sizes_) {
+      hwc_ = relayoutFilter(w, dt, dense_);
+      version_ = version;
+      ptr_ = w.data_ptr();
+      dtype_ = dt;
+      sizes_ = w.sizes().vec();
+      ++relayouts_;
+    }
+    return hwc_;
+  }
+
+  int64_t relayouts() const { return relayouts_; }
+  std::vector<int64_t> tag() const {
+    return {version_, static_cast<int64_t>(reinterpret_cast<uintptr_t>(ptr_)),
+            static_cast<int64_t>(dtype_)};
+  }
+  at::Tensor cached() const { return hwc_; }
+
+private:
+  std::vector<int64_t> stride_, padding_, dilation_;
+  bool dense_;
+  at::Tensor hwc_;
+  int64_t version_ = -1, relayouts_ = 0;
+  void *ptr_ = nullptr;
+  at::ScalarType dtype_ = at::kFloat;
+  std::vector<int64_t> sizes_;
+};
+
+class PoolPlan {
+public:
+  PoolPlan(std::string kind, std::vector<int64_t> window, std::vector<int64_t> stride,
+           std::vector<int64_t> padding, bool ceil, bool cip)
+      : kind_(std::move(kind)), window_(std::move(window)), stride_(std::move(stride)),
+        padding_(std::move(padding)), ceil_(ceil), cip_(cip) {
+    TORCH_CHECK(window_.size() == 2 && stride_.size() == 2 && padding_.size() == 4,
+                "dwc_torch: a pool plan takes window[2], stride[2], padding[4]");
+  }
+  at::Tensor call(const at::Tensor &x) {
+    return poolOp().call(x, kind_, window_, stride_, padding_, ceil_, cip_);
+  }
+
+private:
+  std::string kind_;
+  std::vector<int64_t> window_, stride_, padding_;
+  bool ceil_, cip_;
+};
+
+at::Tensor gapCall(const at::Tensor &x) { return gapOp().call(x); }
+
+// Host-time probes of the hot path's parts (bench/torch_e2e.py, overhead
+// section): the best of 3 rounds of `n` calls (n below the launch queue's
+// depth, the stream drained before each round); ns per call.
+double timeLoop(int64_t n, const c10::Stream &stream, const std::function<void()> &f) {
+  double best = 1e30;
+  for (int round = 0; round < 3; ++round) {
+    stream.synchronize();
+    auto t0 = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < n; ++i)
+      f();
+    auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() /
+                              std::max<int64_t>(n, 1));
+  }
+  stream.synchronize();
+  return best;
+}
+
+py::dict probeHotPath(ConvPlan &plan, const at::Tensor &x, const at::Tensor &w, const OptT &b,
+                      int64_t n) {
+  py::dict d;
+  at::NoGradGuard noGrad;
+  OptT hwc = plan.filter(x, w);
+  const int64_t C = w.size(0), KH = w.size(2), KW = w.size(3);
+  std::vector<int64_t> s{1, 1}, p{KH / 2, KH / 2, KW / 2, KW / 2}, dl{1, 1};
+  Key key = convKey(Fwd, x, {KH, KW}, s, p, dl, b.has_value());
+  void *fn = lookup(key);
+  d["kernel_found"] = fn != nullptr;
+  if (!fn)
+    return d;
+  at::Tensor y = at::empty_like(x, at::MemoryFormat::ChannelsLast);
+  void *xp = x.data_ptr(), *wp = hwc->data_ptr(), *yp = y.data_ptr();
+  void *bp = b ? b->data_ptr() : nullptr;
+  const c10::Stream stream =
+      c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getStream(x.device());
+  runtime.setStream(stream.native_handle() ? stream.native_handle()
+                                           : reinterpret_cast<void *>(0x1));
+  py::gil_scoped_release nogil;
+  double entry = timeLoop(n, stream, [&] {
+    int st = b ? reinterpret_cast<int (*)(void *, void *, void *, void *)>(fn)(xp, wp, bp, yp)
+               : reinterpret_cast<int (*)(void *, void *, void *)>(fn)(xp, wp, yp);
+    (void)st;
+  });
+  double launchNs = timeLoop(n, stream, [&] {
+    if (b)
+      launch(fn, x, {xp, wp, bp, yp});
+    else
+      launch(fn, x, {xp, wp, yp});
+  });
+  double lookupNs = timeLoop(n, stream, [&] {
+    (void)lookup(convKey(Fwd, x, {KH, KW}, s, p, dl, b.has_value()));
+  });
+  double emptyNs = timeLoop(n, stream, [&] {
+    (void)at::empty({x.size(0), C, x.size(2), x.size(3)},
+                    x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  });
+  double implNs = timeLoop(n, stream, [&] { (void)dwForward(x, w, b, s, p, dl, hwc); });
+  double dispatchNs = timeLoop(n, stream, [&] { (void)dwOp().call(x, w, b, s, p, dl, hwc); });
+  double planNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
+  py::gil_scoped_acquire gil;
+  d["entry_point_ns"] = entry;
+  d["launch_ns"] = launchNs;
+  d["registry_lookup_ns"] = lookupNs;
+  d["at_empty_ns"] = emptyNs;
+  d["cuda_impl_ns"] = implNs;
+  d["dispatcher_no_grad_ns"] = dispatchNs;
+  d["plan_no_grad_ns"] = planNs;
+  return d;
+}
+
 // --- Python-facing control (not on the hot path) --------------------------
 
 void attachRuntime(uintptr_t setStream, uintptr_t lastMessage, uintptr_t takeError) {
@@ -515,9 +841,12 @@ void attachRuntime(uintptr_t setStream, uintptr_t lastMessage, uintptr_t takeErr
 
 void setResolver(py::object fn) { resolver = std::move(fn); }
 
-void registerKernel(const Key &key, uintptr_t fn) {
+void registerKernel(const std::vector<int64_t> &key, uintptr_t fn) {
+  Key k;
+  for (int64_t v : key)
+    k.push_back(v);
   std::lock_guard<std::mutex> lock(registryMutex);
-  registry[key] = reinterpret_cast<void *>(fn);
+  registry[k] = reinterpret_cast<void *>(fn);
 }
 
 // Forgets unresolved keys (after new kernels were loaded) or all of them.
@@ -553,12 +882,20 @@ void resetStats() {
 
 } // namespace
 
-TORCH_LIBRARY_IMPL(dwc, AutogradCUDA, m) { m.impl("depthwise_conv2d", &dwAutograd); }
+TORCH_LIBRARY_IMPL(dwc, AutogradCUDA, m) {
+  m.impl("depthwise_conv2d", &dwAutograd);
+  m.impl("pool2d", &poolAutograd);
+  m.impl("global_avg_pool", &gapAutograd);
+}
 
 TORCH_LIBRARY_IMPL(dwc, AutocastCUDA, m) { m.impl("depthwise_conv2d", &dwAutocast); }
 
 #ifdef DWC_TEST_CPU_AUTOGRAD // tests of the C++ autograd on a machine without a GPU
-TORCH_LIBRARY_IMPL(dwc, AutogradCPU, m) { m.impl("depthwise_conv2d", &dwAutograd); }
+TORCH_LIBRARY_IMPL(dwc, AutogradCPU, m) {
+  m.impl("depthwise_conv2d", &dwAutograd);
+  m.impl("pool2d", &poolAutograd);
+  m.impl("global_avg_pool", &gapAutograd);
+}
 #endif
 
 TORCH_LIBRARY_IMPL(dwc, CUDA, m) {
@@ -578,4 +915,19 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("clear_registry", &clearRegistry, py::arg("unresolved_only") = true);
   m.def("stats", &stats);
   m.def("reset_stats", &resetStats);
+  py::class_<ConvPlan>(m, "ConvPlan")
+      .def(py::init<std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, bool>(),
+           py::arg("stride"), py::arg("padding"), py::arg("dilation"), py::arg("dense"))
+      .def("__call__", &ConvPlan::call)
+      .def("filter", &ConvPlan::filter)
+      .def_property_readonly("relayouts", &ConvPlan::relayouts)
+      .def_property_readonly("tag", &ConvPlan::tag)
+      .def_property_readonly("cached", &ConvPlan::cached);
+  py::class_<PoolPlan>(m, "PoolPlan")
+      .def(py::init<std::string, std::vector<int64_t>, std::vector<int64_t>,
+                    std::vector<int64_t>, bool, bool>())
+      .def("__call__", &PoolPlan::call);
+  m.def("global_avg_pool", &gapCall);
+  m.def("probe_hot_path", &probeHotPath);
+  m.def("set_avg_overlap_backward", [](bool on) { avgOverlapBackward.store(on); });
 }

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Markdown tables (and a speedup plot) from bench/torch_e2e.py's
+results.jsonl files (no torch needed).
+
+    torch_e2e_report.py RESULTS.jsonl [...] [--plot OUT.png]
+"""
+import argparse
+import json
+
+
+def load(paths):
+    rows = []
+    for p in paths:
+        with open(p) as fh:
+            rows += [json.loads(line) for line in fh if line.strip()]
+    return rows
+
+
+def fmt(v, spec="%.2e"):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return spec % v
+    return str(v)
+
+
+def table(header, lines):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(fmt(c) if not isinstance(c, str) else c for c in ln) + " |"
+            for ln in lines]
+    return "\n".join(out)
+
+
+def correctness(rows):
+    lines = [(r["op"], r.get("spec", r.get("dtype", "")), str(r.get("dwc_kernel", "-")),
+              fmt(r.get("rel_err")), "yes" if r["ok"] else "**no**")
+             for r in rows if r.get("section") == "correctness" and "op" in r]
+    return table(("op", "spec", "dwc kernel", "rel. err vs f64", "ok"), lines)
+
+
+def overhead(rows):
+    lines = [(r["variant"], "%.2f" % r["host_us_per_call"], "%.3f" % r["gpu_ms_per_chain"])
+             for r in rows if r.get("section") == "overhead" and "variant" in r]
+    return table(("variant", "host us / call", "GPU ms / 50-layer chain"), lines)
+
+
+def probe(rows):
+    out = []
+    for r in rows:
+        if r.get("section") == "overhead_probe":
+            out += ["| %s | %s |" % (k, v) for k, v in r.items()
+                    if k.endswith("_ns")]
+    return "| part (C++ loop, ns per call) | ns |\n|---|---|\n" + "\n".join(out)
+
+
+def models(rows):
+    lines = []
+    for r in rows:
+        if r.get("section") != "models":
+            continue
+        head = (r["model"], r["dtype"] + (" AMP" if r["dtype"] != "f32" else ""),
+                r.get("mode", ""), str(r.get("batch", "")))
+        if "skipped" in r or "error" in r:
+            lines.append(head + ((r.get("skipped") or r.get("error", ""))[:120],) + ("",) * 7)
+            continue
+        lines.append(head + (
+            "%d" % r["layers_converted"], "%.2f" % r["stock_ms"], "%.2f" % r["dwc_ms"],
+            "**%.3fx**" % r["speedup"] if r["speedup"] < 0.97 else "%.3fx" % r["speedup"],
+            fmt(r["logits_rel_err"], "%.1e"), fmt(r["grad_rel_err"], "%.1e"),
+            "yes" if r["agree"] else "**no**",
+            "%.2f / %.2f" % (r["converted_layers_ms_dwc"], r["converted_layers_ms_torch"])))
+    return table(("model", "dtype", "mode", "batch", "layers converted", "stock ms", "dwc ms",
+                  "speedup", "logits rel err", "grad rel err", "agree",
+                  "in converted layers: dwc / PyTorch ms"), lines)
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ms = [r for r in rows if r.get("section") == "models" and "speedup" in r]
+    labels = ["%s %s %s b%d" % (r["model"], r["dtype"], r["mode"][:5], r["batch"]) for r in ms]
+    fig, ax = plt.subplots(figsize=(8, 0.28 * len(ms) + 1.5))
+    ax.barh(range(len(ms)), [r["speedup"] for r in ms],
+            color=["tab:green" if r["speedup"] >= 1.0 else "tab:red" for r in ms])
+    ax.axvline(1.0, color="k", lw=0.8)
+    ax.set_yticks(range(len(ms)))
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("speedup over stock PyTorch (cudnn.benchmark, channels_last)")
+    ax.set_title("dwc_torch.convert, H200")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("results", nargs="+")
+    ap.add_argument("--plot")
+    a = ap.parse_args()
+    rows = load(a.results)
+    print("## Correctness\n\n" + correctness(rows) + "\n")
+    print("## Host overhead\n\n" + overhead(rows) + "\n\n" + probe(rows) + "\n")
+    for sec in ("cuda_graph", "cuda_graph_train", "pool_diag"):
+        for r in rows:
+            if r.get("section") == sec:
+                print("- `%s`: %s" % (sec, json.dumps({k: v for k, v in r.items()
+                                                        if k not in ("section", "t")})))
+    print("\n## Models\n\n" + models(rows))
+    if a.plot:
+        plot(rows, a.plot)
+
+
+if __name__ == "__main__":
+    main()
