@@ -26,8 +26,10 @@ baseline before the strided fast paths, can be loaded next to these).
         --out .carry/stride_after
     python3 bench/stride_configs.py --set layers --build --aot OLD/dwc-aot \\
         --tag before --out .carry/stride_before
-    python3 bench/stride_configs.py --set layers --only n64 --build --tag r1 \\
-        --aot-flag=--strided-options=forward-rows=1 --out .carry/stride_r1
+    python3 bench/stride_configs.py --set layers --only n64 --build --tag r2 \\
+        --aot-flag=--bwd-filter-options=rows-per-step=2 --out .carry/stride_r2
+(strided forward / backward-data tiles are requested as dwc.kernel
+configurations in the MLIR instead: docs/KernelSelection.md)
 """
 
 import argparse
@@ -221,7 +223,7 @@ def main():
     ap.add_argument("--tag", default="")
     ap.add_argument("--aot-flag", action="append", default=[],
                     help="extra dwc-aot flag for every kernel (variants), e.g. "
-                         "--aot-flag=--strided-options=forward-rows=1")
+                         "--aot-flag=--bwd-filter-options=rows-per-step=2")
     ap.add_argument("--out", default=".carry/stride_after")
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
