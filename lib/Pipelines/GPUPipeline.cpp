@@ -132,6 +132,17 @@ LogicalResult addKernels(OpPassManager &pm,
                          const dwc::DwcToNVVMPipelineOptions &options,
                          const dwc::GPUTarget &target, ErrorFn emitError) {
   bool fastPaths = options.fastPaths && target.hasAmpereInstructions();
+  // Global average pooling and its gradient: the streaming kernels (before
+  // the pooling pass, which has a slower block reduction of its own).
+  if (fastPaths) {
+    dwc::ConvertDwcToGPUGlobalPoolOptions gapOptions;
+    gapOptions.smCount = options.smCount;
+    if (failed(addWithOptions(pm,
+                              dwc::createConvertDwcToGPUGlobalPool(gapOptions),
+                              options.globalPoolOptions, "global-pool-options",
+                              emitError)))
+      return failure();
+  }
   // Pooling first: it takes the fused depthwise convolution + pooling ops
   // it has a kernel for; the rest are split into their two ops for the
   // passes below.
