@@ -569,7 +569,12 @@ def ConvertDwcToGPUGlobalPool
       channels (lanes CT apart), the warps' sums through workgroup memory,
       added and divided by H * W by the first CT lanes.
     * Backward: each thread loads its dY vector once, divides it by H * W
-      in `acc`, rounds once and stores it at its K positions.
+      in `acc`, rounds once and stores it at its K positions. With no
+      reduction to keep in one block, a grid of fewer blocks than SMs
+      (N = 1) splits each image's positions over S blocks (~2 blocks per
+      SM; option `position-blocks`): block s takes position rows
+      s * R + r + k * R * S. (Not yet timed on the GPU: batch-1 gradients
+      ran on 6-80 blocks at 0.37-0.95x PyTorch before the split.)
 
     Refused: tensor form (bufferize first), non-identity layouts, dynamic
     shapes, grids over 2^31 - 1 blocks, pooling that is not global. Vector
@@ -608,6 +613,10 @@ def ConvertDwcToGPUGlobalPool
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors of the target (the channel tile is "
            "narrowed while the grid has fewer blocks)">,
+    Option<"positionBlocks", "position-blocks", "int64_t", /*default=*/"0",
+           "Gradient only: blocks sharing one image and channel tile, each "
+           "taking every S-th group of R positions (0: 1, or ~2 blocks per "
+           "SM in all when the grid has fewer blocks than SMs)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

@@ -42,16 +42,19 @@ constexpr int64_t kMaxFullUnroll = 16;
 
 /// Tuning knobs (0: chosen from the shape).
 struct GapOptions {
-  int64_t channelTile = 0, threads = 0, unroll = 8, smCount = 132;
+  int64_t channelTile = 0, threads = 0, unroll = 8, smCount = 132,
+          positionBlocks = 0;
 };
 
 /// How one kernel covers N x P x C (P = H * W positions): blocks of CT
-/// channel vectors (vw elements each) x R position rows; thread (r, cv)
-/// visits positions r, r + R, ..., K of them.
+/// channel vectors (vw elements each) x R position rows, S blocks per image
+/// and tile (the gradient only; the reduction keeps S = 1); thread (r, cv)
+/// of block s visits positions s * R + r + k * R * S, K of them.
 struct GapPlan {
-  int64_t N, P, C, vw, CV, CT, R, K, tiles;
+  int64_t N, P, C, vw, CV, CT, R, K, tiles, S = 1;
   int64_t threads() const { return CT * R; }
-  int64_t blocks() const { return N * tiles; }
+  int64_t blocks() const { return N * tiles * S; }
+  int64_t rowStride() const { return R * S; }
 };
 
 /// The widest power-of-two vector of at most 128 bits dividing C.
@@ -77,25 +80,31 @@ int64_t chooseChannelTile(const GapPlan &p, int64_t elemBytes,
 }
 
 GapPlan makePlan(Type elem, int64_t N, int64_t P, int64_t C,
-                 const GapOptions &o) {
+                 const GapOptions &o, bool splitPositions) {
   GapPlan p{N, P, C, vectorWidth(elem, C), 0, 0, 0, 0, 0};
   p.CV = C / p.vw;
   int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
   p.CT = o.channelTile ? o.channelTile : chooseChannelTile(p, bytes, o.smCount);
   p.tiles = llvm::divideCeil(p.CV, p.CT);
   int64_t minR = std::max<int64_t>(1, kWarp / p.CT);
-  if (o.threads) {
-    p.R = std::max(minR, o.threads / p.CT);
-  } else {
-    // 256 threads, fewer when the map has fewer positions; more (up to
-    // 1024) while the grid holds less than half the GPU's threads.
-    p.R = std::max(minR, std::min<int64_t>(256 / p.CT,
-                                           int64_t(llvm::bit_floor(uint64_t(P)))));
-    while (p.blocks() * p.threads() < o.smCount * 1024 &&
-           p.threads() < 1024 && p.R * 2 * 4 <= P)
-      p.R *= 2;
+  // 256 threads, fewer when the map has fewer positions.
+  p.R = o.threads ? std::max(minR, o.threads / p.CT)
+                  : std::max(minR, std::min<int64_t>(
+                                       256 / p.CT,
+                                       int64_t(llvm::bit_floor(uint64_t(P)))));
+  // The gradient has no reduction: a grid smaller than the SM count
+  // (N = 1) spreads each image's positions over S blocks, ~2 per SM.
+  if (splitPositions && (o.positionBlocks || N * p.tiles < o.smCount)) {
+    int64_t s = o.positionBlocks ? o.positionBlocks
+                                 : llvm::divideCeil(2 * o.smCount, N * p.tiles);
+    p.S = std::clamp<int64_t>(s, 1, llvm::divideCeil(P, p.R));
   }
-  p.K = llvm::divideCeil(P, p.R);
+  // More threads (up to 1024) while the grid holds less than half of the
+  // GPU's threads.
+  while (!o.threads && p.blocks() * p.threads() < o.smCount * 1024 &&
+         p.threads() < 1024 && p.rowStride() * 2 * 4 <= P)
+    p.R *= 2;
+  p.K = llvm::divideCeil(P, p.rowStride());
   return p;
 }
 
@@ -168,9 +177,11 @@ GapThread threadCoords(GapEmitter &e, const GapPlan &p, gpu::LaunchOp launch) {
   GapThread t;
   Value bid = launch.getBlockIds().x;
   t.tid = launch.getThreadIds().x;
-  t.n = e.div(bid, p.tiles);
+  // Block (n, s, tile), tiles fastest.
+  Value rest = e.div(bid, p.tiles);
+  t.n = e.div(rest, p.S);
   t.cvl = e.rem(t.tid, p.CT);
-  t.r = e.div(t.tid, p.CT);
+  t.r = e.add(e.mul(e.rem(rest, p.S), p.R), e.div(t.tid, p.CT));
   Value cv = e.add(e.mul(e.rem(bid, p.tiles), p.CT), t.cvl);
   if (p.CV % p.CT != 0)
     t.active = e.cmp(arith::CmpIPredicate::ult, cv, e.cst(p.CV));
@@ -215,8 +226,8 @@ SmallVector<Value> sumPositions(OpBuilder &b, Location loc, const GapPlan &p,
   GapEmitter e{b, loc, p.vw};
   SmallVector<Value> vals;
   for (int64_t j = 0; j < count; ++j) {
-    Value pos = e.add(t.r, e.mul(e.add(k0, j), p.R));
-    bool mayExceed = tail && j == count - 1 && p.P % p.R != 0;
+    Value pos = e.add(t.r, e.mul(e.add(k0, j), p.rowStride()));
+    bool mayExceed = tail && j == count - 1 && p.P % p.rowStride() != 0;
     Value ok = mayExceed ? e.lt(pos, p.P) : Value();
     Value v = e.load(flat, {t.n, e.clampIf(ok, pos, p.P), t.c});
     v = e.convert(v, acc);
@@ -354,8 +365,8 @@ void emitBroadcast(RewriterBase &rewriter, Operation *op, const GapPlan &p,
         [&](OpBuilder &gb, Value k0, int64_t count, bool tail, ValueRange) {
           GapEmitter s{gb, loc, p.vw};
           for (int64_t j = 0; j < count; ++j) {
-            Value pos = s.add(t.r, s.mul(s.add(k0, j), p.R));
-            bool mayExceed = tail && j == count - 1 && p.P % p.R != 0;
+            Value pos = s.add(t.r, s.mul(s.add(k0, j), p.rowStride()));
+            bool mayExceed = tail && j == count - 1 && p.P % p.rowStride() != 0;
             guarded(gb, loc, mayExceed ? s.lt(pos, p.P) : Value(),
                     [&](OpBuilder &wb) {
                       GapEmitter w{wb, loc, p.vw};
@@ -377,12 +388,13 @@ bool isGlobalWindow(ArrayRef<int64_t> in, ArrayRef<int64_t> window,
 
 /// Shared matching of the three ops: memref form, a usable plan.
 FailureOr<GapPlan> planFor(PatternRewriter &rewriter, Operation *op, Value x,
-                           const GapOptions &o) {
+                           const GapOptions &o, bool splitPositions) {
   std::string why = formProblem(op);
   if (why.empty()) {
     auto t = cast<MemRefType>(x.getType());
     auto in = t.getShape();
-    GapPlan p = makePlan(t.getElementType(), in[0], in[1] * in[2], in[3], o);
+    GapPlan p = makePlan(t.getElementType(), in[0], in[1] * in[2], in[3], o,
+                         splitPositions);
     why = planProblem(p);
     if (why.empty())
       return p;
@@ -396,7 +408,7 @@ struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
       : OpRewritePattern(ctx, /*benefit=*/3), o(o) {}
   LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInput(), o);
+    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInput(), o, false);
     if (failed(p))
       return failure();
     emitReduction(rewriter, op, *p, op.getInput(), op.getInit(),
@@ -417,7 +429,7 @@ struct GlobalPool2DLowering : OpRewritePattern<Pool2DOp> {
     if (op.getKind() != PoolKind::Avg || op.getActivation() ||
         !isGlobalWindow(in, op.getWindow(), op.getPadding()))
       return rewriter.notifyMatchFailure(op, "not a global average");
-    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInput(), o);
+    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInput(), o, false);
     if (failed(p))
       return failure();
     emitReduction(rewriter, op, *p, op.getInput(), op.getInit(),
@@ -438,7 +450,7 @@ struct GlobalPool2DBackwardLowering : OpRewritePattern<Pool2DBackwardOp> {
     if (op.getKind() != PoolKind::Avg ||
         !isGlobalWindow(in, op.getWindow(), op.getPadding()))
       return rewriter.notifyMatchFailure(op, "not a global average");
-    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInit(), o);
+    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInit(), o, true);
     if (failed(p))
       return failure();
     emitBroadcast(rewriter, op, *p, op.getOutputGrad(), op.getInit(),
@@ -452,15 +464,16 @@ struct ConvertDwcToGPUGlobalPoolPass
     : dwc::impl::ConvertDwcToGPUGlobalPoolBase<ConvertDwcToGPUGlobalPoolPass> {
   using ConvertDwcToGPUGlobalPoolBase::ConvertDwcToGPUGlobalPoolBase;
   void runOnOperation() override {
-    GapOptions o{channelTile, threads, unroll, smCount};
+    GapOptions o{channelTile, threads, unroll, smCount, positionBlocks};
     if (o.channelTile < 0 || o.channelTile > kWarp ||
         (o.channelTile && !llvm::isPowerOf2_64(o.channelTile)) ||
         o.threads < 0 || o.threads > 1024 || o.threads % kWarp != 0 ||
-        o.unroll < 1 || o.unroll > 16 || o.smCount < 1) {
+        o.unroll < 1 || o.unroll > 16 || o.smCount < 1 ||
+        o.positionBlocks < 0 || o.positionBlocks > 4096) {
       getOperation()->emitError()
           << "convert-dwc-to-gpu-global-pool: channel-tile must be 0 or a "
              "power of two <= 32, threads 0 or a multiple of 32 <= 1024, "
-             "unroll in [1, 16], sm-count >= 1";
+             "unroll in [1, 16], sm-count >= 1, position-blocks in [0, 4096]";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

@@ -105,3 +105,23 @@ func.func @backward_f16(%x: memref<128x7x7x768xf16>, %dy: memref<128x1x1x768xf16
   dwc.pool2d_backward avg ins(%x, %dy : memref<128x7x7x768xf16>, memref<128x1x1x768xf16>) outs(%dx : memref<128x7x7x768xf16>) window = [7, 7] strides = [7, 7] padding = [0, 0, 0, 0]
   return
 }
+
+// -----
+
+// A batch-1 gradient: 6 tiles of 4 channel vectors x 64 rows would be 6
+// blocks; each image's positions go to 44 blocks (~2 per SM, 264 in all),
+// block s taking rows s * 64 + r + k * 2816: 2 positions per thread, the
+// second guarded (3136 is not a multiple of 2816).
+// CHECK-LABEL: func.func @backward_batch1
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c264, {{.*}}) threads({{.*}}) in ({{.*}} = %c256,
+// CHECK: arith.divui %{{.*}}, %c44
+// CHECK: arith.remui %{{.*}}, %c44
+// CHECK: vector.store %{{.*}} : memref<1x3136x96xf32>, vector<4xf32>
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}} : memref<1x3136x96xf32>, vector<4xf32>
+// CHECK-NOT: vector.store
+// OPT-LABEL: func.func @backward_batch1
+func.func @backward_batch1(%x: memref<1x56x56x96xf32>, %dy: memref<1x1x1x96xf32>, %dx: memref<1x56x56x96xf32>) {
+  dwc.pool2d_backward avg ins(%x, %dy : memref<1x56x56x96xf32>, memref<1x1x1x96xf32>) outs(%dx : memref<1x56x56x96xf32>) window = [56, 56] strides = [56, 56] padding = [0, 0, 0, 0]
+  return
+}

@@ -3,9 +3,10 @@
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=threads=100 2>&1 | FileCheck %s --check-prefix=OPTS
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=unroll=0 2>&1 | FileCheck %s --check-prefix=OPTS
 // RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=sm-count=0 2>&1 | FileCheck %s --check-prefix=OPTS
+// RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=position-blocks=-1 2>&1 | FileCheck %s --check-prefix=OPTS
 // RUN: dwc-opt %s --split-input-file --convert-dwc-to-gpu-global-pool="channel-tile=1 threads=1024" | FileCheck %s --check-prefix=WIDE
 
-// OPTS: convert-dwc-to-gpu-global-pool: channel-tile must be 0 or a power of two <= 32, threads 0 or a multiple of 32 <= 1024, unroll in [1, 16], sm-count >= 1
+// OPTS: convert-dwc-to-gpu-global-pool: channel-tile must be 0 or a power of two <= 32, threads 0 or a multiple of 32 <= 1024, unroll in [1, 16], sm-count >= 1, position-blocks in [0, 4096]
 
 // Tensor form: left for bufferization.
 // CHECK-LABEL: func.func @tensor_form
