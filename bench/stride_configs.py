@@ -224,11 +224,13 @@ def main():
     ap.add_argument("--aot-flag", action="append", default=[],
                     help="extra dwc-aot flag for every kernel (variants), e.g. "
                          "--aot-flag=--bwd-filter-options=rows-per-step=2")
+    ap.add_argument("--ops", default=",".join(OPS), help="ops to build (variants)")
     ap.add_argument("--out", default=".carry/stride_after")
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
     layers = select(get_set(a.set), a.only)
-    cfgs = [OpConfig(l, op, a.tag, a.aot_flag) for l in layers for op in OPS]
+    ops = [o for o in a.ops.split(",") if o]
+    cfgs = [OpConfig(l, op, a.tag, a.aot_flag) for l in layers for op in ops]
     if a.list:
         for c in cfgs:
             print(c.name, f"floor {c.layer.floor_ms():.4f} ms")

@@ -133,6 +133,14 @@ LogicalResult addKernels(OpPassManager &pm,
                          const dwc::DwcToNVVMPipelineOptions &options,
                          const dwc::TargetDescription &target, ErrorFn emitError) {
   bool fastPaths = options.fastPaths && target.hasAmpereInstructions();
+  // Global average pooling and its gradient: the streaming kernels (before
+  // the pooling pass, which has a slower block reduction of its own).
+  if (fastPaths) {
+    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUGlobalPool(),
+                              options.globalPoolOptions, "global-pool-options",
+                              emitError)))
+      return failure();
+  }
   // Pooling first: it takes the fused depthwise convolution + pooling ops
   // it has a kernel for; the rest are split into their two ops for the
   // passes below.

@@ -128,6 +128,11 @@ static cl::opt<std::string> poolOptions(
     cl::desc("Options of the convert-dwc-to-gpu-pool pass, e.g. "
              "\"row-tile=4 tile-acc-regs=96\""),
     cl::init(""));
+static cl::opt<std::string> globalPoolOptions(
+    cl::cat(aotCategory), "global-pool-options",
+    cl::desc("Options of the convert-dwc-to-gpu-global-pool pass, e.g. "
+             "\"channel-tile=8 unroll=4\""),
+    cl::init(""));
 static cl::opt<int64_t> bwdFilterZ(
     cl::cat(aotCategory), "bwd-filter-z",
     cl::desc("Accumulation slices of the split-z depthwise backward-filter "
@@ -315,6 +320,7 @@ LogicalResult runPipeline(ModuleOp module) {
     opts.fastPaths = fastPaths;
     opts.tensorCores = tensorCores;
     opts.poolOptions = poolOptions;
+    opts.globalPoolOptions = globalPoolOptions;
     opts.bwdFilterZ = bwdFilterZ;
     opts.bwdFilterOptions = bwdFilterOptions;
     opts.smCount = smCount;

@@ -535,6 +535,93 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertDwcToGPUGlobalPool
+    : Pass<"convert-dwc-to-gpu-global-pool", "mlir::ModuleOp"> {
+  let summary = "Lower global average pooling and its gradient to streaming GPU kernels";
+  let description = [{
+    Replaces memref-form `dwc.global_avg_pool`, `dwc.pool2d avg` whose
+    window is the whole input (no padding, no activation) and
+    `dwc.pool2d_backward avg` with such a window (the broadcast-divide
+    `dX[n, h, w, c] = dY[n, 0, 0, c] / (H * W)`) with `gpu.launch` kernels
+    that stream X (or dX) once at memory bandwidth. Runs before
+    `convert-dwc-to-gpu-pool`, which keeps what this pass refuses.
+
+    * Channel vectors: a thread owns vw consecutive channels, the widest
+      power of two of at most 128 bits dividing C (4 x f32, 8 x f16/bf16;
+      narrower vectors, down to scalars, for other C).
+    * A block owns one image and a tile of CT channel vectors (a power of
+      two <= 32, option `channel-tile`) and R position rows (CT x R threads,
+      option `threads`): thread (r, cv) visits positions r, r + R, ... of
+      the H * W, K = ceil(H*W / R) of them. CT is the widest tile (32
+      vectors, or C rounded up to a power of two), halved while the grid
+      has fewer blocks than SMs (of #dwc.target; N = 1), not below 64
+      bytes per row: wide rows stream faster even with idle lanes (on the
+      H200, 128x56x56x144 f32: 0.059 ms with 32-vector tiles, 0.080 ms with
+      4-vector ones). R gives 256 threads (fewer for small maps), doubled
+      up to 1024 while the grid holds less than half of the GPU's threads.
+    * Bytes in flight: a thread's positions are visited in groups of
+      `unroll` independent 128-bit loads (or stores) per scf.for step,
+      K <= 16 unrolled completely; only a thread's last position can lie
+      past H * W (a clamped load whose value is replaced by zero; a guarded
+      store).
+    * Reduction without atomics: f32 (`acc`) sums per thread, a butterfly
+      (`gpu.shuffle xor`) over the lanes of a warp that hold the same
+      channels (lanes CT apart), the warps' sums through workgroup memory,
+      added and divided by H * W by the first CT lanes.
+    * Backward: each thread loads its dY vector once, divides it by H * W
+      in `acc`, rounds once and stores it at its K positions. With no
+      reduction to keep in one block, a grid of fewer blocks than SMs
+      (N = 1) splits each image's positions over S blocks (~2 blocks per
+      SM; option `position-blocks`): block s takes position rows
+      s * R + r + k * R * S. (Not yet timed on the GPU: batch-1 gradients
+      ran on 6-80 blocks at 0.37-0.95x PyTorch before the split.)
+
+    Refused: tensor form (bufferize first), non-identity layouts, dynamic
+    shapes, grids over 2^31 - 1 blocks, pooling that is not global. Vector
+    accesses assume base pointers aligned to the vector (16 bytes).
+
+    Before:
+
+    ```mlir
+    dwc.global_avg_pool ins(%x : memref<128x7x7x768xf32>)
+      outs(%y : memref<128x1x1x768xf32>)
+    ```
+
+    After (CT = 32 channel vectors x R = 8 rows, K = 7 loads per thread):
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%c768, %c1, %c1)
+               threads(%tx, %ty, %tz) in (%c256, %c1, %c1)
+               workgroup(%part : memref<8x32x4xf32, #gpu.address_space<workgroup>>) {
+      // n = bx / 6, c = 4 * ((bx % 6) * 32 + tx % 32), r = tx / 32
+      %v0 = vector.load %flat[%n, %r, %c] : memref<128x49x768xf32>, vector<4xf32>
+      ...   // 7 loads at positions r, r + 8, ... (the last clamped + select)
+      vector.store %s, %part[%warp, %cvl, %c0] ...
+      gpu.barrier
+      // tx < 32: 8 partial sums added, divided by 49
+      vector.store %mean, %y[%n, %c0, %c0, %c] : memref<128x1x1x768xf32>, vector<4xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"channelTile", "channel-tile", "int64_t", /*default=*/"0",
+           "Channel vectors per block (a power of two <= 32; 0: chosen)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "Threads per block (a multiple of 32 <= 1024; 0: chosen)">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"8",
+           "Positions per loop step of a thread (loads or stores in flight)">,
+    Option<"positionBlocks", "position-blocks", "int64_t", /*default=*/"0",
+           "Gradient only: blocks sharing one image and channel tile, each "
+           "taking every S-th group of R positions (0: 1, or ~2 blocks per "
+           "SM in all when the grid has fewer blocks than SMs)">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
   let summary = "Lower f16/bf16 depthwise convolutions to the Flash-DWC tensor-core (mma.sync) kernel";
   let description = [{
@@ -1217,7 +1304,10 @@ def ConvertDwcToGPUBackwardFilter
     Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
     = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
     that slices are equal (option `z` overrides; `sm-count` defaults to the
-    H200's 132). Four waves come from a one-off profile on the H200
+    H200's 132); for 16-bit inputs on strided dY at most 256 slices (64
+    atomic adds per dW element after the warp reduction: the short slices
+    of small strided maps made the atomics the bottleneck, Z = 224 was
+    1.2-1.5x faster than one row per slice on the H200). Four waves come from a one-off profile on the H200
     (128x64x64x256 f32): at F=7, Z = 146 / 586 / 2048 took 0.98 / 1.04 /
     0.73 ms, at F=51 Z = 4 / 14 / 56 took 69 / 42 / 39 ms; shorter slices
     balance the SMs better than the extra atomics cost. Every slice adds

@@ -58,6 +58,11 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Options of convert-dwc-to-gpu-pool, e.g. "
                      "'row-tile=4 tile-acc-regs=96' (tuning sweeps)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> globalPoolOptions{
+      *this, "global-pool-options",
+      llvm::cl::desc("Options of convert-dwc-to-gpu-global-pool, e.g. "
+                     "'channel-tile=8 unroll=4' (tuning sweeps)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> gemvOptions{
       *this, "gemv-options",
       llvm::cl::desc("Extra options of convert-dwc-to-gpu-gemv, e.g. "

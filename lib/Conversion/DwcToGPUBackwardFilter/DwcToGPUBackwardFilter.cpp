@@ -62,6 +62,8 @@ constexpr int64_t kThreadsPerSM = 2048;
 /// 56 (four waves): more, shorter slices balance the SMs better than the
 /// extra atomics cost.
 constexpr int64_t kTargetWaves = 4;
+/// Most slices of a 16-bit split-z problem on strided dY (see makePlan).
+constexpr int64_t kStridedMaxSlices = 256;
 /// Output columns per unrolled step of the width loop.
 constexpr int64_t kWidthUnroll = 8;
 /// Work-unit slots per warp (32 / kLanes): with the warp reduction, the 4
@@ -102,7 +104,8 @@ struct Plan {
 
 Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
               Type elem, int64_t zOption, int64_t smCount,
-              int64_t maxTileWidth, int64_t slicesPerWarp) {
+              int64_t maxTileWidth, int64_t slicesPerWarp,
+              bool strided = false) {
   Plan p;
   p.V = channelsPerThread(elem);
   p.groups = (C + kLanes * p.V - 1) / (kLanes * p.V);
@@ -117,6 +120,13 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
     // kTargetWaves waves of resident threads at full occupancy.
     int64_t target = kTargetWaves * smCount * kThreadsPerSM;
     z = (target + threadsPerSlice - 1) / threadsPerSlice;
+    // 16-bit strided dY (small maps, short slices): at most
+    // kStridedMaxSlices, 64 atomic adds per dW element after the warp
+    // reduction. Measured on the H200 (bench/results/2026-12-01-bwdf16-sweep.md, 16-bit, batch 64):
+    // Z = 224 against one row per slice, 28x28x240 5x5 0.057 -> 0.038 ms,
+    // 14x14x672 5x5 0.042 -> 0.029 ms, 28x28x192 3x3 0.042 -> 0.034 ms.
+    if (strided && !elem.isF32())
+      z = std::min(z, kStridedMaxSlices);
   }
   z = std::clamp<int64_t>(z, 1, p.rows);
   p.rowsPerZ = (p.rows + z - 1) / z;
@@ -516,7 +526,7 @@ struct SplitZBackwardFilterLowering
     if (tileWidth == 0 && halfSteps > 0)
       tileWidth = 9; // f16 window and partial sums take half the registers
     Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, tileWidth,
-                      zpw);
+                      zpw, sh * sw > 1);
     StreamPlan sp =
         makeStreamPlan(N, OH, C, FH, FW, sh, elem, rowsPerStep,
                        streamBlockThreads,

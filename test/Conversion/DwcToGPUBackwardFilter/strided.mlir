@@ -98,3 +98,25 @@ func.func @strided_refused(%x: memref<1x9x9x32xf32>, %dy: memref<1x3x3x32xf32>, 
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
+
+// -----
+
+// 16-bit split-z on strided dY: at most 256 slices (N * OH = 896 rows ->
+// 4 rows per slice, Z = 224: 5 tap tiles x 56 slice groups x 4 slots = 35
+// slot blocks x 4 channel groups = 140 blocks; one row per slice would be
+// 560). f32 keeps the four-wave rule (896 slices, 8 channel groups x 140
+// slot blocks = 1120 blocks).
+// CHECK-LABEL: func @f16_slices_s2
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c140,
+// CHECK-LABEL: func @f32_slices_s2
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1120,
+func.func @f16_slices_s2(%x: memref<64x28x28x240xf16>, %dy: memref<64x14x14x240xf16>, %dw: memref<5x5x240xf16>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<64x28x28x240xf16>, memref<64x14x14x240xf16>) outs(%dw : memref<5x5x240xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+func.func @f32_slices_s2(%x: memref<64x28x28x240xf32>, %dy: memref<64x14x14x240xf32>, %dw: memref<5x5x240xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<64x28x28x240xf32>, memref<64x14x14x240xf32>) outs(%dw : memref<5x5x240xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}

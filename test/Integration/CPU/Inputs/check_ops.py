@@ -894,6 +894,26 @@ def family(name, rng, count=0):
             conv2d_case(rng, "conv2d_f16_bias", "f16", 1, 6, 6, 13, 8, 3, 3, pad=(1, 1, 1, 1), bias=True),
             conv2d_case(rng, "conv2d_bf16", "bf16", 1, 5, 5, 5, 3, 3, 3, pad=(1, 1, 1, 1)),
         ]
+    if name == "gpu_global_pool":
+        # Global averages (global_avg_pool, pool2d avg over the map) and their
+        # gradient: scalar / 64- / 128-bit channel vectors, idle lanes, several
+        # tiles, 1x1 and 81-position maps.
+        return [gap_case(rng, "gg_f32_c96", "f32", 2, 7, 7, 96),
+                gap_case(rng, "gg_f32_c13", "f32", 1, 5, 7, 13),
+                gap_case(rng, "gg_f16_c100", "f16", 2, 7, 9, 100),
+                gap_case(rng, "gg_bf16_c8", "bf16", 1, 3, 3, 8),
+                gap_case(rng, "gg_f32_1x1", "f32", 1, 1, 1, 16),
+                gap_case(rng, "gg_f32_9x9", "f32", 1, 9, 9, 8),
+                gap_case(rng, "gg_f16_c2056", "f16", 1, 6, 5, 2056),
+                pool_case(rng, "gg_pool2d", "f32", "avg", 2, 7, 7, 12, (7, 7), (7, 7), (0, 0, 0, 0))
+                ] + family("gpu_global_pool_bwd", rng)
+    if name == "gpu_global_pool_bwd":
+        g = lambda n, ty, N, H, W, C: pool_bwd_case(rng, n, ty, "avg", N, H, W, C, (H, W), (H, W),
+                                                    (0, 0, 0, 0), ties=False)
+        return [g("ggb_f32_c96", "f32", 2, 7, 7, 96), g("ggb_f32_c13", "f32", 1, 5, 7, 13),
+                g("ggb_f16_c100", "f16", 2, 7, 9, 100), g("ggb_bf16_c8", "bf16", 1, 3, 3, 8),
+                g("ggb_f32_1x1", "f32", 1, 1, 1, 16), g("ggb_f32_9x9", "f32", 2, 9, 9, 8),
+                g("ggb_f32_19x21", "f32", 1, 19, 21, 8), g("ggb_f16_c2056", "f16", 1, 6, 5, 2056)]
     raise SystemExit("unknown family " + name)
 
 
