@@ -12,6 +12,17 @@ and from `dwc-opt --raise-linalg-to-dwc` the dwc ops they became. Front ends:
   tosa      torch-mlir TOSA, lowered with mlir-opt's named tosa-to-* passes
   stablehlo torch-mlir StableHLO, lowered with torch-mlir-opt
             --stablehlo-legalize-to-linalg
+  onnx      torch.onnx.export (the default, torch.export-based exporter),
+            torch-mlir-import-onnx, then torch-mlir-opt
+            convert-torch-onnx-to-torch, torch-lower-to-backend-contract,
+            torch-backend-to-linalg-on-tensors-backend-pipeline
+  iree      the same .onnx file through iree-import-onnx and
+            `iree-compile --compile-to=input` (util.func, hal ABI ops),
+            printed in generic form by iree-opt and raised by
+            `dwc-opt --allow-unregistered-dialect`
+
+The onnx and iree front ends also need `pip install onnx onnxscript
+iree-base-compiler`.
 
 Usage: scripts/export-models.py --dwc-opt build/bin/dwc-opt --out /tmp/exports
        [--models convnext_tiny,resnet50] [--frontends linalg,tosa] [--weights]
@@ -92,7 +103,41 @@ def census_torch(model, x):
     return ep, c
 
 
+ONNX_TO_LINALG = ("--pass-pipeline=builtin.module(func.func(convert-torch-onnx-to-torch),"
+                  "torch-lower-to-backend-contract,"
+                  "torch-backend-to-linalg-on-tensors-backend-pipeline)")
+
+
+def export_onnx(ep, path, tools):
+    """The .onnx file (made once per model, shared by onnx and iree)."""
+    onnx_path = path.rsplit(".", 2)[0] + ".onnx"
+    if not os.path.exists(onnx_path):
+        torch.onnx.export(ep, (), onnx_path, dynamo=True, external_data=False)
+    return onnx_path
+
+
+def export_via_onnx(ep, frontend, path, tools):
+    onnx_path = export_onnx(ep, path, tools)
+    torch_ir = path + ".torch"
+    if frontend == "onnx":
+        subprocess.run([tools["torch-mlir-import-onnx"], onnx_path, "-o", torch_ir], check=True)
+        subprocess.run([tools["torch-mlir-opt"], torch_ir, ONNX_TO_LINALG, "-o", path],
+                       check=True)
+    else:
+        subprocess.run([tools["iree-import-onnx"], onnx_path, "-o", torch_ir], check=True)
+        inp = path + ".input"
+        subprocess.run([tools["iree-compile"], "--compile-to=input", torch_ir, "-o", inp],
+                       check=True)
+        # Generic form: dwc-opt does not know IREE's util/hal dialects.
+        subprocess.run([tools["iree-opt"], "--mlir-print-op-generic", inp, "-o", path],
+                       check=True)
+        os.remove(inp)
+    os.remove(torch_ir)
+
+
 def export(ep, frontend, path, weights, tools):
+    if frontend in ("onnx", "iree"):
+        return export_via_onnx(ep, frontend, path, tools)
     from torch_mlir import fx
     kind = {"linalg": "linalg-on-tensors", "tosa": "tosa",
             "stablehlo": "stablehlo"}[frontend]
@@ -114,7 +159,9 @@ def export(ep, frontend, path, weights, tools):
 
 
 def census_raised(dwc_opt, path):
-    out = subprocess.run([dwc_opt, path, "--raise-linalg-to-dwc"],
+    out = subprocess.run([dwc_opt, path, "--allow-unregistered-dialect", "--raise-linalg-to-dwc",
+                          "--mlir-elide-elementsattrs-if-larger=16",
+                          "--mlir-elide-resource-strings-if-larger=16"],
                          capture_output=True, text=True)
     if out.returncode != 0:
         return None, out.stderr[-400:]
@@ -141,6 +188,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     tools = {"mlir-opt": shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt",
              "torch-mlir-opt": shutil.which("torch-mlir-opt") or "torch-mlir-opt"}
+    for tool in ("torch-mlir-import-onnx", "iree-import-onnx", "iree-compile", "iree-opt"):
+        tools[tool] = shutil.which(tool) or tool
     kinds = ["depthwise", "dense", "maxpool", "avgpool", "gap"]
     print("model frontend " + " ".join(f"{k}(raised/present)" for k in kinds)
           + " activation-transposes")
