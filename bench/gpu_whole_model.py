@@ -13,6 +13,13 @@ Two steps, because MLIR is not on the GPU machine:
   compiles the whole function with `dwc-aot` (dwc-to-nvvm: dwc ops to dwc's
   kernels, the rest through the generic GPU lowering) into DIR/<model>.o.
 
+  fixtures (here): the reduced front-end models of
+  test/Conversion/LinalgToDwc/Inputs/tiny-{linalg,tosa,stablehlo}.mlir,
+  without their CPU @main, compiled raised and unraised (only the generic
+  lowering) into DIR/tiny-<fe>.{dwc,plain}.o, with their input and the CPU
+  pipeline's logits (dwc-to-llvm-cpu, mlir-runner) in DIR/tiny-<fe>.json.
+    bench/gpu_whole_model.py fixtures --dwc-opt ... --dwc-aot ... --out DIR
+
   run (on the GPU machine: torch, timm, g++; no MLIR):
     bench/gpu_whole_model.py run --dir DIR --runtime-lib librt.so
   Builds each model with random weights (seeded; BN statistics randomised
@@ -84,6 +91,9 @@ def export(args):
         subprocess.run([args.dwc_aot, base + ".raised.mlir", "-o", base + ".o",
                         "--header", base + ".h", "--chip", args.chip], check=True)
         t2 = time.time()
+        if args.plain:  # unraised: every op through the generic lowering
+            subprocess.run([args.dwc_aot, base + ".linalg.mlir", "-o", base + ".plain.o",
+                            "--chip", args.chip], check=True)
         with open(base + ".json", "w") as f:
             json.dump({"model": name, "tensors": names, "input": list(x.shape),
                        "dwc_ops": ndwc, "object_bytes": os.path.getsize(base + ".o")}, f)
@@ -92,6 +102,77 @@ def export(args):
               f"{os.path.getsize(base + '.o') / 1e6:.1f} MB", flush=True)
         for suffix in (".linalg.mlir", ".raised.mlir"):
             os.remove(base + suffix)
+
+
+def fixture_parts(path):
+    """The fixture without its @main (and printMemrefF32) and its input."""
+    text = open(path).read()
+    start = text.index("  func.func private @printMemrefF32")
+    end = text.index("  func.func @forward")
+    main = text[start:end]
+    hexdata = re.search(r'dense<"0x([0-9A-F]+)"> : tensor<([0-9x]+)xf32>', main)
+    return text[:start] + text[end:], bytes.fromhex(hexdata.group(1)), hexdata.group(2)
+
+
+def cpu_logits(dwc_opt, runner, path):
+    here = os.path.dirname(os.path.abspath(__file__))
+    run_cpu = os.path.join(here, "..", "test", "Conversion", "LinalgToDwc", "Inputs", "run-cpu.py")
+    llvm = subprocess.run([dwc_opt, path, "--raise-linalg-to-dwc", "--dwc-to-llvm-cpu"],
+                          capture_output=True, check=True).stdout
+    out = subprocess.run([sys.executable, run_cpu, runner], input=llvm, capture_output=True,
+                         check=True).stdout.decode()
+    data = out[out.index("data =") + 6:]
+    return [float(v) for v in re.findall(r"[-+0-9.eE]+|nan|inf", data)]
+
+
+def fixtures(args):
+    here = os.path.dirname(os.path.abspath(__file__))
+    inputs = os.path.join(here, "..", "test", "Conversion", "LinalgToDwc", "Inputs")
+    os.makedirs(args.out, exist_ok=True)
+    for fe in ("linalg", "tosa", "stablehlo"):
+        path = os.path.join(inputs, f"tiny-{fe}.mlir")
+        module, x, shape = fixture_parts(path)
+        base = os.path.join(args.out, f"tiny-{fe}")
+        with open(base + ".mlir", "w") as f:
+            f.write(module)
+        with open(base + ".bin", "wb") as f:
+            f.write(x)
+        subprocess.run([args.dwc_opt, base + ".mlir", "--raise-linalg-to-dwc", "-o",
+                        base + ".dwc.mlir"], check=True)
+        for mode in ("dwc", "plain"):
+            src = base + (".dwc.mlir" if mode == "dwc" else ".mlir")
+            subprocess.run([args.dwc_aot, src, "-o", f"{base}.{mode}.o", "--chip", args.chip],
+                           check=True)
+        ref = cpu_logits(args.dwc_opt, args.runner, path)
+        with open(base + ".json", "w") as f:
+            json.dump({"input": [int(d) for d in shape.split("x")], "cpu_logits": ref}, f)
+        for suffix in (".mlir", ".dwc.mlir"):
+            os.remove(base + suffix)
+        print(f"tiny-{fe}: compiled raised and unraised; CPU logits {ref}", flush=True)
+
+
+def run_fixture(name, base, rtdir, work, worst):
+    import numpy as np
+    with open(base + ".json") as f:
+        meta = json.load(f)
+    x = torch.from_numpy(np.fromfile(base + ".bin", dtype="<f4").reshape(meta["input"])).cuda()
+    ref = torch.tensor(meta["cpu_logits"], dtype=torch.float64)
+    ok = True
+    for mode in ("dwc", "plain"):
+        so = os.path.join(work, f"lib{name}.{mode}.so")
+        subprocess.run(["g++", "-shared", "-o", so, f"{base}.{mode}.o", "-L" + rtdir,
+                        "-ldwc_runtime", "-Wl,-rpath," + rtdir], check=True)
+        fn = ctypes.CDLL(so).dwc_forward
+        fn.restype = ctypes.c_int
+        out = torch.full((1, ref.numel()), float("nan"), device="cuda")
+        status = fn(ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(out.data_ptr()))
+        torch.cuda.synchronize()
+        err = rel_err(out.flatten(), ref) if status == 0 else float("inf")
+        good = status == 0 and err <= worst
+        ok = ok and good
+        print(f"{name} {mode}: {'PASS' if good else 'FAIL'} status {status}, rel.err vs the "
+              f"CPU pipeline {err:.2e}", flush=True)
+    return ok
 
 
 def rel_err(y, ref):
@@ -113,52 +194,68 @@ def median_ms(fn, reps=20):
     return sorted(times)[len(times) // 2]
 
 
-def run_one(name, meta, so, rt, worst):
+def run_one(name, meta, variants, worst):
+    """Runs each (label, shared library) of `variants` on one model."""
     model, x = build(name, seed=1)
     names, tensors = tensors_of(model)
     if names != meta["tensors"]:
         print(f"{name}: FAIL the model's tensors differ from the exported ones")
         return False
-    lib = ctypes.CDLL(so)
-    fn = lib.dwc_forward
-    fn.restype = ctypes.c_int
     dev = [t.cuda().contiguous() for t in tensors]
     xd = x.cuda()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     with torch.no_grad():
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-        ref32 = model.cuda()(xd)
-        ref64 = model.double().cpu()(x.double())
-        model.float()
-    out = torch.full_like(ref32, float("nan"))
-    ptrs = [ctypes.c_void_p(t.data_ptr()) for t in [xd] + dev + [out]]
-    torch.cuda.synchronize()
-    status = fn(*ptrs)
-    torch.cuda.synchronize()
-    if status != 0:
-        rt.dwcGetLastErrorMessage.restype = ctypes.c_char_p
-        print(f"{name}: FAIL dwc_forward returned {status}: "
-              f"{rt.dwcGetLastErrorMessage().decode(errors='replace')}")
-        return False
-    e64, e32 = rel_err(out, ref64), rel_err(out, ref32)
-    t32 = rel_err(ref32, ref64)
-    ok = e64 <= worst and e32 <= worst and bool(torch.isfinite(out).all())
-    with torch.no_grad():
-        t_dwc = median_ms(lambda: fn(*ptrs))
-        model.cuda()
+        ref64 = model.double()(x.double())
+        model.float().cuda()
+        ref32 = model(xd)
         torch.backends.cudnn.benchmark = True
         t_torch = median_ms(lambda: model(xd))
-    print(f"{name}: {'PASS' if ok else 'FAIL'} rel.err vs float64 {e64:.2e}, vs PyTorch "
-          f"float32 (GPU) {e32:.2e} (PyTorch float32 vs float64 {t32:.2e}); argmax "
-          f"{int(out.argmax())} vs {int(ref64.argmax())}; time dwc {t_dwc:.2f} ms "
-          f"(user path, synchronising), PyTorch eager {t_torch:.2f} ms", flush=True)
+        torch.backends.cudnn.benchmark = False
+    t32 = rel_err(ref32, ref64)
+    print(f"{name}: PyTorch float32 (GPU, TF32 off) vs float64 {t32:.2e}, eager "
+          f"{t_torch:.2f} ms (cudnn.benchmark on)", flush=True)
+    ok = True
+    for label, so in variants:
+        fn = ctypes.CDLL(so).dwc_forward
+        fn.restype = ctypes.c_int
+        out = torch.full_like(ref32, float("nan"))
+        ptrs = [ctypes.c_void_p(t.data_ptr()) for t in [xd] + dev + [out]]
+        torch.cuda.synchronize()
+        status = fn(*ptrs)
+        torch.cuda.synchronize()
+        if status != 0:
+            print(f"{name} {label}: FAIL dwc_forward returned {status}: {last_error()}")
+            ok = False
+            continue
+        e64, e32 = rel_err(out, ref64), rel_err(out, ref32)
+        good = e64 <= worst and e32 <= worst and bool(torch.isfinite(out).all())
+        ok = ok and good
+        t_dwc = median_ms(lambda: fn(*ptrs))
+        print(f"{name} {label}: {'PASS' if good else 'FAIL'} rel.err vs float64 {e64:.2e}, "
+              f"vs PyTorch float32 {e32:.2e}; argmax {int(out.argmax())} vs "
+              f"{int(ref64.argmax())}; {t_dwc:.2f} ms per call (user path: launches, "
+              f"weight copies, synchronisation)", flush=True)
     return ok
 
 
+RUNTIME = None
+
+
+def last_error():
+    RUNTIME.dwcGetLastErrorMessage.restype = ctypes.c_char_p
+    return RUNTIME.dwcGetLastErrorMessage().decode(errors="replace")
+
+
 def run(args):
-    rt = ctypes.CDLL(args.runtime_lib, mode=ctypes.RTLD_GLOBAL)
+    global RUNTIME
+    rt = RUNTIME = ctypes.CDLL(args.runtime_lib, mode=ctypes.RTLD_GLOBAL)
     rtdir = os.path.dirname(os.path.abspath(args.runtime_lib))
     ok = True
+    for fe in ("linalg", "tosa", "stablehlo"):
+        base = os.path.join(args.dir, f"tiny-{fe}")
+        if os.path.exists(base + ".json"):
+            ok = run_fixture(f"tiny-{fe}", base, rtdir, args.work, 1e-4) and ok
     for name in args.models.split(","):
         base = os.path.join(args.dir, name)
         if not os.path.exists(base + ".o"):
@@ -167,10 +264,15 @@ def run(args):
             continue
         with open(base + ".json") as f:
             meta = json.load(f)
-        so = os.path.join(args.work, f"lib{name}.so")
-        subprocess.run(["g++", "-shared", "-o", so, base + ".o", "-L" + rtdir,
-                        "-ldwc_runtime", "-Wl,-rpath," + rtdir], check=True)
-        ok = run_one(name, meta, so, rt, args.max_rel_err) and ok
+        variants = []
+        for label, obj in (("dwc", base + ".o"), ("plain", base + ".plain.o")):
+            if not os.path.exists(obj):
+                continue
+            so = os.path.join(args.work, f"lib{name}.{label}.so")
+            subprocess.run(["g++", "-shared", "-o", so, obj, "-L" + rtdir,
+                            "-ldwc_runtime", "-Wl,-rpath," + rtdir], check=True)
+            variants.append((label, so))
+        ok = run_one(name, meta, variants, args.max_rel_err) and ok
     return 0 if ok else 1
 
 
@@ -183,6 +285,14 @@ def main():
     e.add_argument("--out", required=True)
     e.add_argument("--chip", default="sm_90")
     e.add_argument("--models", default=",".join(MODELS))
+    e.add_argument("--plain", action="store_true",
+                   help="also compile the unraised export (DIR/<model>.plain.o)")
+    fx = sub.add_parser("fixtures")
+    fx.add_argument("--dwc-opt", required=True)
+    fx.add_argument("--dwc-aot", required=True)
+    fx.add_argument("--runner", default="mlir-runner-22")
+    fx.add_argument("--out", required=True)
+    fx.add_argument("--chip", default="sm_90")
     r = sub.add_parser("run")
     r.add_argument("--dir", required=True)
     r.add_argument("--runtime-lib", required=True)
@@ -190,7 +300,7 @@ def main():
     r.add_argument("--models", default=",".join(MODELS))
     r.add_argument("--max-rel-err", type=float, default=1e-3)
     args = ap.parse_args()
-    return export(args) if args.step == "export" else run(args)
+    return {"export": export, "fixtures": fixtures, "run": run}[args.step](args)
 
 
 if __name__ == "__main__":
