@@ -133,6 +133,7 @@ def export_via_onnx(ep, frontend, path, tools):
                        check=True)
         os.remove(inp)
     os.remove(torch_ir)
+    shutil.rmtree(os.path.join(os.path.dirname(path), "onnx-importer-temp"), ignore_errors=True)
 
 
 def export(ep, frontend, path, weights, tools):
