@@ -16,7 +16,10 @@ and from `dwc-opt --raise-linalg-to-dwc` the dwc ops they became. Front ends:
             torch-mlir-import-onnx, then torch-mlir-opt
             convert-torch-onnx-to-torch, torch-lower-to-backend-contract,
             torch-backend-to-linalg-on-tensors-backend-pipeline
-  iree      the same .onnx file through iree-import-onnx and
+  onnx-legacy  as onnx, with the TorchScript-based exporter
+            (torch.onnx.export(model, (x,), f, dynamo=False, opset_version=17))
+  iree      the same .onnx file (of the default exporter) through
+            iree-import-onnx and
             `iree-compile --compile-to=input` (util.func, hal ABI ops),
             printed in generic form by iree-opt and raised by
             `dwc-opt --allow-unregistered-dialect`
@@ -108,18 +111,21 @@ ONNX_TO_LINALG = ("--pass-pipeline=builtin.module(func.func(convert-torch-onnx-t
                   "torch-backend-to-linalg-on-tensors-backend-pipeline)")
 
 
-def export_onnx(ep, path, tools):
+def export_onnx(ep, path, legacy, model_and_input):
     """The .onnx file (made once per model, shared by onnx and iree)."""
-    onnx_path = path.rsplit(".", 2)[0] + ".onnx"
-    if not os.path.exists(onnx_path):
+    onnx_path = path.rsplit(".", 2)[0] + (".legacy.onnx" if legacy else ".onnx")
+    if legacy:
+        model, x = model_and_input
+        torch.onnx.export(model, (x,), onnx_path, dynamo=False, opset_version=17)
+    elif not os.path.exists(onnx_path):
         torch.onnx.export(ep, (), onnx_path, dynamo=True, external_data=False)
     return onnx_path
 
 
-def export_via_onnx(ep, frontend, path, tools):
-    onnx_path = export_onnx(ep, path, tools)
+def export_via_onnx(ep, frontend, path, tools, model_and_input):
+    onnx_path = export_onnx(ep, path, frontend == "onnx-legacy", model_and_input)
     torch_ir = path + ".torch"
-    if frontend == "onnx":
+    if frontend in ("onnx", "onnx-legacy"):
         subprocess.run([tools["torch-mlir-import-onnx"], onnx_path, "-o", torch_ir], check=True)
         subprocess.run([tools["torch-mlir-opt"], torch_ir, ONNX_TO_LINALG, "-o", path],
                        check=True)
@@ -136,9 +142,9 @@ def export_via_onnx(ep, frontend, path, tools):
     shutil.rmtree(os.path.join(os.path.dirname(path), "onnx-importer-temp"), ignore_errors=True)
 
 
-def export(ep, frontend, path, weights, tools):
-    if frontend in ("onnx", "iree"):
-        return export_via_onnx(ep, frontend, path, tools)
+def export(ep, frontend, path, weights, tools, model_and_input):
+    if frontend in ("onnx", "onnx-legacy", "iree"):
+        return export_via_onnx(ep, frontend, path, tools, model_and_input)
     from torch_mlir import fx
     kind = {"linalg": "linalg-on-tensors", "tosa": "tosa",
             "stablehlo": "stablehlo"}[frontend]
@@ -201,7 +207,7 @@ def main():
         for fe in args.frontends.split(","):
             path = os.path.join(args.out, f"{name}.{fe}.mlir")
             try:
-                export(ep, fe, path, args.weights, tools)
+                export(ep, fe, path, args.weights, tools, (model, x))
             except Exception as e:  # a front end that fails is reported
                 print(f"{name} {fe} EXPORT-FAILED {str(e).splitlines()[0][:200]}")
                 continue

@@ -102,7 +102,8 @@ LogicalResult mapToBlocksAndThreads(RewriterBase &rewriter,
   }
   // Blocks of fewer threads for loops shorter than a block.
   std::optional<int64_t> extent = getConstantIntValue(loop.getUpperBound()[0]);
-  int64_t tile = extent && *extent >= 1 ? std::min(*extent, blockSize) : blockSize;
+  int64_t tile =
+      extent && *extent >= 1 ? std::min(*extent, blockSize) : blockSize;
   auto [outer, inner] =
       scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
   MLIRContext *ctx = rewriter.getContext();
@@ -196,8 +197,8 @@ struct ConvertHostLinalgToGPUPass
       rewriter.eraseOp(copy);
     }
     for (Operation *op : ops)
-      if (failed(lowerLinalgOp(rewriter, cast<linalg::LinalgOp>(op),
-                               blockSize)))
+      if (failed(
+              lowerLinalgOp(rewriter, cast<linalg::LinalgOp>(op), blockSize)))
         return signalPassFailure();
     foldHostArith(getOperation());
   }
