@@ -16,6 +16,7 @@ set(DWC_PACKAGE_LIBS
   MLIRDwcDwcToGPUPool
   MLIRDwcDwcToGPUBackwardFilter
   MLIRDwcDwcToGPU
+  MLIRDwcHostLinalgToGPU
   MLIRDwcTransforms
   MLIRDwc)
 
