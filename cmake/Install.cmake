@@ -19,6 +19,7 @@ set(DWC_PACKAGE_LIBS
   MLIRDwcDwcToGPUGlobalPool
   MLIRDwcDwcToGPU
   MLIRDwcKernelSelection
+  MLIRDwcHostLinalgToGPU
   MLIRDwcTransforms
   MLIRDwc)
 

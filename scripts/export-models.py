@@ -12,6 +12,20 @@ and from `dwc-opt --raise-linalg-to-dwc` the dwc ops they became. Front ends:
   tosa      torch-mlir TOSA, lowered with mlir-opt's named tosa-to-* passes
   stablehlo torch-mlir StableHLO, lowered with torch-mlir-opt
             --stablehlo-legalize-to-linalg
+  onnx      torch.onnx.export (the default, torch.export-based exporter),
+            torch-mlir-import-onnx, then torch-mlir-opt
+            convert-torch-onnx-to-torch, torch-lower-to-backend-contract,
+            torch-backend-to-linalg-on-tensors-backend-pipeline
+  onnx-legacy  as onnx, with the TorchScript-based exporter
+            (torch.onnx.export(model, (x,), f, dynamo=False, opset_version=17))
+  iree      the same .onnx file (of the default exporter) through
+            iree-import-onnx and
+            `iree-compile --compile-to=input` (util.func, hal ABI ops),
+            printed in generic form by iree-opt and raised by
+            `dwc-opt --allow-unregistered-dialect`
+
+The onnx and iree front ends also need `pip install onnx onnxscript
+iree-base-compiler`.
 
 Usage: scripts/export-models.py --dwc-opt build/bin/dwc-opt --out /tmp/exports
        [--models convnext_tiny,resnet50] [--frontends linalg,tosa] [--weights]
@@ -92,7 +106,45 @@ def census_torch(model, x):
     return ep, c
 
 
-def export(ep, frontend, path, weights, tools):
+ONNX_TO_LINALG = ("--pass-pipeline=builtin.module(func.func(convert-torch-onnx-to-torch),"
+                  "torch-lower-to-backend-contract,"
+                  "torch-backend-to-linalg-on-tensors-backend-pipeline)")
+
+
+def export_onnx(ep, path, legacy, model_and_input):
+    """The .onnx file (made once per model, shared by onnx and iree)."""
+    onnx_path = path.rsplit(".", 2)[0] + (".legacy.onnx" if legacy else ".onnx")
+    if legacy:
+        model, x = model_and_input
+        torch.onnx.export(model, (x,), onnx_path, dynamo=False, opset_version=17)
+    elif not os.path.exists(onnx_path):
+        torch.onnx.export(ep, (), onnx_path, dynamo=True, external_data=False)
+    return onnx_path
+
+
+def export_via_onnx(ep, frontend, path, tools, model_and_input):
+    onnx_path = export_onnx(ep, path, frontend == "onnx-legacy", model_and_input)
+    torch_ir = path + ".torch"
+    if frontend in ("onnx", "onnx-legacy"):
+        subprocess.run([tools["torch-mlir-import-onnx"], onnx_path, "-o", torch_ir], check=True)
+        subprocess.run([tools["torch-mlir-opt"], torch_ir, ONNX_TO_LINALG, "-o", path],
+                       check=True)
+    else:
+        subprocess.run([tools["iree-import-onnx"], onnx_path, "-o", torch_ir], check=True)
+        inp = path + ".input"
+        subprocess.run([tools["iree-compile"], "--compile-to=input", torch_ir, "-o", inp],
+                       check=True)
+        # Generic form: dwc-opt does not know IREE's util/hal dialects.
+        subprocess.run([tools["iree-opt"], "--mlir-print-op-generic", inp, "-o", path],
+                       check=True)
+        os.remove(inp)
+    os.remove(torch_ir)
+    shutil.rmtree(os.path.join(os.path.dirname(path), "onnx-importer-temp"), ignore_errors=True)
+
+
+def export(ep, frontend, path, weights, tools, model_and_input):
+    if frontend in ("onnx", "onnx-legacy", "iree"):
+        return export_via_onnx(ep, frontend, path, tools, model_and_input)
     from torch_mlir import fx
     kind = {"linalg": "linalg-on-tensors", "tosa": "tosa",
             "stablehlo": "stablehlo"}[frontend]
@@ -114,7 +166,9 @@ def export(ep, frontend, path, weights, tools):
 
 
 def census_raised(dwc_opt, path):
-    out = subprocess.run([dwc_opt, path, "--raise-linalg-to-dwc"],
+    out = subprocess.run([dwc_opt, path, "--allow-unregistered-dialect", "--raise-linalg-to-dwc",
+                          "--mlir-elide-elementsattrs-if-larger=16",
+                          "--mlir-elide-resource-strings-if-larger=16"],
                          capture_output=True, text=True)
     if out.returncode != 0:
         return None, out.stderr[-400:]
@@ -141,6 +195,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     tools = {"mlir-opt": shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt",
              "torch-mlir-opt": shutil.which("torch-mlir-opt") or "torch-mlir-opt"}
+    for tool in ("torch-mlir-import-onnx", "iree-import-onnx", "iree-compile", "iree-opt"):
+        tools[tool] = shutil.which(tool) or tool
     kinds = ["depthwise", "dense", "maxpool", "avgpool", "gap"]
     print("model frontend " + " ".join(f"{k}(raised/present)" for k in kinds)
           + " activation-transposes")
@@ -151,7 +207,7 @@ def main():
         for fe in args.frontends.split(","):
             path = os.path.join(args.out, f"{name}.{fe}.mlir")
             try:
-                export(ep, fe, path, args.weights, tools)
+                export(ep, fe, path, args.weights, tools, (model, x))
             except Exception as e:  # a front end that fails is reported
                 print(f"{name} {fe} EXPORT-FAILED {str(e).splitlines()[0][:200]}")
                 continue

@@ -28,6 +28,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcTarget.h"
 #include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Pipelines/GPUTarget.h"
+#include "dwc/Pipelines/GenericGPULowering.h"
 #include "dwc/Pipelines/Pipelines.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -185,6 +186,8 @@ LogicalResult addKernels(OpPassManager &pm,
       return failure();
   }
   pm.addPass(dwc::createConvertDwcToGPU());
+  if (options.lowerOtherOps)
+    dwc::addGenericGPULowering(pm);
   pm.addPass(dwc::createConvertHostBuffersToGPU());
   pm.addPass(dwc::createDwcCheckLaunchBounds());
   // (No canonicalization before outlining: it would hoist the kernels'

@@ -187,6 +187,61 @@ def ConvertDwcToGPU : Pass<"convert-dwc-to-gpu", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertHostLinalgToGPU : Pass<"convert-host-linalg-to-gpu",
+                                  "mlir::ModuleOp"> {
+  let summary = "Map the linalg ops left in host code to GPU parallel loops";
+  let description = [{
+    The generic GPU lowering of the ops of a whole model that are not dwc
+    ops (element-wise generics, matmuls, reductions, fills, transposes,
+    copies into padded buffers). In host code (outside `gpu.launch` and
+    `gpu.module`), on buffers:
+
+    * a `memref.copy` between non-contiguous buffers becomes `linalg.copy`
+      (contiguous copies stay: `convert-host-buffers-to-gpu` makes them
+      `gpu.memcpy`);
+    * every linalg op is generalized, its parallel dimensions are moved
+      outermost, and it becomes an `scf.parallel` over them (reduction
+      dimensions as sequential `scf.for`s inside: one thread per output
+      element, no atomics, the sum in the op's iteration order);
+    * that `scf.parallel` is collapsed to one dimension, tiled by
+      `block-size` and mapped to `block_x` (tiles) and `thread_x` (the
+      elements of a tile, with a bounds guard); an op with no parallel
+      dimension runs in a single thread.
+
+    `convert-parallel-loops-to-gpu` then turns the mapped loops into
+    `gpu.launch`es. An op it cannot lower (a linalg op on tensors, i.e.
+    not bufferized; a non-zero-based loop) is an error.
+
+    Before:
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<4x300xf32>) outs(%b : memref<4x300xf32>) {...}
+    ```
+
+    After (before `convert-parallel-loops-to-gpu`):
+
+    ```mlir
+    scf.parallel (%t) = (%c0) to (%c1200) step (%c256) {
+      scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
+        %j = arith.addi %i, %t : index
+        %in = arith.cmpi slt, %j, %c1200 : index
+        scf.if %in { ... delinearize %j, load, compute, store ... }
+      } {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block of the generated kernels (1 to 1024)">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def ConvertHostBuffersToGPU : Pass<"convert-host-buffers-to-gpu",
                                    "mlir::ModuleOp"> {
   let summary = "Turn host-side buffer management into GPU buffer management";

@@ -94,6 +94,12 @@ struct DwcToNVVMPipelineOptions
       llvm::cl::desc("Streaming multiprocessors of the target GPU (for "
                      "work-splitting rules; 0: the chip's, see #dwc.target)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> lowerOtherOps{
+      *this, "lower-other-ops",
+      llvm::cl::desc("Lower the linalg ops that are not dwc ops (the rest of "
+                     "a whole model) to generic GPU kernels; off: they are "
+                     "an error"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit directory holding bin/ptxas (default: "

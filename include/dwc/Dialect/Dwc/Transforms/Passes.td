@@ -392,4 +392,65 @@ def DwcPropagateLayout : Pass<"dwc-propagate-layout"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def DwcOutlineOps : Pass<"dwc-outline-ops", "mlir::ModuleOp"> {
+  let summary = "Outline each dwc op into a callable function with a stable "
+                "ABI, for an embedding compiler that keeps the rest";
+  let description = [{
+    The alternative to compiling a whole model with `dwc-to-nvvm`: an
+    embedding compiler (IREE, a framework's own codegen) keeps everything
+    but the dwc ops, and calls dwc's kernels through a stable ABI. Each
+    tensor-level dwc op in a `func.func` becomes a public function
+    `@<function>_dwc<N>` (N counts the dwc ops of the function, in order)
+    whose arguments are the op's inputs (not its `outs` destination: dwc ops
+    overwrite it, so the function makes its own `tensor.empty`) and whose
+    results are the op's; the op is replaced by a `func.call`. The outlined
+    functions carry the unit attribute `dwc.outlined`.
+
+    `keep` selects what stays in the module:
+
+    * `all` (default): the callers and the outlined functions;
+    * `kernels`: only the outlined functions: compiled by `dwc-aot`, each
+      becomes `dwc_status dwc_<name>(const void *in0, ..., void *out0)` on
+      contiguous row-major (NHWC) device buffers, launched on its own stream
+      and synchronised before it returns (the ABI of `dwc-to-nvvm`);
+    * `host`: the callers, with the outlined functions as private
+      declarations, for the embedding compiler to bind to those symbols.
+
+    Refused: dwc ops on buffers (the pass runs before bufferization). (dwc
+    ops have static shapes, so the outlined function can make its
+    destinations.)
+
+    Before:
+
+    ```mlir
+    func.func @f(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x8x8x16xf32> {
+      %e = tensor.empty() : tensor<1x8x8x16xf32>
+      %y = dwc.depthwise_conv2d ins(%x, %w : ...) outs(%e : ...) ... -> tensor<1x8x8x16xf32>
+      return %y : tensor<1x8x8x16xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x8x8x16xf32> {
+      %y = call @f_dwc0(%x, %w) : (...) -> tensor<1x8x8x16xf32>
+      return %y : tensor<1x8x8x16xf32>
+    }
+    func.func @f_dwc0(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x8x8x16xf32>
+        attributes {dwc.outlined} {
+      %e = tensor.empty() : tensor<1x8x8x16xf32>
+      %y = dwc.depthwise_conv2d ins(%x, %w : ...) outs(%e : ...) ... -> tensor<1x8x8x16xf32>
+      return %y : tensor<1x8x8x16xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"keep", "keep", "std::string", "\"all\"",
+           "What stays in the module: all | kernels | host">
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES
