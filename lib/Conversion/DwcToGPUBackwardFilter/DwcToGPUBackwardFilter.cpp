@@ -54,8 +54,6 @@ constexpr int64_t kLanes = 8;
 /// Work-unit slots per block (each slot is kLanes threads): 256 threads.
 constexpr int64_t kSlots = 32;
 constexpr int64_t kThreads = kLanes * kSlots;
-/// Resident threads per SM at full occupancy (sm_80/sm_90).
-constexpr int64_t kThreadsPerSM = 2048;
 /// Waves of fully resident threads the slice count aims at. Measured on the
 /// H200 (128x64x64x256 f32): F=7 0.98 / 1.04 / 0.73 ms with Z = 146 / 586
 /// (one wave) / 2048 (four waves); F=51 69 / 42 / 39 ms with Z = 4 / 14 /
@@ -74,11 +72,10 @@ constexpr int64_t kSlotsPerWarp = 32 / kLanes;
 constexpr int64_t kSmallBlock = 256;
 
 /// Streaming strategy: channel vectors per block at most (64 x 128 bits = 1
-/// KiB of a position, f32), the register file of an SM
-/// (sm_80/sm_90) and the registers the estimate adds for addresses and
-/// loop state.
+/// KiB of a position, f32) and the registers the estimate adds for
+/// addresses and loop state (the register file and resident threads of an
+/// SM come from #dwc.target).
 constexpr int64_t kStreamLanes = 64;
-constexpr int64_t kRegistersPerSM = 65536;
 constexpr int64_t kStreamRegisterOverhead = 48;
 /// Columns per unrolled step of the streaming width loop.
 constexpr int64_t kStreamWidthUnroll = 4;
@@ -103,7 +100,7 @@ struct Plan {
 };
 
 Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
-              Type elem, int64_t zOption, int64_t smCount,
+              Type elem, int64_t zOption, dwc::TargetAttr target,
               int64_t maxTileWidth, int64_t slicesPerWarp,
               bool strided = false) {
   Plan p;
@@ -118,8 +115,9 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
   int64_t z = zOption;
   if (z <= 0) {
     // kTargetWaves waves of resident threads at full occupancy.
-    int64_t target = kTargetWaves * smCount * kThreadsPerSM;
-    z = (target + threadsPerSlice - 1) / threadsPerSlice;
+    int64_t resident =
+        kTargetWaves * target.getSmCount() * target.getThreadsPerSm();
+    z = (resident + threadsPerSlice - 1) / threadsPerSlice;
     // 16-bit strided dY (small maps, short slices): at most
     // kStridedMaxSlices, 64 atomic adds per dW element after the warp
     // reduction. Measured on the H200 (bench/results/2026-12-01-bwdf16-sweep.md, 16-bit, batch 64):
@@ -162,7 +160,7 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
                           int64_t FW, int64_t sh, Type elem,
                           int64_t rowsPerStep,
                           int64_t blockThreads, int64_t zOption,
-                          int64_t smCount) {
+                          dwc::TargetAttr target) {
   StreamPlan s;
   s.V = channelsPerThread(elem);
   s.vectors = C / s.V;
@@ -179,13 +177,15 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
   s.regs = (FH * FW + FW * ((s.R - 1) * sh + FH) + s.R) * s.V +
            kStreamRegisterOverhead;
   int64_t perBlock = (s.regs + 7) / 8 * 8 * s.threads;
-  s.blocksPerSM = std::clamp<int64_t>(kRegistersPerSM / perBlock, 1,
-                                      2048 / s.threads);
+  s.blocksPerSM =
+      std::clamp<int64_t>(target.getRegistersPerSm() / perBlock, 1,
+                          target.getThreadsPerSm() / s.threads);
   // One wave of resident blocks (every worker streams at the same time),
   // then as many workers as keep the row blocks per worker equal.
   int64_t maxWorkers =
       zOption > 0 ? zOption
-                  : std::max<int64_t>(1, smCount * s.blocksPerSM / s.groups) *
+                  : std::max<int64_t>(1, target.getSmCount() *
+                                             s.blocksPerSM / s.groups) *
                         s.workersPerBlock;
   maxWorkers = std::clamp<int64_t>(maxWorkers, 1, s.rowBlocks);
   int64_t iters = (s.rowBlocks + maxWorkers - 1) / maxWorkers;
@@ -484,17 +484,20 @@ void emitStreamKernel(RewriterBase &rewriter, Location loc, Value x, Value dy,
 
 struct SplitZBackwardFilterLowering
     : OpRewritePattern<DepthwiseConv2DBackwardFilterOp> {
-  SplitZBackwardFilterLowering(MLIRContext *ctx, int64_t z, int64_t smCount,
+  SplitZBackwardFilterLowering(MLIRContext *ctx, int64_t z,
+                               dwc::TargetAttr target,
                                int64_t maxTileWidth, int64_t warpReduceTaps,
                                int64_t streamMaxTaps, int64_t rowsPerStep,
                                int64_t streamBlockThreads,
                                int64_t halfPartialSteps)
-      : OpRewritePattern(ctx, /*benefit=*/2), zOption(z), smCount(smCount),
+      : OpRewritePattern(ctx, /*benefit=*/2), zOption(z), target(target),
         maxTileWidth(maxTileWidth), warpReduceTaps(warpReduceTaps),
         streamMaxTaps(streamMaxTaps), rowsPerStep(rowsPerStep),
         streamBlockThreads(streamBlockThreads),
         halfPartialSteps(halfPartialSteps) {}
-  int64_t zOption, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,
+  int64_t zOption;
+  dwc::TargetAttr target;
+  int64_t maxTileWidth, warpReduceTaps, streamMaxTaps,
       rowsPerStep, streamBlockThreads, halfPartialSteps;
 
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
@@ -525,14 +528,15 @@ struct SplitZBackwardFilterLowering
     int64_t tileWidth = maxTileWidth;
     if (tileWidth == 0 && halfSteps > 0)
       tileWidth = 9; // f16 window and partial sums take half the registers
-    Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, smCount, tileWidth,
+    Plan p = makePlan(N, OH, C, FH, FW, elem, zOption, target, tileWidth,
                       zpw, sh * sw > 1);
     StreamPlan sp =
         makeStreamPlan(N, OH, C, FH, FW, sh, elem, rowsPerStep,
                        streamBlockThreads,
-                       zOption, smCount);
-    const bool stream = FH * FW <= streamMaxTaps &&
-                        (sh == 1 || streamsStrided(sp, elem, smCount));
+                       zOption, target);
+    const bool stream =
+        FH * FW <= streamMaxTaps &&
+        (sh == 1 || streamsStrided(sp, elem, target.getSmCount()));
     if ((stream ? sp.blocks : p.blocks) > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     const int64_t V = p.V;
@@ -817,10 +821,10 @@ struct ConvertDwcToGPUBackwardFilterPass
       return signalPassFailure();
     }
     // Work splitting fills the target's SMs (#dwc.target).
-    int64_t smCount = dwc::TargetAttr::lookup(getOperation()).getSmCount();
+    dwc::TargetAttr target = dwc::TargetAttr::lookup(getOperation());
     RewritePatternSet patterns(&getContext());
     patterns.add<SplitZBackwardFilterLowering>(
-        &getContext(), z, smCount, maxTileWidth, warpReduceTaps, streamMaxTaps,
+        &getContext(), z, target, maxTileWidth, warpReduceTaps, streamMaxTaps,
         rowsPerStep, streamBlockThreads, halfPartialSteps);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

@@ -109,7 +109,7 @@ module attributes {dwc.target = "sm_90"} {
 
 module {
   // expected-error @+1 {{'dwc.target' belongs on a builtin.module}}
-  func.func @f() attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+  func.func @f() attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
     return
   }
 }
@@ -117,29 +117,41 @@ module {
 // -----
 
 // expected-error @+1 {{chip 'sm_91' is not a known sm_<version>[a|f]}}
-module attributes {dwc.target = #dwc.target<chip = "sm_91", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+module attributes {dwc.target = #dwc.target<chip = "sm_91", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
 }
 
 // -----
 
 // expected-error @+1 {{features 'ptx80' is not a PTX ISA version +ptx<NN>}}
-module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
 }
 
 // -----
 
 // expected-error @+1 {{sm_count 0 is not in [1, 1024]}}
-module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 0, shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 0, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
 }
 
 // -----
 
 // expected-error @+1 {{shared_memory_per_sm 0 is not in [1, 16 MiB]}}
-module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 0>} {
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 0, threads_per_sm = 2048, registers_per_sm = 65536>} {
 }
 
 // -----
 
 // expected-error @+1 {{shared_memory_per_block 240000 is not in [1, shared_memory_per_sm = 233472]}}
-module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 240000, shared_memory_per_sm = 233472>} {
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 240000, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
+}
+
+// -----
+
+// expected-error @+1 {{threads_per_sm 16 is not in [32, 65536]}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 16, registers_per_sm = 65536>} {
+}
+
+// -----
+
+// expected-error @+1 {{registers_per_sm 0 is not in [1024, 16 Mi]}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 0>} {
 }

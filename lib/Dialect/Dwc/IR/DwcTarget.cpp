@@ -22,28 +22,30 @@ struct ChipInfo {
   int64_t smCount;
   int64_t sharedMemoryPerBlock; // opt-in maximum
   int64_t sharedMemoryPerSM;
+  int64_t threadsPerSM;
+  int64_t registersPerSM = 64 * KB;
 };
 
 constexpr ChipInfo kChips[] = {
-    {50, 40, "", 16, 48 * KB, 64 * KB},
-    {52, 41, "", 24, 48 * KB, 96 * KB},
-    {53, 42, "", 2, 48 * KB, 64 * KB},
-    {60, 50, "", 56, 48 * KB, 64 * KB},
-    {61, 50, "", 28, 48 * KB, 96 * KB},
-    {62, 50, "", 2, 48 * KB, 64 * KB},
-    {70, 60, "", 80, 96 * KB, 96 * KB},
-    {72, 61, "", 8, 96 * KB, 96 * KB},
-    {75, 63, "", 40, 64 * KB, 64 * KB},
-    {80, 70, "", 108, 163 * KB, 164 * KB},
-    {86, 71, "", 84, 99 * KB, 100 * KB},
-    {87, 74, "", 16, 163 * KB, 164 * KB},
-    {89, 78, "", 128, 99 * KB, 100 * KB},
-    {90, 78, "a", 132, 227 * KB, 228 * KB},
-    {100, 86, "af", 148, 227 * KB, 228 * KB},
-    {101, 86, "af", 20, 227 * KB, 228 * KB},
-    {103, 88, "af", 148, 227 * KB, 228 * KB},
-    {120, 87, "af", 170, 99 * KB, 100 * KB},
-    {121, 88, "af", 48, 99 * KB, 100 * KB}};
+    {50, 40, "", 16, 48 * KB, 64 * KB, 2048},
+    {52, 41, "", 24, 48 * KB, 96 * KB, 2048},
+    {53, 42, "", 2, 48 * KB, 64 * KB, 2048, 32 * KB},
+    {60, 50, "", 56, 48 * KB, 64 * KB, 2048},
+    {61, 50, "", 28, 48 * KB, 96 * KB, 2048},
+    {62, 50, "", 2, 48 * KB, 64 * KB, 2048, 32 * KB},
+    {70, 60, "", 80, 96 * KB, 96 * KB, 2048},
+    {72, 61, "", 8, 96 * KB, 96 * KB, 2048},
+    {75, 63, "", 40, 64 * KB, 64 * KB, 1024},
+    {80, 70, "", 108, 163 * KB, 164 * KB, 2048},
+    {86, 71, "", 84, 99 * KB, 100 * KB, 1536},
+    {87, 74, "", 16, 163 * KB, 164 * KB, 2048},
+    {89, 78, "", 128, 99 * KB, 100 * KB, 1536},
+    {90, 78, "a", 132, 227 * KB, 228 * KB, 2048},
+    {100, 86, "af", 148, 227 * KB, 228 * KB, 2048},
+    {101, 86, "af", 20, 227 * KB, 228 * KB, 1536},
+    {103, 88, "af", 148, 227 * KB, 228 * KB, 2048},
+    {120, 87, "af", 170, 99 * KB, 100 * KB, 1536},
+    {121, 88, "af", 48, 99 * KB, 100 * KB, 1536}};
 
 /// The PTX ISA version the dwc kernels are written against (cp.async,
 /// mma.sync, wgmma on sm_90a): the default wherever the chip allows it.
@@ -135,10 +137,13 @@ dwc::resolveTarget(StringRef chip, StringRef features, int64_t smCount,
     return emitError("sm-count " + Twine(smCount) +
                      " is not in [1, 1024] (0: the chip's, " +
                      Twine(info->smCount) + " for sm_" + Twine(sm) + ")");
-  return TargetDescription{chip.str(), "+ptx" + std::to_string(ptx),
+  return TargetDescription{chip.str(),
+                           "+ptx" + std::to_string(ptx),
                            smCount ? smCount : info->smCount,
                            info->sharedMemoryPerBlock,
-                           info->sharedMemoryPerSM};
+                           info->sharedMemoryPerSM,
+                           info->threadsPerSM,
+                           info->registersPerSM};
 }
 
 unsigned TargetDescription::getSmVersion() const {
@@ -154,7 +159,7 @@ bool TargetDescription::hasWgmma() const {
 
 TargetAttr TargetDescription::toAttr(MLIRContext *ctx) const {
   return TargetAttr::get(ctx, chip, features, smCount, sharedMemoryPerBlock,
-                         sharedMemoryPerSM);
+                         sharedMemoryPerSM, threadsPerSM, registersPerSM);
 }
 
 //===----------------------------------------------------------------------===//
@@ -164,7 +169,8 @@ TargetAttr TargetDescription::toAttr(MLIRContext *ctx) const {
 LogicalResult
 TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
                    StringRef features, int64_t smCount,
-                   int64_t sharedMemoryPerBlock, int64_t sharedMemoryPerSM) {
+                   int64_t sharedMemoryPerBlock, int64_t sharedMemoryPerSM,
+                   int64_t threadsPerSM, int64_t registersPerSM) {
   unsigned sm = 0;
   char suffix = 0;
   if (!parseChip(chip, sm, suffix) || !findChip(sm))
@@ -184,6 +190,12 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
     return emitError() << "shared_memory_per_block " << sharedMemoryPerBlock
                        << " is not in [1, shared_memory_per_sm = "
                        << sharedMemoryPerSM << "]";
+  if (threadsPerSM < 32 || threadsPerSM > 65536)
+    return emitError() << "threads_per_sm " << threadsPerSM
+                       << " is not in [32, 65536]";
+  if (registersPerSM < 1024 || registersPerSM > 16 * 1024 * KB)
+    return emitError() << "registers_per_sm " << registersPerSM
+                       << " is not in [1024, 16 Mi]";
   return success();
 }
 
@@ -201,7 +213,8 @@ bool TargetAttr::hasWgmma() const {
 TargetAttr TargetAttr::getDefault(MLIRContext *ctx) {
   const ChipInfo *info = findChip(90);
   return TargetAttr::get(ctx, "sm_90", "+ptx80", info->smCount,
-                         info->sharedMemoryPerBlock, info->sharedMemoryPerSM);
+                         info->sharedMemoryPerBlock, info->sharedMemoryPerSM,
+                         info->threadsPerSM, info->registersPerSM);
 }
 
 TargetAttr TargetAttr::lookup(Operation *op) {

@@ -54,12 +54,15 @@ def Dwc_TargetAttr : AttrDef<Dwc_Dialect, "Target"> {
       blocks, persistent grids);
     * `shared_memory_per_block`: the most shared memory one block may use
       (the opt-in maximum of dynamic shared memory), in bytes;
-    * `shared_memory_per_sm`: shared memory of one SM, in bytes.
+    * `shared_memory_per_sm`: shared memory of one SM, in bytes;
+    * `threads_per_sm`: resident threads of one SM at full occupancy;
+    * `registers_per_sm`: 32-bit registers of one SM.
 
     ```mlir
     module attributes {dwc.target = #dwc.target<chip = "sm_90a",
         features = "+ptx80", sm_count = 132,
-        shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+        shared_memory_per_block = 232448, shared_memory_per_sm = 233472,
+        threads_per_sm = 2048, registers_per_sm = 65536>} {
     ```
   }];
   let parameters = (ins
@@ -67,7 +70,9 @@ def Dwc_TargetAttr : AttrDef<Dwc_Dialect, "Target"> {
     StringRefParameter<"PTX ISA version, +ptx<NN>">:$features,
     "int64_t":$sm_count,
     "int64_t":$shared_memory_per_block,
-    "int64_t":$shared_memory_per_sm
+    "int64_t":$shared_memory_per_sm,
+    "int64_t":$threads_per_sm,
+    "int64_t":$registers_per_sm
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -29,6 +29,8 @@ struct TargetDescription {
   int64_t smCount = 0;
   int64_t sharedMemoryPerBlock = 0;
   int64_t sharedMemoryPerSM = 0;
+  int64_t threadsPerSM = 0;
+  int64_t registersPerSM = 0;
 
   unsigned getSmVersion() const;
   bool hasAmpereInstructions() const { return getSmVersion() >= 80; }

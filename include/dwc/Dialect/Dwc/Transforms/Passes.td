@@ -34,7 +34,8 @@ def DwcAttachTarget : Pass<"dwc-attach-target", "ModuleOp"> {
     ```mlir
     module attributes {dwc.target = #dwc.target<chip = "sm_90a",
         features = "+ptx80", sm_count = 132,
-        shared_memory_per_block = 232448, shared_memory_per_sm = 233472>} {
+        shared_memory_per_block = 232448, shared_memory_per_sm = 233472,
+        threads_per_sm = 2048, registers_per_sm = 65536>} {
       func.func @f(...) { ... }
     }
     ```
