@@ -193,6 +193,10 @@ LogicalResult addKernels(OpPassManager &pm,
   return success();
 }
 
+/// Highest LLVM optimisation level of device code (bench/results/
+/// 2026-12-01-compile-time.md).
+constexpr int kDeviceLLVMOptLevel = 1;
+
 /// 3. Device code to NVVM.
 void addDeviceToNVVM(OpPassManager &pm,
                      const dwc::DwcToNVVMPipelineOptions &options,
@@ -200,7 +204,12 @@ void addDeviceToNVVM(OpPassManager &pm,
   GpuNVVMAttachTargetOptions attach;
   attach.chip = target.chip;
   attach.features = target.features;
-  attach.optLevel = options.optLevel;
+  // LLVM's middle end runs at -O1 at most: the kernels arrive unrolled and
+  // simplified, and -O3 took 5-10x longer (1.9 s of a 51-tap f16 kernel)
+  // for the same PTX. ptxas keeps the requested level (the later
+  // --opt-level wins over the one the target's O gives it).
+  attach.optLevel = std::min<int>(options.optLevel, kDeviceLLVMOptLevel);
+  attach.cmdOptions = "--opt-level " + std::to_string(options.optLevel);
   pm.addPass(createGpuNVVMAttachTarget(attach));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -212,7 +221,7 @@ void addDeviceToNVVM(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
 }
 
-/// 4. Host code to LLVM (launches become mgpu* runtime calls).
+/// 5. Host code to LLVM (launches become mgpu* runtime calls).
 void addHostToLLVM(OpPassManager &pm) {
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -248,13 +257,15 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   if (failed(addKernels(pm, options, target, emitError)))
     return failure();
   addDeviceToNVVM(pm, options, target);
-  addHostToLLVM(pm);
 
-  // 5. Kernels to PTX / cubin / fatbin, embedded in the module.
+  // 4. Kernels to PTX / cubin / fatbin, embedded in the module. Before the
+  //    host lowering: its module passes would otherwise walk every kernel
+  //    (tens of thousands of ops in the unrolled tensor-core kernels).
   GpuModuleToBinaryPassOptions binOpts;
   binOpts.compilationTarget = options.format;
   binOpts.toolkitPath = toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binOpts));
+  addHostToLLVM(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   return success();
