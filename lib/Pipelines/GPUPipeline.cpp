@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -205,6 +206,43 @@ LogicalResult addKernels(OpPassManager &pm,
   return success();
 }
 
+/// Kernels of more than this many operations (after the NVVM lowering) get
+/// LLVM -O1 instead of the requested level: the streaming tensor-core
+/// kernels (25,000-45,000), whose -O2/-O3 IR took the NVPTX backend's
+/// straight-line strength reduction 1.1 s (bench/results/
+/// 2026-12-01-compile-time.md); the others (at most ~5,000: row tiles,
+/// band kernels, im2win) keep it - at -O1 some of them spill.
+constexpr int64_t kLargeKernelOps = 10000;
+constexpr int kLargeKernelLLVMOptLevel = 1;
+
+/// Lowers the LLVM level of large kernels' NVVM targets (ptxas keeps its
+/// level through the target's ptxas-cmd-options).
+struct LargeKernelOptLevel
+    : PassWrapper<LargeKernelOptLevel, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LargeKernelOptLevel)
+  StringRef getArgument() const final { return "dwc-large-kernel-opt-level"; }
+  void runOnOperation() override {
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      ArrayAttr targets = module.getTargetsAttr();
+      int64_t ops = 0;
+      module.walk([&](Operation *) { ++ops; });
+      if (!targets || ops <= kLargeKernelOps)
+        continue;
+      SmallVector<Attribute> lowered;
+      for (Attribute a : targets) {
+        auto t = dyn_cast<NVVM::NVVMTargetAttr>(a);
+        if (t && t.getO() > kLargeKernelLLVMOptLevel)
+          a = NVVM::NVVMTargetAttr::get(
+              &getContext(), kLargeKernelLLVMOptLevel, t.getTriple(),
+              t.getChip(), t.getFeatures(), t.getFlags(), t.getLink(),
+              t.getVerifyTarget());
+        lowered.push_back(a);
+      }
+      module.setTargetsAttr(ArrayAttr::get(&getContext(), lowered));
+    }
+  }
+};
+
 /// 3. Device code to NVVM.
 void addDeviceToNVVM(OpPassManager &pm,
                      const dwc::DwcToNVVMPipelineOptions &options,
@@ -213,7 +251,11 @@ void addDeviceToNVVM(OpPassManager &pm,
   GpuNVVMAttachTargetOptions attach;
   attach.chip = target.chip;
   attach.features = target.features;
+  // ptxas gets the requested level explicitly (the later --opt-level wins
+  // over the one the target's O gives it), so that large kernels can take
+  // a lower LLVM level below.
   attach.optLevel = options.optLevel;
+  attach.cmdOptions = "--opt-level " + std::to_string(options.optLevel);
   pm.addPass(createGpuNVVMAttachTarget(attach));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -223,6 +265,7 @@ void addDeviceToNVVM(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createKernelCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(std::make_unique<LargeKernelOptLevel>());
 }
 
 /// 4. Host code to LLVM (launches become mgpu* runtime calls).
@@ -265,7 +308,9 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   addDeviceToNVVM(pm, options, *target);
   addHostToLLVM(pm);
 
-  // 5. Kernels to PTX / cubin / fatbin, embedded in the module.
+  // 5. Kernels to PTX / cubin / fatbin, embedded in the module. (Not
+  //    before the host lowering, although its module passes walk every
+  //    kernel: convert-to-llvm also finishes the wgmma kernels' lowering.)
   GpuModuleToBinaryPassOptions binOpts;
   binOpts.compilationTarget = options.format;
   binOpts.toolkitPath = toolkit;

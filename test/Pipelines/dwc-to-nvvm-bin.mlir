@@ -9,7 +9,16 @@
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=DECL < %t.ll
 
-// MLIR: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
+// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit fast-paths=false opt-level=0" | FileCheck %s --check-prefix=O0
+// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit fast-paths=false opt-level=2" | FileCheck %s --check-prefix=O2
+
+// ptxas gets the requested level through the target's ptxas-cmd-options;
+// the target's O (LLVM's level) is the requested one for kernels of at most
+// 10,000 operations like these (larger ones: dwc-to-nvvm-large-kernels.mlir).
+// MLIR: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "3"]}>, properties = {{.*}}, bin = "\7FELF
+// O0: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<O = 0, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "0"]}>
+// (O = 2 is the default and not printed.)
+// O2: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "2"]}>
 
 // The cubins are embedded and loaded by global constructors.
 // CHECK: @chain_kernel_binary = internal constant [{{[0-9]+}} x i8] c"\7FELF

@@ -32,7 +32,9 @@ struct DwcToNVVMPipelineOptions
                      "chip's minimum where that is higher)"),
       llvm::cl::init("")};
   PassOptions::Option<int> optLevel{*this, "opt-level",
-                                    llvm::cl::desc("NVVM optimisation level"),
+                                    llvm::cl::desc("Device optimisation level: "
+                                                   "ptxas -O<n>, LLVM's device "
+                                                   "passes at min(n, 1)"),
                                     llvm::cl::init(3)};
   PassOptions::Option<std::string> format{
       *this, "format", llvm::cl::desc("Binary format: isa | bin | fatbin"),

@@ -570,11 +570,19 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     // in a conditional block, and ptxas spilled kilobytes per thread: 7x7
     // f16 at 2 x 56 x 57 x 72 ran 0.47 ms with 32 registers.) The static
     // bounds below stay those of the unmoved tiles: a superset.
-    Value oh0 = e.mul(co[1], TH), ow0 = e.mul(co[2], TM);
-    if (OH % TH != 0)
-      oh0 = e.minc(oh0, OH - TH);
-    if (OW % TM != 0)
-      ow0 = e.minc(ow0, OW - TM);
+    // The moved start is selected by tile index, not min(t * T, O - T):
+    // LLVM folds a bound check on a min-clamped start into `min == bound`,
+    // which ptxas 13.0 miscompiles in 16-bit form (min.u16 + setp.eq.b16:
+    // VIMNMX's predicate output with the wrong sense; wrong columns at
+    // 3 x 4 x 6 x 72 f16, bench/results/2026-12-01-fuzzbug-root.md).
+    auto tileStart = [&](Value t, int64_t tiles, int64_t size, int64_t extent) {
+      Value start = e.mul(t, size);
+      if (extent % size == 0)
+        return start;
+      return e.select(e.eq(t, tiles - 1), e.cst(extent - size), start);
+    };
+    Value oh0 = tileStart(co[1], OHt, TH, OH);
+    Value ow0 = tileStart(co[2], OWc, TM, OW);
     Value n = co[0], c = e.mul(co[3], V);
     Value hs0 = e.add(oh0, -pt), wbase = e.add(ow0, -pl);
     Value zero = e.zeros();
