@@ -511,7 +511,8 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
       int64_t V = channelsPerThread(opElem, vectorBits);
       int64_t tiles = s.N * llvm::divideCeil(s.OH, std::min(TH, s.OH)) *
                       llvm::divideCeil(s.OW, std::min(TM, s.OW)) * (s.C / V);
-      if (llvm::divideCeil(tiles, kBlock) < minTileBlocks) {
+      int64_t blocks = llvm::divideCeil(tiles, kBlock);
+      if (blocks < minTileBlocks) {
         if (!narrow)
           return rewriter.notifyMatchFailure(op, "f32 on a small grid");
         TH = kDefaultRows;
