@@ -351,7 +351,24 @@ def maxbwd3_set():
     return out
 
 
-SETS = {"grid": grid_set, "odd": odd_set, "smoke": smoke_set, "act": act_set, "tune": tune_set,
+def bindbug_set():
+    """The average-pool backward cases reported wrong through dwc_torch
+    (bench/results/2026-12-01-torch-e2e-v2.md): overlapping 3x3 stride-2
+    windows, odd C, ceil_mode and count_include_pad on and off."""
+    out = []
+    for dt in ("f32", "f16"):
+        for ceil in (False, True):
+            for cip in (False, True):
+                out.append(PoolConfig(2, 35, 17, 19, "avg", [3, 3], [2, 2], [1, 1, 1, 1], dt, True,
+                                      ceil=ceil, cip=cip, note="binding report"))
+    out.append(PoolConfig(2, 17, 19, 35, "avg", [3, 3], [2, 2], [1, 1, 1, 1], "f32", True, ceil=True,
+                          note="binding report"))
+    out.append(PoolConfig(2, 17, 19, 32, "avg", [3, 3], [2, 2], [1, 1, 1, 1], "f32", True, ceil=True,
+                          note="binding report"))
+    return out
+
+
+SETS = {"grid": grid_set, "bindbug": bindbug_set, "odd": odd_set, "smoke": smoke_set, "act": act_set, "tune": tune_set,
         "occupancy": occupancy_set, "btiles": btiles_set,
         "s1tune": s1tune_set, "maxbwd": maxbwd_set,
         "fuse": fuse_set, "maxbwd2": maxbwd2_set,
