@@ -75,7 +75,7 @@ int64_t chooseChannelTile(const GapPlan &p, int64_t elemBytes,
                           int64_t smCount) {
   int64_t minCT = std::max<int64_t>(1, 64 / (p.vw * elemBytes));
   int64_t ct = std::min<int64_t>(kWarp, llvm::PowerOf2Ceil(p.CV));
-  while (ct / 2 >= minCT && p.N * llvm::divideCeil(p.CV, ct) < smCount)
+  while (ct / 2 >= minCT && p.N * static_cast<int64_t>(llvm::divideCeil(p.CV, ct)) < smCount)
     ct /= 2;
   return ct;
 }
@@ -403,21 +403,29 @@ FailureOr<GapPlan> planFor(PatternRewriter &rewriter, Operation *op, Value x,
   return rewriter.notifyMatchFailure(op, why);
 }
 
+/// The reduction kernel for `op` (a global average, or an average pool2d
+/// whose window is the whole input), reading `input` into `init`.
+LogicalResult rewriteAsReduction(Operation *op, Value input, Value init,
+                                 Type acc, const GapOptions &o,
+                                 PatternRewriter &rewriter) {
+  if (hasOtherKernel(op, ""))
+    return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+  FailureOr<GapPlan> p = planFor(rewriter, op, input, o, false);
+  if (failed(p))
+    return failure();
+  emitReduction(rewriter, op, *p, input, init, acc, o.unroll);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
   GapOptions o;
   GlobalAvgPoolLowering(MLIRContext *ctx, GapOptions o)
       : OpRewritePattern(ctx, /*benefit=*/3), o(o) {}
   LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInput(), o, false);
-    if (failed(p))
-      return failure();
-    emitReduction(rewriter, op, *p, op.getInput(), op.getInit(),
-                  op.getAccType(), o.unroll);
-    rewriter.eraseOp(op);
-    return success();
+    return rewriteAsReduction(op, op.getInput(), op.getInit(), op.getAccType(),
+                              o, rewriter);
   }
 };
 
@@ -428,19 +436,12 @@ struct GlobalPool2DLowering : OpRewritePattern<Pool2DOp> {
       : OpRewritePattern(ctx, /*benefit=*/3), o(o) {}
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
     auto in = cast<ShapedType>(op.getInput().getType()).getShape();
     if (op.getKind() != PoolKind::Avg || op.getActivation() ||
         !isGlobalWindow(in, op.getWindow(), op.getPadding()))
       return rewriter.notifyMatchFailure(op, "not a global average");
-    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInput(), o, false);
-    if (failed(p))
-      return failure();
-    emitReduction(rewriter, op, *p, op.getInput(), op.getInit(),
-                  op.getAccType(), o.unroll);
-    rewriter.eraseOp(op);
-    return success();
+    return rewriteAsReduction(op, op.getInput(), op.getInit(), op.getAccType(),
+                              o, rewriter);
   }
 };
 
