@@ -22,6 +22,9 @@ void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
   pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(dwc::createDwcDecomposeConvPool());
   pm.addPass(dwc::createConvertDwcToLinalg());
+  // (A module may carry #dwc.target; the CPU code does not read it, and
+  // mlir-runner does not know the dwc dialect.)
+  pm.addPass(dwc::createDwcDetachTarget());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufOpts;
   bufOpts.bufferizeFunctionBoundaries = true;

@@ -2,7 +2,8 @@
 """Seeded malformed-IR fuzzer for the dwc tools.
 
 Generates mutants of valid dwc programs (every op; attributes set to zero,
-negative, huge or wrongly sized values; shapes with zero, one, huge or
+negative, huge or wrongly sized values; dwc.kernel configurations and
+#dwc.target attributes with such fields; shapes with zero, one, huge or
 mismatched dimensions; other element types and ranks; token deletions,
 duplications and truncations) and feeds them, many per process through
 -split-input-file, to dwc-opt: parsing and verification, the CPU pipeline,
@@ -179,6 +180,52 @@ def consistent_op(rng):
     return rng.choice([POOL, POOL_BWD]).format(**f)
 
 
+HUGE = [0, -1, 3, 9, 33, 129, 2**31, 2**62, 2**63 - 1]
+
+
+def kernel_config(rng):
+    """A dwc.kernel value: a configuration of some family with fields small,
+    zero, negative or huge, or not a configuration at all."""
+    field = lambda: rng.choice([1, 2, 4, 8] * 3 + HUGE)
+    fields = lambda names: ", ".join("%s = %d" % (n, field()) for n in names
+                                     if rng.random() < 0.7)
+    return rng.choice([
+        "#dwc.direct",
+        "#dwc.strided_forward<%s>" % fields(["channels", "rows", "columns"]),
+        "#dwc.strided_gather<%s>" % fields(["channels", "columns"]),
+        "3", '"strided"', "#dwc.target<chip = \"sm_90\">", "#dwc.strided_forward<rows = 1",
+    ])
+
+
+def target_attr(rng):
+    """A #dwc.target with plausible, zero, negative or huge fields."""
+    v = lambda good: rng.choice([good] * 4 + HUGE)
+    return ('#dwc.target<chip = "%s", features = "%s", sm_count = %d, '
+            "shared_memory_per_block = %d, shared_memory_per_sm = %d, "
+            "threads_per_sm = %d, registers_per_sm = %d>" % (
+                rng.choice(["sm_90", "sm_90a", "sm_80", "sm_75", "sm_9", "", "sm_90x"]),
+                rng.choice(["+ptx80", "+ptx86", "ptx80", "", "+ptx9999"]),
+                v(132), v(232448), v(233472), v(2048), v(65536)))
+
+
+def with_configs(rng, text):
+    """`text` with a random dwc.kernel on its op and, sometimes, the function
+    in a module carrying a random dwc.target."""
+    if rng.random() < 0.3 and " -> " in text:
+        head, tail = text.rsplit(" -> ", 1)
+        if "\n  return" in tail or "return" in tail:
+            line_end = text.index("\n  return") if "\n  return" in text else -1
+            if line_end > 0:
+                op_line = text[:line_end]
+                k = op_line.rfind(" -> ")
+                if k > 0:
+                    text = (op_line[:k] + " {dwc.kernel = %s}" % kernel_config(rng)
+                            + op_line[k:] + text[line_end:])
+    if rng.random() < 0.15:
+        text = "module attributes {dwc.target = %s} {\n%s}\n" % (target_attr(rng), text)
+    return text
+
+
 def function(rng, i, consistent=0.5):
     op = None
     if rng.random() < consistent:
@@ -192,7 +239,7 @@ def function(rng, i, consistent=0.5):
     name = rng.choice(["f%d" % i, "f%d" % i, '"conv-%d"' % i, '"a.b%d"' % i])
     text = "func.func @%s(%s) -> %s {\n  %s\n  return %%r : %s\n}\n" % (
         name, args, result, op, result)
-    return mutate(rng, text)
+    return mutate(rng, with_configs(rng, text))
 
 
 def mutate(rng, text):

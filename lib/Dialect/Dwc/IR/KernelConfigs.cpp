@@ -30,6 +30,19 @@ std::optional<ConvOperands> convOperandsOf(Operation *op) {
   return std::nullopt;
 }
 
+/// Whether the operands are shaped (rank 4, a rank-3 filter second, a
+/// rank-1 bias): the op's own verifier may not have run yet when the
+/// dwc.kernel attribute is verified.
+bool hasConvOperandRanks(Operation *op) {
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    auto t = dyn_cast<ShapedType>(v.getType());
+    int64_t rank = i == 1 ? 3 : (i == 2 && op->getNumOperands() == 4) ? 1 : 4;
+    if (!t || !t.hasRank() || t.getRank() != rank)
+      return false;
+  }
+  return op->getNumOperands() >= 3;
+}
+
 /// Operand element types and layouts the strided kernels read.
 std::string operandIneligibility(Operation *op, Type elem) {
   for (Value v : op->getOperands()) {
@@ -72,6 +85,9 @@ std::string dwc::stridedIneligibility(Operation *op) {
   std::optional<ConvOperands> c = convOperandsOf(op);
   if (!c)
     return "not a depthwise convolution forward or backward-data op";
+  if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
+      c->dilations.size() != 2 || c->padding.size() != 4)
+    return "operands or attributes of the wrong rank";
   Type elem = cast<ShapedType>(c->out.getType()).getElementType();
   if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
     return "element type is not f32, f16 or bf16";
@@ -92,9 +108,11 @@ std::string dwc::channelsIneligibility(Type elem, int64_t C,
                                        int64_t channels) {
   if (channels == 0)
     return "";
-  int64_t bits = channels * elem.getIntOrFloatBitWidth();
-  if (channels < 0 || !llvm::isPowerOf2_64(channels) || bits < 32 ||
-      bits > 128)
+  // (channels <= 128 first: the product below cannot overflow.)
+  int64_t bits = channels > 0 && channels <= 128
+                     ? channels * elem.getIntOrFloatBitWidth()
+                     : 0;
+  if (!llvm::isPowerOf2_64(channels) || bits < 32 || bits > 128)
     return ("channels = " + Twine(channels) + " is not a 32- to 128-bit " +
             "vector of the element type")
         .str();
