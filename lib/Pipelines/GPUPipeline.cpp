@@ -102,14 +102,10 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
                                    const dwc::DwcToNVVMPipelineOptions &options,
                                    const dwc::TargetDescription &target,
                                    ErrorFn emitError) {
-  // Tensor cores from FW = 9 (the row-ring kernel); narrower filters
-  // run faster on the CUDA-core GEMV kernel (measured on the H200,
-  // bench/results/2026-11-30-fwd16-v3.md). Band packing with filter
-  // pairs, split copies and unrolled slices: 1.15-2.6x the fragment
-  // ring (bench/results/2026-11-30-fwd16-ldm.md).
-  // Wide filters: the streaming band kernel (each input row loaded once
-  // per row block into registers and multiplied with every filter row
-  // it meets).
+  // Tensor cores from FW = 9 (narrower filters are faster on the CUDA-core
+  // kernels), band packing with filter pairs, split copies and unrolled
+  // slices; wide filters stream input rows through registers
+  // (docs/KernelSelection.md, "tensor cores").
   if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUMmaStream(),
                             options.streamOptions, "stream-options",
                             emitError)))
@@ -120,10 +116,9 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
   mmaOptions.bandFilterPairs = true;
   mmaOptions.bandCopySplit = true;
   mmaOptions.bandUnroll = true;
-  // Band rows / one barrier / filter rows per shape, as measured on the
-  // H200 (bench/results/2026-11-30-fwd16-rows.md): 1.0-1.22x the
-  // previous default, which band-auto=false in mma-options gives back.
-  // Hopper only: its two-row blocks take up to 227 KB of shared memory.
+  // Band rows / one barrier / filter rows chosen per shape (band-auto=false
+  // in mma-options gives the fixed default back); Hopper only, the rule was
+  // measured there and its two-row blocks need Hopper's shared memory.
   mmaOptions.bandAuto = target.getSmVersion() == 90;
   return addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
                         options.mmaOptions, "mma-options", emitError);

@@ -134,8 +134,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 
   /// 64-bit f16/bf16 vectors for filters of at most kSmallFilterTaps taps
   /// (memory-bound: twice the threads, half the registers), 128-bit ones
-  /// above (fewer instructions per FMA); measured on the H200,
-  /// bench/results/2026-11-30-fwd16-v2.md.
+  /// above (fewer instructions per FMA); docs/KernelSelection.md, "GEMV".
   static constexpr int64_t kSmallFilterTaps = 9;
   int64_t vectorBitsFor(Type elem, int64_t taps) const {
     if (elem.isF32())
@@ -427,37 +426,16 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
 
   /// Threads per block of the 1-D launch.
   static constexpr int64_t kBlock = 256;
-  /// Default tile for f16/bf16 filters of up to 9 taps: 4 rows x 4 outputs
-  /// x 64-bit vectors (4 channels). Measured on the H200, f16 backward data
-  /// (bench/results/2026-11-30-rowtile-v1.md, -v2.md, -v3.md; same kernel
-  /// as the forward): 3x3 4 x 4 at 82-86% of copy bandwidth (4 x 2: 65-68%,
-  /// 4 x 6: 63-66%, 4 x 8: 72-74%, 8 x 4: 80-82%, 3 x 4 like 4 x 4) against
-  /// the GEMV kernel's 69-76% and cuDNN's 80-82%; 5x5 4 x 8 0.25 / 0.49 ms
-  /// (4 x 4: 0.32-0.33 / 0.62, 2 x 8: 0.29 / 0.56) against GEMV 0.29-0.30 /
-  /// 0.57 and cuDNN 0.28-0.31 / 0.55, although ptxas spills 20 bytes there;
-  /// 7x7 4 x 4 0.47-0.48 / 0.93 ms (2 x 8: 0.48-0.50 / 0.94, 4 x 8:
-  /// 0.73 / 1.52, spilling) against GEMV 0.58-0.61 / 0.98 (all 4 channels).
-  /// From 10 taps, 16-bit data: 2 channels per thread (half the filter
-  /// registers of 4) and 8 rows; 8 outputs along the width from 26 taps.
-  /// The kernel is issue-bound (7x7 4 x 4 x 4 channels: FFMA 69% of the
-  /// instructions, the f16 -> f32 widening 13%, selects 7%); taller and
-  /// wider tiles widen each loaded word for more FMAs. f16 forward on the
-  /// H200 (bench/results/2026-12-01-rowtile-v2.md): 5x5 8 x 4 x 2 channels
-  /// 0.458 / 0.238 / 0.241 ms at 128x128 / 64x64 / 32x32 (4 x 8 x 4
-  /// channels 0.483 / 0.245 / 0.246; 8 x 8 x 2 0.536, 16 x 4 x 2 0.465 at
-  /// 128x128); 7x7 8 x 8 x 2 channels 0.765-0.774 / 0.394-0.399 /
-  /// 0.405-0.411 ms (4 x 4 x 4 channels 0.852 / 0.433 / 0.440; 8 x 4 x 2
-  /// 0.909-0.920, 16 x 4 x 2 0.912, 16 x 8 x 2 2.76, spilling).
+  /// Default tiles (rows x outputs x vector bits; the measurements behind
+  /// each are in docs/KernelSelection.md, "row tile"): the kernel is
+  /// issue-bound, so taller and wider tiles widen each loaded word for more
+  /// FMAs until the filter and the window no longer fit in registers.
+  /// 16-bit data: up to 9 taps 4 x 4 x 64 bits; from 10 taps 8 rows x 32
+  /// bits (half the filter registers), 8 outputs from 26 taps. f32: 4 x 8 x
+  /// 64 bits for up to 9 and from 26 taps, else 8 x 8 x 32.
   static constexpr int64_t kDefaultRows = 4, kDefaultStrip = 4;
   static constexpr int64_t kShortFilterMaxTaps = 9, kWideStripMinTaps = 26;
   static constexpr int64_t kShortFilterBits = 64;
-  /// f32 (bench/results/2026-12-01-rowtile-f32.md, against the GEMV kernel
-  /// it replaces on large grids): 3x3 and 7x7 2 channels x 4 rows x 8
-  /// outputs (3x3 0.528 / 0.269 / 0.270 ms at 128x128 / 64x64 / 32x32
-  /// against 0.635 / 0.304 / 0.288, 94-96% of copy bandwidth; 7x7 0.955 /
-  /// 0.490 / 0.517 against 1.224 / 0.670 / 0.698; 4 channels x 4 x 4 0.938
-  /// / 0.482 / 0.546), 5x5 1 channel x 8 x 8 (0.632 / 0.324 / 0.325
-  /// against 0.833 / 0.404 / 0.412; 2 x 4 x 8 0.706 / 0.359 / 0.362).
   struct Tile {
     int64_t bits, rows, strip;
   };
@@ -471,12 +449,9 @@ struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
     return {32, 8, 8};
   }
   /// The long-filter and f32 tiles hold 2-4x the work of a short tile per
-  /// thread: on grids of fewer blocks than 4 waves of the target's SMs
-  /// 16-bit data
-  /// takes the short-filter tile and f32 the GEMV kernel (its default before
-  /// the f32 tiles). On the odd shapes of bench/results/2026-12-01-odd-tails.md
-  /// (tens of blocks) it is 1.0-1.9x faster (7x7 f16 2 x 56 x 57 x 72:
-  /// 0.012 ms, 8 x 8 x 2 channels 0.016).
+  /// thread, which leaves SMs idle on small grids: below 4 waves of the
+  /// target's SMs, 16-bit data takes the short-filter tile and f32 the GEMV
+  /// kernel.
   static constexpr int64_t kMinTileWaves = 4;
   int64_t minTileBlocks;
 
