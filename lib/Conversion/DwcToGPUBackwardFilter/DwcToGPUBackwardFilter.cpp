@@ -54,11 +54,9 @@ constexpr int64_t kLanes = 8;
 /// Work-unit slots per block (each slot is kLanes threads): 256 threads.
 constexpr int64_t kSlots = 32;
 constexpr int64_t kThreads = kLanes * kSlots;
-/// Waves of fully resident threads the slice count aims at. Measured on the
-/// H200 (128x64x64x256 f32): F=7 0.98 / 1.04 / 0.73 ms with Z = 146 / 586
-/// (one wave) / 2048 (four waves); F=51 69 / 42 / 39 ms with Z = 4 / 14 /
-/// 56 (four waves): more, shorter slices balance the SMs better than the
-/// extra atomics cost.
+/// Waves of fully resident threads the slice count aims at: more, shorter
+/// slices balance the SMs better than the extra atomics cost
+/// (docs/KernelSelection.md, "backward filter").
 constexpr int64_t kTargetWaves = 4;
 /// Most slices of a 16-bit split-z problem on strided dY (see makePlan).
 constexpr int64_t kStridedMaxSlices = 256;
@@ -120,9 +118,7 @@ Plan makePlan(int64_t N, int64_t OH, int64_t C, int64_t FH, int64_t FW,
     z = (resident + threadsPerSlice - 1) / threadsPerSlice;
     // 16-bit strided dY (small maps, short slices): at most
     // kStridedMaxSlices, 64 atomic adds per dW element after the warp
-    // reduction. Measured on the H200 (bench/results/2026-12-01-bwdf16-sweep.md, 16-bit, batch 64):
-    // Z = 224 against one row per slice, 28x28x240 5x5 0.057 -> 0.038 ms,
-    // 14x14x672 5x5 0.042 -> 0.029 ms, 28x28x192 3x3 0.042 -> 0.034 ms.
+    // reduction; one row per slice made the atomics the bottleneck.
     if (strided && !elem.isF32())
       z = std::min(z, kStridedMaxSlices);
   }
@@ -197,11 +193,8 @@ StreamPlan makeStreamPlan(int64_t N, int64_t OH, int64_t C, int64_t FH,
 
 /// Whether strided dY (sh > 1) takes the streaming kernel rather than
 /// split-z: its N*ceil(OH/R) row blocks are the only parallelism, and it
-/// pays for 16-bit inputs on grids of at least a quarter of the SMs.
-/// Measured on the H200 (bench/results/2026-12-01-stride-v2.md, 3x3 stride
-/// 2): f32 split-z 1.1-1.6x faster everywhere (64x96x112x112: 0.13 against
-/// 0.21 ms); f16/bf16 streaming 1.3-1.4x faster at batch 64 on 56x56+ maps
-/// (0.097 against 0.137 ms at 112x112), split-z 1.2-2.4x faster at batch 1.
+/// pays for 16-bit inputs on grids of at least a quarter of the SMs (f32
+/// takes split-z; docs/KernelSelection.md, "backward filter").
 bool streamsStrided(const StreamPlan &s, Type elem, int64_t smCount) {
   return !elem.isF32() && 4 * s.blocks >= smCount;
 }

@@ -15,8 +15,8 @@
 // / input pairs written by a first kernel; band rows (T spatial tiles per
 // warp sharing the B registers, T R rows and T R + 1 ring slots per block),
 // one barrier per stage (one more slot, a third filter buffer), and
-// band-auto, the per-shape choice of those measured on the H200 (the
-// dwc-to-nvvm default). Its index math is mirrored by
+// band-auto, the per-shape choice of those (the dwc-to-nvvm default on
+// Hopper; evidence in docs/KernelSelection.md). Its index math is mirrored by
 // test/Conversion/DwcToGPUMma/Inputs/band_model.py.
 // Index math is mirrored by test/Conversion/DwcToGPUMma/Inputs/packing_model.py.
 // See the pass description in include/dwc/Conversion/Passes.td.
@@ -238,7 +238,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t maxSmemBytes;  // for band rows and one barrier
   };
   /// The options as given, or with band-auto the configuration measured best
-  /// on the H200 (bench/results/2026-11-30-fwd16-rows.md), per convolution:
+  /// per convolution (docs/KernelSelection.md, "tensor cores"):
   /// * large grids (1024+ blocks of two rows) with 3+ slices (FW >= 26) or
   ///   with one-row tiles (OW > 64) and 2+ slices: two rows per warp, 8
   ///   channels per warp, filter rows (no pair workspace), one 256-thread
@@ -294,7 +294,7 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
     int64_t nfrag = (FW + kFrag - 1) / kFrag;
     int64_t G = groupsPerRow(OW), R = kGemvs / G;
     // Band configuration of this convolution: the options, or with
-    // band-auto the per-shape choice measured on the H200.
+    // band-auto the measured per-shape choice.
     BandChoice bc = bandChoice(N, C, FW, OH, OW, G, R);
     // 8-channel chunks per warp, warps and threads per block.
     const int64_t wchunks = bc.warpChannels / kVec;
