@@ -68,9 +68,7 @@ int64_t vectorWidth(Type elem, int64_t c) {
 
 /// Channel tile: the widest power of two <= 32 vectors up to C, narrowed
 /// (not below 64 bytes per row) only while the grid has fewer blocks than
-/// SMs. Wide rows won on the H200 even with idle lanes
-/// (bench/results/2026-12-01-gap-v1.md: 128x56x56x144 f32, 36 vectors,
-/// 0.059 ms with 32-vector tiles against 0.080 ms with 4-vector tiles).
+/// SMs: wide rows win even with idle lanes.
 int64_t chooseChannelTile(const GapPlan &p, int64_t elemBytes,
                           int64_t smCount) {
   int64_t minCT = std::max<int64_t>(1, 64 / (p.vw * elemBytes));

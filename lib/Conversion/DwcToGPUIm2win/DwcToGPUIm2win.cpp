@@ -201,8 +201,7 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     p.wg = sw.wgmma && p.tc && p.chunked && sw.asyncCopy && sw.doubleBuffer;
     if (p.wg) {
       // Automatic: two warpgroups (128-row tiles) when that still gives
-      // 2048 blocks or more, else one (more blocks for small layers;
-      // measured on the H200, bench/results/2026-11-30-conv-wgmma.md).
+      // 2048 blocks or more, else one (more blocks for small layers).
       int64_t M = p.N * p.OH * p.OW, nb = (p.OC + 127) / 128;
       p.WG = sw.warpgroups > 0             ? sw.warpgroups
              : (M + 127) / 128 * nb >= 2048 ? 2

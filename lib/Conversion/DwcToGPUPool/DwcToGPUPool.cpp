@@ -352,9 +352,8 @@ struct RowTile {
 
 /// The row tile for a forward pool2d, or nullopt for the single-row strip
 /// kernel. `request`: 0 = automatic (8 rows whenever the windows overlap in
-/// height, KH > sh: measured on the H200, f16 avg 3x3 stride 2 went from 79%
-/// to 86% of copy bandwidth, bench/results/2026-11-30-pool-v3.md), 1 = never,
-/// >= 2 = that many rows when KH > sh.
+/// height, KH > sh: each input row then serves several output rows), 1 =
+/// never, >= 2 = that many rows when KH > sh.
 ///
 /// While input row t is folded in, the output rows whose windows hold it
 /// are live: ceil(KH/sh) rows of TM accumulators, the newest being the row
@@ -423,10 +422,7 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
     int64_t CV = C / vw;
     // Stride-1 averages of 16-bit data (8 f32 sums per channel vector):
     // by default one output per row and 4 rows per thread, whose lower
-    // register use keeps more threads resident. Measured on the H200, f16
-    // avg 3x3 s1 at 128x112x112x64 / 128x56x56x256: TM=2 x 8 rows 77% / 79%
-    // of copy bandwidth, TM=1 x 4 rows 79% / 85%, TM=1 x 8 rows 78% / 81%
-    // (bench/results/2026-11-30-pool-occupancy.md).
+    // register use keeps more threads resident.
     int64_t tileRequest = rowTile, tileRegs = accRegs;
     if (!isMax && sh == 1 && sw == 1 && rowTile == 0 &&
         accRegs == kDefaultTileAccRegs &&
@@ -1008,9 +1004,7 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     bool narrow = elt.getIntOrFloatBitWidth() == 16;
     // 16-bit max backward with the stored argmax: 2-wide gather strips and
     // one window per argmax thread (fewer live registers, more resident
-    // threads): f16 3x3 s2 went from 54-55% to 67-68% of copy bandwidth on
-    // the H200 (bench/results/2026-11-30-pool-fuse.md, variant as1bs2), and
-    // to 75-76% with the packed argmax (2026-11-30-pool-v8.md).
+    // threads).
     bool narrowStoredMax = isMax && narrow && overlap &&
                            argmax != ArgmaxMode::Recompute;
     int64_t stripReq = strip ? strip : (narrowStoredMax ? 2 : 4);
@@ -1323,10 +1317,8 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
 /// the filter; beyond this the GEMV convolution and the pooling kernel are
 /// faster apart).
 constexpr int64_t kMaxFusedTaps = 49;
-/// The same for 16-bit data, whose unfused GEMV convolution is faster:
-/// fused f16 7x7 + max 3x3 s2 took 1.14-1.16 ms against 0.44-0.53 ms
-/// unfused, 3x3 0.177 ms against 0.22 ms on the H200
-/// (bench/results/2026-11-30-pool-v7.md, 2026-11-30-pool-fuse.md).
+/// The same for 16-bit data, whose unfused GEMV convolution is faster from
+/// 5x5 on.
 constexpr int64_t kMaxFusedTaps16 = 9;
 /// f32 lanes the fused kernel may keep live (conv columns + a filter row).
 constexpr int64_t kFusedAccLanes = 96;
@@ -1376,9 +1368,8 @@ struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
     int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
     int64_t pt = p[0], pl = p[2];
     // Live f32 lanes: the strip's conv columns and one filter row; TM from
-    // the pooling strip down to 1 until they fit kFusedAccLanes (f16 7x7
-    // with TM = 4 spilled: 3.8 ms against 0.44 ms unfused on the H200; f16
-    // 3x3 + 3x3 s2 keeps TM = 4: 0.177 ms, TM = 2: 0.199 ms).
+    // the pooling strip down to 1 until they fit kFusedAccLanes (wider
+    // strips spill).
     int64_t TM = forwardStrip(PW, sw);
     auto lanes = [&] { return ((TM - 1) * sw + KW + FW) * vw; };
     while (TM > 1 && lanes() > kFusedAccLanes)
