@@ -111,6 +111,22 @@ struct Emitter : F32VectorEmitter {
     vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
                             align(elem));
   }
+  /// Column `col` (statically in [lo, hi]) of the rows `rows` of the NHWC
+  /// buffer `mem` of width `width`, channels from `c`: zeros where the row
+  /// (`rowOk`) or the column lies outside the buffer.
+  SmallVector<Value> loadColumn(Value mem, Value n, ArrayRef<Value> rows,
+                                ArrayRef<Value> rowOk, Value c, Value col,
+                                int64_t lo, int64_t hi, int64_t width) {
+    Value colOk = inBounds(col, lo, hi, width);
+    Value cc = clampIf(colOk, col, width);
+    SmallVector<Value> v;
+    for (auto [row, ok0] : llvm::zip_equal(rows, rowOk)) {
+      Value ok = andi(ok0, colOk);
+      v.push_back(ok ? loadOrZero(mem, ValueRange{n, row, cc, c}, ok)
+                     : load(mem, ValueRange{n, row, cc, c}));
+    }
+    return v;
+  }
 };
 
 /// The kernel body of the thread with global id `gid` (< threads).
@@ -148,15 +164,7 @@ void emitThread(OpBuilder &b, Location loc, const Plan &p, Value dy, Value w,
 
   // Column q of the KH dY rows (zeros outside dY); `lo`, `hi` bound q.
   auto loadColumn = [&](Value q, int64_t lo, int64_t hi) {
-    Value colOk = e.inBounds(q, lo, hi, p.OW);
-    Value qc = e.clampIf(colOk, q, p.OW);
-    SmallVector<Value> col;
-    for (int64_t j = 0; j < p.KH; ++j) {
-      Value ok = e.andi(ohOk[j], colOk);
-      col.push_back(ok ? e.loadOrZero(dy, ValueRange{n, oh[j], qc, c}, ok)
-                       : e.load(dy, ValueRange{n, oh[j], qc, c}));
-    }
-    return col;
+    return e.loadColumn(dy, n, oh, ohOk, c, q, lo, hi, p.OW);
   };
 
   // window[i] holds dY column q - (KW - 1) + i.
@@ -302,15 +310,7 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
 
   // Input column `col` of the window rows; `lo`, `hi` bound it.
   auto loadColumn = [&](Value col, int64_t lo, int64_t hi) {
-    Value colOk = e.inBounds(col, lo, hi, p.IW);
-    Value cc = e.clampIf(colOk, col, p.IW);
-    SmallVector<Value> v;
-    for (int64_t j = 0; j < p.inRows; ++j) {
-      Value ok = e.andi(ihOk[j], colOk);
-      v.push_back(ok ? e.loadOrZero(x, ValueRange{n, ih[j], cc, c}, ok)
-                     : e.load(x, ValueRange{n, ih[j], cc, c}));
-    }
-    return v;
+    return e.loadColumn(x, n, ih, ihOk, c, col, lo, hi, p.IW);
   };
 
   // window[kw]: input column (ow0 + u) * sw - pl + kw at step u.
