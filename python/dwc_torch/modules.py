@@ -82,6 +82,19 @@ def _autocast_dtype(x):
 
 
 class _ConvMixin(_PlanMixin):
+    def _forward_off_hot_path(self, x, op, relayout):
+        """forward() of calls the inlined plan call does not take: a plan made
+        on first use, inputs that are not 4-D (nn.Conv2d's own forward), and
+        the op with its filter re-layout otherwise."""
+        if self._fast(x):
+            plan = self._plan_or_none()
+            if plan is not None:
+                p = self._parameters
+                return plan(x, p["weight"], p["bias"])
+        if x.dim() != 4:
+            return nn.Conv2d.forward(self, x)
+        return self._call(op, relayout, x)
+
     def _dwc_init(self):
         if self.padding_mode != "zeros":
             raise ValueError("dwc convolutions support padding_mode='zeros' only")
@@ -136,14 +149,7 @@ class DepthwiseConv2d(_ConvMixin, nn.Conv2d):
         if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
             p = self._parameters
             return plan(x, p["weight"], p["bias"])
-        if self._fast(x):
-            plan = self._plan_or_none()
-            if plan is not None:
-                p = self._parameters
-                return plan(x, p["weight"], p["bias"])
-        if x.dim() != 4:
-            return super().forward(x)
-        return self._call(dwc.depthwise_conv2d, _ops.filter_hwc, x)
+        return self._forward_off_hot_path(x, dwc.depthwise_conv2d, _ops.filter_hwc)
 
 
 class Conv2d(_ConvMixin, nn.Conv2d):
@@ -162,14 +168,7 @@ class Conv2d(_ConvMixin, nn.Conv2d):
         if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
             p = self._parameters
             return plan(x, p["weight"], p["bias"])
-        if self._fast(x):
-            plan = self._plan_or_none()
-            if plan is not None:
-                p = self._parameters
-                return plan(x, p["weight"], p["bias"])
-        if x.dim() != 4:
-            return super().forward(x)
-        return self._call(dwc.conv2d, _ops.filter_dense, x)
+        return self._forward_off_hot_path(x, dwc.conv2d, _ops.filter_dense)
 
 
 def _pair(v):
