@@ -15,14 +15,14 @@
 // ptxas gets the requested level through the target's ptxas-cmd-options;
 // the target's O (LLVM's level) is the requested one for kernels of at most
 // 10,000 operations like these (larger ones: dwc-to-nvvm-large-kernels.mlir).
-// MLIR: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "3"]}>, properties = {{.*}}, bin = "\7FELF
-// O0: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<O = 0, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "0"]}>
+// MLIR: gpu.binary @chain_direct  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "3"]}>, properties = {{.*}}, bin = "\7FELF
+// O0: gpu.binary @chain_direct  [#gpu.object<#nvvm.target<O = 0, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "0"]}>
 // (O = 2 is the default and not printed.)
-// O2: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "2"]}>
+// O2: gpu.binary @chain_direct  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--opt-level", "2"]}>
 
 // The cubins are embedded and loaded by global constructors.
-// CHECK: @chain_kernel_binary = internal constant [{{[0-9]+}} x i8] c"\7FELF
-// CHECK: @llvm.global_ctors = appending global [2 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 123, ptr @chain_kernel_load, ptr null }, { i32, ptr, ptr } { i32 123, ptr @chain_kernel_0_load, ptr null }]
+// CHECK: @chain_direct_binary = internal constant [{{[0-9]+}} x i8] c"\7FELF
+// CHECK: @llvm.global_ctors = appending global [2 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 123, ptr @chain_direct_load, ptr null }, { i32, ptr, ptr } { i32 123, ptr @chain_direct_0_load, ptr null }]
 
 // Device buffers flow through one stream: allocate the intermediate, launch
 // both kernels (31 and 22 parameters: the expanded memref descriptors),
@@ -30,9 +30,9 @@
 // CHECK-LABEL: define void @chain(
 // CHECK: %[[S:.*]] = call ptr @mgpuStreamCreate()
 // CHECK: %[[T:.*]] = call ptr @mgpuMemAlloc(i64 8192, ptr %[[S]], i8 0)
-// CHECK: %[[F0:.*]] = call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @chain_kernel_chain_kernel_name)
+// CHECK: %[[F0:.*]] = call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @chain_direct_chain_direct_name)
 // CHECK: call void @mgpuLaunchKernel(ptr %[[F0]], i64 2, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr %[[S]], ptr %{{.*}}, ptr null, i64 31)
-// CHECK: %[[F1:.*]] = call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @chain_kernel_0_chain_kernel_name)
+// CHECK: %[[F1:.*]] = call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @chain_direct_0_chain_direct_name)
 // CHECK: call void @mgpuLaunchKernel(ptr %[[F1]], i64 1, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr %[[S]], ptr %{{.*}}, ptr null, i64 22)
 // CHECK: call void @mgpuMemFree(ptr %[[T]], ptr %[[S]])
 // CHECK: call void @mgpuStreamSynchronize(ptr %[[S]])
@@ -46,8 +46,8 @@
 // CHECK: load { ptr, ptr, i64, [3 x i64], [3 x i64] }, ptr %1
 // CHECK: load { ptr, ptr, i64, [4 x i64], [4 x i64] }, ptr %2
 // CHECK: call void @chain(
-// CHECK: define internal void @chain_kernel_load()
-// CHECK: call ptr @mgpuModuleLoad(ptr @chain_kernel_binary, i64 {{[0-9]+}})
+// CHECK: define internal void @chain_direct_load()
+// CHECK: call ptr @mgpuModuleLoad(ptr @chain_direct_binary, i64 {{[0-9]+}})
 
 // The runtime entry points the host code needs:
 // DECL-DAG: declare ptr @mgpuStreamCreate()

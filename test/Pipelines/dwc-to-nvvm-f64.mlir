@@ -6,8 +6,8 @@
 // check shows up here as f32 arithmetic.
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa" | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
 
-// CHECK-LABEL: // gpu.binary @dw_f64_kernel
-// CHECK: .entry dw_f64_kernel(
+// CHECK-LABEL: // gpu.binary @dw_f64_direct
+// CHECK: .entry dw_f64_direct(
 // CHECK: .maxntid 256, 1, 1
 // CHECK-NOT: .f32
 // CHECK: ld.global.v2.b64
@@ -24,8 +24,8 @@ func.func @dw_f64(%x: tensor<2x16x16x32xf64>, %w: tensor<7x7x32xf64>, %b: tensor
 }
 
 // Backward filter in f64: sums in f64 (one thread per tap and channel pair).
-// CHECK-LABEL: // gpu.binary @bwd_filter_f64_kernel
-// CHECK: .entry bwd_filter_f64_kernel(
+// CHECK-LABEL: // gpu.binary @bwd_filter_f64_direct
+// CHECK: .entry bwd_filter_f64_direct(
 // CHECK-NOT: .f32
 // CHECK: fma.rn.f64
 // CHECK-NOT: .f32
@@ -38,8 +38,8 @@ func.func @bwd_filter_f64(%x: tensor<2x16x16x32xf64>, %dy: tensor<2x16x16x32xf64
 }
 
 // Backward data in f64, stride 1.
-// CHECK-LABEL: // gpu.binary @bwd_data_f64_kernel
-// CHECK: .entry bwd_data_f64_kernel(
+// CHECK-LABEL: // gpu.binary @bwd_data_f64_direct
+// CHECK: .entry bwd_data_f64_direct(
 // CHECK-NOT: .f32
 // CHECK: fma.rn.f64
 // CHECK-NOT: .f32

@@ -3,9 +3,9 @@
 // conversions to f32 and f32 fma accumulation, scalar loads otherwise.
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa fast-paths=false" | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
 
-// CHECK-LABEL: // gpu.binary @dw_f32_kernel
+// CHECK-LABEL: // gpu.binary @dw_f32_direct
 // CHECK: .target sm_90
-// CHECK: .entry dw_f32_kernel(
+// CHECK: .entry dw_f32_direct(
 // CHECK: .maxntid 256, 1, 1
 // CHECK: ld.global.v4.b32
 // CHECK: fma.rn.f32
@@ -19,8 +19,8 @@ func.func @dw_f32(%x: tensor<2x16x16x32xf32>, %w: tensor<3x3x32xf32>, %b: tensor
 }
 
 // 8 x f16 per 128-bit load (four b32 registers), widened to f32.
-// CHECK-LABEL: // gpu.binary @dw_f16_kernel
-// CHECK: .entry dw_f16_kernel(
+// CHECK-LABEL: // gpu.binary @dw_f16_direct
+// CHECK: .entry dw_f16_direct(
 // CHECK: ld.global.v4.b32
 // CHECK: cvt.f32.f16
 // CHECK: fma.rn.f32
@@ -33,8 +33,8 @@ func.func @dw_f16(%x: tensor<2x16x16x64xf16>, %w: tensor<5x5x64xf16>) -> tensor<
   return %y : tensor<2x16x16x64xf16>
 }
 
-// CHECK-LABEL: // gpu.binary @dw_bf16_kernel
-// CHECK: .entry dw_bf16_kernel(
+// CHECK-LABEL: // gpu.binary @dw_bf16_direct
+// CHECK: .entry dw_bf16_direct(
 // CHECK: ld.global.v4.b32
 // CHECK: cvt.f32.bf16
 // CHECK: fma.rn.f32
@@ -48,8 +48,8 @@ func.func @dw_bf16(%x: tensor<1x14x14x16xbf16>, %w: tensor<7x7x16xbf16>) -> tens
 }
 
 // C = 3: scalar 32-bit loads, no vector access.
-// CHECK-LABEL: // gpu.binary @dw_scalar_kernel
-// CHECK: .entry dw_scalar_kernel(
+// CHECK-LABEL: // gpu.binary @dw_scalar_direct
+// CHECK: .entry dw_scalar_direct(
 // CHECK-NOT: .v4.
 // CHECK: ld.global.b32
 // CHECK-NOT: .v4.
@@ -65,7 +65,7 @@ func.func @dw_scalar(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3xf32>) -> tensor<1
 }
 
 // Max pooling: NaN-propagating max over the window, no fma.
-// CHECK-LABEL: // gpu.binary @pool_max_kernel
+// CHECK-LABEL: // gpu.binary @pool_max_direct
 // CHECK: ld.global.v4.b32
 // CHECK: max.NaN.f32
 // CHECK: st.global.v4.b32

@@ -8,20 +8,20 @@
 // f16); 7x7 f16 forward (1 x 8 tiles of 2 channels) and backward data.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c96h112f3_f32_kernel.ptx -o %t/0.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c240h28f5_f32_kernel.ptx -o %t/1.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c144h56f5_bf16_kernel.ptx -o %t/2.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c96h112f3_f32_kernel.ptx -o %t/3.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c96h112f3_f16_kernel.ptx -o %t/4.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c240h28f5_f32_kernel.ptx -o %t/5.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c672h14f5_f16_kernel.ptx -o %t/6.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c96h112f3_f32_strided_forward.ptx -o %t/0.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c240h28f5_f32_strided_forward.ptx -o %t/1.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c144h56f5_bf16_strided_forward.ptx -o %t/2.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c96h112f3_f32_strided_gather.ptx -o %t/3.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c96h112f3_f16_strided_gather.ptx -o %t/4.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c240h28f5_f32_strided_gather.ptx -o %t/5.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c672h14f5_f16_strided_gather.ptx -o %t/6.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f32_kernel_0.ptx -o %t/7.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f16_kernel_1.ptx -o %t/8.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c672h14f5_f32_kernel_3.ptx -o %t/9.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c240h28f5_f16_kernel_4.ptx -o %t/10.cubin 2>&1 | FileCheck %s
 
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd7_f16_kernel.ptx -o %t/f7.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd7_f16_kernel.ptx -o %t/b7.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd7_f16_strided_forward.ptx -o %t/f7.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd7_f16_strided_gather.ptx -o %t/b7.cubin 2>&1 | FileCheck %s
 
 // CHECK: Compiling entry function
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

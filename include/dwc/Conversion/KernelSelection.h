@@ -13,6 +13,7 @@
 
 #include "dwc/Dialect/Dwc/IR/DwcDialect.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
 #include <string>
 
 namespace mlir {
@@ -30,12 +31,15 @@ struct KernelFamily {
 /// The families dwc-select-kernels decides, in priority order.
 ArrayRef<KernelFamily> selectableKernelFamilies();
 
-/// Strided depthwise forward (#dwc.strided_forward).
-Attribute selectStridedForward(Operation *op, TargetAttr target,
-                               Attribute given, std::string &why);
-/// Strided depthwise backward data (#dwc.strided_gather).
-Attribute selectStridedGather(Operation *op, TargetAttr target,
-                              Attribute given, std::string &why);
+/// Each family's selectors, appended in their priority order (one file per
+/// family, lib/Conversion/KernelSelection/<Family>Selection.cpp).
+void appendPoolKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendIm2winKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendMmaStreamKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendMmaKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendGemvKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendStridedKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendBackwardFilterKernelFamilies(SmallVectorImpl<KernelFamily> &families);
 
 /// Whether `op` carries a kernel configuration of a family other than
 /// `family`: the kernel passes leave such ops alone.

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include <string>
 #include <utility>
 
 namespace mlir {
@@ -41,6 +43,20 @@ createGridLaunch(RewriterBase &rewriter, Location loc, int64_t gridX,
   OpBuilder b(launch.getContext());
   b.setInsertionPoint(entry.getTerminator());
   return {launch, b};
+}
+
+/// Names the kernel `launch` is outlined to `<func>_<family>[_<role>]`
+/// (func: the function holding the launch), so that profiles and logs say
+/// which kernel ran; `role` tells a family's launches apart (e.g. a
+/// reduction after the main kernel).
+inline void nameKernel(gpu::LaunchOp launch, StringRef family,
+                       StringRef role = "") {
+  auto func = launch->getParentOfType<FunctionOpInterface>();
+  std::string name = func ? func.getName().str() : std::string("kernel");
+  name += "_" + family.str();
+  if (!role.empty())
+    name += "_" + role.str();
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(launch.getContext(), name));
 }
 
 } // namespace dwc

@@ -213,6 +213,7 @@ void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
   int64_t blocks = (total + kBlockSize - 1) / kBlockSize;
   auto launchAndBuilder = createGridLaunch(rewriter, loc, blocks, 1, kBlockSize);
   gpu::LaunchOp launch = launchAndBuilder.first;
+  nameKernel(launch, DirectKernelAttr::getMnemonic());
   OpBuilder &b = launchAndBuilder.second;
   Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
   Value bsz = arith::ConstantIndexOp::create(b, loc, kBlockSize);

@@ -211,6 +211,9 @@ launchThreads(PatternRewriter &rewriter, Operation *op, int64_t threads,
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
   auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, kBlockThreads);
+  nameKernel(launch, op->getAttrOfType<KernelConfigAttrInterface>(
+                           kKernelAttrName)
+                         .getFamily());
   IndexEmitter e{b, loc};
   Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockThreads),
                     launch.getThreadIds().x);

@@ -20,10 +20,18 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 ArrayRef<KernelFamily> dwc::selectableKernelFamilies() {
-  static const KernelFamily families[] = {
-      {StridedForwardKernelAttr::getMnemonic(), selectStridedForward},
-      {StridedGatherKernelAttr::getMnemonic(), selectStridedGather},
-  };
+  // Priority order: the first family that takes an op implements it.
+  static const SmallVector<KernelFamily> families = [] {
+    SmallVector<KernelFamily> all;
+    appendPoolKernelFamilies(all);
+    appendIm2winKernelFamilies(all);
+    appendMmaStreamKernelFamilies(all);
+    appendMmaKernelFamilies(all);
+    appendGemvKernelFamilies(all);
+    appendStridedKernelFamilies(all);
+    appendBackwardFilterKernelFamilies(all);
+    return all;
+  }();
   return families;
 }
 

@@ -59,10 +59,10 @@ int64_t channelsOf(Operation *op, int64_t given, std::string &why) {
     why = "channel count is not a multiple of the vector width";
   return V;
 }
-} // namespace
 
-Attribute dwc::selectStridedForward(Operation *op, TargetAttr,
-                                    Attribute given, std::string &why) {
+/// #dwc.strided_forward for a strided dwc.depthwise_conv2d.
+Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
+                               std::string &why) {
   if (!isa<DepthwiseConv2DOp>(op)) {
     why = "not a dwc.depthwise_conv2d";
     return {};
@@ -84,8 +84,9 @@ Attribute dwc::selectStridedForward(Operation *op, TargetAttr,
   return StridedForwardKernelAttr::get(op->getContext(), V, rows, columns);
 }
 
-Attribute dwc::selectStridedGather(Operation *op, TargetAttr, Attribute given,
-                                   std::string &why) {
+/// #dwc.strided_gather for a strided dwc.depthwise_conv2d_backward_data.
+Attribute selectStridedGather(Operation *op, TargetAttr, Attribute given,
+                              std::string &why) {
   if (!isa<DepthwiseConv2DBackwardDataOp>(op)) {
     why = "not a dwc.depthwise_conv2d_backward_data";
     return {};
@@ -99,4 +100,12 @@ Attribute dwc::selectStridedGather(Operation *op, TargetAttr, Attribute given,
     return {};
   int64_t columns = g && g.getColumns() ? g.getColumns() : kGatherColumns;
   return StridedGatherKernelAttr::get(op->getContext(), V, columns);
+}
+} // namespace
+
+void dwc::appendStridedKernelFamilies(SmallVectorImpl<KernelFamily> &families) {
+  families.push_back(
+      {StridedForwardKernelAttr::getMnemonic(), selectStridedForward});
+  families.push_back(
+      {StridedGatherKernelAttr::getMnemonic(), selectStridedGather});
 }

@@ -69,7 +69,7 @@ func.func @bwd_data_f16_19(%dy: tensor<1x8x32x64xf16>, %w: tensor<19x19x64xf16>)
   return %dx : tensor<1x8x32x64xf16>
 }
 
-// CHECK-LABEL: gpu.binary @bwd_data_stride2_kernel 
+// CHECK-LABEL: gpu.binary @bwd_data_stride2_strided_gather 
 // CHECK-NOT: cp.async
 // CHECK-NOT: mma.sync
 // CHECK: ret;

@@ -1025,7 +1025,7 @@ def resolve_lib(lib, runner):
 LAUNCH_RE = re.compile(
     r"gpu\.launch blocks\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), (%\w+) = (%\w+), "
     r"(%\w+) = (%\w+)\) threads\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), "
-    r"(%\w+) = (%\w+), (%\w+) = (%\w+)\) \{")
+    r"(%\w+) = (%\w+), (%\w+) = (%\w+)\)(?: function\(@\w+\))? \{")
 
 
 def launches_to_loops(text):

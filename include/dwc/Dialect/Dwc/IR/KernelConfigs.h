@@ -9,6 +9,13 @@
 #ifndef DWC_DIALECT_DWC_IR_KERNELCONFIGS_H
 #define DWC_DIALECT_DWC_IR_KERNELCONFIGS_H
 
+#include "dwc/Dialect/Dwc/IR/Configs/BackwardFilter.h"
+#include "dwc/Dialect/Dwc/IR/Configs/Gemv.h"
+#include "dwc/Dialect/Dwc/IR/Configs/Im2win.h"
+#include "dwc/Dialect/Dwc/IR/Configs/Mma.h"
+#include "dwc/Dialect/Dwc/IR/Configs/MmaStream.h"
+#include "dwc/Dialect/Dwc/IR/Configs/Pool.h"
+#include "dwc/Dialect/Dwc/IR/Configs/Strided.h"
 #include "mlir/IR/Operation.h"
 #include <string>
 
@@ -18,13 +25,14 @@ namespace dwc {
 /// The name of the op attribute holding a kernel configuration.
 inline constexpr llvm::StringLiteral kKernelAttrName = "dwc.kernel";
 
-/// Most filter taps of the strided kernels (every tap is unrolled and the
-/// filter lives in registers).
-inline constexpr int64_t kStridedMaxTaps = 49;
+/// Whether the operands of a convolution op are shaped (rank 4, a rank-3
+/// filter second, a rank-1 bias): the op's own verifier may not have run yet
+/// when the dwc.kernel attribute is verified.
+bool hasConvOperandRanks(Operation *op);
 
-/// Why `op` (a depthwise convolution forward or backward-data op, on tensors
-/// or buffers) cannot take the strided kernels, or an empty string.
-std::string stridedIneligibility(Operation *op);
+/// Why `v` (0: not set) is not in [lo, hi], naming it `name`; or "".
+std::string rangeIneligibility(StringRef name, int64_t v, int64_t lo,
+                               int64_t hi);
 
 /// Why `channels` channels per thread do not suit element type `elem` and
 /// `C` channels (a power of two of 32 to 128 bits, 16 bits and up for f32,

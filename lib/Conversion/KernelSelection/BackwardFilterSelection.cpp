@@ -1,0 +1,14 @@
+//===- BackwardFilterSelection.cpp - configurations of the backward filter kernels ---===//
+//
+// (evidence: docs/KernelSelection.md)
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/KernelSelection.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+void dwc::appendBackwardFilterKernelFamilies(SmallVectorImpl<KernelFamily> &) {}

@@ -1,0 +1,14 @@
+//===- MmaStreamSelection.cpp - configurations of the streaming wide-filter tensor-core kernels ---===//
+//
+// (evidence: docs/KernelSelection.md)
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwc/Conversion/KernelSelection.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+
+using namespace mlir;
+using namespace mlir::dwc;
+
+void dwc::appendMmaStreamKernelFamilies(SmallVectorImpl<KernelFamily> &) {}
