@@ -89,11 +89,11 @@ def export(args):
         ndwc = len(re.findall(r"= dwc\.", text))
         t1 = time.time()
         subprocess.run([args.dwc_aot, base + ".raised.mlir", "-o", base + ".o",
-                        "--header", base + ".h", "--chip", args.chip], check=True)
+                        "--header", base + ".h", "--chip=" + args.chip], check=True)
         t2 = time.time()
         if args.plain:  # unraised: every op through the generic lowering
             subprocess.run([args.dwc_aot, base + ".linalg.mlir", "-o", base + ".plain.o",
-                            "--chip", args.chip], check=True)
+                            "--chip=" + args.chip], check=True)
         with open(base + ".json", "w") as f:
             json.dump({"model": name, "tensors": names, "input": list(x.shape),
                        "dwc_ops": ndwc, "object_bytes": os.path.getsize(base + ".o")}, f)
@@ -141,7 +141,7 @@ def fixtures(args):
                         base + ".dwc.mlir"], check=True)
         for mode in ("dwc", "plain"):
             src = base + (".dwc.mlir" if mode == "dwc" else ".mlir")
-            subprocess.run([args.dwc_aot, src, "-o", f"{base}.{mode}.o", "--chip", args.chip],
+            subprocess.run([args.dwc_aot, src, "-o", f"{base}.{mode}.o", "--chip=" + args.chip],
                            check=True)
         ref = cpu_logits(args.dwc_opt, args.runner, path)
         with open(base + ".json", "w") as f:

@@ -115,7 +115,7 @@ def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None):
         with open(src, "w") as fh:
             fh.write(mlir_text)
         cmd = [aot, src, "-o", os.path.join(tmp, "kernel.o"), "--header",
-               os.path.join(tmp, "kernel.h"), "--chip", chip] + list(flags)
+               os.path.join(tmp, "kernel.h"), "--chip=" + chip] + list(flags)
         t0 = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         dt = time.time() - t0

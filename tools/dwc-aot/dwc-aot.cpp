@@ -67,27 +67,6 @@ static cl::opt<std::string>
     headerFile(cl::cat(aotCategory), "header",
                cl::desc("Write the C/C++ header of the entry points"),
                cl::value_desc("file"), cl::init(""));
-static cl::opt<std::string>
-    chip(cl::cat(aotCategory), "chip",
-         cl::desc("GPU architecture (sm_90a: Hopper warpgroup MMA in the "
-                  "dense conv2d kernels)"),
-         cl::init("sm_90"));
-static cl::opt<std::string>
-    features(cl::cat(aotCategory), "features",
-             cl::desc("PTX ISA version, e.g. +ptx80 (default: +ptx80, or the "
-                      "chip's minimum where that is higher)"),
-             cl::init(""));
-static cl::opt<int> optLevel(cl::cat(aotCategory), "opt-level",
-                             cl::desc("Optimisation level (GPU and host)"),
-                             cl::init(3));
-static cl::opt<std::string>
-    toolkit(cl::cat(aotCategory), "toolkit",
-            cl::desc("CUDA toolkit directory holding bin/ptxas (default: "
-                     "$CUDA_HOME, /usr/local/cuda or ptxas on PATH)"),
-            cl::init(""));
-static cl::opt<std::string>
-    gpuFormat(cl::cat(aotCategory), "format",
-              cl::desc("GPU binary format: fatbin | bin"), cl::init("fatbin"));
 enum class EmitKind { Obj, LLVM, MLIR };
 static cl::opt<EmitKind> emitKind(
     cl::cat(aotCategory), "emit", cl::desc("What to write to -o"),
@@ -113,67 +92,24 @@ static cl::opt<bool> keepMlirSymbols(
     cl::desc("Keep the MLIR-generated host functions (<name>, "
              "_mlir_ciface_<name>) external instead of internal"),
     cl::init(false));
-static cl::opt<bool> fastPaths(
-    cl::cat(aotCategory), "fast-paths",
-    cl::desc("Use the optimised kernels where they apply (false: direct "
-             "kernels only)"),
-    cl::init(true));
-static cl::opt<bool> tensorCores(
-    cl::cat(aotCategory), "tensor-cores",
-    cl::desc("Use the tensor-core kernel for eligible f16/bf16 depthwise "
-             "convolutions (false: the CUDA-core GEMV kernel)"),
-    cl::init(true));
-static cl::opt<std::string> poolOptions(
-    cl::cat(aotCategory), "pool-options",
-    cl::desc("Options of the convert-dwc-to-gpu-pool pass, e.g. "
-             "\"row-tile=4 tile-acc-regs=96\""),
-    cl::init(""));
-static cl::opt<std::string> globalPoolOptions(
-    cl::cat(aotCategory), "global-pool-options",
-    cl::desc("Options of the convert-dwc-to-gpu-global-pool pass, e.g. "
-             "\"channel-tile=8 unroll=4\""),
-    cl::init(""));
-static cl::opt<int64_t> bwdFilterZ(
-    cl::cat(aotCategory), "bwd-filter-z",
-    cl::desc("Accumulation slices of the split-z depthwise backward-filter "
-             "kernel (0: chosen from the shape and --sm-count)"),
-    cl::init(0));
-static cl::opt<std::string> bwdFilterOptions(
-    cl::cat(aotCategory), "bwd-filter-options",
-    cl::desc("Extra options of convert-dwc-to-gpu-backward-filter, e.g. "
-             "\"rows-per-step=4 half-partial-steps=0\" (sweeps)"),
-    cl::init(""));
-static cl::opt<int64_t> smCount(
-    cl::cat(aotCategory), "sm-count",
-    cl::desc("Streaming multiprocessors of the target GPU (0: the chip's, "
-             "e.g. 132 for sm_90)"),
-    cl::init(0));
-static cl::opt<std::string> convOptions(
-    cl::cat(aotCategory), "conv-options",
-    cl::desc("Options of convert-dwc-to-gpu-im2win for dense conv2d, e.g. "
-             "'async-copy=false' (ablations)"),
-    cl::init(""));
-static cl::opt<std::string> gemvOptions(
-    cl::cat(aotCategory), "gemv-options",
-    cl::desc("Options of convert-dwc-to-gpu-gemv, e.g. "
-             "'half-vector-bits=128' (ablations, tuning)"),
-    cl::init(""));
-static cl::opt<std::string> streamOptions(
-    cl::cat(aotCategory), "stream-options",
-    cl::desc("Options of convert-dwc-to-gpu-mma-stream (the streaming "
-             "wide-filter tensor-core kernel), e.g. 'rows=4'; "
-             "'max-filter-width=0' turns it off"),
-    cl::init(""));
-static cl::opt<std::string> mmaOptions(
-    cl::cat(aotCategory), "mma-options",
-    cl::desc("Options of convert-dwc-to-gpu-mma, e.g. 'frags-per-stage=1' "
-             "(ablations, tuning)"),
-    cl::init(""));
+static cl::opt<bool> helpPipeline(
+    cl::cat(aotCategory), "help-pipeline",
+    cl::desc("List the dwc-to-nvvm pipeline options (--chip, --opt-level, "
+             "...) and exit"),
+    cl::init(false));
 static cl::opt<unsigned> alignment(cl::cat(aotCategory), "alignment",
                                    cl::desc("Required pointer alignment"),
                                    cl::init(16));
 
 namespace {
+
+/// The dwc-to-nvvm pipeline's own options (chip, opt-level, format, ...),
+/// parsed from the command line's `--<name>=<value>` arguments that are not
+/// dwc-aot options (see takePipelineOptions).
+dwc::DwcToNVVMPipelineOptions &pipelineOptions() {
+  static dwc::DwcToNVVMPipelineOptions options;
+  return options;
+}
 
 /// One argument of an entry point: a dense row-major buffer.
 struct BufferArg {
@@ -309,41 +245,24 @@ LogicalResult collectSignatures(ModuleOp module, std::vector<EntrySig> &sigs) {
 }
 
 LogicalResult runPipeline(ModuleOp module) {
+  const dwc::DwcToNVVMPipelineOptions &opts = pipelineOptions();
+  auto emitError = [&](const Twine &msg) {
+    return module.emitError("dwc-aot: ") << msg;
+  };
   PassManager pm(module.getContext());
   if (pipelineKind == "dwc") {
-    dwc::DwcToNVVMPipelineOptions opts;
-    opts.chip = chip;
-    opts.features = features;
-    opts.optLevel = optLevel;
-    opts.format = gpuFormat;
-    opts.toolkit = toolkit;
-    opts.fastPaths = fastPaths;
-    opts.tensorCores = tensorCores;
-    opts.poolOptions = poolOptions;
-    opts.globalPoolOptions = globalPoolOptions;
-    opts.bwdFilterZ = bwdFilterZ;
-    opts.bwdFilterOptions = bwdFilterOptions;
-    opts.smCount = smCount;
-    opts.convOptions = convOptions;
-    opts.gemvOptions = gemvOptions;
-    opts.mmaOptions = mmaOptions;
-    opts.streamOptions = streamOptions;
-    if (failed(dwc::buildDwcToNVVMPipeline(pm, opts, [&](const Twine &msg) {
-          return module.emitError("dwc-aot: ") << msg;
-        })))
+    if (failed(dwc::buildDwcToNVVMPipeline(pm, opts, emitError)))
       return failure();
   } else if (pipelineKind == "upstream") {
-    FailureOr<dwc::TargetDescription> target = dwc::resolveTarget(
-        chip, features, smCount, [&](const Twine &msg) {
-          return module.emitError("dwc-aot: ") << msg;
-        });
+    FailureOr<dwc::TargetDescription> target =
+        dwc::resolveTarget(opts.chip, opts.features, opts.smCount, emitError);
     if (failed(target))
       return failure();
     std::string p = "gpu-kernel-outlining, gpu-lower-to-nvvm-pipeline{"
                     "cubin-chip=" +
                     target->chip + " cubin-features=" + target->features +
-                    " cubin-format=" + gpuFormat +
-                    " opt-level=" + std::to_string(optLevel) + "}";
+                    " cubin-format=" + opts.format.getValue() +
+                    " opt-level=" + std::to_string(opts.optLevel) + "}";
     if (failed(parsePassPipeline(p, pm)))
       return module.emitError("dwc-aot: bad upstream pipeline: ") << p;
   } else {
@@ -468,7 +387,7 @@ std::string writeHeader(const std::vector<EntrySig> &sigs,
   std::string h;
   llvm::raw_string_ostream os(h);
   os << "/* Generated by dwc-aot from " << llvm::sys::path::filename(inputFile)
-     << " (chip " << chip << "): C entry points of the compiled dwc\n"
+     << " (chip " << pipelineOptions().chip.getValue() << "): C entry points of the compiled dwc\n"
      << " * functions. Link the object with libdwc_runtime. Every pointer is a"
      << "\n * CUDA device pointer to a dense row-major buffer, " << alignment
      << "-byte aligned.\n"
@@ -522,6 +441,8 @@ LogicalResult checkToolOptions() {
     fail(msg);
     return failure();
   };
+  StringRef gpuFormat = pipelineOptions().format;
+  int optLevel = pipelineOptions().optLevel;
   if (gpuFormat != "fatbin" && gpuFormat != "bin")
     return error("--format=" + gpuFormat +
                  " is not an embeddable GPU binary: use fatbin or bin");
@@ -554,7 +475,7 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, targetCpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      optLevel >= 2 ? llvm::CodeGenOptLevel::Default
+      pipelineOptions().optLevel >= 2 ? llvm::CodeGenOptLevel::Default
                     : llvm::CodeGenOptLevel::None));
   if (!tm) {
     fail("cannot create a target machine for " + triple.str());
@@ -563,24 +484,75 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
   return tm;
 }
 
-} // namespace
+/// Whether `name` (without dashes) is one of dwc-aot's own options or a
+/// generic one (--help, --version): those stay with llvm::cl.
+bool isToolOption(StringRef name) {
+  auto &registered = cl::getRegisteredOptions();
+  auto it = registered.find(name);
+  if (it == registered.end())
+    return false;
+  return llvm::any_of(it->second->Categories, [](cl::OptionCategory *c) {
+    return c == &aotCategory || c == &cl::getGeneralCategory();
+  });
+}
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
-  mlir::registerAllPasses();
+/// Moves every `--<name>[=<value>]` argument that is not a dwc-aot option
+/// but a dwc-to-nvvm pipeline option into pipelineOptions() (parsed by the
+/// pipeline's own parser: one definition of the options, no copies), and
+/// removes it from argv. Fails with a message on a bad value.
+LogicalResult takePipelineOptions(int &argc, char **argv) {
+  std::string pipeline;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    StringRef name = arg.ltrim('-').split('=').first;
+    if (!arg.starts_with("-") || arg == "-" || name.empty() ||
+        isToolOption(name)) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    // (llvm::cl prints a bad value's message itself.)
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    dwc::DwcToNVVMPipelineOptions probe;
+    if (failed(probe.parseFromString(arg.ltrim('-'), os))) {
+      if (StringRef(why).contains("no such option")) {
+        argv[kept++] = argv[i]; // not a pipeline option: llvm::cl reports it
+        continue;
+      }
+      fail("bad value of a dwc-to-nvvm pipeline option: " + arg +
+           (arg.contains('=') ? "" : " (write it as --<name>=<value>)"));
+      return failure();
+    }
+    pipeline += " " + arg.ltrim('-').str();
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  return pipelineOptions().parseFromString(pipeline);
+}
+
+/// Parses the command line; fails after printing why.
+LogicalResult parseCommandLine(int argc, char **argv) {
   cl::HideUnrelatedOptions(aotCategory);
+  if (failed(takePipelineOptions(argc, argv)))
+    return failure();
   cl::ParseCommandLineOptions(
       argc, argv,
-      "dwc ahead-of-time compiler: .mlir -> x86-64 object + C header\n");
+      "dwc ahead-of-time compiler: .mlir -> x86-64 object + C header\n\n"
+      "  The options of the dwc-to-nvvm GPU pipeline are given as\n"
+      "  --<name>=<value> (e.g. --chip=sm_90a --opt-level=2); "
+      "--help-pipeline lists them.\n");
+  if (helpPipeline) {
+    llvm::outs() << "dwc-to-nvvm pipeline options (--<name>=<value>):\n";
+    pipelineOptions().printHelp(2, pipelineOptions().getOptionWidth() + 2);
+    exit(0);
+  }
+  return checkToolOptions();
+}
 
-  if (failed(checkToolOptions()))
-    return 1;
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // The host target is checked before the (long) GPU compilation.
-  if (emitKind == EmitKind::Obj && !createHostTargetMachine())
-    return 1;
-
+/// The MLIR context with every dialect, extension and translation the
+/// pipeline needs.
+std::unique_ptr<MLIRContext> createContext() {
   DialectRegistry registry;
   registry.insert<dwc::DwcDialect>();
   dwc::registerBufferizableOpInterfaceExternalModels(registry);
@@ -588,18 +560,129 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerAllToLLVMIRTranslations(registry);
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  context.loadAllAvailableDialects();
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->printOpOnDiagnostic(false);
+  context->loadAllAvailableDialects();
+  return context;
+}
 
+/// Writes `text` to `path`; fails after printing why.
+LogicalResult writeFile(StringRef path,
+                        function_ref<void(raw_ostream &)> text) {
+  std::string err;
+  auto out = openOutputFile(path, &err);
+  if (!out) {
+    fail(err);
+    return failure();
+  }
+  text(out->os());
+  out->keep();
+  return success();
+}
+
+/// The host module's LLVM IR with one C entry point per function; only the
+/// entry points are exported.
+std::unique_ptr<llvm::Module> translateToHostIR(ModuleOp module,
+                                                const std::vector<EntrySig> &sigs,
+                                                llvm::LLVMContext &ctx) {
+  std::unique_ptr<llvm::Module> m =
+      translateModuleToLLVMIR(module, ctx, "dwc_aot");
+  if (!m) {
+    fail("translation to LLVM IR failed");
+    return nullptr;
+  }
+  for (const EntrySig &sig : sigs)
+    addEntryPoint(*m, sig);
+  // MLIR's host functions become internal so that several dwc-aot objects
+  // link into one library.
+  if (!keepMlirSymbols) {
+    for (llvm::Function &f : *m)
+      if (!f.isDeclaration() && !f.getName().starts_with("dwc_"))
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (llvm::GlobalVariable &g : m->globals())
+      if (!g.isDeclaration() && !g.hasAppendingLinkage() &&
+          !g.getName().starts_with("llvm."))
+        g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  return m;
+}
+
+/// LLVM's default module pipeline at the requested level (none at 0).
+void optimizeHostIR(llvm::Module &m, llvm::TargetMachine &tm, int optLevel) {
+  if (optLevel <= 0)
+    return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
+/// Writes the host object (or LLVM IR with --emit=llvm) of the lowered
+/// module.
+int emitHost(ModuleOp module, const std::vector<EntrySig> &sigs) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToHostIR(module, sigs, llvmContext);
+  std::unique_ptr<llvm::TargetMachine> tm =
+      llvmModule ? createHostTargetMachine() : nullptr;
+  if (!tm)
+    return 1;
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  llvmModule->setDataLayout(tm->createDataLayout());
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return fail("generated LLVM IR does not verify");
+  optimizeHostIR(*llvmModule, *tm, pipelineOptions().optLevel);
+  if (emitKind == EmitKind::LLVM)
+    return failed(writeFile(outputFile, [&](raw_ostream &os) {
+             llvmModule->print(os, nullptr);
+           }));
+  std::string err;
+  auto out = openOutputFile(outputFile, &err);
+  if (!out)
+    return fail(err);
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, out->os(), nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return fail("the host target cannot emit object files");
+  codegen.run(*llvmModule);
+  out->keep();
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  mlir::registerAllPasses();
+  if (failed(parseCommandLine(argc, argv)))
+    return 1;
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  // The host target is checked before the (long) GPU compilation.
+  if (emitKind == EmitKind::Obj && !createHostTargetMachine())
+    return 1;
+
+  std::unique_ptr<MLIRContext> context = createContext();
   std::string err;
   auto input = openInputFile(inputFile, &err);
   if (!input)
     return fail(err);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, context.get());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, context.get());
   if (!module)
     return 1;
 
@@ -611,85 +694,13 @@ int main(int argc, char **argv) {
   for (const EntrySig &sig : sigs)
     if (failed(checkLoweredAbi(*module, sig)))
       return 1;
-
-  if (!headerFile.empty()) {
-    auto out = openOutputFile(headerFile, &err);
-    if (!out)
-      return fail(err);
-    out->os() << writeHeader(sigs, headerFile);
-    out->keep();
-  }
-
-  if (emitKind == EmitKind::MLIR) {
-    auto out = openOutputFile(outputFile, &err);
-    if (!out)
-      return fail(err);
-    module->print(out->os());
-    out->keep();
-    return 0;
-  }
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, "dwc_aot");
-  if (!llvmModule)
-    return fail("translation to LLVM IR failed");
-  for (const EntrySig &sig : sigs)
-    addEntryPoint(*llvmModule, sig);
-
-  // Only the entry points are exported: MLIR's host functions become
-  // internal so that several dwc-aot objects link into one library.
-  if (!keepMlirSymbols) {
-    for (llvm::Function &f : *llvmModule)
-      if (!f.isDeclaration() && !f.getName().starts_with("dwc_"))
-        f.setLinkage(llvm::GlobalValue::InternalLinkage);
-    for (llvm::GlobalVariable &g : llvmModule->globals())
-      if (!g.isDeclaration() && !g.hasAppendingLinkage() &&
-          !g.getName().starts_with("llvm."))
-        g.setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-
-  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine();
-  if (!tm)
+  if (!headerFile.empty() &&
+      failed(writeFile(headerFile, [&](raw_ostream &os) {
+        os << writeHeader(sigs, headerFile);
+      })))
     return 1;
-  llvmModule->setTargetTriple(tm->getTargetTriple());
-  llvmModule->setDataLayout(tm->createDataLayout());
-
-  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
-    return fail("generated LLVM IR does not verify");
-
-  if (optLevel > 0) {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::OptimizationLevel level = optLevel == 1 ? llvm::OptimizationLevel::O1
-                                    : optLevel == 2
-                                        ? llvm::OptimizationLevel::O2
-                                        : llvm::OptimizationLevel::O3;
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
-    mpm.run(*llvmModule, mam);
-  }
-
-  auto out = openOutputFile(outputFile, &err);
-  if (!out)
-    return fail(err);
-  if (emitKind == EmitKind::LLVM) {
-    llvmModule->print(out->os(), nullptr);
-    out->keep();
-    return 0;
-  }
-  llvm::legacy::PassManager codegen;
-  if (tm->addPassesToEmitFile(codegen, out->os(), nullptr,
-                              llvm::CodeGenFileType::ObjectFile))
-    return fail("the host target cannot emit object files");
-  codegen.run(*llvmModule);
-  out->keep();
-  return 0;
+  if (emitKind == EmitKind::MLIR)
+    return failed(writeFile(outputFile,
+                            [&](raw_ostream &os) { module->print(os); }));
+  return emitHost(*module, sigs);
 }
