@@ -640,121 +640,125 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
                                   b.getIndexAttr(st[1]), b.getIndexAttr(1)});
   }
 
-  Value lower(dwc::Pool2DBackwardOp op, OpAdaptor adaptor,
-              ConversionPatternRewriter &b) const override {
+  /// Max pooling: the argmax tap kh*KW + kw of every window (i32, -1 where
+  /// the window has no input element).
+  Value argmaxTaps(dwc::Pool2DBackwardOp op, Value x, ArrayRef<int64_t> in,
+                   ArrayRef<int64_t> out, ConversionPatternRewriter &b) const {
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     auto win = op.getWindow(), st = op.getStrides(), pad = op.getPadding();
-    Value x = adaptor.getInput(), dy = adaptor.getOutputGrad();
     Type elt = elementType(x);
+    Type i32 = b.getI32Type();
+    // Loops (n, oh, ow, c, kh, kw); taps outside the input are skipped
+    // by index (the pad value never takes part), ties keep the smaller
+    // tap, so the result does not depend on the iteration order.
+    int64_t extraH = std::max<int64_t>(
+        0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
+    int64_t extraW = std::max<int64_t>(
+        0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
+    Value xp = padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
+                          pad[3] + extraW, negInfAttr(b, elt));
+    Value maxInit = filledTensor(b, loc, out, elt,
+                                 arith::ConstantOp::create(b, loc, negInfAttr(b, elt)));
+    Value tapInit = filledTensor(b, loc, out, i32,
+                                 arith::ConstantOp::create(
+                                     b, loc, b.getI32IntegerAttr(-1)));
+    Value window = tensor::EmptyOp::create(b, loc, win, elt);
+    AffineExpr n, oh, ow, c, kh, kw;
+    bindDims(ctx, n, oh, ow, c, kh, kw);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0, {n, oh * st[0] + kh, ow * st[1] + kw, c}, ctx),
+        AffineMap::get(6, 0, {kh, kw}, ctx),
+        AffineMap::get(6, 0, {n, oh, ow, c}, ctx),
+        AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
+    auto argmax = linalg::GenericOp::create(
+        b, loc, TypeRange{maxInit.getType(), tapInit.getType()},
+        ValueRange{xp, window}, ValueRange{maxInit, tapInit}, maps,
+        SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          auto cst = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(nb, l, v);
+          };
+          // 0 <= o*s - p + k < size
+          auto inside = [&](unsigned oDim, unsigned kDim, int64_t s,
+                            int64_t p, int64_t size) -> Value {
+            Value pos = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(nb, l,
+                                      linalg::IndexOp::create(nb, l, oDim),
+                                      cst(s)),
+                linalg::IndexOp::create(nb, l, kDim));
+            Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
+                                             pos, cst(p));
+            Value lt = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                             pos, cst(p + size));
+            return arith::AndIOp::create(nb, l, ge, lt);
+          };
+          Value valid = arith::AndIOp::create(
+              nb, l, inside(1, 4, st[0], pad[0], in[1]),
+              inside(2, 5, st[1], pad[2], in[2]));
+          Value t = arith::AddIOp::create(
+              nb, l,
+              arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4),
+                                    cst(win[1])),
+              linalg::IndexOp::create(nb, l, 5));
+          Value tI = arith::IndexCastOp::create(nb, l, i32, t);
+          Value v = args[0], curV = args[2], curT = args[3];
+          Value unset = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, curT,
+              arith::ConstantOp::create(nb, l, nb.getI32IntegerAttr(0)));
+          Value greater = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OGT, v, curV);
+          Value equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                              v, curV);
+          Value earlier = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, tI, curT);
+          Value better = arith::OrIOp::create(
+              nb, l, arith::OrIOp::create(nb, l, unset, greater),
+              arith::AndIOp::create(nb, l, equal, earlier));
+          better = arith::AndIOp::create(nb, l, valid, better);
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::SelectOp::create(nb, l, better, v, curV),
+                         arith::SelectOp::create(nb, l, better, tI, curT)});
+        });
+    return argmax.getResult(1);
+  }
+
+  /// Average pooling: dY / divisor in the accumulation type.
+  Value averageShares(dwc::Pool2DBackwardOp op, Value dy, ArrayRef<int64_t> in,
+                      ArrayRef<int64_t> out,
+                      ConversionPatternRewriter &b) const {
+    Location loc = op.getLoc();
+    auto win = op.getWindow(), st = op.getStrides(), pad = op.getPadding();
+    Type acc = op.getAccType();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
+    bool includePad = op.getCountIncludePad();
+    Value gInit = tensor::EmptyOp::create(b, loc, out, acc);
+    return linalg::GenericOp::create(
+            b, loc, TypeRange{gInit.getType()}, ValueRange{dy},
+            ValueRange{gInit}, SmallVector<AffineMap>{id, id},
+            SmallVector<utils::IteratorType>(4, kPar),
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value d = divisor(nb, l, acc, win, st, pad, in, includePad);
+              Value v = convertFloat(nb, l, args[0], acc);
+              linalg::YieldOp::create(nb, l,
+                                      arith::DivFOp::create(nb, l, v, d)
+                                          .getResult());
+            })
+            .getResult(0);
+  }
+
+  /// dX: every input position sums the spread window values `pg` of the
+  /// windows holding it (max: only where `ptap` names its tap).
+  Value gatherWindows(dwc::Pool2DBackwardOp op, OpAdaptor adaptor, Value pg,
+                      Value ptap, ConversionPatternRewriter &b) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    auto win = op.getWindow();
     Type acc = op.getAccType();
     Type i32 = b.getI32Type();
-    auto in = shapeOf(x);
-    auto out = shapeOf(dy);
     bool isMax = op.getKind() == dwc::PoolKind::Max;
-    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
-
-    // Per window: the value spread (max: dY, avg: dY / divisor in acc) and,
-    // for max, the argmax tap kh*KW + kw.
-    Value g, tap;
-    if (isMax) {
-      // Loops (n, oh, ow, c, kh, kw); taps outside the input are skipped
-      // by index (the pad value never takes part), ties keep the smaller
-      // tap, so the result does not depend on the iteration order.
-      int64_t extraH = std::max<int64_t>(
-          0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
-      int64_t extraW = std::max<int64_t>(
-          0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
-      Value xp = padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
-                            pad[3] + extraW, negInfAttr(b, elt));
-      Value maxInit = filledTensor(b, loc, out, elt,
-                                   arith::ConstantOp::create(b, loc, negInfAttr(b, elt)));
-      Value tapInit = filledTensor(b, loc, out, i32,
-                                   arith::ConstantOp::create(
-                                       b, loc, b.getI32IntegerAttr(-1)));
-      Value window = tensor::EmptyOp::create(b, loc, win, elt);
-      AffineExpr n, oh, ow, c, kh, kw;
-      bindDims(ctx, n, oh, ow, c, kh, kw);
-      SmallVector<AffineMap> maps = {
-          AffineMap::get(6, 0, {n, oh * st[0] + kh, ow * st[1] + kw, c}, ctx),
-          AffineMap::get(6, 0, {kh, kw}, ctx),
-          AffineMap::get(6, 0, {n, oh, ow, c}, ctx),
-          AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
-      auto argmax = linalg::GenericOp::create(
-          b, loc, TypeRange{maxInit.getType(), tapInit.getType()},
-          ValueRange{xp, window}, ValueRange{maxInit, tapInit}, maps,
-          SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed, kRed},
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            auto cst = [&](int64_t v) -> Value {
-              return arith::ConstantIndexOp::create(nb, l, v);
-            };
-            // 0 <= o*s - p + k < size
-            auto inside = [&](unsigned oDim, unsigned kDim, int64_t s,
-                              int64_t p, int64_t size) -> Value {
-              Value pos = arith::AddIOp::create(
-                  nb, l,
-                  arith::MulIOp::create(nb, l,
-                                        linalg::IndexOp::create(nb, l, oDim),
-                                        cst(s)),
-                  linalg::IndexOp::create(nb, l, kDim));
-              Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
-                                               pos, cst(p));
-              Value lt = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                               pos, cst(p + size));
-              return arith::AndIOp::create(nb, l, ge, lt);
-            };
-            Value valid = arith::AndIOp::create(
-                nb, l, inside(1, 4, st[0], pad[0], in[1]),
-                inside(2, 5, st[1], pad[2], in[2]));
-            Value t = arith::AddIOp::create(
-                nb, l,
-                arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4),
-                                      cst(win[1])),
-                linalg::IndexOp::create(nb, l, 5));
-            Value tI = arith::IndexCastOp::create(nb, l, i32, t);
-            Value v = args[0], curV = args[2], curT = args[3];
-            Value unset = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, curT,
-                arith::ConstantOp::create(nb, l, nb.getI32IntegerAttr(0)));
-            Value greater = arith::CmpFOp::create(
-                nb, l, arith::CmpFPredicate::OGT, v, curV);
-            Value equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
-                                                v, curV);
-            Value earlier = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, tI, curT);
-            Value better = arith::OrIOp::create(
-                nb, l, arith::OrIOp::create(nb, l, unset, greater),
-                arith::AndIOp::create(nb, l, equal, earlier));
-            better = arith::AndIOp::create(nb, l, valid, better);
-            linalg::YieldOp::create(
-                nb, l,
-                ValueRange{arith::SelectOp::create(nb, l, better, v, curV),
-                           arith::SelectOp::create(nb, l, better, tI, curT)});
-          });
-      g = dy;
-      tap = argmax.getResult(1);
-    } else {
-      bool includePad = op.getCountIncludePad();
-      Value gInit = tensor::EmptyOp::create(b, loc, out, acc);
-      g = linalg::GenericOp::create(
-              b, loc, TypeRange{gInit.getType()}, ValueRange{dy},
-              ValueRange{gInit}, SmallVector<AffineMap>{id, id},
-              SmallVector<utils::IteratorType>(4, kPar),
-              [&](OpBuilder &nb, Location l, ValueRange args) {
-                Value d = divisor(nb, l, acc, win, st, pad, in, includePad);
-                Value v = convertFloat(nb, l, args[0], acc);
-                linalg::YieldOp::create(nb, l,
-                                        arith::DivFOp::create(nb, l, v, d)
-                                            .getResult());
-              })
-              .getResult(0);
-    }
-
-    Value pg = spread(b, loc, g, in, win, st, pad,
-                      zeroAttr(b, elementType(g)));
-    Value ptap = isMax ? spread(b, loc, tap, in, win, st, pad,
-                                b.getI32IntegerAttr(-1))
-                       : Value();
     Value init = accumulator(b, loc, adaptor.getInit(), acc,
                              floatConstant(b, loc, acc, 0.0));
     // Loops (n, ih, iw, c, kh, kw).
@@ -798,6 +802,26 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
             })
             .getResult(0);
     return roundInto(b, loc, sum, adaptor.getInit());
+  }
+
+  Value lower(dwc::Pool2DBackwardOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    auto win = op.getWindow(), st = op.getStrides(), pad = op.getPadding();
+    Value x = adaptor.getInput(), dy = adaptor.getOutputGrad();
+    auto in = shapeOf(x);
+    auto out = shapeOf(dy);
+    bool isMax = op.getKind() == dwc::PoolKind::Max;
+    // Per window: the value spread (max: dY, avg: dY / divisor in acc) and,
+    // for max, the argmax tap.
+    Value tap = isMax ? argmaxTaps(op, x, in, out, b) : Value();
+    Value g = isMax ? dy : averageShares(op, dy, in, out, b);
+    Value pg = spread(b, loc, g, in, win, st, pad,
+                      zeroAttr(b, elementType(g)));
+    Value ptap = isMax ? spread(b, loc, tap, in, win, st, pad,
+                                b.getI32IntegerAttr(-1))
+                       : Value();
+    return gatherWindows(op, adaptor, pg, ptap, b);
   }
 };
 
