@@ -14,7 +14,9 @@ reported with the input that caused it (bisected to one split).
 """
 import argparse
 import os
+import glob
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -183,16 +185,34 @@ def consistent_op(rng):
 HUGE = [0, -1, 3, 9, 33, 129, 2**31, 2**62, 2**63 - 1]
 
 
+CONFIG_TD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                         "include", "dwc", "Dialect", "Dwc", "IR")
+
+
+def config_families():
+    """(mnemonic, field names) of every kernel configuration attribute, read
+    from the ODS files so that new families are fuzzed without a change here."""
+    families = []
+    for td in [os.path.join(CONFIG_TD, "DwcAttrs.td")] + sorted(
+            glob.glob(os.path.join(CONFIG_TD, "Configs", "*.td"))):
+        text = open(td).read()
+        for m in re.finditer(r'Dwc_KernelConfig<"\w+",\s*"(\w+)">', text):
+            body = text[m.end():].split("\ndef ", 1)[0]
+            params = re.search(r"let parameters = \(ins(.*?)\);", body, re.S)
+            names = re.findall(r"\$(\w+)", params.group(1)) if params else []
+            families.append((m.group(1), names))
+    return families
+
+
 def kernel_config(rng):
     """A dwc.kernel value: a configuration of some family with fields small,
     zero, negative or huge, or not a configuration at all."""
     field = lambda: rng.choice([1, 2, 4, 8] * 3 + HUGE)
     fields = lambda names: ", ".join("%s = %d" % (n, field()) for n in names
                                      if rng.random() < 0.7)
-    return rng.choice([
-        "#dwc.direct",
-        "#dwc.strided_forward<%s>" % fields(["channels", "rows", "columns"]),
-        "#dwc.strided_gather<%s>" % fields(["channels", "columns"]),
+    family, names = rng.choice(config_families())
+    config = "#dwc." + family + ("<%s>" % fields(names) if names else "")
+    return rng.choice([config] * 6 + [
         "3", '"strided"', "#dwc.target<chip = \"sm_90\">", "#dwc.strided_forward<rows = 1",
     ])
 
