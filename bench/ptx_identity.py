@@ -44,9 +44,7 @@ def benchmark_kernels():
     for s in ("grid", "odd"):
         out += [(c.name, c.mlir(), "") for c in pool_configs.get_set(s)]
     for c in conv_configs.layer_set() + conv_configs.odd_set():
-        opts = c.conv_options()
-        extra = f" conv-options='{opts}'" if opts else ""
-        out += [(c.name, c.mlir(), extra)]
+        out += [(c.name, c.mlir(), "")]  # (variants: dwc.kernel in the MLIR)
     for layer in stride_configs.layers_set() + stride_configs.odd_set():
         for op in stride_configs.OPS:
             oc = stride_configs.OpConfig(layer, op, "")
