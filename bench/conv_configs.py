@@ -173,9 +173,10 @@ class ConvConfig:
     def our_temp_bytes(self, chip=""):
         """Device memory our compiled function allocates itself (the IR's
         allocations are static): the im2win tensor of the separate variant;
-        with the wgmma kernel (chip sm_90a or wgmma=true), the x and w padded
-        to a multiple of 4 channels when C % 4 != 0 and the window has at
-        least pad-min-k (64) elements; nothing for the fused gather."""
+        with the wgmma kernel (a #dwc.im2win_wgmma variant, or chip sm_90a
+        choosing by itself), the x and w padded to a multiple of 4 channels
+        when C % 4 != 0 (by itself: when the window has at least 64
+        elements); nothing for the fused gather."""
         if self.variant == "im2wint":
             return self.bytes("im2win")
         config = self.kernel_config()

@@ -16,7 +16,7 @@
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f16_im2win_mma.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f32_im2win_simt.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// TC-LABEL: .entry conv_f16_kernel
+// TC-LABEL: .entry conv_f16_im2win_mma
 // TC: .maxntid 256, 1, 1
 // TC: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
 // TC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
@@ -28,14 +28,14 @@
 // TC-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // TC: bar.sync 0;
 
-// F32-LABEL: .entry conv_f32_kernel
+// F32-LABEL: .entry conv_f32_im2win_simt
 // F32: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
 // F32: cp.async.wait_group 2;
 // F32: ld.shared.v4.b32
 // F32: fma.rn.f32
 // F32: st.global.v4.b32
 
-// PLAIN-LABEL: .entry conv_f16_kernel
+// PLAIN-LABEL: .entry conv_f16_im2win_mma
 // PLAIN-NOT: cp.async
 // PLAIN: ld.global
 // PLAIN: mma.sync.aligned.m16n8k16

@@ -21,7 +21,7 @@ func.func @cv8_f32(%x: memref<128x112x112x64xf32>, %w: memref<3x3x64x128xf32>, %
 // CHECK-LABEL: func @cv9_f32
 // CHECK: #dwc.im2win_simt<tile_n = 64, stages = 2,
 func.func @cv9_f32(%x: memref<128x56x56x64xf32>, %w: memref<3x3x64x64xf32>, %y: memref<128x54x54x64xf32>) {
-  // expected-remark @+1 {{im2win_mma (element type is f32); im2win_simt}}
+  // expected-remark @+1 {{refused: im2win_wgmma (target sm_90 has no wgmma (sm_90a has)); im2win_mma (element type is f32)}}
   dwc.conv2d ins(%x, %w : memref<128x56x56x64xf32>, memref<3x3x64x64xf32>) outs(%y : memref<128x54x54x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
   return
@@ -89,7 +89,7 @@ module attributes {dwc.target = #dwc.target<chip = "sm_90a", features = "+ptx80"
 // C = 3, 3 x 3 (27 elements): padding costs more than it saves, mma.sync
 // with the element-wise gather.
 // CHECK-LABEL: func @cv7_f16
-// CHECK: #dwc.im2win_mma<tile_n = 64, stages = 3,
+// CHECK: #dwc.im2win_mma<tile_n = 64, stages = 2,
 module attributes {dwc.target = #dwc.target<chip = "sm_90a", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
   func.func @cv7_f16(%x: memref<128x224x224x3xf16>, %w: memref<3x3x3x64xf16>, %y: memref<128x222x222x64xf16>) {
     // expected-remark @+1 {{refused: im2win_wgmma (C % 4 != 0 with a window of fewer than 64 elements (the mma.sync gather is faster than padding the channels))}}

@@ -159,7 +159,7 @@ func.func @min_blocks(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x16x64xf16>, %i: t
 func.func @plain_stages(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x64xf32>, %i: tensor<1x6x6x64xf32>) -> tensor<1x6x6x64xf32> {
   // expected-error @+1 {{async_copy = false keeps at most 2 stages}}
   %y = dwc.conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16x64xf32>) outs(%i : tensor<1x6x6x64xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_simt<stages = 3, async_copy = false>} -> tensor<1x6x6x64xf32>
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_simt<tile_n = 128, stages = 3, min_blocks_per_sm = 1, precompute = true, async_copy = false, im2win_tensor = false>} -> tensor<1x6x6x64xf32>
   return %y : tensor<1x6x6x64xf32>
 }
 
@@ -168,7 +168,7 @@ func.func @plain_stages(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x64xf32>, %i:
 func.func @stages_smem(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x64xf32>, %i: tensor<1x6x6x64xf32>) -> tensor<1x6x6x64xf32> {
   // expected-error @+1 {{3 stages of 20480 bytes exceed 48 KB of static shared memory}}
   %y = dwc.conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16x64xf32>) outs(%i : tensor<1x6x6x64xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_simt<tile_n = 64, stages = 3>} -> tensor<1x6x6x64xf32>
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_simt<tile_n = 64, stages = 3, min_blocks_per_sm = 1, precompute = true, async_copy = true, im2win_tensor = false>} -> tensor<1x6x6x64xf32>
   return %y : tensor<1x6x6x64xf32>
 }
 
@@ -220,7 +220,7 @@ module attributes {dwc.target = #dwc.target<chip = "sm_90a", features = "+ptx80"
   func.func @n_wide(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x16x128xf16>, %i: tensor<1x6x6x128xf16>) -> tensor<1x6x6x128xf16> {
     // expected-error @+1 {{n = 256 is wider than OC = 128 needs}}
     %y = dwc.conv2d ins(%x, %w : tensor<1x8x8x16xf16>, tensor<3x3x16x128xf16>) outs(%i : tensor<1x6x6x128xf16>)
-      strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_wgmma<n = 256>} -> tensor<1x6x6x128xf16>
+      strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_wgmma<warpgroups = 1, n = 256, stages = 3, barriers = 2, min_blocks_per_sm = 1, overlap = false, specialize = false, tma_filter = false, tma_im2col = false, staged_stores = true, precompute = true, im2win_tensor = false>} -> tensor<1x6x6x128xf16>
     return %y : tensor<1x6x6x128xf16>
   }
 }
@@ -363,7 +363,7 @@ module attributes {dwc.target = #dwc.target<chip = "sm_90a", features = "+ptx80"
   func.func @smem(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x16x256xf16>, %i: tensor<1x6x6x256xf16>) -> tensor<1x6x6x256xf16> {
     // expected-error @+1 {{525312 bytes of shared memory exceed the target's 232448 per block}}
     %y = dwc.conv2d ins(%x, %w : tensor<1x8x8x16xf16>, tensor<3x3x16x256xf16>) outs(%i : tensor<1x6x6x256xf16>)
-      strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_wgmma<warpgroups = 4, n = 256, stages = 8>} -> tensor<1x6x6x256xf16>
+      strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_wgmma<warpgroups = 4, n = 256, stages = 8, barriers = 2, min_blocks_per_sm = 1, overlap = false, specialize = false, tma_filter = false, tma_im2col = false, staged_stores = true, precompute = true, im2win_tensor = false>} -> tensor<1x6x6x256xf16>
     return %y : tensor<1x6x6x256xf16>
   }
 }

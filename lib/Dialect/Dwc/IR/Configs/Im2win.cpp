@@ -70,9 +70,12 @@ std::string gemmFieldIneligibility(Attr config, const Im2winShape &s) {
                              1, 32);
   if (!why.empty())
     return why;
-  if (stages > 2 && !im2winFlag(config.getAsyncCopy(), true))
+  // (What fits is checked on complete configurations: dwc-select-kernels
+  // lowers a partial one's stages to it.)
+  bool complete = config.isComplete();
+  if (complete && stages > 2 && !config.getAsyncCopy().getValue())
     return "async_copy = false keeps at most 2 stages";
-  if (tileN && stages > 2 && stages > im2winMaxStages(s, tileN))
+  if (complete && stages > 2 && stages > im2winMaxStages(s, tileN))
     return (Twine(stages) + " stages of " + Twine(im2winStageBytes(s, tileN)) +
             " bytes exceed 48 KB of static shared memory")
         .str();
@@ -214,7 +217,8 @@ std::string wgmmaRangeIneligibility(Im2winWgmmaKernelAttr c,
     return ("warpgroups = " + Twine(wg) + " is not 1, 2 or 4").str();
   if (n != 0 && n != 64 && n != 128 && n != 256)
     return ("n = " + Twine(n) + " is not 64, 128 or 256").str();
-  if (n > im2winWgmmaMaxN(s.OC))
+  // (A partial configuration's n is lowered to what OC needs.)
+  if (c.isComplete() && n > im2winWgmmaMaxN(s.OC))
     return ("n = " + Twine(n) + " is wider than OC = " + Twine(s.OC) +
             " needs")
         .str();
@@ -273,7 +277,7 @@ std::string wgmmaSizeIneligibility(Im2winWgmmaKernelAttr c,
   if (!wg || !n)
     return "";
   bool spec = im2winFlag(c.getSpecialize(), false);
-  if (stages) {
+  if (stages && c.isComplete()) {
     bool tma = im2winFlag(c.getTmaFilter(), false) ||
                im2winFlag(c.getTmaIm2col(), false);
     Im2winWgmmaSharedMemory smem = im2winWgmmaSharedMemory(
