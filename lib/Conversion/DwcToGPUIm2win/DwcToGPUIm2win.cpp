@@ -109,10 +109,10 @@ struct KernelBuilder {
   Value src, w, bias, y, aS, bS;
   Value tid, mBase, nBase;
   Value srcFlat, w2, y2;
-  Value barriers;  // wgmma-specialize: shared address of the mbarriers
-  Value tmap;      // wgmma-tma: generic pointer to the filter's tensor map
-  Value tmapA;     // wgmma-tma-im2col: the input's im2col tensor map
-  Value warpStage; // wgmma-specialize + staged stores: per-warp areas
+  Value barriers;  // specialize: shared address of the mbarriers
+  Value tmap;      // tma_filter: generic pointer to the filter's tensor map
+  Value tmapA;     // tma_im2col: the input's im2col tensor map
+  Value warpStage; // specialize + staged_stores: per-warp areas
   // Per A copy of this thread (precompute): row offset, ih0, iw0, valid.
   struct Row {
     Value base, ih0, iw0, mValid, m;
@@ -932,7 +932,7 @@ struct KernelBuilder {
       copyBlockStage(ob, e, stage, pitch);
   }
 
-  // --- warp-specialised persistent wgmma kernel (wgmma-specialize) ------
+  // --- warp-specialised persistent wgmma kernel (specialize) -----------
   // Warpgroup 0 copies, warpgroups 1..WG multiply. Both walk the same
   // output tiles (tile = block id, + grid size, ...) and count K tiles
   // globally (`it`), so stage it % S and mbarrier phase (it / S) % 2 agree.
