@@ -2,7 +2,7 @@
 
 Pure Python (no torch). The 12 layers of the GPU im2win paper (BRIEF.md
 section 3) at batch 128 in f32 and f16, odd shapes for correctness, and
-ablation variants (pass options of convert-dwc-to-gpu-im2win). Strides are
+ablation variants (dwc.kernel configurations written on the op). Strides are
 those of the layers' origin (the MEC benchmark: 4, 4, 2, 2, then 1), no
 padding; the odd set covers padding, dilation, stride 2, C = 3, bias, bf16.
 
@@ -32,70 +32,81 @@ LAYERS = [
     (128, 28, 28, 128, 3, 1), (256, 14, 14, 256, 3, 1), (512, 7, 7, 512, 3, 1),
 ]
 
-# Ablation variants: name -> conv-options of dwc-aot.
+# Ablation variants: name -> (kernel, fields) of the dwc.kernel configuration
+# written on the op (#dwc.im2win_simt for f32 and #dwc.im2win_mma for
+# f16/bf16, or #dwc.im2win_wgmma; fields left out are chosen by
+# dwc-select-kernels). "base": no configuration, dwc-select-kernels chooses.
+GEMM, WGMMA = "gemm", "wgmma"
 VARIANTS = {
-    "base": "",
-    "noprecomp": "precompute-indices=false",
-    "noasync": "async-copy=false",
-    "nodbuf": "double-buffer=false",
-    "noswz": "swizzle=false",
-    "st2": "stages=2",
-    "occ2": "min-blocks-per-sm=2",
-    "none": "precompute-indices=false async-copy=false double-buffer=false swizzle=false",
-    "im2wint": "im2win-tensor=true",
-    # Hopper warpgroup MMA (f16/bf16 with C % 8 == 0; others fall back to
-    # mma.sync); compiled for sm_90a.
-    "wgmma": "wgmma=true",
-    "wgmma1": "wgmma=true wgmma-warpgroups=1",
-    "wgmma2": "wgmma=true wgmma-warpgroups=2",
-    "wgmma4": "wgmma=true wgmma-warpgroups=4",
-    "wgmmao": "wgmma=true wgmma-overlap=true",
-    "wgmmao1": "wgmma=true wgmma-overlap=true wgmma-warpgroups=1",
-    "wgmmao2": "wgmma=true wgmma-overlap=true wgmma-warpgroups=2",
-    "wgmmao3": "wgmma=true wgmma-overlap=true stages=3",
-    "wgmmat": "wgmma=true im2win-tensor=true",
-    "wgmmab": "wgmma=true wgmma-barriers=1",
-    "wgmmab3": "wgmma=true wgmma-barriers=1 stages=3",
-    "wgmman256": "wgmma=true wgmma-n=256",
-    "wgmman256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2",
-    "wgmmab256w2": "wgmma=true wgmma-n=256 wgmma-warpgroups=2 wgmma-barriers=1",
-    "wgmman256s2": "wgmma=true wgmma-n=256 wgmma-warpgroups=1 stages=2",
-    "wgmmab2": "wgmma=true wgmma-barriers=2",
-    "wgmmab4": "wgmma=true wgmma-barriers=1 stages=4",
-    "wgmmab1w2": "wgmma=true wgmma-barriers=1 wgmma-warpgroups=2",
+    "base": (None, ""),
+    "noprecomp": (GEMM, "precompute = false"),
+    "noasync": (GEMM, "async_copy = false"),
+    "nodbuf": (GEMM, "stages = 1"),
+    "noswz": (GEMM, "swizzle = false"),
+    "st2": (GEMM, "stages = 2"),
+    "occ2": (GEMM, "min_blocks_per_sm = 2"),
+    "none": (GEMM, "stages = 1, precompute = false, async_copy = false, swizzle = false"),
+    "im2wint": (GEMM, "im2win_tensor = true"),
+    # Hopper warpgroup MMA (f16/bf16; C % 4 != 0 with fewer than 64 window
+    # elements keeps mma.sync); compiled for sm_90a.
+    "wgmma": (WGMMA, ""),
+    "wgmma1": (WGMMA, "warpgroups = 1"),
+    "wgmma2": (WGMMA, "warpgroups = 2"),
+    "wgmma4": (WGMMA, "warpgroups = 4"),
+    "wgmmao": (WGMMA, "overlap = true"),
+    "wgmmao1": (WGMMA, "overlap = true, warpgroups = 1"),
+    "wgmmao2": (WGMMA, "overlap = true, warpgroups = 2"),
+    "wgmmao3": (WGMMA, "overlap = true, stages = 3"),
+    "wgmmat": (WGMMA, "im2win_tensor = true"),
+    "wgmmab": (WGMMA, "barriers = 1"),
+    "wgmmab3": (WGMMA, "barriers = 1, stages = 3"),
+    "wgmman256": (WGMMA, "n = 256"),
+    "wgmman256w2": (WGMMA, "n = 256, warpgroups = 2"),
+    "wgmmab256w2": (WGMMA, "n = 256, warpgroups = 2, barriers = 1"),
+    "wgmman256s2": (WGMMA, "n = 256, warpgroups = 1, stages = 2"),
+    "wgmmab2": (WGMMA, "barriers = 2"),
+    "wgmmab4": (WGMMA, "barriers = 1, stages = 4"),
+    "wgmmab1w2": (WGMMA, "barriers = 1, warpgroups = 2"),
     # Warp-specialised persistent wgmma kernel (copying warpgroup +
     # mbarrier stages).
-    "spec": "wgmma=true wgmma-specialize=true",
-    "spec1": "wgmma=true wgmma-specialize=true wgmma-warpgroups=1",
-    "spec2": "wgmma=true wgmma-specialize=true wgmma-warpgroups=2",
-    "spec2s4": "wgmma=true wgmma-specialize=true wgmma-warpgroups=2 stages=4",
-    # C % 8 != 0 without the channel padding (the mma.sync kernel's
-    # element-wise gather).
-    "nopad": "wgmma=true pad-channels=false",
+    "spec": (WGMMA, "specialize = true"),
+    "spec1": (WGMMA, "specialize = true, warpgroups = 1"),
+    "spec2": (WGMMA, "specialize = true, warpgroups = 2"),
+    "spec2s4": (WGMMA, "specialize = true, warpgroups = 2, stages = 4"),
+    # C % 4 != 0 without the channel padding (the mma.sync kernel's
+    # element-wise gather) ...
+    "nopad": (WGMMA, "nopad"),
     # ... and padded whatever the window size.
-    "padall": "wgmma=true pad-min-k=0",
+    "padall": (WGMMA, "padall"),
     # wgmma output stores straight from the accumulator fragments.
-    "nostage": "wgmma=true staged-stores=false",
+    "nostage": (WGMMA, "staged_stores = false"),
     # wgmma pipeline depth (dynamic shared memory above 48 KB).
-    "wst3": "wgmma=true stages=3",
-    "wst4": "wgmma=true stages=4",
-    "wst6": "wgmma=true stages=6",
-    "w2st4": "wgmma=true wgmma-warpgroups=2 stages=4",
+    "wst3": (WGMMA, "stages = 3"),
+    "wst4": (WGMMA, "stages = 4"),
+    "wst6": (WGMMA, "stages = 6"),
+    "w2st4": (WGMMA, "warpgroups = 2, stages = 4"),
     # Filter (B) tiles by TMA (cp.async.bulk.tensor, runtime tensor map).
-    "wtma": "wgmma=true wgmma-tma=true",
-    "spect": "wgmma=true wgmma-specialize=true wgmma-tma=true",
-    "spect1": "wgmma=true wgmma-specialize=true wgmma-tma=true wgmma-warpgroups=1",
-    "spect2": "wgmma=true wgmma-specialize=true wgmma-tma=true wgmma-warpgroups=2",
-    # Both operands by TMA (A in im2col mode; C % 64 == 0, unit strides).
-    "wtmai": "wgmma=true wgmma-tma-im2col=true",
-    "wtmai1": "wgmma=true wgmma-tma-im2col=true wgmma-warpgroups=1",
-    "wtmai2": "wgmma=true wgmma-tma-im2col=true wgmma-warpgroups=2",
+    "wtma": (WGMMA, "tma_filter = true"),
+    "spect": (WGMMA, "specialize = true, tma_filter = true"),
+    "spect1": (WGMMA, "specialize = true, tma_filter = true, warpgroups = 1"),
+    "spect2": (WGMMA, "specialize = true, tma_filter = true, warpgroups = 2"),
+    # Both operands by TMA where the input allows it (C % 64 == 0, unit
+    # strides; dwc-select-kernels' own choice there).
+    "wtmai": (WGMMA, ""),
+    "wtmai1": (WGMMA, "warpgroups = 1"),
+    "wtmai2": (WGMMA, "warpgroups = 2"),
 }
 
+# The target dwc-to-nvvm attaches for chip=sm_90a (a #dwc.im2win_wgmma
+# configuration verifies only in a module for a target with wgmma).
+TARGET_SM90A = ('#dwc.target<chip = "sm_90a", features = "+ptx80", sm_count = 132, '
+                'shared_memory_per_block = 232448, shared_memory_per_sm = 233472, '
+                'threads_per_sm = 2048, registers_per_sm = 65536>')
 
-def chip_of(options):
+
+def chip_of(variant):
     """Target of dwc-aot: wgmma needs the architecture-specific sm_90a."""
-    return "sm_90a" if "wgmma=true" in options else "sm_90"
+    return "sm_90a" if VARIANTS[variant][0] == WGMMA else "sm_90"
 
 
 @dataclass
@@ -162,15 +173,16 @@ class ConvConfig:
     def our_temp_bytes(self, chip=""):
         """Device memory our compiled function allocates itself (the IR's
         allocations are static): the im2win tensor of the separate variant;
-        with the wgmma kernel (chip sm_90a or wgmma=true), the x and w padded
-        to a multiple of 4 channels when C % 4 != 0 and the window has at
-        least pad-min-k (64) elements; nothing for the fused gather."""
+        with the wgmma kernel (a #dwc.im2win_wgmma variant, or chip sm_90a
+        choosing by itself), the x and w padded to a multiple of 4 channels
+        when C % 4 != 0 (by itself: when the window has at least 64
+        elements); nothing for the fused gather."""
         if self.variant == "im2wint":
             return self.bytes("im2win")
-        opts = self.conv_options()
-        wgmma = ("wgmma=true" in opts or chip == "sm_90a") and "wgmma=false" not in opts
-        min_k = 0 if "pad-min-k=0" in opts else 64
-        if (wgmma and self.dtype != "f32" and self.C % 4 != 0 and "pad-channels=false" not in opts
+        config = self.kernel_config()
+        wgmma = "im2win_wgmma" in config or (chip == "sm_90a" and not config)
+        min_k = 0 if "im2win_wgmma" in config else 64
+        if (wgmma and self.dtype != "f32" and self.C % 4 != 0
                 and self.FH * self.FW * self.C >= min_k):
             c4 = (self.C + 3) // 4 * 4
             return (self.N * self.H * self.W + self.FH * self.FW * self.OC) * c4 * 2
@@ -179,8 +191,32 @@ class ConvConfig:
     def tolerance(self):
         return TOLERANCE[self.dtype]
 
-    def conv_options(self):
-        return VARIANTS[self.variant]
+    def kernel_config(self):
+        """The dwc.kernel the variant writes on the op ("": none)."""
+        kind, fields = VARIANTS[self.variant]
+        half = self.dtype != "f32"
+        mma = "#dwc.im2win_mma<%s>" if half else "#dwc.im2win_simt<%s>"
+        if kind == GEMM:
+            if not half:  # (the CUDA-core kernel has no swizzle)
+                fields = ", ".join(f for f in fields.split(", ")
+                                   if not f.startswith("swizzle"))
+                if not fields:
+                    return ""
+            return mma % fields
+        if kind is None or not half:
+            return ""
+        # Where the warpgroup kernel does not take the op by itself (C % 4 != 0
+        # with fewer than 64 window elements), the mma.sync kernel, as the
+        # pass options did; padall asks for wgmma (padded) anyway.
+        unpadded = self.C % 4 != 0
+        small = self.FH * self.FW * self.C < 64
+        if fields == "padall":
+            return "#dwc.im2win_wgmma<>"
+        if fields == "nopad" or (unpadded and small):
+            return mma % "" if unpadded else "#dwc.im2win_wgmma<>"
+        if unpadded and "im2win_tensor" in fields:  # (no padding then)
+            return mma % "im2win_tensor = true"
+        return "#dwc.im2win_wgmma<%s>" % fields
 
     def mlir(self):
         e = self.dtype
@@ -191,18 +227,23 @@ class ConvConfig:
         args = f"%x: {tx}, %w: {tw}" + (f", %b: {tb}" if self.bias else "")
         bias = f" bias(%b : {tb})" if self.bias else ""
         lst = lambda v: "[" + ", ".join(map(str, v)) + "]"
-        return (f"// Generated by bench/conv_configs.py: {self.name}\n"
-                f"func.func @{self.name}({args}) -> {ty} {{\n"
+        config = self.kernel_config()
+        attr = f" {{dwc.kernel = {config}}}" if config else ""
+        func = (f"func.func @{self.name}({args}) -> {ty} {{\n"
                 f"  %init = tensor.empty() : {ty}\n"
                 f"  %y = dwc.conv2d ins(%x, %w : {tx}, {tw}){bias} outs(%init : {ty})"
                 f" strides = {lst(self.stride)} dilations = {lst(self.dilation)}"
-                f" padding = {lst(self.padding)} -> {ty}\n"
+                f" padding = {lst(self.padding)}{attr} -> {ty}\n"
                 f"  return %y : {ty}\n}}\n")
+        if "im2win_wgmma" in config:
+            func = (f"module attributes {{dwc.target = {TARGET_SM90A}}} {{\n"
+                    + func + "}\n")
+        return f"// Generated by bench/conv_configs.py: {self.name}\n" + func
 
     def to_dict(self):
         d = asdict(self)
         d.update(name=self.name, symbol=self.symbol, OH=self.OH, OW=self.OW,
-                 conv_options=self.conv_options())
+                 kernel_config=self.kernel_config())
         return d
 
 
@@ -470,9 +511,7 @@ def build(cfgs, aot, outdir, jobs, chip=""):
         with open(base + ".mlir", "w") as f:
             f.write(c.mlir())
         cmd = [aot, base + ".mlir", "-o", base + ".o", "--header", base + ".h"]
-        if c.conv_options():
-            cmd.append("--conv-options=" + c.conv_options())
-        cmd.append("--chip=" + (chip or chip_of(c.conv_options())))
+        cmd.append("--chip=" + (chip or chip_of(c.variant)))
         t0 = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         with open(base + ".log", "w") as f:

@@ -3,7 +3,7 @@
 
   bench/ptx_identity.py snapshot DIR [--dwc-opt PATH] [--chips sm_90,sm_90a]
                                      [--only SUBSTR,...] [-j N]
-  bench/ptx_identity.py compare BEFORE AFTER
+  bench/ptx_identity.py compare BEFORE AFTER [--renamed]
 
 `snapshot` compiles each configuration of the benchmark sets (forward grid,
 odd and 16-bit sets; backward floor, check and odd sets; pooling grid and odd;
@@ -44,9 +44,7 @@ def benchmark_kernels():
     for s in ("grid", "odd"):
         out += [(c.name, c.mlir(), "") for c in pool_configs.get_set(s)]
     for c in conv_configs.layer_set() + conv_configs.odd_set():
-        opts = c.conv_options()
-        extra = f" conv-options='{opts}'" if opts else ""
-        out += [(c.name, c.mlir(), extra)]
+        out += [(c.name, c.mlir(), "")]  # (variants: dwc.kernel in the MLIR)
     for layer in stride_configs.layers_set() + stride_configs.odd_set():
         for op in stride_configs.OPS:
             oc = stride_configs.OpConfig(layer, op, "")
@@ -125,12 +123,37 @@ def snapshot(a):
     return 0
 
 
+# Static shared buffers are named after their kernel (__wg_<kernel>_<i>);
+# kernels that shared one name before are K0, K0, ... there and K0, K1, ...
+# once renamed apart.
+_WG_NAME = re.compile(r"__wg_[\w$]+_(\d+)\b")
+_ENTRY_INDEX = re.compile(r"\bK\d+(?=\b|_param_)")
+
+
+def same_apart_from_names(before_dir, after_dir, key):
+    """Whether two kernels' PTX differ only in what their names decide: the
+    names of static shared buffers and the entry indices (the rest of the
+    PTX, in order, is compared)."""
+    def read(d):
+        text = open(os.path.join(d, key + ".ptx")).read()
+        return _ENTRY_INDEX.sub("K", _WG_NAME.sub(r"__wg_K_\1", text))
+    try:
+        return read(before_dir) == read(after_dir)
+    except OSError:
+        return False
+
+
 def compare(a):
     load = lambda d: json.load(open(os.path.join(d, "manifest.json")))
     before, after = load(a.before), load(a.after)
     kb, ka = before["kernels"], after["kernels"]
     differ = sorted(k for k in kb.keys() & ka.keys()
                     if kb[k]["sha256"] != ka[k]["sha256"])
+    if a.renamed:
+        renamed = [k for k in differ if same_apart_from_names(a.before, a.after, k)]
+        differ = [k for k in differ if k not in renamed]
+        print(f"{len(renamed)} differ only in kernel names (static shared buffer "
+              f"names __wg_<kernel>_<i>, entry indices)")
     only_b = sorted(kb.keys() - ka.keys())
     only_a = sorted(ka.keys() - kb.keys())
     for k in differ:
@@ -157,6 +180,9 @@ def main(argv=None):
     c = sub.add_parser("compare")
     c.add_argument("before")
     c.add_argument("after")
+    c.add_argument("--renamed", action="store_true",
+                   help="count kernels whose PTX differs only in what kernel names decide "
+                        "(__wg_<kernel>_<i> buffer names, entry indices) as identical")
     a = ap.parse_args(argv)
     return snapshot(a) if a.cmd == "snapshot" else compare(a)
 

@@ -151,17 +151,14 @@ LogicalResult addKernels(OpPassManager &pm,
   if (fastPaths)
     pm.addPass(dwc::createDwcSelectKernels());
   if (fastPaths) {
-    // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
-    // f16/bf16 when allowed); the ablation switches come in conv-options.
-    dwc::ConvertDwcToGPUIm2winOptions convOpts;
-    convOpts.tensorCores = options.tensorCores;
-    // Hopper warpgroup MMA where the target has it (chip=sm_90a; conv-options
-    // wgmma=false turns it off): 1.35-1.92x faster than the mma.sync kernel
-    // on the 8 f16 layers it takes (bench/results/2026-11-30-conv-wgmma.md).
-    convOpts.wgmma = target.hasWgmma();
-    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUIm2win(convOpts),
-                              options.convOptions, "conv-options", emitError)))
-      return failure();
+    // Dense conv2d: the im2win kernels dwc-select-kernels configured
+    // (#dwc.im2win_*; the warpgroup kernel where the target has wgmma). Their
+    // variants are configuration fields on the ops, no pass options.
+    if (!options.convOptions.empty())
+      return emitError("dwc-to-nvvm: conv-options is no longer supported: "
+                       "write a #dwc.im2win_simt/_mma/_wgmma dwc.kernel on "
+                       "the dwc.conv2d instead");
+    pm.addPass(dwc::createConvertDwcToGPUIm2win());
     if (options.tensorCores &&
         failed(addTensorCoreKernels(pm, options, target, emitError)))
       return failure();

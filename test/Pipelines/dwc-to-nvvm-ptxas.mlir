@@ -13,7 +13,7 @@
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw51x5_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd_data_strided_gather.ptx -o %t/e.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_kernel.ptx -o %t/f.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_im2win_mma.ptx -o %t/f.cubin 2>&1 | FileCheck %s
 
 // CHECK: Compiling entry function
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

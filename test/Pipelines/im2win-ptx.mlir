@@ -3,19 +3,23 @@
 // (16-byte, zero-fill), commit/wait groups, ldmatrix.trans and m16n8k16
 // mma.sync with f32 accumulators; the f32 kernel cp.async and f32 FMAs;
 // ptxas -v: no spills for either, also for C = 3 (element-wise gather) and
-// the ablation variants without cp.async / double buffering.
+// the ablation variant without cp.async, double buffering, precomputed
+// offsets and swizzle (the configurations the RUN line writes on the ops).
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: cat %t/conv_f16_kernel.ptx | FileCheck %s --check-prefix=TC
-// RUN: cat %t/conv_f32_kernel.ptx | FileCheck %s --check-prefix=F32
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_f16_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_f32_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_c3_f16_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: rm -rf %t.v && dwc-opt %s --dwc-to-nvvm="format=isa conv-options={async-copy=false double-buffer=false precompute-indices=false swizzle=false}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.v > /dev/null
-// RUN: cat %t.v/conv_f16_kernel.ptx | FileCheck %s --check-prefix=PLAIN
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f16_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f32_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: cat %t/conv_f16_im2win_mma.ptx | FileCheck %s --check-prefix=TC
+// RUN: cat %t/conv_f32_im2win_simt.ptx | FileCheck %s --check-prefix=F32
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_f16_im2win_mma.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_f32_im2win_simt.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_c3_f16_im2win_mma.ptx -o %t/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t.v && sed -e 's/im2win_mma<>/im2win_mma<stages = 1, async_copy = false, precompute = false, swizzle = false>/' -e 's/im2win_simt<>/im2win_simt<stages = 1, async_copy = false, precompute = false>/' %s | dwc-opt --dwc-to-nvvm="format=isa" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.v > /dev/null
+// RUN: cat %t.v/conv_f16_im2win_mma.ptx | FileCheck %s --check-prefix=PLAIN
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f16_im2win_mma.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f32_im2win_simt.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// The pipeline's conv-options are gone (the variants are configurations):
+// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=NOOPT
+// NOOPT: dwc-to-nvvm: conv-options is no longer supported: write a #dwc.im2win_simt/_mma/_wgmma dwc.kernel on the dwc.conv2d instead
 
-// TC-LABEL: .entry conv_f16_kernel
+// TC-LABEL: .entry conv_f16_im2win_mma
 // TC: .maxntid 256, 1, 1
 // TC: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
 // TC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
@@ -27,14 +31,14 @@
 // TC-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // TC: bar.sync 0;
 
-// F32-LABEL: .entry conv_f32_kernel
+// F32-LABEL: .entry conv_f32_im2win_simt
 // F32: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
 // F32: cp.async.wait_group 2;
 // F32: ld.shared.v4.b32
 // F32: fma.rn.f32
 // F32: st.global.v4.b32
 
-// PLAIN-LABEL: .entry conv_f16_kernel
+// PLAIN-LABEL: .entry conv_f16_im2win_mma
 // PLAIN-NOT: cp.async
 // PLAIN: ld.global
 // PLAIN: mma.sync.aligned.m16n8k16
@@ -44,14 +48,14 @@
 func.func @conv_f16(%x: tensor<4x28x28x128xf16>, %w: tensor<3x3x128x128xf16>) -> tensor<4x28x28x128xf16> {
   %i = tensor.empty() : tensor<4x28x28x128xf16>
   %y = dwc.conv2d ins(%x, %w : tensor<4x28x28x128xf16>, tensor<3x3x128x128xf16>) outs(%i : tensor<4x28x28x128xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<4x28x28x128xf16>
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.im2win_mma<>} -> tensor<4x28x28x128xf16>
   return %y : tensor<4x28x28x128xf16>
 }
 
 func.func @conv_f32(%x: tensor<4x28x28x128xf32>, %w: tensor<3x3x128x128xf32>) -> tensor<4x28x28x128xf32> {
   %i = tensor.empty() : tensor<4x28x28x128xf32>
   %y = dwc.conv2d ins(%x, %w : tensor<4x28x28x128xf32>, tensor<3x3x128x128xf32>) outs(%i : tensor<4x28x28x128xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<4x28x28x128xf32>
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.im2win_simt<>} -> tensor<4x28x28x128xf32>
   return %y : tensor<4x28x28x128xf32>
 }
 

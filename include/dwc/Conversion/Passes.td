@@ -1468,165 +1468,59 @@ def ConvertDwcToGPUBackwardFilter
 }
 
 def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> {
-  let summary = "Lower dense conv2d to im2win GEMM-like kernels on CUDA cores (f32) and tensor cores (f16/bf16)";
+  let summary = "Lower dense conv2d with an im2win dwc.kernel to im2win GEMM-like kernels on CUDA cores (f32), mma.sync or wgmma (f16/bf16)";
   let description = [{
-    Replaces each eligible memref-form `dwc.conv2d` with a blocked,
-    register-tiled `gpu.launch` that treats the convolution as a GEMM over
-    the im2win windows: M = N*OH*OW output pixels (the NHWC output is an
-    M x OC row-major matrix), N = OC, K = FH*FW*C in the filter's order (the
+    Replaces each memref-form `dwc.conv2d` whose `dwc.kernel` is
+    `#dwc.im2win_simt`, `#dwc.im2win_mma` or `#dwc.im2win_wgmma` (attached by
+    `dwc-select-kernels`, or written by the user) with a blocked,
+    register-tiled kernel that treats the convolution as a GEMM over the
+    im2win windows: M = N*OH*OW output pixels (the NHWC output is an M x OC
+    row-major matrix), N = OC, K = FH*FW*C in the filter's order (the
     FH x FW x C x OC filter is a K x OC row-major matrix), the whole batch in
-    one launch of 256-thread blocks:
+    one launch. The kernel reads only its configuration (every field set)
+    and the target's facts; ops without one, with an incomplete one or on
+    tensors are left alone (the direct kernel of `convert-dwc-to-gpu` takes
+    dense convolutions no im2win configuration fits).
 
-    * block tile BM x BN = 128 x 128 (OC > 64) or 256 x 64 (OC <= 64);
-      K tiles of BK = 16 (f32) / 32 (f16, bf16) staged in shared memory,
-      A as BM rows x BK (k contiguous), B as BK rows x BN (oc contiguous);
-    * f32 on CUDA cores: 16 x 16 threads, each BM/16 rows x BN/16 channels
-      (8 x 8 or 16 x 4) in registers, 128-bit shared loads (A along k, B
-      along oc), `vector.fma`;
-    * f16/bf16 on tensor cores: 8 warps of 64 x 32 outputs, 16 m16n8k16
-      `mma.sync` per k16 step with f32 accumulators (bf16 through
-      `nvvm.mma.sync`); A fragments from 128-bit shared loads (a lane's 8
-      consecutive k serve both k16 steps of the tile: the k order inside a
-      tile is permuted identically for A and B), B fragments from
-      `nvgpu.ldmatrix` x4 `.trans` with per-lane row addresses;
-    * the window gather is fused into the A loads by default: a 16-byte chunk
-      of K (C % 8 or 4 == 0) lies in one input pixel
+    * `#dwc.im2win_simt` (f32) and `#dwc.im2win_mma` (f16/bf16): 256-thread
+      blocks, tile BM x BN = 128 x 128 (`tile_n = 128`) or 256 x 64
+      (`tile_n = 64`), K tiles of 16 (f32) / 32 (f16, bf16) in `stages`
+      shared buffers; f32 on CUDA cores (each thread BM/16 x BN/16 outputs,
+      128-bit shared loads, `vector.fma`), f16/bf16 on 8 warps of 64 x 32
+      outputs, 16 m16n8k16 `mma.sync` per k16 step with f32 accumulators, B
+      fragments from `nvgpu.ldmatrix` x4 `.trans` (parity `swizzle` of the
+      B tile's 16-byte chunks against bank conflicts);
+    * the window gather is fused into the A loads: a 16-byte chunk of K
+      (C % 8 or 4 == 0) lies in one input pixel
       `X[n, oh*sh + fh*dh - pt, ow*sw + fw*dw - pl, c..c+V)` and is copied
       with zero-fill outside the input; other channel counts (e.g. C = 3)
-      are gathered element by element. With `im2win-tensor`, the input is
-      first rearranged by `dwc.im2win` into a temporary `N x OH x IWp x FH x C`
-      tensor (lowered by `convert-dwc-to-gpu`, coalesced 128-bit) and the
-      chunks are read from the windows there (no bounds checks), costing
-      the temporary's memory and a pass over it;
-    * the paper's optimisations, each an option for ablation:
-      `precompute-indices` (per-thread row offsets computed once before the
-      K loop and, when C % BK == 0, one (fh, fw, c) per K tile shared by all
-      of the thread's copies; off: offsets recomputed from (m, k) by
-      division for every copy), `async-copy` (cp.async with zero-fill; off: register-staged
-      128-bit loads and shared stores), `double-buffer` (tile t+1 in flight
-      while tile t is multiplied; off: one buffer, load-wait-compute; with
-      cp.async the pipeline is deepened to `stages` buffers, by default 3
-      when they fit in 48 KB of static shared memory, i.e. 128 x 128 tiles,
-      so that tiles t+1 and t+2 are in flight), and
-      `swizzle` (parity swizzle of the B tile's 16-byte chunks,
-      chunk ^ (((k >> 3) & 3) << 1 | (k & 1)), so that the 8 rows an
-      ldmatrix phase reads fall in different bank groups; the f32 layout
-      is conflict-free without it and ignores the option).
+      are gathered element by element. With `im2win_tensor`, the input is
+      first rearranged by `dwc.im2win` into a temporary
+      `N x OH x IWp x FH x C` tensor and the chunks are read from there;
+    * the paper's optimisations are fields: `precompute` (per-thread row
+      offsets once before the K loop), `async_copy` (cp.async with
+      zero-fill; false: register-staged loads), `stages` (1: one buffer;
+      2: double buffering; 3: tiles t+1 and t+2 in flight);
+    * `#dwc.im2win_wgmma` (f16/bf16, `sm_90a` only): `warpgroups` x 128
+      threads, each multiplying 64 rows by `n` channels with
+      `wgmma.mma_async` from 1024-byte aligned, 128-byte swizzled shared
+      memory through matrix descriptors, K tiles of 64 in `stages` stages
+      (dynamic shared memory over 48 KB); `fence.proxy.async` before the
+      barrier; `barriers`, `overlap`, `specialize` (warp-specialised
+      persistent kernel, mbarrier hand-over), `tma_filter` / `tma_im2col`
+      (the operands by cp.async.bulk.tensor through runtime tensor maps:
+      `dwcTensorMap2D`, `dwcTensorMapIm2col`; the kernel does nothing when it
+      got none) and `staged_stores` (the output tile through shared memory
+      in 16-byte row chunks). Inputs with C % 4 != 0 are first zero-padded
+      to a multiple of 4 channels (x and w into temporaries by two
+      element-wise kernels `<func>_im2win_wgmma_pad_input` / `_pad_filter`).
 
-    With `wgmma` (set by dwc-to-nvvm for `chip=sm_90a`), f16/bf16
-    convolutions run on Hopper warpgroup MMA instead
-    (`nvvm.wgmma.mma_async`, PTX `wgmma.mma_async`; the kernel must be
-    compiled for `sm_90a`, the target refuses the ops on `sm_90`):
-    `wgmma-warpgroups` warpgroups of 128 threads (automatic: two when
-    128-row tiles still give 2048 blocks or more, else one, the better
-    choice on each of the 8 f16 benchmark layers), each multiplying 64 rows
-    of the block's tile by 128 output channels (64 when OC <= 64), K tiles of
-    BK = 64 staged by cp.async (the same fused window gather) in 2-3 stages
-    (static shared memory up to 48 KB, else dynamic, 3 stages); A (BM x 64,
-    k contiguous, K-major) and B (64 x BN as 64-channel halves, N-major) in
-    1024-byte aligned shared memory (`llvm.align`, or the first 1024-byte
-    boundary of the dynamic shared memory) with the 128-byte swizzle
-    (16-byte chunk c of row r at c ^ (r % 8)), read by four m64nBNk16
-    `wgmma.mma_async` per K tile through shared-memory matrix descriptors
-    computed in the kernel (K-major A: stride 1024 bytes between 8-row
-    groups, +32 bytes per k16 step; N-major B, transposed: leading offset
-    BK * 128 bytes between channel halves, stride 1024 bytes between 8-row
-    k groups, +2048 bytes per k16 step). A `fence.proxy.async` makes each
-    thread's cp.async data visible to the async proxy before the barrier;
-    `wgmma.commit_group` and `wait_group 0` end the tile (with
-    `wgmma-overlap`, `wait_group 1` keeps the tile's group in flight while
-    the copies of a later tile are issued, 4 stages: measured 1.0-1.15x the
-    time, so off). The f32 accumulators are stored with bias as in the
-    mma.sync kernel. Convolutions it cannot take (C % 8 != 0,
-    `async-copy=false`, `double-buffer=false`) get the mma.sync kernel.
-    Measured on the H200 (bench/results/2026-11-30-conv-wgmma.md): 0.52-0.74x
-    the time of the mma.sync kernel on the 8 f16 layers with C % 8 == 0,
-    229-340 TFLOP/s, 0.51-0.92x cuDNN (geomean 0.58-0.62x); four
-    warpgroups (256-row tiles) are slower on all 8.
-    Two more switches for experiments, both off by default:
-    `wgmma-n=256` gives each warpgroup 256 output channels (m64n256k16,
-    128 f32 accumulators per thread, B as four 64-channel blocks with the
-    same descriptors; at most what OC needs: 128 when OC <= 128, 64 when
-    OC <= 64), reading A once per 256 channels: 1.2-1.75x the time on cv5,
-    cv6, cv11, cv12 with one or two warpgroups, so the kernel is not
-    limited by re-reading A. `wgmma-barriers=1` keeps one barrier per K
-    tile: after it every warpgroup has finished tile t - 1, so the copies
-    of tile t + S - 1 go into that buffer while tile t's wgmma group runs
-    (wait_group 0 and the cp.async wait after them); within the +-10%
-    run-to-run noise on the 8 layers, 1.04x on cv4
-    (bench/results/2026-11-30-conv-wgmma2.md).
-
-    Three more parts of the wgmma kernel:
-    `staged-stores` (on): after the K loop (all copies done, barrier) the
-    f16 output fragments go into the idle B buffers (the A buffers when
-    those are too small) with a row pitch of BN + 8 elements, and after a
-    barrier every thread stores whole-row 16-byte chunks: coalesced
-    128-byte lines instead of 16-byte pieces per fragment row; 1.02-1.21x
-    faster on the 11 wgmma layers (cv8 0.70 -> 0.58 ms;
-    bench/results/conv-2026-11-30-conv-stage-v1.md).
-    `pad-channels` (on) with `pad-min-k` (64): f16/bf16 inputs with
-    C % 4 != 0 whose window has at least pad-min-k elements (FH * FW * C)
-    are zero-padded to a multiple of 4 channels (x and w into temporaries
-    by two element-wise kernels, one thread per input pixel writing
-    8-byte chunks, one per filter element; freed after the convolution),
-    and inputs with C % 8 == 4 are gathered in 8-byte chunks (two per
-    swizzled 16-byte chunk: column ((k / 8) ^ (row % 8)) * 8 + k % 8, .ca
-    copies), so the C = 3 first layers take the wgmma kernel too: 11x11
-    s4 1.6-1.9x, 7x7 s2 1.9x faster than the element-wise mma.sync gather;
-    3x3 C = 3 (27 elements) stays there (padded: 1.07-1.16x slower).
-    `wgmma-specialize` (off): a warp-specialised persistent kernel, one
-    copying warpgroup and one or two multiplying ones per block, a grid of
-    `sm-count` x (2 with one multiplying warpgroup, else 1) blocks looping
-    over the output tiles, 3-8 stages handed over through mbarriers
-    (full: the copying threads arrive once their copies of the stage have
-    landed, cp.async.wait_group with a lag of S - 2 groups, then
-    fence.proxy.async; empty: the multiplying threads arrive when the
-    wgmma group that read it has finished, one group kept in flight;
-    lag <= S - 2 keeps the hand-over acyclic; with `staged-stores` each
-    multiplying warp stages its 16 output rows in its own shared area and
-    syncs only itself, so that no block barrier is needed; with `wgmma-tma`
-    the first copying thread expects the B bytes on full[s] and issues the
-    boxes). Correct on every layer and odd shape but 1.1-1.3x slower than
-    the default kernel, with or without TMA, one or two multiplying
-    warpgroups (bench/results/conv-2026-11-30-conv-spec-v1.md, -spec-v2.md),
-    so off.
-    `wgmma-tma-im2col` (on): where the input allows it (C % 64 == 0, unit
-    strides and dilations, so that a K tile is one tap x 64 channels) both
-    operands come by TMA: the host code asks the runtime for the input's
-    im2col tensor map (`dwcTensorMapIm2col`: 64 channels x BM pixels per
-    copy, window corner over [-pl, W - 1 + pr - (FW - 1)] x [-pt, H - 1 +
-    pb - (FH - 1)], 128-byte swizzle, zero fill) and the filter's tiled map;
-    per K tile thread 0 expects both tiles' bytes on the stage's mbarrier
-    and issues one im2col box from the tile's first output pixel's window
-    corner with the tap as offsets (fw, fh) - the hardware walks the BM
-    pixels across rows and images - plus the filter boxes; no per-thread
-    gather. 1.0-1.19x faster than the cp.async gather on cv6, cv8-cv12
-    (bench/results/conv-2026-11-30-conv-tmai-v1.md); f16 at sm_90a then
-    0.93x cuDNN on the geometric mean (conv-2026-11-30-conv-v6-sm90a.md).
-    `wgmma-tma` (off): the filter (B) tiles by cp.async.bulk.tensor (TMA)
-    instead of cp.async: the host code asks the runtime for the K x OC
-    tensor map (`dwcTensorMap2D`: 64 x 64 boxes, 128-byte swizzle, zero
-    fill, cached per buffer) and passes it to the kernel (which does
-    nothing when it got none); thread 0 expects the tile's bytes on the
-    stage's mbarrier and issues one box per 64-channel half, every thread
-    waits on the stage's phase. Correct everywhere, 0.95-1.19x the time of
-    cp.async (the C = 3 layers 2-4% faster, cv9 19% slower;
-    bench/results/conv-2026-11-30-conv-tma-v1.md), so off: the copies of B
-    are not what limits the kernel.
-
-    The pass outlines its kernels itself (`gpu.module @<func>_kernel` with
-    one `gpu.func`, launched by `gpu.launch_func`), named as
-    gpu-kernel-outlining would name them, so that they carry launch bounds:
-    `known_block_size` (256 threads) and, with `min-blocks-per-sm`,
-    `nvvm.minctasm` (2: two blocks per SM, at most 128 registers; measured
-    0.93-1.03x the time of one block for the f16 kernel, so off by default).
-
-    Any stride, dilation and padding. Refused (left to `convert-dwc-to-gpu`,
-    the direct kernel): tensor form, f16/bf16 with `tensor-cores=false`,
-    accumulation other than f32, OC not a multiple of 128 bits (4 f32 /
-    8 f16), mixed element types, non-identity layouts, grids over 2^31 - 1
-    blocks. `diagnose-refusals` reports each refusal as a remark. Vector
-    accesses assume 16-byte aligned base pointers.
+    The measurements behind the fields dwc-select-kernels chooses are in
+    docs/KernelSelection.md ("dense conv2d"). The pass outlines its kernels
+    itself (`gpu.module @<func>_<family>` with one `gpu.func`, launched by
+    `gpu.launch_func`), so that they carry launch bounds: `known_block_size`
+    and, with `min_blocks_per_sm` > 1, `nvvm.minctasm`. Vector accesses
+    assume 16-byte aligned base pointers.
 
     Before:
 
@@ -1634,17 +1528,21 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     dwc.conv2d ins(%x, %w : memref<2x8x8x32xf32>, memref<3x3x32x64xf32>)
       outs(%y : memref<2x8x8x64xf32>)
       strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.im2win_simt<tile_n = 64, stages = 2,
+          min_blocks_per_sm = 1, precompute = true, async_copy = true,
+          im2win_tensor = false>}
     ```
 
     After:
 
     ```mlir
-    gpu.launch_func @f_kernel::@f_kernel blocks in (%c1, %c1, %c1)
+    gpu.launch_func @f_im2win_simt::@f_im2win_simt blocks in (%c1, %c1, %c1)
         threads in (%c256, %c1, %c1) args(%x : ..., %w : ..., %y : ...)
     ...
-    gpu.module @f_kernel {
-      gpu.func @f_kernel(%x: memref<2x8x8x32xf32>, %w: memref<3x3x32x64xf32>,
-                         %y: memref<2x8x8x64xf32>)
+    gpu.module @f_im2win_simt {
+      gpu.func @f_im2win_simt(%x: memref<2x8x8x32xf32>,
+                              %w: memref<3x3x32x64xf32>,
+                              %y: memref<2x8x8x64xf32>)
           workgroup(%a : memref<2x256x16xf32, #gpu.address_space<workgroup>>,
                     %b : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
           kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -1656,70 +1554,6 @@ def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> 
     }
     ```
   }];
-  let options = [
-    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
-           "Lower f16/bf16 convolutions to the mma.sync kernel (false: refuse them)">,
-    Option<"precomputeIndices", "precompute-indices", "bool", /*default=*/"true",
-           "Compute per-thread gather offsets once (false: per copy and tile)">,
-    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
-           "Stage tiles with cp.async (false: plain loads through registers)">,
-    Option<"doubleBuffer", "double-buffer", "bool", /*default=*/"true",
-           "Double-buffer the shared tiles (false: one buffer)">,
-    Option<"stages", "stages", "int64_t", /*default=*/"0",
-           "Shared-memory pipeline stages with double-buffer and async-copy "
-           "(0: as many as fit in 48 KB, at most 3; 2: classic double buffering)">,
-    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
-           "Launch bound nvvm.minctasm of the kernel (0 or 1: none; 2 = at "
-           "most 128 registers, measured neutral for the f16 kernel)">,
-    Option<"swizzle", "swizzle", "bool", /*default=*/"true",
-           "Parity-swizzle the tensor-core B tile against bank conflicts">,
-    Option<"im2winTensor", "im2win-tensor", "bool", /*default=*/"false",
-           "Materialise the im2win tensor first (false: fuse the window "
-           "gather into the A loads)">,
-    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "f16/bf16 on Hopper warpgroup MMA (wgmma.mma_async, needs "
-           "chip=sm_90a; C % 8 == 0, async-copy and double-buffer, else "
-           "the mma.sync kernel)">,
-    Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t", /*default=*/"0",
-           "wgmma: warpgroups of 128 threads per block, 64 output rows each "
-           "(1, 2 or 4; 0: two when that gives at least 2048 blocks, else one)">,
-    Option<"wgmmaOverlap", "wgmma-overlap", "bool", /*default=*/"false",
-           "wgmma: keep each tile's wgmma group in flight while the next "
-           "tile's copies are issued (wait_group 1; 4 stages by default)">,
-    Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
-           "wgmma: output channels per warpgroup tile (64, 128 or 256, at "
-           "most what OC needs; 0: 64 when OC <= 64, else 128)">,
-    Option<"wgmmaBarriers", "wgmma-barriers", "int64_t", /*default=*/"0",
-           "wgmma: barriers per K tile (1: the copies of a later tile issued "
-           "while the tile's wgmma group runs, wait_group 0 after them; 2: "
-           "wait_group 0, then a barrier before the copies; 0: two)">,
-    Option<"wgmmaSpecialize", "wgmma-specialize", "bool", /*default=*/"false",
-           "wgmma: warp-specialised persistent kernel (a copying warpgroup "
-           "hands stages to the multiplying warpgroups through mbarriers; "
-           "one or two multiplying warpgroups)">,
-    Option<"padChannels", "pad-channels", "bool", /*default=*/"true",
-           "wgmma: zero-pad f16/bf16 inputs with C % 4 != 0 (and the filter) "
-           "to a multiple of 4 channels in temporaries so that they take the "
-           "wgmma kernel (false: the mma.sync kernel gathers them element by "
-           "element)">,
-    Option<"wgmmaTma", "wgmma-tma", "bool", /*default=*/"false",
-           "wgmma: load the filter (B) tiles with cp.async.bulk.tensor "
-           "through a tensor map encoded by the runtime (dwcTensorMap2D), "
-           "completion on one mbarrier per stage">,
-    Option<"wgmmaTmaIm2col", "wgmma-tma-im2col", "bool", /*default=*/"true",
-           "wgmma: both operands by TMA where the input allows it (C % 64 "
-           "== 0, unit strides and dilations): A in im2col mode "
-           "(dwcTensorMapIm2col), B tiled (dwcTensorMap2D); false, or other "
-           "inputs: cp.async (B by TMA only with wgmma-tma)">,
-    Option<"stagedStores", "staged-stores", "bool", /*default=*/"true",
-           "wgmma: store the output tile through shared memory in 16-byte "
-           "row chunks (false: 4-byte stores from the accumulator fragments)">,
-    Option<"padMinK", "pad-min-k", "int64_t", /*default=*/"64",
-           "pad-channels: only windows of at least this many elements "
-           "(FH * FW * C)">,
-    Option<"diagnoseRefusals", "diagnose-refusals", "bool", /*default=*/"false",
-           "Emit a remark for every conv2d the kernel refuses">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
