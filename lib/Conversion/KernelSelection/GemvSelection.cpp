@@ -23,7 +23,9 @@ struct Sizes {
   int64_t bits() const { return elem.getIntOrFloatBitWidth(); }
 };
 Sizes sizesOf(Operation *op) {
-  auto out = cast<ShapedType>(op->getOperand(2).getType());
+  // The output (dX for backward data) is the last operand (a bias comes
+  // before it).
+  auto out = cast<ShapedType>(op->getOperands().back().getType());
   auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
   return Sizes{out.getDimSize(0), out.getDimSize(3), f[0], f[1],
                out.getDimSize(1), out.getDimSize(2), out.getElementType()};

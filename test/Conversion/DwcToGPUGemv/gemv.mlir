@@ -42,7 +42,7 @@ func.func @same_padding_3x3(%x: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %
 // memory (32 + 4 padding channels x 16 taps x 2 buffers) with cp.async.cg,
 // the next row prefetched while the current one is used; kernel <func>_gemv.
 // CHECK-LABEL: func @same_padding_3x3_smem
-// CHECK: gpu.launch {{.*}} workgroup(%[[S:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} function(@same_padding_3x3_smem_gemv) workgroup(%[[S:.*]] : memref<2x16x36xf32, #gpu.address_space<workgroup>>)
 // CHECK: nvgpu.device_async_copy %arg1[%c0, {{.*}}], %[[S]][%c0, {{.*}}], 4, {{.*}} {bypassL1}
 // CHECK-NEXT: nvgpu.device_async_create_group
 // CHECK: scf.for
@@ -57,7 +57,6 @@ func.func @same_padding_3x3(%x: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %
 // CHECK: vector.load %[[S]][%{{.*}}, %c2, {{.*}}]
 // CHECK: gpu.barrier
 // CHECK: scf.yield
-// CHECK: } {function = @same_padding_3x3_smem_gemv}
 func.func @same_padding_3x3_smem(%x: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %y: memref<1x8x16x64xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf32>, memref<3x3x64xf32>) outs(%y : memref<1x8x16x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]

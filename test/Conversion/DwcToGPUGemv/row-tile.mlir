@@ -16,6 +16,7 @@
 // is widened (the select is not moved past the extf).
 // CHECK-LABEL: func @f16_3x3
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1{{[^,]*}}, {{[^,]*}} = %c1{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c256{{[^,]*}},
+// CHECK-SAME: function(@f16_3x3_row_tile)
 // CHECK-NOT: workgroup
 // CHECK: scf.if
 // CHECK-COUNT-9: vector.load %arg1{{.*}} {alignment = 8 : i64} : memref<3x3x64xf16>, vector<4xf16>
@@ -34,7 +35,6 @@
 // CHECK-COUNT-4: vector.store {{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
 // CHECK-NOT: scf.for
 // CHECK-NOT: gpu.barrier
-// CHECK: } {function = @f16_3x3_row_tile}
 func.func @f16_3x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
     outs(%y : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
