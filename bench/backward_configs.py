@@ -41,6 +41,79 @@ TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "bf16": 2e-3}
 MMA_MIN_FW = 9
 
 
+def _options(text):
+    return dict(kv.split("=", 1) for kv in (text or "").split())
+
+
+def _attr(name, fields):
+    body = ", ".join(f"{k} = {v}" for k, v in fields if v is not None)
+    return f"#dwc.{name}<{body}>"
+
+
+def bwd_filter_kernel_config(F, stride, opts="", z=0):
+    """The dwc.kernel configuration of a backward-filter variant, written in
+    the retired option vocabulary of convert-dwc-to-gpu-backward-filter
+    (rows-per-step, stream-block-threads, stream-max-taps, max-tile-width,
+    half-partial-steps, warp-reduce-taps, z / bwd-filter-z), or "" for the
+    selection of dwc-select-kernels. Fields left out are chosen by it."""
+    o = _options(opts)
+    if z:
+        o.setdefault("z", str(z))
+    if not o:
+        return ""
+    taps = F[0] * F[1]
+    stream_keys = {"rows-per-step", "stream-block-threads"}
+    split_keys = {"max-tile-width", "half-partial-steps"}
+    if "stream-max-taps" in o:
+        stream = taps <= int(o["stream-max-taps"])
+    elif stream_keys & o.keys():
+        stream = True
+    elif split_keys & o.keys():
+        stream = False
+    else:  # only z or warp-reduce-taps: the kernel the selection takes
+        stream = taps <= 9 and stride == [1, 1]
+    no_reduce = o.get("warp-reduce-taps") == "0"
+    if stream:
+        return _attr("bwd_filter_stream", [
+            ("rows", o.get("rows-per-step")), ("threads", o.get("stream-block-threads")),
+            ("workers", o.get("z")), ("reduce", '"atomics"' if no_reduce else None)])
+    half = o.get("half-partial-steps")
+    return _attr("bwd_filter_split_z", [
+        ("z", o.get("z")), ("tile_width", o.get("max-tile-width")),
+        ("warp_slices", "1" if no_reduce else None),
+        ("half_steps", half if half and half != "0" else None)])
+
+
+def gemv_kernel_config(dtype, gemv_opts=""):
+    """The dwc.kernel configuration of a stride-1 forward / backward-data
+    variant, written in the retired option vocabulary of
+    convert-dwc-to-gpu-gemv (row-tile, row-tile-strip, row-tile-vector-bits,
+    row-tile-filter-regs, tm, half-vector-bits, filter-smem,
+    half-filter-smem, unroll-rows), or "" for the selection. row-tile-max-taps
+    (49) and row-tile-filter-regs (register limits the configuration turns
+    into filter = "registers" / "global") are the selection's defaults and
+    dropped."""
+    o = _options(gemv_opts)
+    o.pop("row-tile-max-taps", None)
+    o.pop("row-tile-filter-regs", None)
+    if not o:
+        return ""
+    bits = 32 if dtype == "f32" else 16
+    if o.get("row-tile", "0") != "1" and not {"tm", "filter-smem", "unroll-rows"} & o.keys() \
+            and ("row-tile" in o or "row-tile-strip" in o or "row-tile-vector-bits" in o):
+        vb = o.get("row-tile-vector-bits")
+        return _attr("row_tile", [
+            ("channels", str(int(vb) // bits) if vb else None),
+            ("rows", o.get("row-tile")), ("columns", o.get("row-tile-strip"))])
+    vb = o.get("half-vector-bits")
+    smem = o.get("filter-smem" if dtype == "f32" else "half-filter-smem")
+    return _attr("gemv", [
+        ("channels", str(int(vb) // bits) if vb and dtype != "f32" else None),
+        ("outputs", o.get("tm")),
+        ("filter", '"global"' if smem == "false" else None),
+        ("rows", '"loop"' if o.get("unroll-rows") == "0" and dtype != "f32" else None)])
+
+
 def conv_out(i, f, s, d, p0, p1):
     return (i + p0 + p1 - d * (f - 1) - 1) // s + 1
 
@@ -57,11 +130,11 @@ class BwdConfig:
     stride: List[int] = field(default_factory=lambda: [1, 1])
     padding: List[int] = None    # [pt, pb, pl, pr]; default F//2 ('same')
     note: str = ""
-    z: int = 0                   # dwc-aot --bwd-filter-z (0: the pass's rule)
+    z: int = 0                   # bwd_filter: slices / workers (0: the selection's rule)
     dw_dtype: str = ""           # bwd_filter: dW element type ("": that of X)
-    opts: str = ""               # dwc-aot --bwd-filter-options (sweeps)
+    opts: str = ""               # bwd_filter variant, retired option words (kernel_config)
     tag: str = ""                # name suffix for `opts` / `gemv_opts`
-    gemv_opts: str = ""          # dwc-aot --gemv-options (bwd_data variants)
+    gemv_opts: str = ""          # bwd_data variant, retired option words (kernel_config)
 
     def __post_init__(self):
         if self.padding is None:
@@ -89,13 +162,15 @@ class BwdConfig:
     def out_dtype(self):
         return self.dw_dtype or self.dtype if self.op == "bwd_filter" else self.dtype
 
+    def kernel_config(self):
+        """The variant as a dwc.kernel configuration on the op ("": the
+        selection of dwc-select-kernels)."""
+        if self.op == "bwd_filter":
+            return bwd_filter_kernel_config(self.F, self.stride, self.opts, self.z)
+        return gemv_kernel_config(self.dtype, self.gemv_opts)
+
     def aot_flags(self):
-        flags = [f"--bwd-filter-z={self.z}"] if self.z else []
-        if self.opts:
-            flags.append(f"--bwd-filter-options={self.opts}")
-        if self.gemv_opts:
-            flags.append(f"--gemv-options={self.gemv_opts}")
-        return flags
+        return []
 
     @property
     def symbol(self):
@@ -119,8 +194,10 @@ class BwdConfig:
         if self.stride != [1, 1]:
             return "direct"
         if self.op == "bwd_filter":
-            small = self.F[0] * self.F[1] <= 9 and "stream-max-taps=0" not in self.opts
-            return "stream" if small else "split-z"
+            config = self.kernel_config()
+            if config:
+                return "stream" if "stream" in config else "split-z"
+            return "stream" if self.F[0] * self.F[1] <= 9 else "split-z"
         if self.dtype != "f32" and self.F[1] >= MMA_MIN_FW:
             return "mma"
         return "gemv"
@@ -145,6 +222,8 @@ class BwdConfig:
         lst = lambda v: "[" + ", ".join(map(str, v)) + "]"
         attrs = (f"strides = {lst(self.stride)} dilations = [1, 1] "
                  f"padding = {lst(self.padding)}")
+        if self.kernel_config():
+            attrs += f" {{dwc.kernel = {self.kernel_config()}}}"
         head = f"// Generated by bench/backward_configs.py: {self.name}\n"
         if self.op == "bwd_data":
             return (head + f"func.func @{self.name}(%dy: {ty}, %w: {tw}) -> {tx} {{\n"

@@ -171,11 +171,14 @@ LogicalResult addKernels(OpPassManager &pm,
     // gather kernels (the direct backward-data kernel tests every tap of
     // every dX pixel for divisibility by the stride).
     pm.addPass(dwc::createConvertDwcToGPUStrided());
-    dwc::ConvertDwcToGPUBackwardFilterOptions bwdFilterOptions;
-    bwdFilterOptions.z = options.bwdFilterZ;
-    if (failed(addWithOptions(
-            pm, dwc::createConvertDwcToGPUBackwardFilter(bwdFilterOptions),
-            options.bwdFilterOptions, "bwd-filter-options", emitError)))
+    // (Its configuration, #dwc.bwd_filter_split_z<z = ...> included, is
+    // dwc-select-kernels'.)
+    if (options.bwdFilterZ != 0)
+      return emitError("dwc-to-nvvm: bwd-filter-z is gone: write "
+                       "#dwc.bwd_filter_split_z<z = N> on the op");
+    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUBackwardFilter(),
+                              options.bwdFilterOptions, "bwd-filter-options",
+                              emitError)))
       return failure();
   }
   pm.addPass(dwc::createConvertDwcToGPU());

@@ -6,11 +6,11 @@
 // TW = 17: 2 x 17 vectors of window and sums).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/stream_f32_kernel_0.ptx -o %t/a.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/stream_f16_kernel_1.ptx -o %t/b.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/half_f16_7_kernel_3.ptx -o %t/c.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/half_f16_13_kernel_5.ptx -o %t/d.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/splitz_f32_51_kernel_7.ptx -o %t/e.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/stream_f32_bwd_filter_stream.ptx -o %t/a.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/stream_f16_bwd_filter_stream.ptx -o %t/b.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/half_f16_7_bwd_filter_split_z.ptx -o %t/c.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/half_f16_13_bwd_filter_split_z.ptx -o %t/d.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/splitz_f32_51_bwd_filter_split_z.ptx -o %t/e.cubin 2>&1 | FileCheck %s
 
 // CHECK: Compiling entry function
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

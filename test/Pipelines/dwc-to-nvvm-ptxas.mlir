@@ -4,13 +4,12 @@
 // (7x7 f16 by default takes 8 x 8 row tiles of 2 channels and spills up
 // to 24 bytes at 255 registers - 1.09-1.11x faster than the no-spill 4 x 8
 // tiles on the H200, bench/results/2026-12-01-rowtile-v2.md; the no-spill
-// form, row-tile=4, is checked here.)
+// form, #dwc.row_tile<rows = 4>, is checked here.)
 // REQUIRES: ptxas
-// RUN: rm -rf %t %t.r4 && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa gemv-options={row-tile=4}" | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t.r4 > /dev/null
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f32_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.r4/dw7_f16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw51x5_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
+// RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f32_gemv.ptx -o %t/a.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f16_row_tile.ptx -o %t/b.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw51x5_gemv.ptx -o %t/c.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd_data_strided_gather.ptx -o %t/e.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_im2win_mma.ptx -o %t/f.cubin 2>&1 | FileCheck %s
@@ -29,7 +28,8 @@ func.func @dw7_f32(%x: tensor<2x56x56x96xf32>, %w: tensor<7x7x96xf32>, %b: tenso
 func.func @dw7_f16(%x: tensor<2x56x56x96xf16>, %w: tensor<7x7x96xf16>) -> tensor<2x56x56x96xf16> {
   %init = tensor.empty() : tensor<2x56x56x96xf16>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x56x56x96xf16>, tensor<7x7x96xf16>)
-    outs(%init : tensor<2x56x56x96xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<2x56x56x96xf16>
+    outs(%init : tensor<2x56x56x96xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.row_tile<rows = 4>} -> tensor<2x56x56x96xf16>
   return %y : tensor<2x56x56x96xf16>
 }
 

@@ -9,16 +9,16 @@
 // accumulators).
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: grep -cE "ld.global.(v4.b16|v2.b32)" %t/f3_kernel.ptx | FileCheck %s --check-prefix=F3LOADS
-// RUN: grep -c st.global.v2.b32 %t/f3_kernel.ptx | FileCheck %s --check-prefix=F3STORES
-// RUN: grep -c st.global.b32 %t/f5_kernel.ptx | FileCheck %s --check-prefix=F5STORES
-// RUN: grep -c st.global.b32 %t/f7_kernel.ptx | FileCheck %s --check-prefix=F7STORES
+// RUN: grep -cE "ld.global.(v4.b16|v2.b32)" %t/f3_row_tile.ptx | FileCheck %s --check-prefix=F3LOADS
+// RUN: grep -c st.global.v2.b32 %t/f3_row_tile.ptx | FileCheck %s --check-prefix=F3STORES
+// RUN: grep -c st.global.b32 %t/f5_row_tile.ptx | FileCheck %s --check-prefix=F5STORES
+// RUN: grep -c st.global.b32 %t/f7_row_tile.ptx | FileCheck %s --check-prefix=F7STORES
 // F3LOADS: 45
 // F3STORES: 16
 // F5STORES: 32
 // F7STORES: 64
 
-// CHECK-LABEL: .entry f3_kernel(
+// CHECK-LABEL: .entry f3_row_tile(
 // CHECK-NOT: .shared
 // CHECK-NOT: bar.sync
 // CHECK-NOT: mma.sync
@@ -33,7 +33,7 @@ func.func @f3(%x: tensor<2x16x32x64xf16>, %w: tensor<3x3x64xf16>) -> tensor<2x16
   return %y : tensor<2x16x32x64xf16>
 }
 
-// CHECK-LABEL: .entry f5_kernel(
+// CHECK-LABEL: .entry f5_row_tile(
 // CHECK-NOT: .shared
 // CHECK-NOT: cp.async
 // CHECK: ld.global.b32
@@ -46,7 +46,7 @@ func.func @f5(%x: tensor<128x64x64x64xf16>, %w: tensor<5x5x64xf16>) -> tensor<12
   return %y : tensor<128x64x64x64xf16>
 }
 
-// CHECK-LABEL: .entry f7_kernel(
+// CHECK-LABEL: .entry f7_row_tile(
 // CHECK-NOT: .shared
 // CHECK: ld.global.b32
 // CHECK-NOT: mma.sync

@@ -6,13 +6,13 @@
 // The filter's shared buffer is 16-byte aligned (dwc-align-workgroup-buffers)
 // for its 128-bit cp.async copies and loads:
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s --check-prefix=SHARED
-// SHARED: .shared .align 16 .b8 __wg_f3_kernel_0[
-// SHARED: .shared .align 16 .b8 __wg_f51_kernel_0[
+// SHARED: .shared .align 16 .b8 __wg_f3_gemv_0[
+// SHARED: .shared .align 16 .b8 __wg_f51_gemv_0[
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f3_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f51_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f3_gemv.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f51_gemv.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// CHECK-LABEL: .entry f3_kernel
+// CHECK-LABEL: .entry f3_gemv
 // CHECK: .maxntid 128, 1, 1
 // Filter rows through shared memory: cp.async.cg (L2 only), groups, waits.
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
@@ -33,7 +33,7 @@ func.func @f3(%x: tensor<2x16x32x64xf32>, %w: tensor<3x3x64xf32>) -> tensor<2x16
   return %y : tensor<2x16x32x64xf32>
 }
 
-// CHECK-LABEL: .entry f51_kernel
+// CHECK-LABEL: .entry f51_gemv
 // 51 taps x 8 outputs x 4 channels.
 // CHECK-COUNT-1632: fma.rn.f32
 // CHECK-NOT: fma.rn.f32

@@ -4,7 +4,7 @@
 // and '.' in a ptxas syntax error.
 // REQUIRES: ptxas
 // RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit" | FileCheck %s
-// CHECK-DAG: gpu.binary @conv_1_kernel
+// CHECK-DAG: gpu.binary @conv_1_row_tile
 // CHECK-DAG: gpu.binary @a_b_kernel
 // CHECK-DAG: llvm.func @"conv-1"
 // CHECK-DAG: llvm.func @a.b(

@@ -9,7 +9,7 @@
 // tile index: no 16-bit min is left in the kernel.
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
 
-// CHECK: // gpu.binary @fuzzbug_kernel
+// CHECK: // gpu.binary @fuzzbug_row_tile
 // CHECK-NOT: min.{{[us]}}16
 // CHECK: st.global.v2.b32
 // CHECK-NOT: min.{{[us]}}16

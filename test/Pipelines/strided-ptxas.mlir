@@ -15,10 +15,10 @@
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c96h112f3_f16_strided_gather.ptx -o %t/4.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c240h28f5_f32_strided_gather.ptx -o %t/5.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd_c672h14f5_f16_strided_gather.ptx -o %t/6.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f32_kernel_0.ptx -o %t/7.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f16_kernel_1.ptx -o %t/8.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c672h14f5_f32_kernel_3.ptx -o %t/9.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c240h28f5_f16_kernel_4.ptx -o %t/10.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f32_bwd_filter_split_z.ptx -o %t/7.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c96h112f3_f16_bwd_filter_stream.ptx -o %t/8.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c672h14f5_f32_bwd_filter_split_z.ptx -o %t/9.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c240h28f5_f16_bwd_filter_split_z.ptx -o %t/10.cubin 2>&1 | FileCheck %s
 
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd7_f16_strided_forward.ptx -o %t/f7.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd7_f16_strided_gather.ptx -o %t/b7.cubin 2>&1 | FileCheck %s

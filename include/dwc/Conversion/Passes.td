@@ -282,8 +282,14 @@ def ConvertHostBuffersToGPU : Pass<"convert-host-buffers-to-gpu",
 def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
   let summary = "Lower depthwise convolutions to the Flash-DWC GEMV-dataflow CUDA-core kernel";
   let description = [{
-    Replaces each eligible memref-form `dwc.depthwise_conv2d` with a tiled
-    `gpu.launch` that follows the Flash-DWC GEMV dataflow on CUDA cores:
+    Replaces each memref-form `dwc.depthwise_conv2d` and stride-1
+    `dwc.depthwise_conv2d_backward_data` whose `dwc.kernel` is a
+    `#dwc.gemv` (below) or a `#dwc.row_tile` (register row tiles, further
+    below) with a tiled `gpu.launch` (kernel `<func>_gemv` /
+    `<func>_row_tile`); `dwc-select-kernels` chooses the kernel and its
+    fields (docs/KernelSelection.md), ops without such a configuration are
+    left alone. The GEMV kernel follows the Flash-DWC GEMV dataflow on CUDA
+    cores:
 
     * workload tiling: a block owns BN consecutive channels (32 for f32,
       64 for f16/bf16 with 128-bit vectors, 32 with 64-bit ones) and 16
@@ -318,9 +324,9 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     larger than the filter extent minus one (a negative transposed padding)
     is left to the direct kernel.
 
-    Register row tiles (option `row-tile`; by default filters of at most
-    `row-tile-max-taps` = 49 taps, forward and backward data, f32 on grids
-    of 528+ blocks only): a
+    Register row tiles (`#dwc.row_tile`; chosen for filters of at most 49
+    taps, forward and backward data, f32 on grids of 4 waves of the
+    target's SMs only): a
     second kernel for short filters, where the GEMV kernel re-reads each
     input row once per output row. A thread owns TH output rows x TM outputs
     along the width x V channels (1-D grid, channel vectors innermost); it
@@ -328,13 +334,13 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     loads each row's TM + FW - 1 vectors once and feeds every output row r
     of the tile with filter row t - r; an output row is rounded and stored
     right after its last filter row (at most FH rows of accumulators live).
-    The filter stays in f32 registers when FH x FW x V fits
-    `row-tile-filter-regs` (200: up to 7 x 7 f16), else its vectors are
+    The filter stays in f32 registers (`filter = "registers"`, chosen when
+    FH x FW x V <= 200: up to 7 x 7 f16), else its vectors are
     read through L1 at each use. No branches: padding rows and columns are
     clamped loads replaced by
     zeros (selected as 32-bit words before they are widened: one select per
     two 16-bit channels), so all loads of a tile may be in flight together.
-    Default tiles (`row-tile-vector-bits`, `row-tile`, `row-tile-strip` = 0),
+    Tiles dwc-select-kernels chooses (`channels`, `rows`, `columns`),
     measured on the H200: up to 9 taps 4 channels (64 bits) x TH = 4 x TM =
     4, 82-86% of copy bandwidth at 3x3 f16 against the GEMV kernel's 69-76%
     and cuDNN's 80-82% (bench/results/2026-11-30-rowtile-v1..v3.md); 10 to
@@ -352,12 +358,12 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     1.25-1.32x at 5x5, 1.28-1.37x at 7x7 (bench/results/2026-12-01-
     rowtile-f32.md); small grids keep the GEMV kernel.
 
-    Eligible (everything else is left to `convert-dwc-to-gpu`, the direct
-    kernel): f32, f16 or bf16 with f32 accumulation, strides 1, dilations 1,
-    C a multiple of 128 bits (4 f32 / 8 f16), identity layouts. Stride 2 and
-    dilation take the direct kernel. TM defaults to min(8, OW) (8 outputs
-    amortise each filter vector over 8 FMAs while keeping 2 x 8 vectors of
-    registers) and can be set with `tm`.
+    Eligible (Configs/Gemv.h; dwc-select-kernels leaves everything else to
+    the other families and `convert-dwc-to-gpu`, the direct kernel): f32,
+    f16 or bf16 with f32 accumulation, strides 1, dilations 1, C a multiple
+    of the channel vector, identity layouts. `outputs` (TM) is chosen as
+    min(8, OW) (8 outputs amortise each filter vector over 8 FMAs while
+    keeping 2 x 8 vectors of registers).
 
     Before:
 
@@ -365,6 +371,7 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x32xf32>, memref<3x3x32xf32>)
       outs(%y : memref<1x8x8x32xf32>)
       strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "global", rows = "loop">}
     ```
 
     After:
@@ -379,7 +386,8 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     }
     ```
 
-    After, the same op in f16 (row tiles):
+    After, the same op in f16 with
+    `#dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">`:
 
     ```mlir
     gpu.launch blocks(%bx, %by, %bz) in (%c1, %c1, %c1)
@@ -393,59 +401,6 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"tm", "tm", "int64_t", /*default=*/"0",
-           "Outputs per thread along the width (0: min(8, OW))">,
-    Option<"filterSmem", "filter-smem", "bool", /*default=*/"true",
-           "f32: stage filter rows in shared memory with double-buffered "
-           "cp.async.cg (false: read filter vectors from global memory)">,
-    Option<"halfVectorBits", "half-vector-bits", "int64_t", /*default=*/"0",
-           "Bits of channels per thread of the GEMV kernel for f16/bf16 (the "
-           "row-tile kernel's are row-tile-vector-bits): 64 (4 channels, BN = "
-           "32, filter vectors from global memory through L1, 72 registers "
-           "at 3x3), 128 (8 channels, BN = 64, 136 registers), or 0: 64 for "
-           "filters of at most 9 taps, 128 above (measured on the H200, "
-           "bench/results/2026-11-30-fwd16-v2.md). f32 always uses 128">,
-    Option<"halfFilterSmem", "half-filter-smem", "bool", /*default=*/"true",
-           "f16/bf16 with 128-bit vectors: stage filter rows in shared "
-           "memory like filter-smem (64-bit vectors always read filter "
-           "vectors from global memory)">,
-    Option<"unrollRows", "unroll-rows", "int64_t", /*default=*/"5",
-           "f16/bf16 filters read from global memory with at most this "
-           "many rows: "
-           "unroll the filter-row loop, padding rows as zeroed clamped "
-           "loads instead of a branch, so that all rows' loads can be in "
-           "flight together (0: never; the default 5 covers the f16/bf16 "
-           "filters of at most 9 taps, 2-3% faster at 3x3 on the H200, "
-           "bench/results/2026-11-30-fwd16-v4.md)">,
-    Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
-           "Output rows per thread of the register row-tile kernel (each "
-           "input row loaded once per tile and fed to every output row it "
-           "touches): 0 = the default tile's (f16/bf16: 4 up to 9 taps, 8 "
-           "above; f32: 8 for 10 to 25 taps, 4 otherwise; see the "
-           "description for small grids); 1 = off (the GEMV kernel), N >= "
-           "2 = N rows">,
-    Option<"rowTileStrip", "row-tile-strip", "int64_t", /*default=*/"0",
-           "Outputs per thread along the width in the row-tile kernel "
-           "(0: the default tile's: f16/bf16 8 for 26 to 49 taps, 4 "
-           "otherwise; f32 8)">,
-    Option<"rowTileVectorBits", "row-tile-vector-bits", "int64_t",
-           /*default=*/"0",
-           "Bits of channels per thread in the row-tile kernel: 32, 64 or "
-           "128 (2, 4 or 8 16-bit channels; 1, 2 or 4 f32); 0: the default "
-           "tile's (f16/bf16 64 up to 9 taps, 32 above; f32 32 for 10 to 25 "
-           "taps, 64 otherwise)">,
-    Option<"rowTileMaxTaps", "row-tile-max-taps", "int64_t",
-           /*default=*/"49",
-           "Longest filter (FH x FW taps) the row-tile kernel takes">,
-    Option<"rowTileFilterRegs", "row-tile-filter-regs", "int64_t",
-           /*default=*/"200",
-           "Most f32 registers (FH x FW x channels per thread) the row-tile "
-           "kernel keeps the filter in; longer filters are read through L1 "
-           "at each use (200 covers 7 x 7 f16: 1.02-1.06x at 5 x 5 and "
-           "7 x 7 on the H200 against 72, though ptxas spills 32 bytes at "
-           "7 x 7)">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
@@ -1253,21 +1208,25 @@ def ConvertDwcToGPUBackwardFilter
     : Pass<"convert-dwc-to-gpu-backward-filter", "mlir::ModuleOp"> {
   let summary = "Lower depthwise filter gradients to streaming / split-z CUDA-core kernels with f32 atomics";
   let description = [{
-    Replaces each eligible memref-form `dwc.depthwise_conv2d_backward_filter`
-    with kernels that parallelise along the accumulation axis (the filter
+    Replaces each memref-form `dwc.depthwise_conv2d_backward_filter` whose
+    `dwc.kernel` is a `#dwc.bwd_filter_stream` or `#dwc.bwd_filter_split_z`
+    (chosen with its fields by `dwc-select-kernels`, docs/KernelSelection.md;
+    ops without such a configuration are left alone) with kernels
+    (`<func>_bwd_filter_<stream|split_z>`, plus `_zero` and `_convert`
+    launches) that parallelise along the accumulation axis (the filter
     gradient FH x FW x C is small, the reduction over N x OH x OW is large):
 
     1. a zero-fill kernel clears an f32 accumulation buffer (dW itself when
        it is f32, otherwise an f32 workspace `memref.alloc`ed next to the op
        and freed after it);
-    2. a. small filters, FH*FW <= `stream-max-taps` (default 9: 3x3 and
+    2. a. small filters, FH*FW <= 9 (`#dwc.bwd_filter_stream`, up to 49 if requested; 3x3 and
        smaller; their gradient is bound by reading X and dY once): the
        streaming kernel. A thread owns one 128-bit channel vector (4 f32 /
        8 f16/bf16 channels) and all FH*FW taps as f32 register
        accumulators; a block is `lanes` = min(C/V, 64, T) channel vectors
        (consecutive threads, coalesced 128-bit loads) x T/lanes workers
-       (T = `stream-block-threads`, 256). The N*OH output rows are cut into
-       row blocks of R rows (option `rows-per-step`; 0: R = 3 for f32, 2 for
+       (T = `threads`, 256). The N*OH output rows are cut into
+       row blocks of R rows (`rows`; chosen: R = 3 for f32, 2 for
        f16/bf16, the fastest in the H200 sweeps); worker w of a channel group
        streams row blocks w, w + W, w + 2W, ... (W workers per group), so
        the neighbours of a row block are read at the same time by the
@@ -1281,7 +1240,7 @@ def ConvertDwcToGPUBackwardFilter
        the block sums its workers' vectors tap by tap in shared memory (one
        T x V f32 buffer, `gpu.barrier`) and the first worker of each
        channel lane adds the sum with one f32 atomic per tap and channel
-       (with `warp-reduce-taps=0`, no shared memory or barriers: every
+       (with `reduce = "atomics"`, no shared memory or barriers: every
        thread adds its own sums, as the host emulation needs).
        Rule for W: one wave of resident blocks. Resident blocks per SM come
        from an estimate of the registers per thread,
@@ -1292,7 +1251,7 @@ def ConvertDwcToGPUBackwardFilter
        W0 = max(1, sm-count * blocksPerSM / groups) * workersPerBlock,
        iterations = ceil(N*ceil(OH/R) / W0) and W = ceil(N*ceil(OH/R) /
        iterations), so that every worker streams the same number of row
-       blocks (option `z` overrides W0). Measured on the H200
+       blocks (W0 is the configuration's `workers`). Measured on the H200
        (bench/results/2026-11-30-bwdf-*, 3x3, 128x64x64x256 /
        128x32x32x1024): f32 0.43 / 0.49 ms (split-z) -> 0.25-0.26 / 0.27 ms
        (R = 3; R = 1, 2, 4: 0.35, 0.28-0.29, 0.28 ms), 93-101% of the 4.24
@@ -1315,7 +1274,7 @@ def ConvertDwcToGPUBackwardFilter
        Padding is a clamped load and
        a select. At the end the sums are added to the buffer with f32
        atomics (`memref.atomic_rmw addf`). Filters of at most 64 taps
-       (option `warp-reduce-taps`) have few FMAs per atomic: there the 4
+       (`warp_slices = 4`) have few FMAs per atomic: there the 4
        work-unit slots of a warp take 4 consecutive slices of the same tap
        tile, sum their TW x V results with butterfly shuffles
        (`gpu.shuffle xor` 8, 16) and only the first slot adds (4x fewer
@@ -1323,7 +1282,7 @@ def ConvertDwcToGPUBackwardFilter
        the same rows (their dY loads are one broadcast: the kernel is bound
        by L1 traffic there). Measured on the H200: F=3 f32 0.57 -> 0.43 ms,
        f16 F=3 1.09 -> 0.48 ms with the reduction, F=51 f32 39 -> 71 ms;
-       f16 inputs, opt-in (option `half-partial-steps` = k, default 0:
+       f16 inputs, opt-in (`half_steps` = k, default 0:
        off, f32 FMAs as the op's f32 accumulation promises):
        the window and dY stay f16 and the FMAs are packed f16x2
        (`vector.fma` on vector<8xf16>, PTX `fma.rn.f16x2`) into f16 partial
@@ -1348,7 +1307,7 @@ def ConvertDwcToGPUBackwardFilter
     Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
     of equal width TW = ceil(FW / tiles) (maxTW = 17 for f32, 6 for
     f16/bf16, whose vectors are twice as wide, 9 for f16 with
-    half-partial-steps > 0; option `max-tile-width`); taps of the last tile
+    half_steps > 0; the configuration's `tile_width`); taps of the last tile
     past FW are computed and dropped. maxTW = 17 for f32 (was 9) from the
     H200 sweeps (bench/results/2026-11-30-bwdf-sweep3/4): F=13 2.03 ->
     1.79 ms, F=31 9.94 -> 9.24 ms, F=51 37.5 -> 20.7 ms (128x64x64x256;
@@ -1358,8 +1317,8 @@ def ConvertDwcToGPUBackwardFilter
     of resident threads at full occupancy,
     Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
     = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
-    that slices are equal (option `z` overrides; `sm-count` defaults to the
-    H200's 132); for 16-bit inputs on strided dY at most 256 slices (64
+    that slices are equal (the configuration's `z`; sm-count is
+    #dwc.target's); for 16-bit inputs on strided dY at most 256 slices (64
     atomic adds per dW element after the warp reduction: the short slices
     of small strided maps made the atomics the bottleneck, Z = 224 was
     1.2-1.5x faster than one row per slice on the H200). Four waves come from a one-off profile on the H200
@@ -1377,7 +1336,7 @@ def ConvertDwcToGPUBackwardFilter
     R keeps its stride-1 defaults (3 for f32, 2 for f16/bf16): on the
     H200 at 64x96x112x112 3x3 stride 2 they took 0.21 / 0.10 ms against
     0.34 / 0.16 ms with R = 2 / 1 (bench/results/2026-12-01-stride-v1.md).
-    With a stride, only f16/bf16 filters of at most stream-max-taps taps
+    With a stride, only f16/bf16 filters of at most 9 taps
     whose streaming grid has at least sm-count / 4 blocks stream; the rest
     take split-z (the row blocks are the streaming kernel's only
     parallelism): measured on the H200 (2026-12-01-stride-v2.md, 3x3 stride
@@ -1396,6 +1355,7 @@ def ConvertDwcToGPUBackwardFilter
       ins(%x, %dy : memref<2x8x8x32xf32>, memref<2x8x8x32xf32>)
       outs(%dw : memref<3x3x32xf32>)
       strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 1056, reduce = "block">}
     ```
 
     After (3x3: the streaming kernel):
@@ -1418,7 +1378,7 @@ def ConvertDwcToGPUBackwardFilter
     ```
 
     After (larger filters: the split-z kernel; here the same 3x3 op with
-    `stream-max-taps=0`):
+    `#dwc.bwd_filter_split_z<z = 16, tile_width = 17, warp_slices = 4>`):
 
     ```mlir
     gpu.launch ... {  // zero-fill
@@ -1434,32 +1394,6 @@ def ConvertDwcToGPUBackwardFilter
     }
     ```
   }];
-  let options = [
-    Option<"z", "z", "int64_t", /*default=*/"0",
-           "Slices of the N*OH accumulation rows (0: from the shape and sm-count)">,
-    Option<"maxTileWidth", "max-tile-width", "int64_t", /*default=*/"0",
-           "Most filter taps per thread along the width (0: 17 for f32, 6 "
-           "for f16/bf16, 9 for f16 with half-partial-steps > 0)">,
-    Option<"warpReduceTaps", "warp-reduce-taps", "int64_t", /*default=*/"64",
-           "Filters of at most this many taps sum the 4 slices of a tap tile "
-           "in a warp with shuffles before the atomics (0: never; no "
-           "cross-lane operations, as host emulation needs)">,
-    Option<"streamMaxTaps", "stream-max-taps", "int64_t", /*default=*/"9",
-           "Filters of at most this many taps take the streaming kernel "
-           "(0: never; at most 49: its taps are unrolled into registers)">,
-    Option<"rowsPerStep", "rows-per-step", "int64_t", /*default=*/"0",
-           "Output rows per step of the streaming kernel (0: 2 for f32, 1 "
-           "for f16/bf16)">,
-    Option<"streamBlockThreads", "stream-block-threads", "int64_t",
-           /*default=*/"256",
-           "Threads per block of the streaming kernel (32 to 1024)">,
-    Option<"halfPartialSteps", "half-partial-steps", "int64_t",
-           /*default=*/"0",
-           "Opt-in reduced precision for f16 inputs in the split-z kernel: "
-           "columns summed with packed f16x2 FMAs (f16 partial sums, which "
-           "overflow past 65504) before each flush into the f32 sums (0: "
-           "f32 FMAs, the op's f32 accumulation; at most 16)">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",

@@ -1,14 +1,203 @@
 //===- GemvSelection.cpp - configurations of the GEMV and row-tile kernels ---===//
 //
-// (evidence: docs/KernelSelection.md)
+// Row tile or GEMV kernel, channel vectors, tile sizes and filter staging of
+// the stride-1 depthwise forward and backward-data ops (evidence:
+// docs/KernelSelection.md, "row tile" and "GEMV").
 //
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+#include "llvm/Support/MathExtras.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::dwc;
 
-void dwc::appendGemvKernelFamilies(SmallVectorImpl<KernelFamily> &) {}
+namespace {
+/// The stride-1 problem's sizes.
+struct Sizes {
+  int64_t N, C, FH, FW, OH, OW;
+  Type elem;
+  int64_t bits() const { return elem.getIntOrFloatBitWidth(); }
+};
+Sizes sizesOf(Operation *op) {
+  // The output (dX for backward data) is the last operand (a bias comes
+  // before it).
+  auto out = cast<ShapedType>(op->getOperands().back().getType());
+  auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
+  return Sizes{out.getDimSize(0), out.getDimSize(3), f[0], f[1],
+               out.getDimSize(1), out.getDimSize(2), out.getElementType()};
+}
+
+/// The tensor-core kernels (convert-dwc-to-gpu-mma-stream and -mma, which
+/// still choose in their own passes, before convert-dwc-to-gpu-gemv) take
+/// the f16/bf16 ops of filters at least 9 taps wide with C % 8 == 0 (the
+/// pipeline's min-filter-width = 9): this family leaves them those unless
+/// its configuration is requested.
+constexpr int64_t kTensorCoreMinFilterWidth = 9;
+bool tensorCoresTake(const Sizes &s) {
+  return !s.elem.isF32() && s.FW >= kTensorCoreMinFilterWidth && s.C % 8 == 0;
+}
+
+/// Why the family leaves `op` to an earlier one or to the direct kernel.
+std::string familyIneligibility(Operation *op, Attribute given) {
+  std::string why = gemvIneligibility(op);
+  if (why.empty() && !given && tensorCoresTake(sizesOf(op)))
+    why = "f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)";
+  return why;
+}
+
+//===----------------------------------------------------------------------===//
+// Row tiles
+//===----------------------------------------------------------------------===//
+
+/// Default tiles (vector bits x rows x columns; the measurements behind each
+/// are in docs/KernelSelection.md, "row tile"): the kernel is issue-bound,
+/// so taller and wider tiles widen each loaded word for more FMAs until the
+/// filter and the window no longer fit in registers. 16-bit data: up to 9
+/// taps 4 x 4 x 64 bits; from 10 taps 8 rows x 32 bits (half the filter
+/// registers), 8 outputs from 26 taps. f32: 4 x 8 x 64 bits for up to 9 and
+/// from 26 taps, else 8 x 8 x 32.
+constexpr int64_t kShortRows = 4, kShortColumns = 4, kShortBits = 64;
+constexpr int64_t kShortFilterMaxTaps = 9, kWideStripMinTaps = 26;
+struct Tile {
+  int64_t bits, rows, columns;
+};
+Tile defaultTile(bool narrow, int64_t taps) {
+  if (narrow && taps <= kShortFilterMaxTaps)
+    return {kShortBits, kShortRows, kShortColumns};
+  if (narrow)
+    return {32, 8, taps >= kWideStripMinTaps ? 8 : 4};
+  if (taps <= kShortFilterMaxTaps || taps >= kWideStripMinTaps)
+    return {64, 4, 8};
+  return {32, 8, 8};
+}
+/// Threads per block of the row-tile kernel's 1-D launch.
+constexpr int64_t kRowTileBlock = 256;
+/// The long-filter and f32 tiles hold 2-4x the work of a short tile per
+/// thread, which leaves SMs idle on small grids: below 4 waves of the
+/// target's SMs, 16-bit data takes the short-filter tile and f32 the GEMV
+/// kernel.
+constexpr int64_t kMinTileWaves = 4;
+/// f32 registers the filter may take (FH x FW x channels); above, filter
+/// vectors are loaded at each use.
+constexpr int64_t kFilterRegisters = 200;
+
+/// Blocks of the row-tile grid (saturating: INT64_MAX if it overflows).
+uint64_t rowTileBlocks(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
+  uint64_t tiles = llvm::SaturatingMultiply<uint64_t>(
+      llvm::SaturatingMultiply<uint64_t>(
+          s.N, llvm::divideCeil(s.OH, std::min(TH, s.OH))),
+      llvm::SaturatingMultiply<uint64_t>(
+          llvm::divideCeil(s.OW, std::min(TM, s.OW)), s.C / V));
+  return llvm::divideCeil(tiles, kRowTileBlock);
+}
+
+/// #dwc.row_tile: filters of at most 49 taps, the default tile of the
+/// filter size (small grids: see kMinTileWaves) or the given fields.
+Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
+                        std::string &why) {
+  auto g = dyn_cast_or_null<RowTileKernelAttr>(given);
+  why = familyIneligibility(op, given);
+  if (!why.empty())
+    return {};
+  Sizes s = sizesOf(op);
+  bool narrow = !s.elem.isF32();
+  // (Each extent bounded first: the product cannot overflow.)
+  if (s.FH > kRowTileMaxTaps || s.FW > kRowTileMaxTaps ||
+      s.FH * s.FW > kRowTileMaxTaps) {
+    why = "filter of more than 49 taps";
+    return {};
+  }
+  Tile tile = defaultTile(narrow, s.FH * s.FW);
+  int64_t V = g && g.getChannels() ? g.getChannels() : tile.bits / s.bits();
+  int64_t TH = g && g.getRows() ? g.getRows() : tile.rows;
+  int64_t TM = g && g.getColumns() ? g.getColumns() : tile.columns;
+  if (s.C % V != 0) {
+    why = "channel count is not a multiple of " +
+          std::to_string(V * s.bits()) + " bits";
+    return {};
+  }
+  bool shortTile = narrow && s.FH * s.FW <= kShortFilterMaxTaps;
+  if (!g && !shortTile &&
+      rowTileBlocks(s, V, TH, TM) <
+          uint64_t(kMinTileWaves * target.getSmCount())) {
+    if (!narrow) {
+      why = "f32 on a small grid (the GEMV kernel is faster)";
+      return {};
+    }
+    TH = kShortRows;
+    TM = kShortColumns;
+    if (s.C % (kShortBits / s.bits()) == 0)
+      V = kShortBits / s.bits();
+  }
+  if (rowTileBlocks(s, V, TH, TM) > std::numeric_limits<int32_t>::max()) {
+    why = "grid too large";
+    return {};
+  }
+  StringRef filter = g && !g.getFilter().empty() ? g.getFilter()
+                     : s.FH * s.FW * V <= kFilterRegisters ? "registers"
+                                                           : "global";
+  auto config =
+      RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter);
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
+
+//===----------------------------------------------------------------------===//
+// GEMV
+//===----------------------------------------------------------------------===//
+
+/// f16/bf16: 64-bit vectors (4 channels) for filters of at most 9 taps
+/// (memory-bound: twice the threads, half the registers), 128-bit ones
+/// above (fewer instructions per FMA); f32 always 128 bits. See
+/// docs/KernelSelection.md, "GEMV".
+constexpr int64_t kSmallFilterTaps = 9;
+/// Outputs per thread along the width (8 amortise each filter vector over
+/// 8 FMAs while keeping 2 x 8 vectors of registers).
+constexpr int64_t kOutputs = 8;
+/// f16/bf16 filters read from global memory of at most this many rows
+/// unroll the row loop (all rows' loads in flight together).
+constexpr int64_t kUnrollMaxRows = 5;
+
+/// #dwc.gemv: the stride-1 ops the row tiles leave.
+Attribute selectGemv(Operation *op, TargetAttr, Attribute given,
+                     std::string &why) {
+  auto g = dyn_cast_or_null<GemvKernelAttr>(given);
+  why = familyIneligibility(op, given);
+  if (!why.empty())
+    return {};
+  Sizes s = sizesOf(op);
+  int64_t V = g && g.getChannels()                ? g.getChannels()
+              : s.elem.isF32()                    ? 4
+              : s.FH * s.FW <= kSmallFilterTaps ? 4
+                                                  : 8;
+  if (s.C % V != 0) {
+    why = "channel count is not a multiple of " +
+          std::to_string(V * s.bits()) + " bits";
+    return {};
+  }
+  int64_t outputs =
+      g && g.getOutputs() ? g.getOutputs() : std::min(kOutputs, s.OW);
+  StringRef filter = g && !g.getFilter().empty() ? g.getFilter()
+                     : V * s.bits() == 128       ? "smem"
+                                                 : "global";
+  StringRef rows = g && !g.getRows().empty() ? g.getRows()
+                   : !s.elem.isF32() && filter == "global" &&
+                           s.FH <= kUnrollMaxRows
+                       ? "unrolled"
+                       : "loop";
+  auto config =
+      GemvKernelAttr::get(op->getContext(), V, outputs, filter, rows);
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
+} // namespace
+
+void dwc::appendGemvKernelFamilies(SmallVectorImpl<KernelFamily> &families) {
+  // Row tiles first: they take the short filters they fit.
+  families.push_back({RowTileKernelAttr::getMnemonic(), selectRowTile});
+  families.push_back({GemvKernelAttr::getMnemonic(), selectGemv});
+}

@@ -1,8 +1,8 @@
 // The optimised kernels take f32/f16/bf16 only: the tensor-core and GEMV
 // passes leave f64 depthwise convolutions alone (no error), and the direct
 // kernel, run after them as in dwc-to-nvvm, takes them.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma --convert-dwc-to-gpu-gemv | FileCheck %s --check-prefix=FAST
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma --convert-dwc-to-gpu-gemv --convert-dwc-to-gpu | FileCheck %s --check-prefix=DIRECT
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-mma --convert-dwc-to-gpu-gemv | FileCheck %s --check-prefix=FAST
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-mma --convert-dwc-to-gpu-gemv --convert-dwc-to-gpu | FileCheck %s --check-prefix=DIRECT
 
 // FAST-LABEL: func.func @f64_stride1
 // FAST-NOT: gpu.launch

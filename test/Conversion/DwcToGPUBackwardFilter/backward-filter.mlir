@@ -1,11 +1,10 @@
 // The split-z backward-filter lowering: zero-fill kernel, split-z kernel
 // with the width-first register window and f32 atomics, the f32 workspace
 // and conversion kernel for f16 filter gradients, the slice-count rule and
-// its override, and the ops left to the direct kernel (stream-max-taps=0
-// keeps the 3x3 ops on the split-z kernel; the streaming kernel is tested
-// in stream.mlir).
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=0" --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=0 z=4 max-tile-width=2 warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
+// requested fields, and the ops left to the direct kernel (the 3x3 ops
+// request #dwc.bwd_filter_split_z, which dwc-select-kernels completes; the
+// streaming kernel is tested in stream.mlir).
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
 
 // 2 x 8 rows of dY; 32 channels (one channel group), 3x3 filter: 3 tap
 // tiles of TW = 3, 8 x 3 = 24 threads per slice. Z = ceil(4*132*2048 / 24)
@@ -39,19 +38,27 @@
 // CHECK: scf.if
 // CHECK-COUNT-12: memref.atomic_rmw addf {{.*}}, %arg2[
 // CHECK-NOT: memref.alloc
-// OPT-LABEL: func @f32_3x3
-// z=4: slices of 4 rows; TW = 2 -> 2 tap tiles per row, the second one
-// with one tap past FW whose sums are dropped; warp-reduce-taps=0: every
-// thread adds its own sums.
-// OPT-NOT: gpu.shuffle
-// OPT: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>)
-// OPT: memref.atomic_rmw addf
-// OPT: arith.cmpi slt
-// OPT: scf.if
-// OPT: memref.atomic_rmw addf
 func.func @f32_3x3(%x: memref<2x8x8x32xf32>, %dy: memref<2x8x8x32xf32>, %dw: memref<3x3x32xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x8x32xf32>, memref<2x8x8x32xf32>) outs(%dw : memref<3x3x32xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @f32_3x3_opt
+// z = 4: slices of 4 rows; TW = 2 -> 2 tap tiles per row, the second one
+// with one tap past FW whose sums are dropped; warp_slices = 1: every
+// thread adds its own sums.
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>)
+// CHECK: memref.atomic_rmw addf
+// CHECK: arith.cmpi slt
+// CHECK: scf.if
+// CHECK: memref.atomic_rmw addf
+func.func @f32_3x3_opt(%x: memref<2x8x8x32xf32>, %dy: memref<2x8x8x32xf32>, %dw: memref<3x3x32xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x8x32xf32>, memref<2x8x8x32xf32>) outs(%dw : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 4, tile_width = 2, warp_slices = 1>}
   return
 }
 
@@ -67,7 +74,7 @@ func.func @f32_3x3(%x: memref<2x8x8x32xf32>, %dy: memref<2x8x8x32xf32>, %dw: mem
 // CHECK-COUNT-12: vector.fma
 func.func @wide_row(%x: memref<1x4x20x16xf32>, %dy: memref<1x4x20x16xf32>, %dw: memref<3x3x16xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x4x20x16xf32>, memref<1x4x20x16xf32>) outs(%dw : memref<3x3x16xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<>}
   return
 }
 
@@ -105,7 +112,7 @@ func.func @no_warp_reduce_9x9(%x: memref<1x8x8x32xf32>, %dy: memref<1x8x8x32xf32
 // CHECK: memref.dealloc %[[WS]]
 func.func @f16_to_f16(%x: memref<2x8x8x64xf16>, %dy: memref<2x8x8x64xf16>, %dw: memref<3x3x64xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x8x64xf16>, memref<2x8x8x64xf16>) outs(%dw : memref<3x3x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<>}
   return
 }
 
@@ -118,7 +125,7 @@ func.func @f16_to_f16(%x: memref<2x8x8x64xf16>, %dy: memref<2x8x8x64xf16>, %dw: 
 // CHECK-NOT: arith.truncf
 func.func @f16_to_f32(%x: memref<2x8x8x64xf16>, %dy: memref<2x8x8x64xf16>, %dw: memref<3x3x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x8x64xf16>, memref<2x8x8x64xf16>) outs(%dw : memref<3x3x64xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<>}
   return
 }
 

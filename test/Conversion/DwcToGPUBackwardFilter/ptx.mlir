@@ -3,16 +3,16 @@
 // streaming kernel for 3x3 (128-bit loads, f32 FMAs, shared-memory block
 // reduction with barriers, f32 atomic adds) or the split-z kernel for 7x7
 // (f16: f32 FMAs on widened inputs by default; packed fma.rn.f16x2 partial
-// sums flushed into f32 only with half-partial-steps > 0) (+ the
+// sums flushed into f32 only when requested, half_steps > 0) (+ the
 // conversion kernel for f16); stride-1 backward data -> the GEMV kernel
 // (cp.async filter rows) for f32 and the tensor-core kernel (mma.sync) for
 // f16 with FW >= 18; stride 2 -> the direct kernel (no cp.async, no mma).
+// Kernels are named <func>_<family>[_<role>].
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0}" | FileCheck %s
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0} bwd-filter-options={half-partial-steps=16}" | FileCheck %s --check-prefix=HALF
 
-// CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel 
+// CHECK-LABEL: gpu.binary @bwd_filter_f32_bwd_filter_stream_zero 
 // CHECK: st.global.v4.b32
-// CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel_0 
+// CHECK-LABEL: gpu.binary @bwd_filter_f32_bwd_filter_stream 
 // CHECK: .shared .align {{[0-9]+}} .b8 {{.*}}[4096]
 // CHECK: ld.global.v4.b32
 // CHECK: fma.rn.f32
@@ -27,7 +27,7 @@ func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>)
   return %dw : tensor<3x3x32xf32>
 }
 
-// CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_1 
+// CHECK-LABEL: gpu.binary @bwd_filter_f16_bwd_filter_split_z 
 // CHECK-NOT: {{bar.sync|fma.rn.f16x2}}
 // CHECK: cvt.f32.f16
 // CHECK-NOT: fma.rn.f16x2
@@ -35,11 +35,7 @@ func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>)
 // CHECK-NOT: fma.rn.f16x2
 // CHECK: {{(atom|red)}}.global.add.f32
 // CHECK-NOT: fma.rn.f16x2
-// HALF-LABEL: gpu.binary @bwd_filter_f16_kernel_1 
-// HALF: fma.rn.f16x2
-// HALF: cvt.f32.f16
-// HALF: {{(atom|red)}}.global.add.f32
-// CHECK-LABEL: gpu.binary @bwd_filter_f16_kernel_2 
+// CHECK-LABEL: gpu.binary @bwd_filter_f16_bwd_filter_split_z_convert 
 // CHECK: cvt.rn.f16x2.f32
 // CHECK: st.global.v4.b32
 func.func @bwd_filter_f16(%x: tensor<2x8x16x64xf16>, %dy: tensor<2x8x16x64xf16>) -> tensor<7x7x64xf16> {
@@ -49,7 +45,20 @@ func.func @bwd_filter_f16(%x: tensor<2x8x16x64xf16>, %dy: tensor<2x8x16x64xf16>)
   return %dw : tensor<7x7x64xf16>
 }
 
-// CHECK-LABEL: gpu.binary @bwd_data_f32_kernel 
+// Requested packed f16 partial sums.
+// CHECK-LABEL: gpu.binary @bwd_filter_f16_half_bwd_filter_split_z 
+// CHECK: fma.rn.f16x2
+// CHECK: cvt.f32.f16
+// CHECK: {{(atom|red)}}.global.add.f32
+func.func @bwd_filter_f16_half(%x: tensor<2x8x16x64xf16>, %dy: tensor<2x8x16x64xf16>) -> tensor<7x7x64xf16> {
+  %init = tensor.empty() : tensor<7x7x64xf16>
+  %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<2x8x16x64xf16>, tensor<2x8x16x64xf16>)
+    outs(%init : tensor<7x7x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.bwd_filter_split_z<half_steps = 16>} -> tensor<7x7x64xf16>
+  return %dw : tensor<7x7x64xf16>
+}
+
+// CHECK-LABEL: gpu.binary @bwd_data_f32_gemv 
 // CHECK: cp.async.cg.shared.global
 // CHECK: fma.rn.f32
 func.func @bwd_data_f32(%dy: tensor<2x8x16x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<2x8x16x32xf32> {

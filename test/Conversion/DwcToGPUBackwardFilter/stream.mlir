@@ -1,15 +1,11 @@
-// The streaming backward-filter kernel (filters of at most stream-max-taps
-// taps): one 128-bit channel vector and all FH*FW taps per thread, blocks of
+// The streaming backward-filter kernel (#dwc.bwd_filter_stream, chosen for
+// filters of at most 9 taps): one 128-bit channel vector and all FH*FW taps per thread, blocks of
 // R output rows streamed grid-stride, a register window of FW columns x
 // R+FH-1 input rows, interior row blocks without predicates, the block
-// reduction in shared memory and one atomic per tap and channel; the
-// options (rows per step, block threads, worker override, no block
-// reduction) and what it leaves to the split-z kernel.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="rows-per-step=1 stream-block-threads=64 z=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OPT
-// RUN: dwc-opt %s --convert-dwc-to-gpu-backward-filter="warp-reduce-taps=0" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=NORED
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-block-threads=16" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-backward-filter="stream-max-taps=1000" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// reduction in shared memory and one atomic per tap and channel; requested
+// fields (rows per step, block threads, workers, no block reduction) and
+// what it leaves to the split-z kernel.
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
 
 // 2 x 8 x 20 x 32 f32, 3x3: 8 channel vectors = 8 lanes x 32 workers (256
 // threads). R = 3 (f32): 3 row blocks per image (the last one partial), 6
@@ -49,26 +45,41 @@
 // CHECK-COUNT-32: memref.atomic_rmw addf
 // CHECK-NOT: memref.atomic_rmw
 // CHECK: return
-// OPT-LABEL: func @f32_3x3
-// 64 threads = 8 lanes x 8 workers; R = 1: 16 row blocks; z=2: 2 workers
-// of 8 row blocks each; per column 3 input vectors, 1 dY vector, 9 FMAs.
-// OPT: gpu.launch blocks({{.*}}) in ({{.*}} = %c1, {{.*}}) threads({{.*}}) in ({{.*}} = %c64, {{.*}}) workgroup({{.*}} : memref<64x4xf32, #gpu.address_space<workgroup>>)
-// OPT: scf.for {{.*}} step %c2 iter_args
-// OPT: scf.for {{.*}} = %c0 to %c4 step %c1
-// OPT-COUNT-3: vector.load %arg0
-// OPT-NEXT: vector.load %arg1
-// OPT-COUNT-9: vector.fma
-// OPT: vector.load %arg0
-// NORED-LABEL: func @f32_3x3
-// No shared memory, no barriers: every streaming thread adds its 9 x 4 sums.
-// NORED-NOT: workgroup
-// NORED-NOT: gpu.barrier
-// NORED-COUNT-36: memref.atomic_rmw addf
-// NORED: return
-// BAD: convert-dwc-to-gpu-backward-filter: z, max-tile-width, warp-reduce-taps, stream-max-taps and rows-per-step must be >= 0, half-partial-steps in [0, 16], stream-block-threads in [32, 1024], stream-max-taps at most 49, max-tile-width at most 17 and rows-per-step at most 16
 func.func @f32_3x3(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>, %dw: memref<3x3x32xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%dw : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @f32_3x3_opt
+// 64 threads = 8 lanes x 8 workers; R = 1: 16 row blocks; workers = 2: 2 workers
+// of 8 row blocks each; per column 3 input vectors, 1 dY vector, 9 FMAs.
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1, {{.*}}) threads({{.*}}) in ({{.*}} = %c64, {{.*}}) workgroup({{.*}} : memref<64x4xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} step %c2 iter_args
+// CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
+// CHECK-COUNT-3: vector.load %arg0
+// CHECK-NEXT: vector.load %arg1
+// CHECK-COUNT-9: vector.fma
+// CHECK: vector.load %arg0
+func.func @f32_3x3_opt(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>, %dw: memref<3x3x32xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%dw : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64, workers = 2>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @f32_3x3_atomics
+// reduce = "atomics": no shared memory, no barriers: every streaming thread adds its 9 x 4 sums.
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-36: memref.atomic_rmw addf
+// CHECK: return
+func.func @f32_3x3_atomics(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>, %dw: memref<3x3x32xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%dw : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<reduce = "atomics">}
   return
 }
 
@@ -96,7 +107,7 @@ func.func @f16_3x3(%x: memref<2x8x8x64xf16>, %dy: memref<2x8x8x64xf16>, %dw: mem
 
 // -----
 
-// 5x5 = 25 taps > stream-max-taps (9): the split-z kernel (no shared
+// 5x5 = 25 taps > 9: the split-z kernel (no shared
 // memory). (Strided dY: strided.mlir.)
 // CHECK-LABEL: func @not_streamed
 // CHECK-NOT: workgroup

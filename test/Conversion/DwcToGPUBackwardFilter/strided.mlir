@@ -1,5 +1,5 @@
-// RUN: dwc-opt %s --split-input-file --convert-dwc-to-gpu-backward-filter | FileCheck %s
-// RUN: dwc-opt %s --split-input-file --dwc-attach-target=sm-count=1 --convert-dwc-to-gpu-backward-filter | FileCheck %s --check-prefix=STREAM
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels --convert-dwc-to-gpu-backward-filter | FileCheck %s
+// RUN: dwc-opt %s --split-input-file --dwc-attach-target=sm-count=1 --dwc-select-kernels --convert-dwc-to-gpu-backward-filter | FileCheck %s --check-prefix=STREAM
 
 // Strided dY, streaming kernel: 16-bit inputs whose streaming grid has at
 // least sm-count / 4 blocks (sm-count=1 here; a 2-image problem has 1

@@ -1,8 +1,7 @@
 // Stride-1 backward data on the GEMV kernel: dX = dY convolved with the
 // 180-degree rotated filter under the transposed padding, the rotation fused
-// into the filter loads; what is left to the direct kernel.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv=filter-smem=false --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMEM
+// into the filter loads; what is left to the other kernels.
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 
 // 3x3, padding 1 -> transposed padding 1; filter taps read in the order
 // (2 - fh, 2), (2 - fh, 1), (2 - fh, 0).
@@ -17,15 +16,21 @@
 // CHECK: vector.fma
 // CHECK: vector.load %arg1[%[[ROW]], %c0, {{.*}}] {{.*}} : memref<3x3x64xf32>
 // CHECK: vector.store {{.*}}, %arg2
-// With shared memory: the cp.async of filter row fh reads row 2 - fh, taps
-// 2 - t, rows prefetched in the order 2, 1, 0.
-// SMEM-LABEL: func @bwd_data_3x3
-// SMEM: %[[T0:.*]] = arith.subi %c2, %{{.*}} : index
-// SMEM: nvgpu.device_async_copy %arg1[%c2, %[[T0]], {{.*}}], {{.*}} {bypassL1}
-// SMEM: scf.for
-// SMEM: %[[R:.*]] = arith.subi %c2, %{{.*}} : index
-// SMEM: nvgpu.device_async_copy %arg1[%[[R]], %[[T0]], {{.*}}], {{.*}} {bypassL1}
+// With shared memory (chosen for f32 on small grids): the cp.async of
+// filter row fh reads row 2 - fh, taps 2 - t, rows prefetched in the order
+// 2, 1, 0.
+// CHECK-LABEL: func @bwd_data_3x3_smem
+// CHECK: %[[T0:.*]] = arith.subi %c2, %{{.*}} : index
+// CHECK: nvgpu.device_async_copy %arg1[%c2, %[[T0]], {{.*}}], {{.*}} {bypassL1}
+// CHECK: scf.for
+// CHECK: %[[R:.*]] = arith.subi %c2, %{{.*}} : index
+// CHECK: nvgpu.device_async_copy %arg1[%[[R]], %[[T0]], {{.*}}], {{.*}} {bypassL1}
 func.func @bwd_data_3x3(%dy: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %dx: memref<1x8x16x64xf32>) {
+  dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x8x16x64xf32>, memref<3x3x64xf32>) outs(%dx : memref<1x8x16x64xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.gemv<filter = "global">}
+  return
+}
+func.func @bwd_data_3x3_smem(%dy: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %dx: memref<1x8x16x64xf32>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x8x16x64xf32>, memref<3x3x64xf32>) outs(%dx : memref<1x8x16x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
@@ -43,14 +48,14 @@ func.func @bwd_data_3x3(%dy: memref<1x8x16x64xf32>, %w: memref<3x3x64xf32>, %dx:
 // CHECK: arith.subi %c4, %[[FH]] : index
 func.func @bwd_data_asym(%dy: memref<1x8x11x8xf32>, %w: memref<5x3x8xf32>, %dx: memref<1x9x11x8xf32>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x8x11x8xf32>, memref<5x3x8xf32>) outs(%dx : memref<1x9x11x8xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [2, 1, 0, 2]
+    strides = [1, 1] dilations = [1, 1] padding = [2, 1, 0, 2] {dwc.kernel = #dwc.gemv<filter = "global">}
   return
 }
 
 // -----
 
-// Left to the direct kernel: stride 2, dilation 2, padding beyond FH - 1
-// (negative transposed padding), C % 4 != 0, tensor form.
+// Left to the other kernels: stride 2 (strided), dilation 2, padding beyond
+// FH - 1 (negative transposed padding), C % 4 != 0 (direct), tensor form.
 // CHECK-LABEL: func @refused
 // CHECK-NOT: gpu.launch
 // CHECK-COUNT-4: dwc.depthwise_conv2d_backward_data

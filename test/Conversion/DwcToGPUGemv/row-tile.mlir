@@ -1,18 +1,10 @@
-// The GEMV pass's register row tiles: by default f16/bf16 (forward and
-// backward data) take them, f32 on grids of 528+ blocks (else the GEMV
-// kernel); row-tile=1 turns them off; filters longer than row-tile-max-taps
-// and ineligible ops (stride 2) are refused; bad option values.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OFF
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=2 row-tile-strip=3 row-tile-max-taps=9" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FORCE
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-filter-regs=40" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=LOWREG
-// RUN: dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-vector-bits=64" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=V64
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile=17" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-strip=9" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-gemv="row-tile-vector-bits=16" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADBITS
-
-// BAD: convert-dwc-to-gpu-gemv: row-tile must be in [0, 16], row-tile-strip in [0, 8]
-// BADBITS: convert-dwc-to-gpu-gemv: row-tile-vector-bits must be 0, 32, 64 or 128
+// The GEMV pass's register row tiles (#dwc.row_tile): dwc-select-kernels
+// gives them to f16/bf16 (forward and backward data), to f32 on grids of 4
+// waves of the target's SMs (else the GEMV kernel); requested fields (the
+// GEMV kernel instead, other tiles, filters through L1, other vector
+// widths); filters longer than 49 taps and ineligible ops (stride 2) are
+// refused.
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 
 // f16 3x3, 1x8x16x64: 4-row x 4-output tiles x 4 channels: 2 x 4 tiles x
 // 16 channel vectors = 128 threads of one 256-thread block (guarded). The
@@ -24,6 +16,7 @@
 // is widened (the select is not moved past the extf).
 // CHECK-LABEL: func @f16_3x3
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1{{[^,]*}}, {{[^,]*}} = %c1{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c256{{[^,]*}},
+// CHECK-SAME: function(@f16_3x3_row_tile)
 // CHECK-NOT: workgroup
 // CHECK: scf.if
 // CHECK-COUNT-9: vector.load %arg1{{.*}} {alignment = 8 : i64} : memref<3x3x64xf16>, vector<4xf16>
@@ -42,11 +35,6 @@
 // CHECK-COUNT-4: vector.store {{.*}} : memref<1x8x16x64xf16>, vector<4xf16>
 // CHECK-NOT: scf.for
 // CHECK-NOT: gpu.barrier
-// OFF-LABEL: func @f16_3x3
-// OFF: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c128
-// FORCE-LABEL: func @f16_3x3
-// FORCE-COUNT-9: vector.load %arg1
-// FORCE-COUNT-5: vector.load %arg0
 func.func @f16_3x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
     outs(%y : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -55,20 +43,49 @@ func.func @f16_3x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref
 
 // -----
 
+// #dwc.gemv requested: the GEMV kernel (128 threads).
+// CHECK-LABEL: func @f16_3x3_gemv
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c128
+func.func @f16_3x3_gemv(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
+    outs(%y : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.gemv<>}
+  return
+}
+
+// -----
+
+// 2-row x 3-output tiles requested: 9 filter vectors, 3 + 2 = 5 inputs per
+// row.
+// CHECK-LABEL: func @f16_3x3_2x3
+// CHECK-COUNT-9: vector.load %arg1
+// CHECK-COUNT-5: vector.load %arg0
+func.func @f16_3x3_2x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
+    outs(%y : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<rows = 2, columns = 3>}
+  return
+}
+
+// -----
+
 // f32 on a small grid (1 x 8 x 9 x 32: under 528 blocks of row tiles)
 // keeps the GEMV kernel (128 threads, filter rows through shared memory);
-// with row-tile set (FORCE): the f32 default of 2 channels (64-bit
-// vectors), 2-row x 3-output tiles.
+// with 2-row x 3-output tiles requested: the f32 default of 2 channels
+// (64-bit vectors).
 // CHECK-LABEL: func @f32_3x3
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c128
-// FORCE-LABEL: func @f32_3x3
-// FORCE: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
-// FORCE-NOT: workgroup
-// FORCE-COUNT-9: vector.load %arg1{{.*}} : memref<3x3x32xf32>, vector<2xf32>
-// FORCE-COUNT-5: vector.load %arg0{{.*}} : memref<1x8x9x32xf32>, vector<2xf32>
+// CHECK-LABEL: func @f32_3x3_2x3
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-NOT: workgroup
+// CHECK-COUNT-9: vector.load %arg1{{.*}} : memref<3x3x32xf32>, vector<2xf32>
+// CHECK-COUNT-5: vector.load %arg0{{.*}} : memref<1x8x9x32xf32>, vector<2xf32>
 func.func @f32_3x3(%x: memref<1x8x9x32xf32>, %w: memref<3x3x32xf32>, %y: memref<1x8x9x32xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x9x32xf32>, memref<3x3x32xf32>)
     outs(%y : memref<1x8x9x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+func.func @f32_3x3_2x3(%x: memref<1x8x9x32xf32>, %w: memref<3x3x32xf32>, %y: memref<1x8x9x32xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x9x32xf32>, memref<3x3x32xf32>)
+    outs(%y : memref<1x8x9x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<rows = 2, columns = 3>}
   return
 }
 
@@ -118,34 +135,47 @@ func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx:
 // 5x5 f16 (more than 9 taps): 2 channels (32-bit vectors) x 8 rows x 4
 // outputs by default, on grids of at least 528 blocks (here 128 x 8 x 16
 // tiles x 32 channel pairs = 2048 blocks of 256 threads). 50 f32 registers
-// of filter <= row-tile-filter-regs (200): a block of 25 filter loads up
-// front, then 4 + 4 = 8 input vectors per input row. With
-// row-tile-filter-regs=40 (LOWREG) the filter vectors are read at each use
-// (the first input row's 8 vectors before any filter load).
-// row-tile-vector-bits=64 (V64): 4 channels, the same 8 x 4 tiles. With
-// row-tile-max-taps=9 (FORCE) the filter is too long: the GEMV kernel
-// (128-bit vectors for > 9 taps, shared filter rows).
+// of filter <= 200: a block of 25 filter loads up front (filter =
+// "registers"), then 4 + 4 = 8 input vectors per input row. With filter =
+// "global" the filter vectors are read at each use (the first input row's 8
+// vectors before any filter load). channels = 4: the same 8 x 4 tiles. The
+// GEMV kernel: 128-bit vectors for > 9 taps, shared filter rows.
 // CHECK-LABEL: func @f16_5x5
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c2048{{[^,]*}}, {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // CHECK-NOT: scf.if
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<2xf16>
 // CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<128x64x64x64xf16>, vector<2xf16>
 // CHECK-NOT: vector.load %arg1
-// LOWREG-LABEL: func @f16_5x5
-// LOWREG: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
-// LOWREG-NOT: vector.load %arg1
-// LOWREG-COUNT-8: vector.load %arg0
-// LOWREG: vector.load %arg1
-// V64-LABEL: func @f16_5x5
-// V64: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1024{{[^,]*}}, {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
-// V64-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
-// V64-COUNT-8: vector.load %arg0{{.*}} : memref<128x64x64x64xf16>, vector<4xf16>
-// FORCE-LABEL: func @f16_5x5
-// FORCE: gpu.launch {{.*}} workgroup
-// FORCE: nvgpu.device_async_copy
+// CHECK-LABEL: func @f16_5x5_global
+// CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-NOT: vector.load %arg1
+// CHECK-COUNT-8: vector.load %arg0
+// CHECK: vector.load %arg1
+// CHECK-LABEL: func @f16_5x5_v64
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1024{{[^,]*}}, {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
+// CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<128x64x64x64xf16>, vector<4xf16>
+// CHECK-LABEL: func @f16_5x5_gemv
+// CHECK: gpu.launch {{.*}} workgroup
+// CHECK: nvgpu.device_async_copy
 func.func @f16_5x5(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y: memref<128x64x64x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x64xf16>, memref<5x5x64xf16>)
     outs(%y : memref<128x64x64x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+func.func @f16_5x5_global(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y: memref<128x64x64x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<128x64x64x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<filter = "global">}
+  return
+}
+func.func @f16_5x5_v64(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y: memref<128x64x64x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<128x64x64x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<channels = 4>}
+  return
+}
+func.func @f16_5x5_gemv(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y: memref<128x64x64x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<128x64x64x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.gemv<>}
   return
 }
 
@@ -202,10 +232,10 @@ func.func @f16_7x7_tails(%x: memref<2x57x58x72xf16>, %w: memref<7x7x72xf16>, %y:
 
 // -----
 
-// Refused: stride 2 (left to the direct kernel by this pass).
+// Refused: stride 2 (the strided family's).
 // CHECK-LABEL: func @f16_stride2
 // CHECK-NOT: gpu.launch
-// CHECK: dwc.depthwise_conv2d
+// CHECK: dwc.depthwise_conv2d {{.*}} {dwc.kernel = #dwc.strided_forward
 func.func @f16_stride2(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x4x4x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x64xf16>, memref<3x3x64xf16>)
     outs(%y : memref<1x4x4x64xf16>) strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0]

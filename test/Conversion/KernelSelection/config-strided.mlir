@@ -76,12 +76,13 @@ func.func @given(%x2: memref<1x16x16x32xf32>, %w3: memref<3x3x32xf32>, %y8: memr
 // -----
 
 // Refused by both strided families (left to the kernel passes that still
-// decide for themselves): stride 1, dilation 2, f64, f32 summed in f64, f16
-// with an odd channel count, more than 49 taps, a non-identity layout.
+// decide for themselves): stride 1 (the GEMV family's), dilation 2, f64, f32
+// summed in f64, f16 with an odd channel count, more than 49 taps, a
+// non-identity layout.
 // CHECK-LABEL: func @refused
-// CHECK-NOT: dwc.kernel
+// CHECK-NOT: dwc.kernel = #dwc.strided
 // CHECK: return
-// WHY: remark: no selected family takes this op ({{.*}}strided_forward (not a dwc.depthwise_conv2d); strided_gather (stride 1 (the GEMV and tensor-core kernels take it))); the kernel passes choose
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen
 // WHY: strided_gather (dilation is not 1)
 // WHY: strided_gather (element type is not f32, f16 or bf16)
 // WHY: strided_gather (channel count is not a multiple of the vector width)

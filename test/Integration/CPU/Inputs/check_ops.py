@@ -1089,12 +1089,22 @@ def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
 
 def with_kernel_configs(module, requests):
     """`module` with {dwc.kernel = CONFIG} on every op named in `requests`
-    ("OP=CONFIG"): the op's attribute dictionary goes before its `->`."""
+    ("OP=CONFIG", or "OP[TEXT]...=CONFIG" / "OP[!TEXT]...=CONFIG": only the
+    ops whose line contains / does not contain TEXT, e.g. a filter type):
+    the op's attribute dictionary goes before its `->`."""
     for req in requests:
         op, config = req.split("=", 1)
-        pat = re.compile(r"(= " + re.escape(op) + r" ins\(.*?)( -> )")
-        module = pat.sub(lambda m: m.group(1) + " {dwc.kernel = " + config + "}" + m.group(2),
-                         module)
+        name, *filters = re.split(r"\[", op)
+        filters = [f.rstrip("]") for f in filters]
+
+        def attach(m):
+            line = m.group(0)
+            if any((f[1:] in line) if f.startswith("!") else (f not in line)
+                   for f in filters):
+                return line
+            return m.group(1) + " {dwc.kernel = " + config + "}" + m.group(2)
+        pat = re.compile(r"(= " + re.escape(name) + r" ins\(.*?)( -> )")
+        module = pat.sub(attach, module)
     return module
 
 
@@ -1151,7 +1161,8 @@ def main():
                     help="attach dwc.kernel = CONFIG to every OP of the module "
                          "(repeatable), e.g. 'dwc.depthwise_conv2d="
                          "#dwc.strided_forward<rows = 1>': the kernel variants "
-                         "a test requests")
+                         "a test requests; OP[TEXT] / OP[!TEXT]: only the ops "
+                         "whose line has / has not TEXT")
     args = ap.parse_args()
 
     libs = ",".join(resolve_lib(l, args.runner) for l in args.libs.split(","))

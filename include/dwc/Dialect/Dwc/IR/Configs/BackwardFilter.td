@@ -5,3 +5,67 @@
 //
 //===----------------------------------------------------------------------===//
 
+def Dwc_BwdFilterStreamKernelAttr
+    : Dwc_KernelConfig<"BwdFilterStreamKernel", "bwd_filter_stream"> {
+  let summary = "Depthwise filter gradient: the streaming kernel (small "
+                "filters)";
+  let description = [{
+    `convert-dwc-to-gpu-backward-filter`'s streaming kernel for a
+    `dwc.depthwise_conv2d_backward_filter` of at most 49 taps (f32, f16 or
+    bf16 inputs, dW f32 or the inputs' type, dilation 1, C a multiple of
+    128 bits, identity layouts): every thread owns one 128-bit channel
+    vector and all taps in f32 registers and streams blocks of `rows`
+    output rows, grid-stride over the N x OH rows.
+
+    * `rows`: output rows per step, in [1, 16] (clamped to OH);
+    * `threads`: threads per block, in [32, 1024];
+    * `workers`: most row-block workers per channel group (the grid
+      stride; rounded down so that every worker streams the same number of
+      row blocks), at least 1;
+    * `reduce`: `"block"`: the block sums its workers' vectors in shared
+      memory and adds them with one atomic per tap and channel;
+      `"atomics"`: every thread adds its own sums (no shared memory or
+      barriers).
+
+    ```mlir
+    {dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 132, reduce = "block">}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$rows,
+                        DefaultValuedParameter<"int64_t", "0">:$threads,
+                        DefaultValuedParameter<"int64_t", "0">:$workers,
+                        StringRefParameter<"", "\"\"">:$reduce);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Dwc_BwdFilterSplitZKernelAttr
+    : Dwc_KernelConfig<"BwdFilterSplitZKernel", "bwd_filter_split_z"> {
+  let summary = "Depthwise filter gradient: the split-z kernel";
+  let description = [{
+    `convert-dwc-to-gpu-backward-filter`'s split-z kernel for the ops the
+    streaming kernel takes, any filter size: the N x OH rows of dY are
+    split into `z` slices; a thread reduces one slice for one filter row x
+    at most `tile_width` consecutive taps x 128 bits of channels and adds
+    its sums with f32 atomics.
+
+    * `z`: slices, at least 1 (clamped to N x OH, rounded so that slices
+      are equal);
+    * `tile_width`: most taps per thread along a filter row, in [1, 17]
+      (the row is cut into ceil(FW / tile_width) tiles of equal width);
+    * `warp_slices`: 4: the 4 slots of a warp take 4 consecutive slices of
+      one tap tile and sum them with shuffles before one atomic; 1: no
+      cross-lane operations;
+    * `half_steps`: f16 inputs only: 0 (default) f32 FMAs; k in [1, 16]:
+      packed f16x2 FMAs into f16 partial sums over runs of k columns
+      (opt-in reduced precision).
+
+    ```mlir
+    {dwc.kernel = #dwc.bwd_filter_split_z<z = 528, tile_width = 17, warp_slices = 4>}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$z,
+                        DefaultValuedParameter<"int64_t", "0">:$tile_width,
+                        DefaultValuedParameter<"int64_t", "0">:$warp_slices,
+                        DefaultValuedParameter<"int64_t", "0">:$half_steps);
+  let assemblyFormat = "`<` struct(params) `>`";
+}

@@ -5,3 +5,64 @@
 //
 //===----------------------------------------------------------------------===//
 
+def Dwc_GemvKernelAttr : Dwc_KernelConfig<"GemvKernel", "gemv"> {
+  let summary = "Stride-1 depthwise forward / backward data: the GEMV-dataflow "
+                "CUDA-core kernel";
+  let description = [{
+    `convert-dwc-to-gpu-gemv`'s GEMV kernel for a stride-1, dilation-1
+    `dwc.depthwise_conv2d` or `dwc.depthwise_conv2d_backward_data` (the
+    latter on the 180-degree rotated filter; f32, f16 or bf16 with f32
+    accumulation, identity layouts): 128-thread blocks of 8 threads along
+    8 x `channels` channels x 16 patches of `outputs` outputs along the
+    width; per filter row a register window of `outputs` input vectors.
+
+    * `channels`: channels per thread: 4 for f32 (128 bits); 4 (64 bits)
+      or 8 (128 bits) for f16/bf16; must divide C;
+    * `outputs`: outputs per thread along the width, in [1, 32] (clamped to
+      the output's width);
+    * `filter`: `"smem"`: filter rows staged in shared memory with
+      double-buffered `cp.async` (128-bit vectors only); `"global"`: filter
+      vectors read from global memory (L1);
+    * `rows`: `"loop"`: a loop over the filter rows, rows in the padding
+      skipped; `"unrolled"` (f16/bf16 with `filter = "global"` only): the
+      rows unrolled, padding rows as zeroed clamped loads.
+
+    ```mlir
+    {dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "smem", rows = "loop">}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
+                        DefaultValuedParameter<"int64_t", "0">:$outputs,
+                        StringRefParameter<"", "\"\"">:$filter,
+                        StringRefParameter<"", "\"\"">:$rows);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
+  let summary = "Stride-1 depthwise forward / backward data: register row "
+                "tiles for short filters";
+  let description = [{
+    `convert-dwc-to-gpu-gemv`'s row-tile kernel for the ops the GEMV kernel
+    takes with filters of at most 49 taps: a thread owns `rows` output rows
+    x `columns` outputs x `channels` channels (1-D grid of 256-thread
+    blocks) and reads each of the tile's input rows once, feeding every
+    output row it touches.
+
+    * `channels`: channels per thread, a 32- to 128-bit power of two
+      dividing C (f32: 1, 2 or 4; f16/bf16: 2, 4 or 8);
+    * `rows`: output rows per thread, in [2, 16];
+    * `columns`: outputs per thread along the width, in [1, 8] (both
+      clamped to the output's height and width);
+    * `filter`: `"registers"`: the FH x FW filter vectors held in registers;
+      `"global"`: read through L1 at each use.
+
+    ```mlir
+    {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
+                        DefaultValuedParameter<"int64_t", "0">:$rows,
+                        DefaultValuedParameter<"int64_t", "0">:$columns,
+                        StringRefParameter<"", "\"\"">:$filter);
+  let assemblyFormat = "`<` struct(params) `>`";
+}

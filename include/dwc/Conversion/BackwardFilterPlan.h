@@ -1,0 +1,176 @@
+//===- BackwardFilterPlan.h - work splitting of the backward-filter kernels -*- C++ -*-===//
+//
+// How the streaming and split-z backward-filter kernels split a problem over
+// the grid, from its shape, the kernel configuration's fields and the
+// target: shared by dwc-select-kernels (which picks the fields from the
+// plans) and convert-dwc-to-gpu-backward-filter (which emits them). The
+// rules are documented in include/dwc/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_CONVERSION_BACKWARDFILTERPLAN_H
+#define DWC_CONVERSION_BACKWARDFILTERPLAN_H
+
+#include "dwc/Dialect/Dwc/IR/DwcDialect.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include <algorithm>
+
+namespace mlir {
+namespace dwc {
+namespace bwd_filter {
+
+/// Threads along the channels: 8 x 128 bits = one 128-byte transaction.
+inline constexpr int64_t kLanes = 8;
+/// Work-unit slots per block (each slot is kLanes threads): 256 threads.
+inline constexpr int64_t kSlots = 32;
+inline constexpr int64_t kThreads = kLanes * kSlots;
+/// Waves of fully resident threads the slice count aims at: more, shorter
+/// slices balance the SMs better than the extra atomics cost
+/// (docs/KernelSelection.md, "backward filter").
+inline constexpr int64_t kTargetWaves = 4;
+/// Most slices of a 16-bit split-z problem on strided dY.
+inline constexpr int64_t kStridedMaxSlices = 256;
+/// Streaming kernel: channel vectors per block at most (64 x 128 bits = 1
+/// KiB of a position, f32) and the registers the estimate adds for
+/// addresses and loop state.
+inline constexpr int64_t kStreamLanes = 64;
+inline constexpr int64_t kStreamRegisterOverhead = 48;
+
+inline int64_t channelsPerThread(Type elem) {
+  return 128 / elem.getIntOrFloatBitWidth();
+}
+
+/// The shapes of a backward-filter problem.
+struct Dims {
+  int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
+  Type elem;
+};
+
+inline Dims dimsOf(DepthwiseConv2DBackwardFilterOp op) {
+  auto in = cast<ShapedType>(op.getInput().getType()).getShape();
+  auto og = cast<ShapedType>(op.getOutputGrad().getType()).getShape();
+  auto f = cast<ShapedType>(op.getInit().getType()).getShape();
+  return Dims{in[0], in[1], in[2], in[3], f[0], f[1], og[1], og[2],
+              op.getPadding()[0], op.getPadding()[2], op.getStrides()[0],
+              op.getStrides()[1],
+              cast<ShapedType>(op.getInput().getType()).getElementType()};
+}
+
+/// How the split-z kernel splits the work.
+struct SplitZPlan {
+  int64_t V;        // channels per thread (128 bits)
+  int64_t groups;   // channel groups of kLanes * V channels
+  int64_t TW;       // filter taps per thread (one filter row)
+  int64_t tilesW;   // tap tiles per filter row
+  int64_t tiles;    // FH * tilesW
+  int64_t rows;     // N * OH accumulation rows
+  int64_t rowsPerZ; // rows per slice
+  int64_t Z;        // slices
+  int64_t units;    // work units incl. the padding of the last slice group
+  int64_t slotBlocks;
+  int64_t blocks;
+};
+
+/// The slices that give kTargetWaves waves of resident threads at full
+/// occupancy (16-bit strided dY: at most kStridedMaxSlices, 64 atomic adds
+/// per dW element after the warp reduction; one row per slice made the
+/// atomics the bottleneck), clamped to [1, N * OH].
+inline int64_t defaultSlices(const Dims &d, int64_t threadsPerSlice,
+                             TargetAttr target) {
+  int64_t resident =
+      kTargetWaves * target.getSmCount() * target.getThreadsPerSm();
+  int64_t z = (resident + threadsPerSlice - 1) / threadsPerSlice;
+  if (d.sh * d.sw > 1 && !d.elem.isF32())
+    z = std::min(z, kStridedMaxSlices);
+  return std::clamp<int64_t>(z, 1, d.N * d.OH);
+}
+
+/// The split-z plan for `z` slices (0: defaultSlices) of filter rows cut
+/// into tiles of at most `maxTW` taps, `slicesPerWarp` slices of a tile
+/// per warp.
+inline SplitZPlan splitZPlan(const Dims &d, int64_t z, int64_t maxTW,
+                             int64_t slicesPerWarp, TargetAttr target) {
+  SplitZPlan p;
+  p.V = channelsPerThread(d.elem);
+  p.groups = (d.C + kLanes * p.V - 1) / (kLanes * p.V);
+  p.tilesW = (d.FW + maxTW - 1) / maxTW;
+  p.TW = (d.FW + p.tilesW - 1) / p.tilesW;
+  p.tiles = d.FH * p.tilesW;
+  p.rows = d.N * d.OH;
+  if (z <= 0)
+    z = defaultSlices(d, p.groups * kLanes * p.tiles, target);
+  z = std::clamp<int64_t>(z, 1, p.rows);
+  p.rowsPerZ = (p.rows + z - 1) / z;
+  p.Z = (p.rows + p.rowsPerZ - 1) / p.rowsPerZ;
+  // Work units: groups of `slicesPerWarp` consecutive slices of one tap
+  // tile (adjacent slots of a warp), tiles fastest.
+  int64_t zGroups = (p.Z + slicesPerWarp - 1) / slicesPerWarp;
+  p.units = p.tiles * zGroups * slicesPerWarp;
+  p.slotBlocks = (p.units + kSlots - 1) / kSlots;
+  p.blocks = p.groups * p.slotBlocks;
+  return p;
+}
+
+/// How the streaming kernel splits the work.
+struct StreamPlan {
+  int64_t V;            // channels per thread (128 bits)
+  int64_t vectors;      // C / V channel vectors
+  int64_t lanes;        // channel vectors per block
+  int64_t groups;       // channel groups (blocks along the channels)
+  int64_t workersPerBlock;
+  int64_t threads;      // lanes * workersPerBlock
+  int64_t R;            // output rows per step
+  int64_t rowBlocksPerImage;
+  int64_t rowBlocks;    // N * ceil(OH / R)
+  int64_t regs;         // estimated registers per thread
+  int64_t blocksPerSM;  // resident blocks per SM at that estimate
+  int64_t maxWorkers;   // the grid stride before rounding (configuration)
+  int64_t workers;      // row-block workers per channel group (grid stride)
+  int64_t blocksPerGroup;
+  int64_t blocks;
+};
+
+/// The streaming plan for R = `rows` rows per step and `blockThreads`
+/// threads per block; `maxWorkers` workers per channel group at most (0:
+/// one wave of resident blocks at the estimated registers per thread).
+inline StreamPlan streamPlan(const Dims &d, int64_t rows, int64_t blockThreads,
+                             int64_t maxWorkers, TargetAttr target) {
+  StreamPlan s;
+  s.V = channelsPerThread(d.elem);
+  s.vectors = d.C / s.V;
+  s.lanes = std::min({s.vectors, kStreamLanes, blockThreads});
+  s.groups = (s.vectors + s.lanes - 1) / s.lanes;
+  s.workersPerBlock = blockThreads / s.lanes;
+  s.threads = s.lanes * s.workersPerBlock;
+  s.R = std::clamp<int64_t>(rows, 1, d.OH);
+  s.rowBlocksPerImage = (d.OH + s.R - 1) / s.R;
+  s.rowBlocks = d.N * s.rowBlocksPerImage;
+  // Registers: FH*FW accumulators, the FW-column window of (R-1)*sh+FH
+  // input vectors, R dY vectors (all f32), plus addresses and loop state.
+  s.regs = (d.FH * d.FW + d.FW * ((s.R - 1) * d.sh + d.FH) + s.R) * s.V +
+           kStreamRegisterOverhead;
+  int64_t perBlock = (s.regs + 7) / 8 * 8 * s.threads;
+  s.blocksPerSM =
+      std::clamp<int64_t>(target.getRegistersPerSm() / perBlock, 1,
+                          target.getThreadsPerSm() / s.threads);
+  // One wave of resident blocks (every worker streams at the same time),
+  // then as many workers as keep the row blocks per worker equal.
+  s.maxWorkers =
+      maxWorkers > 0 ? maxWorkers
+                     : std::max<int64_t>(1, target.getSmCount() *
+                                                s.blocksPerSM / s.groups) *
+                           s.workersPerBlock;
+  int64_t W0 = std::clamp<int64_t>(s.maxWorkers, 1, s.rowBlocks);
+  int64_t iters = (s.rowBlocks + W0 - 1) / W0;
+  s.workers = (s.rowBlocks + iters - 1) / iters;
+  s.blocksPerGroup = (s.workers + s.workersPerBlock - 1) / s.workersPerBlock;
+  s.blocks = s.groups * s.blocksPerGroup;
+  return s;
+}
+
+} // namespace bwd_filter
+} // namespace dwc
+} // namespace mlir
+
+#endif // DWC_CONVERSION_BACKWARDFILTERPLAN_H

@@ -1,0 +1,136 @@
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels | FileCheck %s
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels=diagnose 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
+
+// The GEMV family's configurations (#dwc.row_tile, then #dwc.gemv) for
+// stride-1 depthwise forward and backward-data ops (docs/KernelSelection.md,
+// "row tile" and "GEMV"), partial configurations completed, and the
+// refusals.
+// Row tiles (chosen first): 16-bit filters of at most 9 taps 4 channels x
+// 4 rows x 4 outputs, forward and backward data; the filter in registers
+// (FH x FW x channels <= 200).
+// CHECK-LABEL: func @f16_3x3
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen{{$}}
+func.func @f16_3x3(%x0: memref<1x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: memref<1x8x16x64xf16>, %x1: memref<1x8x16x64xf16>, %w1: memref<3x3x64xf16>, %y1: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y0 : memref<1x8x16x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%x1, %w1 : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y1 : memref<1x8x16x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// 16-bit filters of 10 to 25 taps: 2 channels x 8 rows x 4 outputs, of 26
+// to 49 taps 8 outputs, on grids of at least 4 waves of 132 SMs (2048
+// blocks here); a small grid (1 x 16 x 16 x 64: one block) takes the
+// short-filter tile with 4 channels where C allows (C = 6: 2).
+// CHECK-LABEL: func @f16_long
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers">
+func.func @f16_long(%x0: memref<128x64x64x64xf16>, %w0: memref<5x5x64xf16>, %y0: memref<128x64x64x64xf16>, %x1: memref<128x64x64x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<128x64x64x64xf16>, %x2: memref<1x16x16x64xf16>, %w2: memref<5x5x64xf16>, %y2: memref<1x16x16x64xf16>, %x3: memref<1x16x16x6xf16>, %w3: memref<5x5x6xf16>, %y3: memref<1x16x16x6xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%y0 : memref<128x64x64x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<128x64x64x64xf16>, memref<7x7x64xf16>) outs(%y1 : memref<128x64x64x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x16x16x64xf16>, memref<5x5x64xf16>) outs(%y2 : memref<1x16x16x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<1x16x16x6xf16>, memref<5x5x6xf16>) outs(%y3 : memref<1x16x16x6xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// f32 row tiles on large grids: up to 9 taps 2 channels x 4 x 8, 10 to 25
+// taps 1 channel x 8 x 8; 7x7 x 4 channels = 196 filter registers: still
+// in registers; a small grid keeps the GEMV kernel (4 channels, 8 outputs,
+// shared filter rows, a loop over the rows).
+// CHECK-LABEL: func @f32
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 8, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "smem", rows = "loop">
+// WHY: remark: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "smem", rows = "loop">: chosen; refused: row_tile (f32 on a small grid (the GEMV kernel is faster))
+func.func @f32(%x0: memref<128x64x64x256xf32>, %w0: memref<3x3x256xf32>, %y0: memref<128x64x64x256xf32>, %x1: memref<128x64x64x256xf32>, %w1: memref<5x5x256xf32>, %y1: memref<128x64x64x256xf32>, %x2: memref<1x8x9x32xf32>, %w2: memref<3x3x32xf32>, %y2: memref<1x8x9x32xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x256xf32>, memref<3x3x256xf32>) outs(%y0 : memref<128x64x64x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<128x64x64x256xf32>, memref<5x5x256xf32>) outs(%y1 : memref<128x64x64x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x8x9x32xf32>, memref<3x3x32xf32>) outs(%y2 : memref<1x8x9x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// The GEMV kernel requested (#dwc.gemv<>, completed): 16-bit filters of at
+// most 9 taps 64-bit vectors (4 channels) from global memory with the rows
+// unrolled (at most 5), longer ones 128-bit vectors with shared filter rows
+// and the row loop; outputs clamped to min(8, OW).
+// CHECK-LABEL: func @gemv_requested
+// CHECK: dwc.kernel = #dwc.gemv<channels = 4, outputs = 5, filter = "global", rows = "unrolled">
+// CHECK: dwc.kernel = #dwc.gemv<channels = 8, outputs = 8, filter = "smem", rows = "loop">
+// CHECK: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "global", rows = "loop">
+// WHY: remark: dwc.kernel = #dwc.gemv<channels = 4, outputs = 5, filter = "global", rows = "unrolled">: chosen{{$}}
+func.func @gemv_requested(%x0: memref<1x8x5x64xf16>, %w0: memref<3x3x64xf16>, %y0: memref<1x8x5x64xf16>, %x1: memref<1x8x16x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<1x8x16x64xf16>, %x2: memref<1x8x16x64xbf16>, %w2: memref<7x3x64xbf16>, %y2: memref<1x8x16x64xbf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x5x64xf16>, memref<3x3x64xf16>) outs(%y0 : memref<1x8x5x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.gemv<>}
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x8x16x64xf16>, memref<7x7x64xf16>) outs(%y1 : memref<1x8x16x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.gemv<>}
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x8x16x64xbf16>, memref<7x3x64xbf16>) outs(%y2 : memref<1x8x16x64xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 1, 1] {dwc.kernel = #dwc.gemv<channels = 4>}
+  return
+}
+
+// -----
+
+// Partial row tiles completed: the f32 small-grid rule applies to chosen
+// tiles only (given rows: 2 channels x 2 x 8); filter = "global" kept.
+// CHECK-LABEL: func @row_tile_requested
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "global">
+func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>, %y0: memref<1x8x9x32xf32>, %x1: memref<1x8x16x64xf16>, %w1: memref<3x3x64xf16>, %y1: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x9x32xf32>, memref<3x3x32xf32>) outs(%y0 : memref<1x8x9x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<rows = 2>}
+  dwc.depthwise_conv2d_backward_data ins(%x1, %w1 : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y1 : memref<1x8x16x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<filter = "global">}
+  return
+}
+
+// -----
+
+// Refused: 16-bit filters 9+ taps wide with C % 8 == 0 are the tensor-core
+// kernels' (which still choose in their own passes; C = 12 is not theirs:
+// the row tile); f32 C % 4 != 0 on a small grid; dilation; a backward-data
+// padding beyond FH - 1; stride 2 (the strided family).
+// CHECK-LABEL: func @refused
+// CHECK: padding = [0, 0, 4, 4]{{$}}
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// CHECK: padding = [1, 1, 1, 1]{{$}}
+// CHECK: padding = [2, 2, 2, 2]{{$}}
+// CHECK: padding = [3, 3, 3, 3]{{$}}
+// CHECK: dwc.kernel = #dwc.strided_forward
+// WHY: remark: no selected family takes this op (row_tile (f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)); gemv (f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)); strided_forward ({{.*}}); the kernel passes choose
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen
+// WHY: remark: no selected family takes this op (row_tile (f32 on a small grid (the GEMV kernel is faster)); gemv (channel count is not a multiple of 128 bits);
+// WHY: remark: no selected family takes this op (row_tile (dilation is not 1); gemv (dilation is not 1);
+// WHY: remark: no selected family takes this op (row_tile (padding larger than the filter extent minus one (negative transposed padding)); gemv (padding larger than the filter extent minus one (negative transposed padding));
+// WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: row_tile (stride is not 1); gemv (stride is not 1)
+func.func @refused(%x0: memref<1x8x8x64xf16>, %w0: memref<1x9x64xf16>, %y0: memref<1x8x8x64xf16>, %x1: memref<1x8x8x12xf16>, %w1: memref<1x9x12xf16>, %y1: memref<1x8x8x12xf16>, %x2: memref<1x8x8x6xf32>, %w2: memref<3x3x6xf32>, %y2: memref<1x8x8x6xf32>, %x3: memref<1x8x8x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<1x8x8x32xf32>, %x4: memref<1x8x8x32xf32>, %w4: memref<3x3x32xf32>, %y4: memref<1x4x4x32xf32>, %x5: memref<1x8x8x32xf32>, %w5: memref<3x3x32xf32>, %y5: memref<1x4x4x32xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x8x64xf16>, memref<1x9x64xf16>) outs(%y0 : memref<1x8x8x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x8x8x12xf16>, memref<1x9x12xf16>) outs(%y1 : memref<1x8x8x12xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x8x8x6xf32>, memref<3x3x6xf32>) outs(%y2 : memref<1x8x8x6xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y3 : memref<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_data ins(%x4, %w4 : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y4 : memref<1x4x4x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x5, %w5 : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y5 : memref<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}

@@ -1,0 +1,191 @@
+// RUN: dwc-opt %s --split-input-file -verify-diagnostics
+
+// Every branch of the #dwc.bwd_filter_stream and #dwc.bwd_filter_split_z configurations' rules (Configs/BackwardFilter.cpp), on tensors (the
+// rules hold for both forms) and buffers (layouts).
+
+func.func @stream_on_forward(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{does not fit this op: not a dwc.depthwise_conv2d_backward_filter}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @stream_wrong_rank(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x32xf32>) -> tensor<3x32xf32> {
+  // expected-error @+1 {{does not fit this op: operands or attributes of the wrong rank}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1>} -> tensor<3x32xf32>
+  return %r : tensor<3x32xf32>
+}
+
+// -----
+
+func.func @stream_f64(%x: tensor<1x8x8x32xf64>, %dy: tensor<1x8x8x32xf64>, %dw: tensor<3x3x32xf64>) -> tensor<3x3x32xf64> {
+  // expected-error @+1 {{does not fit this op: element type is not f32, f16 or bf16}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf64>, tensor<1x8x8x32xf64>) outs(%dw : tensor<3x3x32xf64>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1>} -> tensor<3x3x32xf64>
+  return %r : tensor<3x3x32xf64>
+}
+
+// -----
+
+func.func @split_z_dy_type(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: output gradient type is not the input's}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_dw_type(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xbf16>) -> tensor<3x3x32xbf16> {
+  // expected-error @+1 {{does not fit this op: filter gradient type is neither f32 nor the input's}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x32xbf16>
+  return %r : tensor<3x3x32xbf16>
+}
+
+// -----
+
+func.func @split_z_stride(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: stride is not positive}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [0, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_dilation(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: dilation is not 1}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_negative_padding(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x6x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: negative padding}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x6x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [-1, 0, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_layout(%x: memref<1x8x8x32xf32, strided<[4096, 512, 64, 1]>>, %dy: memref<1x8x8x32xf32>, %dw: memref<3x3x32xf32>) {
+  // expected-error @+1 {{does not fit this op: non-identity layout}}
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x8x8x32xf32, strided<[4096, 512, 64, 1]>>, memref<1x8x8x32xf32>) outs(%dw : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>}
+  return
+}
+
+// -----
+
+func.func @split_z_dynamic(%x: tensor<?x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: empty or dynamic operand}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<?x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_channels(%x: tensor<1x8x8x12xf16>, %dy: tensor<1x8x8x12xf16>, %dw: tensor<3x3x12xf16>) -> tensor<3x3x12xf16> {
+  // expected-error @+1 {{does not fit this op: channel count is not a multiple of 128 bits}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x12xf16>, tensor<1x8x8x12xf16>) outs(%dw : tensor<3x3x12xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = 1>} -> tensor<3x3x12xf16>
+  return %r : tensor<3x3x12xf16>
+}
+
+// -----
+
+func.func @stream_taps(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<7x9x32xf32>) -> tensor<7x9x32xf32> {
+  // expected-error @+1 {{does not fit this op: filter of more than 49 taps}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<7x9x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 4, 4] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1>} -> tensor<7x9x32xf32>
+  return %r : tensor<7x9x32xf32>
+}
+
+// -----
+
+func.func @stream_rows(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{rows = 17 is not in [1, 16]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 17>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @stream_threads(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{threads = 16 is not in [32, 1024]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<threads = 16>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @stream_workers(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{workers = -1 is not in [1, 2147483647]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<workers = -1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @stream_reduce(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{reduce = "warp" is not one of "block", "atomics"}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<reduce = "warp">} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_z(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{z = -2 is not in [1, 2147483647]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<z = -2>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_tile_width(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{tile_width = 18 is not in [1, 17]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<tile_width = 18>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_warp_slices(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{warp_slices = 2 is not 1 or 4}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<warp_slices = 2>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_half_steps(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{half_steps = 17 is not in [1, 16]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<half_steps = 17>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @split_z_half_steps_f32(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{half_steps needs f16 inputs}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<half_steps = 4>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
