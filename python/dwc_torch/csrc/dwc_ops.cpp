@@ -73,13 +73,6 @@ py::object resolver;                               // Python callable or None
 std::atomic<int64_t> counters[4];                  // calls, fallbacks, copies, misses
 
 enum Counter { Calls = 0, Fallbacks, Copies, Misses };
-// Whether avg-pool backward with overlapping windows (window > stride) runs
-// the dwc kernel: off, PyTorch computes it. The dwc-aot kernel of that case
-// is wrong on the H200 (every position, ceil_mode or not, count_include_pad
-// or not, also called directly on a zeroed output: a compiler bug, see
-// bench/results/2026-12-01-torch-e2e-v2.md); non-overlapping windows are right.
-std::atomic<bool> avgOverlapBackward{false};
-
 void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
 
 // Finds the entry point of `key`; asks the resolver once per unknown key.
@@ -365,6 +358,14 @@ at::Tensor torchPoolBackward(const at::Tensor &x, const at::Tensor &gy, int64_t 
     return at::max_pool2d_with_indices_backward(gy, x, window, stride, {padding[0], padding[2]},
                                                 {1, 1}, ceil, std::get<1>(r));
   }
+  // PyTorch's channels_last CUDA kernel of avg_pool2d_backward ignores the
+  // padding when it maps an input position to its windows (wrong gradients
+  // for padding > 0: pytorch/pytorch#188344, torch 2.11); its NCHW kernel is
+  // right, so padded windows go through contiguous tensors.
+  if (padding[0] > 0 || padding[2] > 0)
+    return at::avg_pool2d_backward(gy.contiguous(), x.contiguous(), window, stride,
+                                   {padding[0], padding[2]}, ceil, cip, c10::nullopt)
+        .contiguous(at::MemoryFormat::ChannelsLast);
   return at::avg_pool2d_backward(gy, x, window, stride, {padding[0], padding[2]}, ceil, cip,
                                  c10::nullopt);
 }
@@ -374,9 +375,6 @@ at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_v
                         at::IntArrayRef padding, bool ceil, bool cip) {
   const int64_t kind = poolKind(kindName);
   if (!usable(x) || x.scalar_type() == at::kDouble || gy.scalar_type() != x.scalar_type())
-    return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
-  const bool overlapping = window[0] > stride[0] || window[1] > stride[1];
-  if (kind == 1 && overlapping && !avgOverlapBackward.load(std::memory_order_relaxed))
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
   void *fn = lookup(poolKey(PoolBwd, x, kind, window, stride, padding, ceil, cip));
   if (!fn)
@@ -929,5 +927,4 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
       .def("__call__", &PoolPlan::call);
   m.def("global_avg_pool", &gapCall);
   m.def("probe_hot_path", &probeHotPath);
-  m.def("set_avg_overlap_backward", [](bool on) { avgOverlapBackward.store(on); });
 }
