@@ -54,9 +54,17 @@ def _matrix(models):
 
 
 CONFIGS = _matrix(MODELS)
-PARTS = {"part1": _matrix(("convnext_tiny", "convnext_base", "mobilenetv2_100",
-                           "efficientnet_b0")),
-         "part2": _matrix(LARGE)}
+# The two halves of the matrix (one device call each), in the order they
+# run: part1 the timm networks, training steps first, then inference at 64,
+# then at 1; part2 the large-kernel nets, training steps not measured
+# before first (bf16, f32), inference at 64, the f16 training steps, then
+# inference at 1.
+_RANK1 = lambda c: (not c[3], -c[2])
+_RANK2 = lambda c: ({(True, "bf16"): 0, (True, "f32"): 1, (True, "f16"): 3}.get(
+    (c[3], c[1]), 2 if c[2] == 64 else 4), ("f16", "bf16", "f32").index(c[1]))
+PARTS = {"part1": sorted(_matrix(("convnext_tiny", "convnext_base", "mobilenetv2_100",
+                                  "efficientnet_b0")), key=_RANK1),
+         "part2": sorted(_matrix(LARGE), key=_RANK2)}
 CHAIN = dict(N=1, C=32, H=14, W=14, k=3, layers=50)
 
 
@@ -437,7 +445,13 @@ def section_overhead(res):
                 "torch_no_grad": (_host_us(lambda: stock(x), L), _gpu_ms(lambda: stock(x))),
                 "identity_modules": (_host_us(lambda: idle(x), L), 0.0)}
     xg = x.clone().requires_grad_(True)
+    from dwc_torch.extension import load_extension
+    ext = load_extension()
     rows["module_grad"] = (_host_us(lambda: ours(xg), L), _gpu_ms(lambda: ours(xg)))
+    ext.set_light_autograd_node(False)  # the earlier autograd::Function node
+    rows["module_grad_function_node"] = (_host_us(lambda: ours(xg), L),
+                                         _gpu_ms(lambda: ours(xg)))
+    ext.set_light_autograd_node(True)
     rows["torch_grad"] = (_host_us(lambda: stock(xg), L), _gpu_ms(lambda: stock(xg)))
     with torch.no_grad(), torch.autocast("cuda", dtype=torch.float16):
         rows["module_autocast_f16"] = (_host_us(lambda: ours(x), L), _gpu_ms(lambda: ours(x)))
@@ -446,8 +460,7 @@ def section_overhead(res):
     for k, (h, g) in rows.items():
         res.add(section="overhead", variant=k, host_us_per_call=round(h, 2),
                 gpu_ms_per_chain=round(g, 4), chain=c, dwc_kernels_used=used)
-    from dwc_torch.extension import load_extension
-    probe = load_extension().probe_hot_path(plan, x, w, b, 400)
+    probe = ext.probe_hot_path(plan, x, w, b, 400)
     res.add(section="overhead_probe", layer="1x32x14x14 3x3 f32 bias", calls=400,
             **{k: (round(v, 1) if isinstance(v, float) else v) for k, v in probe.items()})
     section_graph(res, ours, x)
@@ -570,6 +583,7 @@ def bench_model(res, name, dt, batch, train):
     import torch
     import dwc_torch
     amp = {"f32": None, "f16": torch.float16, "bf16": torch.bfloat16}[dt]
+    torch.backends.cudnn.benchmark = True
     torch.manual_seed(0)
     stock = create_model(name).cuda().to(memory_format=torch.channels_last)
     ours = copy.deepcopy(stock)
@@ -586,10 +600,10 @@ def bench_model(res, name, dt, batch, train):
     steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
              (("stock", stock), ("dwc", ours))}
     ms = {"stock": [], "dwc": []}
-    for r in range(4):  # interleaved rounds: drifts hit both sides alike
+    for r in range(3):  # interleaved rounds: drifts hit both sides alike
         for label in ("stock", "dwc"):
-            ms[label].append(_gpu_ms(steps[label], reps=3 if train else 6,
-                                     warm=3 if r == 0 else 1))
+            ms[label].append(_gpu_ms(steps[label], reps=3 if train else 5,
+                                     warm=2 if r == 0 else 1))
     ms = {k: statistics.median(v) for k, v in ms.items()}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
@@ -602,7 +616,9 @@ def bench_model(res, name, dt, batch, train):
             speedup=round(ms["stock"] / ms["dwc"], 3), logits_rel_err=logit,
             grad_rel_err=gerr, worst_grad=worst, agree=bool(logit <= tol and gerr <= tol),
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
-            convert_s=round(convert_s, 1), report=str(rep).splitlines()[:6])
+            convert_s=round(convert_s, 1),
+            convert_model_check_ms=[round(v, 3) for v in rep.model_ms] if rep.model_ms else None,
+            report=str(rep).splitlines()[:6])
 
 
 def _logits_grads(m, x, target, amp):
