@@ -551,17 +551,35 @@ def _agreement(stock, ours, x, target, amp, train):
             grads.append([p.grad.float() if p.grad is not None else None
                           for p in m.parameters()])
     logit = rel_err(outs[1], outs[0])
-    gerr, worst = 0.0, None
+    gerr, worst, gall = 0.0, None, 0.0
     if train:
         names = [n for n, _ in stock.named_parameters()]
-        for n, a, b in zip(names, grads[1], grads[0]):
-            if a is not None and b is not None and b.norm() > 0:
-                e = ((a - b).norm() / b.norm()).item()
-                if e > gerr:
-                    gerr, worst = e, n
+        gerr, worst, gall = grad_errors(
+            {n: g for n, g in zip(names, grads[1]) if g is not None},
+            {n: g for n, g in zip(names, grads[0]) if g is not None})
         stock.zero_grad(set_to_none=True)
         ours.zero_grad(set_to_none=True)
-    return logit, gerr, worst
+    return logit, gerr, worst, gall
+
+
+def grad_errors(got, ref, floor=1e-6):
+    """(worst relative error by norm over the parameters, that parameter,
+    the relative error of all gradients together). Parameters whose
+    reference gradient is below `floor` of the largest norm are left out of
+    the worst: a BatchNorm bias followed (through a residual add) by a
+    training-mode BatchNorm has a gradient that cancels exactly (norm ~1e-15
+    in float64 on timm's mobilenetv2_100, rel. error ~1e9 between PyTorch's
+    own f32 and f64), so any two computations of it disagree completely."""
+    top = max((g.double().norm().item() for g in ref.values()), default=0.0)
+    worst, name, num, den = 0.0, None, 0.0, 0.0
+    for n, g in ref.items():
+        if n not in got:
+            continue
+        d, r = (got[n].double() - g.double()).norm().item(), g.double().norm().item()
+        num, den = num + d * d, den + r * r
+        if r > floor * top and d / r > worst:
+            worst, name = d / r, n
+    return worst, name, (num ** 0.5) / max(den ** 0.5, 1e-300)
 
 
 def _step_fn(m, xs, target, amp, train):
@@ -596,14 +614,14 @@ def bench_model(res, name, dt, batch, train):
     dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False)
     convert_s = time.time() - t0
     rep = ours.dwc_report
-    logit, gerr, worst = _agreement(stock, ours, xs[0], target, amp, train)
+    logit, gerr, worst, gall = _agreement(stock, ours, xs[0], target, amp, train)
     steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
              (("stock", stock), ("dwc", ours))}
     ms = {"stock": [], "dwc": []}
-    for r in range(3):  # interleaved rounds: drifts hit both sides alike
-        for label in ("stock", "dwc"):
+    for r in range(4):  # interleaved rounds, alternating which side goes first
+        for label in (("stock", "dwc") if r % 2 == 0 else ("dwc", "stock")):
             ms[label].append(_gpu_ms(steps[label], reps=3 if train else 5,
-                                     warm=2 if r == 0 else 1))
+                                     warm=2 if r < 2 else 1))
     ms = {k: statistics.median(v) for k, v in ms.items()}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
@@ -614,7 +632,8 @@ def bench_model(res, name, dt, batch, train):
             candidates_timed=len(rep.timings), left_on_pytorch=len(rep.skipped),
             stock_ms=round(ms["stock"], 3), dwc_ms=round(ms["dwc"], 3),
             speedup=round(ms["stock"] / ms["dwc"], 3), logits_rel_err=logit,
-            grad_rel_err=gerr, worst_grad=worst, agree=bool(logit <= tol and gerr <= tol),
+            grad_rel_err=gerr, worst_grad=worst, grad_rel_err_all=gall,
+            agree=bool(logit <= tol and gerr <= tol),
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
             convert_s=round(convert_s, 1),
             convert_model_check_ms=[round(v, 3) for v in rep.model_ms] if rep.model_ms else None,
@@ -632,15 +651,10 @@ def _logits_grads(m, x, target, amp):
 
 
 def _vs(a, b):
-    """(logit rel err, worst grad rel err by norm, its parameter) of a vs b."""
+    """(logit rel err, worst grad rel err by norm, its parameter, all grads'
+    rel err) of a vs b (see grad_errors)."""
     (ya, ga), (yb, gb) = a, b
-    worst, name = 0.0, None
-    for n, g in gb.items():
-        if n in ga and g.norm() > 0:
-            e = ((ga[n] - g).norm() / g.norm()).item()
-            if e > worst:
-                worst, name = e, n
-    return rel_err(ya, yb), worst, name
+    return (rel_err(ya, yb),) + grad_errors(ga, gb)
 
 
 def section_amp_reference(res, configs):

@@ -87,13 +87,14 @@ def plot(rows, path):
     labels = ["%s %s %s b%d" % (r["model"], r["dtype"], r["mode"][:5], r["batch"]) for r in ms]
     fig, ax = plt.subplots(figsize=(8, 0.28 * len(ms) + 1.5))
     ax.barh(range(len(ms)), [r["speedup"] for r in ms],
-            color=["tab:green" if r["speedup"] >= 1.0 else "tab:red" for r in ms])
+            color=["tab:gray" if r["layers_converted"] == 0 else
+                   "tab:green" if r["speedup"] >= 1.0 else "tab:red" for r in ms])
     ax.axvline(1.0, color="k", lw=0.8)
     ax.set_yticks(range(len(ms)))
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("speedup over stock PyTorch (cudnn.benchmark, channels_last)")
-    ax.set_title("dwc_torch.convert, H200")
+    ax.set_title("dwc_torch.convert, H200 (gray: nothing converted, stock vs stock)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 

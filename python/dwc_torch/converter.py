@@ -143,8 +143,12 @@ def _parent(model, name):
     return obj, parts[-1]
 
 
-def _time_ms(fn, reps=15, warm=3):
-    """Median time of fn() in ms: CUDA events on a GPU, the clock elsewhere."""
+def _time_ms(fn, reps=15, warm=3, inner=1):
+    """Median time of fn() in ms: CUDA events on a GPU, the clock elsewhere.
+    inner > 1 times that many calls back to back per sample (a layer's cost
+    in a running model: its GPU time, or its host time where that is
+    longer -- not the latency of one call from an idle GPU, which is mostly
+    the host's)."""
     cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
     for _ in range(warm):
         fn()
@@ -153,14 +157,16 @@ def _time_ms(fn, reps=15, warm=3):
         if cuda:
             a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             a.record()
-            fn()
+            for _ in range(inner):
+                fn()
             b.record()
             b.synchronize()
-            times.append(a.elapsed_time(b))
+            times.append(a.elapsed_time(b) / inner)
         else:
             t0 = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - t0) * 1e3)
+            for _ in range(inner):
+                fn()
+            times.append((time.perf_counter() - t0) * 1e3 / inner)
     return statistics.median(times)
 
 
@@ -258,10 +264,11 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
         if tkey not in timed:
             # Checked and timed once per shape: its first layer's real input.
             got = run(lambda: _layer_result(mod, x, train))
-            t_ours = run(lambda: _time_ms(_layer_step(mod, x, train)))
+            t_ours = run(lambda: _time_ms(_layer_step(mod, x, train), reps=9, inner=8))
             M.revert(mod)
             want = run(lambda: _layer_result(mod, _reference_input(mod, x), train))
-            timed[tkey] = (t_ours, run(lambda: _time_ms(_layer_step(mod, x, train))),
+            timed[tkey] = (t_ours, run(lambda: _time_ms(_layer_step(mod, x, train), reps=9,
+                                                        inner=8)),
                            _disagreement(got, want))
         M.revert(mod)
         ours, theirs, err = timed[tkey]
@@ -304,17 +311,26 @@ def _model_step(model, example_inputs, train, amp_dtype):
     return run
 
 
-def _time_both(model, layers, classes, step):
+def _time_both(model, layers, classes, step, rounds=4):
     """Median ms of `step` with `layers` converted and with them reverted,
-    in interleaved rounds (drifts hit both sides alike)."""
+    in interleaved rounds whose order alternates (ours first, then theirs
+    first: drifts and whatever favours the side timed first or second hit
+    both alike)."""
     ours, theirs = [], []
-    for r in range(3):
+
+    def timed(converted, first):
         for n, m in layers.items():
-            M.adopt(m, classes[n])
-        ours.append(_time_ms(step, reps=5, warm=2 if r == 0 else 1))
-        for m in layers.values():
-            M.revert(m)
-        theirs.append(_time_ms(step, reps=5, warm=2 if r == 0 else 1))
+            if converted:
+                M.adopt(m, classes[n])
+            else:
+                M.revert(m)
+        (ours if converted else theirs).append(_time_ms(step, reps=4, warm=2 if first else 1))
+
+    for r in range(rounds):
+        for converted in ((True, False) if r % 2 == 0 else (False, True)):
+            timed(converted, r < 2)
+    for m in layers.values():
+        M.revert(m)
     return statistics.median(ours), statistics.median(theirs)
 
 
