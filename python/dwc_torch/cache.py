@@ -114,8 +114,9 @@ def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None):
         src = os.path.join(tmp, "kernel.mlir")
         with open(src, "w") as fh:
             fh.write(mlir_text)
-        cmd = [aot, src, "-o", os.path.join(tmp, "kernel.o"), "--header",
-               os.path.join(tmp, "kernel.h"), "--chip=" + chip] + list(flags)
+        # The one place dwc-aot is invoked: pipeline options as --<name>=<value>.
+        cmd = [aot, src, "-o", os.path.join(tmp, "kernel.o"),
+               "--header=" + os.path.join(tmp, "kernel.h"), "--chip=" + chip] + list(flags)
         t0 = time.time()
         r = subprocess.run(cmd, capture_output=True, text=True)
         dt = time.time() - t0

@@ -129,6 +129,12 @@ def _pool_bwd(x, grad_out, kind, window, stride, padding, ceil_mode, count_inclu
         _, idx = torch.ops.aten.max_pool2d_with_indices(x, k, s, p, (1, 1), ceil_mode)
         dx = torch.ops.aten.max_pool2d_with_indices_backward(grad_out, x, k, s, p, (1, 1),
                                                              ceil_mode, idx)
+    elif any(p):
+        # PyTorch's channels_last CUDA avg_pool2d_backward ignores the padding
+        # when it maps an input position to its windows (pytorch/pytorch#188344,
+        # torch 2.11): padded windows through contiguous tensors.
+        dx = torch.ops.aten.avg_pool2d_backward(grad_out.contiguous(), x.contiguous(), k, s,
+                                                p, ceil_mode, count_include_pad, None)
     else:
         dx = torch.ops.aten.avg_pool2d_backward(grad_out, x, k, s, p, ceil_mode,
                                                 count_include_pad, None)

@@ -11,6 +11,7 @@
 #include <torch/extension.h>
 
 #include <ATen/autocast_mode.h>
+#include <torch/csrc/autograd/functions/utils.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
@@ -73,13 +74,6 @@ py::object resolver;                               // Python callable or None
 std::atomic<int64_t> counters[4];                  // calls, fallbacks, copies, misses
 
 enum Counter { Calls = 0, Fallbacks, Copies, Misses };
-// Whether avg-pool backward with overlapping windows (window > stride) runs
-// the dwc kernel: off, PyTorch computes it. The dwc-aot kernel of that case
-// is wrong on the H200 (every position, ceil_mode or not, count_include_pad
-// or not, also called directly on a zeroed output: a compiler bug, see
-// bench/results/2026-12-01-torch-e2e-v2.md); non-overlapping windows are right.
-std::atomic<bool> avgOverlapBackward{false};
-
 void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
 
 // Finds the entry point of `key`; asks the resolver once per unknown key.
@@ -365,6 +359,14 @@ at::Tensor torchPoolBackward(const at::Tensor &x, const at::Tensor &gy, int64_t 
     return at::max_pool2d_with_indices_backward(gy, x, window, stride, {padding[0], padding[2]},
                                                 {1, 1}, ceil, std::get<1>(r));
   }
+  // PyTorch's channels_last CUDA kernel of avg_pool2d_backward ignores the
+  // padding when it maps an input position to its windows (wrong gradients
+  // for padding > 0: pytorch/pytorch#188344, torch 2.11); its NCHW kernel is
+  // right, so padded windows go through contiguous tensors.
+  if (padding[0] > 0 || padding[2] > 0)
+    return at::avg_pool2d_backward(gy.contiguous(), x.contiguous(), window, stride,
+                                   {padding[0], padding[2]}, ceil, cip, c10::nullopt)
+        .contiguous(at::MemoryFormat::ChannelsLast);
   return at::avg_pool2d_backward(gy, x, window, stride, {padding[0], padding[2]}, ceil, cip,
                                  c10::nullopt);
 }
@@ -374,9 +376,6 @@ at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_v
                         at::IntArrayRef padding, bool ceil, bool cip) {
   const int64_t kind = poolKind(kindName);
   if (!usable(x) || x.scalar_type() == at::kDouble || gy.scalar_type() != x.scalar_type())
-    return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
-  const bool overlapping = window[0] > stride[0] || window[1] > stride[1];
-  if (kind == 1 && overlapping && !avgOverlapBackward.load(std::memory_order_relaxed))
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
   void *fn = lookup(poolKey(PoolBwd, x, kind, window, stride, padding, ceil, cip));
   if (!fn)
@@ -509,6 +508,72 @@ public:
   }
 };
 
+// The autograd node of dwc::depthwise_conv2d, written as PyTorch's generated
+// nodes are (ConvolutionBackward0 & co.) rather than through
+// autograd::Function<>: no AutogradContext (its IValue map of saved data,
+// the std::function wrappers, _wrap_outputs' input map, per-input VariableInfo
+// copies); the configuration is plain ints; x and the weight are
+// SavedVariables (their version counters checked at backward), the cached
+// filter is held as it is (the plan replaces it, never updates it in place).
+struct DwBackward : public torch::autograd::Node {
+  torch::autograd::SavedVariable x_, w_;
+  at::Tensor hwc_;
+  int64_t stride_[2], padding_[4], dilation_[2];
+  bool bias_ = false;
+
+  std::string name() const override { return "DwcDepthwiseConv2dBackward"; }
+
+  void release_variables() override {
+    x_.reset_data();
+    w_.reset_data();
+    hwc_.reset();
+  }
+
+  torch::autograd::variable_list apply(torch::autograd::variable_list &&grads) override {
+    at::Tensor gy = grads[0], dx, dw, db;
+    if (!gy.defined())
+      return {dx, dw, db};
+    const at::Tensor x = x_.unpack(shared_from_this()), w = w_.unpack(shared_from_this());
+    at::IntArrayRef stride(stride_, 2), padding(padding_, 4), dilation(dilation_, 2);
+    if (should_compute_output(0))
+      dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc_));
+    if (should_compute_output(1))
+      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
+               .to(w.scalar_type());
+    if (bias_ && should_compute_output(2)) {
+      auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+      db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
+    }
+    return {dx, dw, db};
+  }
+};
+
+// Whether depthwise_conv2d records DwBackward (default) or the earlier
+// autograd::Function (kept to compare their host time in one process).
+std::atomic<bool> lightNode{true};
+
+at::Tensor dwRecord(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
+                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                    const OptT &hwc) {
+  std::shared_ptr<DwBackward> node(new DwBackward(), torch::autograd::deleteNode);
+  node->set_next_edges(torch::autograd::collect_next_edges(x, weight, bias));
+  at::Tensor y;
+  {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    y = dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
+  }
+  std::copy(stride.begin(), stride.end(), node->stride_);
+  std::copy(padding.begin(), padding.end(), node->padding_);
+  std::copy(dilation.begin(), dilation.end(), node->dilation_);
+  node->bias_ = bias.has_value() && bias->defined();
+  node->x_ = torch::autograd::SavedVariable(x, false);
+  node->w_ = torch::autograd::SavedVariable(weight, false);
+  if (hwc)
+    node->hwc_ = *hwc;
+  torch::autograd::set_history(y, node);
+  return y;
+}
+
 bool needsGrad(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
   return at::GradMode::is_enabled() &&
          (x.requires_grad() || w.requires_grad() || (b && b->defined() && b->requires_grad()));
@@ -523,6 +588,8 @@ at::Tensor dwAutograd(const at::Tensor &x, const at::Tensor &weight, const OptT 
     at::AutoDispatchBelowADInplaceOrView guard;
     return dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
   }
+  if (lightNode.load(std::memory_order_relaxed))
+    return dwRecord(x, weight, bias, stride, padding, dilation, hwc);
   std::vector<int64_t> conf(stride.begin(), stride.end());
   conf.insert(conf.end(), padding.begin(), padding.end());
   conf.insert(conf.end(), dilation.begin(), dilation.end());
@@ -820,7 +887,27 @@ py::dict probeHotPath(ConvPlan &plan, const at::Tensor &x, const at::Tensor &w, 
   double implNs = timeLoop(n, stream, [&] { (void)dwForward(x, w, b, s, p, dl, hwc); });
   double dispatchNs = timeLoop(n, stream, [&] { (void)dwOp().call(x, w, b, s, p, dl, hwc); });
   double planNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
+  // With autograd recording (the weight requires grad): the node, its
+  // saved variables and edges, freed again with the output.
+  double gradNs = -1, gradFunctionNs = -1, nodeNs = -1;
+  if (w.requires_grad()) {
+    at::AutoGradMode grad(true);
+    gradNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
+    lightNode.store(false);
+    gradFunctionNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
+    lightNode.store(true);
+    // The node alone (no kernel): what recording costs on top of the call.
+    nodeNs = timeLoop(n, stream, [&] {
+      std::shared_ptr<DwBackward> node(new DwBackward(), torch::autograd::deleteNode);
+      node->set_next_edges(torch::autograd::collect_next_edges(x, w, b));
+      node->x_ = torch::autograd::SavedVariable(x, false);
+      node->w_ = torch::autograd::SavedVariable(w, false);
+    });
+  }
   py::gil_scoped_acquire gil;
+  d["plan_grad_ns"] = gradNs;
+  d["plan_grad_function_node_ns"] = gradFunctionNs;
+  d["node_edges_saved_ns"] = nodeNs;
   d["entry_point_ns"] = entry;
   d["launch_ns"] = launchNs;
   d["registry_lookup_ns"] = lookupNs;
@@ -929,5 +1016,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
       .def("__call__", &PoolPlan::call);
   m.def("global_avg_pool", &gapCall);
   m.def("probe_hot_path", &probeHotPath);
-  m.def("set_avg_overlap_backward", [](bool on) { avgOverlapBackward.store(on); });
+  m.def("set_light_autograd_node", [](bool on) { lightNode.store(on); },
+        "depthwise_conv2d records DwBackward (True, default) or the autograd::Function");
 }

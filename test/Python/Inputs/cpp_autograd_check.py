@@ -31,6 +31,26 @@ def f(x, w, b):
 
 
 print("gradcheck", torch.autograd.gradcheck(f, (x, w, b)))
+print("node", f(x, w, b).grad_fn.name())
+ext.set_light_autograd_node(False)  # the earlier autograd::Function
+print("function gradcheck", torch.autograd.gradcheck(f, (x, w, b)), f(x, w, b).grad_fn.name())
+ext.set_light_autograd_node(True)
+w2 = w.detach().clone()
+y = f(x, w2, b)
+w2.mul_(2)  # saved for backward, then changed in place: backward must refuse
+try:
+    y.sum().backward()
+    print("inplace after forward: not detected")
+except RuntimeError as e:
+    print("inplace after forward:", "modified by an inplace operation" in str(e))
+y = f(x, w, b)
+y.sum().backward(retain_graph=False)
+try:
+    y.sum().backward()
+    print("second backward: allowed")
+except RuntimeError as e:
+    print("second backward refused:", "second time" in str(e))
+x.grad = w.grad = b.grad = None
 hwc = dwc_torch.ops.filter_hwc(w)
 print("with hwc", torch.autograd.gradcheck(
     lambda x, w, b: torch.ops.dwc.depthwise_conv2d(x, w, b, [1, 1], [1, 1, 2, 2], [1, 1], hwc),
