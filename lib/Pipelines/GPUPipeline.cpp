@@ -110,18 +110,9 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
                             options.streamOptions, "stream-options",
                             emitError)))
     return failure();
-  dwc::ConvertDwcToGPUMmaOptions mmaOptions;
-  mmaOptions.minFilterWidth = 9;
-  mmaOptions.bandPacking = true;
-  mmaOptions.bandFilterPairs = true;
-  mmaOptions.bandCopySplit = true;
-  mmaOptions.bandUnroll = true;
-  // Band rows / one barrier / filter rows chosen per shape (band-auto=false
-  // in mma-options gives the fixed default back); Hopper only, the rule was
-  // measured there and its two-row blocks need Hopper's shared memory.
-  mmaOptions.bandAuto = target.getSmVersion() == 90;
-  return addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
-                        options.mmaOptions, "mma-options", emitError);
+  // (Its kernels' configurations come from dwc-select-kernels.)
+  pm.addPass(dwc::createConvertDwcToGPUMma());
+  return success();
 }
 
 /// 2. dwc ops to GPU kernels: the fast paths where they apply (they need
