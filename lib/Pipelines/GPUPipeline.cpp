@@ -110,7 +110,12 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
                             options.streamOptions, "stream-options",
                             emitError)))
     return failure();
-  // (Its kernels' configurations come from dwc-select-kernels.)
+  // The band / fragment kernels emit the dwc.kernel configurations
+  // dwc-select-kernels chose (or the input requested): no options.
+  if (!options.mmaOptions.empty())
+    return emitError("dwc-to-nvvm: mma-options is gone: request "
+                     "#dwc.mma_band / #dwc.mma_ring as dwc.kernel on the op "
+                     "(docs/KernelSelection.md)");
   pm.addPass(dwc::createConvertDwcToGPUMma());
   return success();
 }

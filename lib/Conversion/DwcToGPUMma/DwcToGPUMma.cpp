@@ -667,7 +667,7 @@ void MmaKernel::emitFragment(OpBuilder &fb, Value stage, Value buf, Value fa,
                              Value fz, SmallVector<Value> &acc) {
   Emitter l{fb, loc};
   // A rows g, g+8; columns k = 2q, 2q+1, 2q+8, 2q+9.
-  static constexpr int64_t kOff[4] = {0, 1, 8, 9};
+  const auto &kOff = kMmaK16LaneK;
   // Shared positions of the 8 A loads (both chunks use them).
   Value aPos[2][4];
   for (int64_t mi = 0; mi < 2; ++mi) {
@@ -691,7 +691,7 @@ void MmaKernel::emitFragment(OpBuilder &fb, Value stage, Value buf, Value fa,
 void MmaKernel::emitFragmentProducts(OpBuilder &fb, Value buf,
                                      Value aPos[2][4], Value fz, int64_t cg,
                                      SmallVector<Value> &acc) {
-  static constexpr int64_t kOff[4] = {0, 1, 8, 9};
+  const auto &kOff = kMmaK16LaneK;
   Emitter l{fb, loc};
   Value hh = l.add(l.mul(warp, p.wchunks), cg);
   auto load = [&](Value mem, Value row) -> Value {
@@ -843,7 +843,7 @@ void MmaKernel::blockPacks(OpBuilder &fb, const BandLane &bl, int64_t t,
 void MmaKernel::loadBandB(OpBuilder &fb, Value buf, Value zb, int64_t cg,
                           Value vb[4]) {
   Emitter c{fb, loc};
-  static constexpr int64_t kOff[4] = {0, 1, 8, 9};
+  const auto &kOff = kMmaK16LaneK;
   Value hhB = c.add(c.mul(warp, p.wchunks), cg);
   for (int64_t kk = 0; kk < 4; ++kk) {
     if (!pairs) {

@@ -70,12 +70,14 @@ func.func @band31(%x: memref<1x8x32x64xf16>, %w: memref<31x31x64xf16>, %y: memre
 
 // -----
 
-// OH = 4 = R: a second tile would lie below the output, band-rows=2 keeps
-// one row (5 slots, 2 blocks).
+// OH = 4 = R: a requested rows = 2 is kept (dwc-select-kernels halves only
+// rows it chose), the second tile wholly below the output: one block of 8
+// rows, its stores masked.
 // ROWS-LABEL: func @short31
-// ROWS: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c84816_i32
-// ROWS: memref<1x385x72xf16, #gpu.address_space<workgroup>>
-// ROWS: %{{.*}}:16 = scf.for %{{.*}} = %c0 to %c31 step %c1
+// ROWS: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c129168_i32
+// ROWS: memref<1x693x72xf16, #gpu.address_space<workgroup>>
+// ROWS: %{{.*}}:32 = scf.for %{{.*}} = %c0 to %c31 step %c1
+// ROWS: arith.cmpi slt, %{{.*}}, %c4 : index
 func.func @short31(%x: memref<1x4x32x64xf16>, %w: memref<31x31x64xf16>, %y: memref<1x4x32x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x4x32x64xf16>, memref<31x31x64xf16>) outs(%y : memref<1x4x32x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.KERNEL}

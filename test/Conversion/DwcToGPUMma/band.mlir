@@ -7,11 +7,12 @@
 // (workspace of the input with column pairs interleaved per channel),
 // warp_channels = 8 (8 warps), min_blocks_per_sm (marker for
 // dwc-kernel-occupancy), unroll (no slice loop) and copy_split (copy i of
-// a thread at position tid / P + i * threads / P, chunk tid mod P). SMALL:
-// the per-fragment #dwc.mma_ring kernel dwc-select-kernels falls back to
-// where the rings do not fit (config-mma.mlir); field ranges are verifier
-// errors (kernel-configs-mma-invalid.mlir). The index math is checked by
-// band-model.test. (KERNEL: the configuration each RUN line writes.)
+// a thread at position tid / P + i * threads / P, chunk tid mod P). The
+// SMALL run: the per-fragment #dwc.mma_ring kernel dwc-select-kernels falls
+// back to where the rings do not fit (config-mma.mlir); field ranges are
+// verifier errors (kernel-configs-mma-invalid.mlir). The index math is
+// checked by band-model.test. (KERNEL: the configuration each RUN line
+// writes.)
 // RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = false, input_pairs = false, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = true, input_pairs = false, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FP
 // RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = false, input_pairs = true, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=IP

@@ -2,7 +2,7 @@
 // completed by dwc-select-kernels): one stage per filter row, R + 1 input
 // row slots renumbered circularly, the fragments of a row in an scf.for,
 // padded 72-element positions (no swizzle), dynamic shared memory over
-// 48 KB; SMALL: ring = false (one fragment per stage, static shared
+// 48 KB; the SMALL run: ring = false (one fragment per stage, static shared
 // memory); FPS: two fragments per stage.
 // RUN: sed 's/KERNEL/mma_ring<ring = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: sed 's/KERNEL/mma_ring<ring = false>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
