@@ -12,7 +12,9 @@
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::dwc;
@@ -54,8 +56,14 @@ MmaChoice bandDefaults(const MmaShape &s, TargetAttr target, bool inputPairs,
   int64_t nb = mmaBandSlices(s.FW);
   int64_t tilesW = llvm::divideCeil(s.OW, 8 * G),
           chunks = llvm::divideCeil(s.C, 64);
-  int64_t blocks1 = s.N * llvm::divideCeil(s.OH, R) * tilesW * chunks;
-  int64_t blocks2 = s.N * llvm::divideCeil(s.OH, 2 * R) * tilesW * chunks;
+  // (Saturating: each size is below 2^31, their product may not be.)
+  auto blocks = [&](int64_t rows) {
+    int64_t n = s.N;
+    for (int64_t f : {int64_t(llvm::divideCeil(s.OH, rows)), tilesW, chunks})
+      n = llvm::checkedMul(n, f).value_or(std::numeric_limits<int64_t>::max());
+    return n;
+  };
+  int64_t blocks1 = blocks(R), blocks2 = blocks(2 * R);
   // Two rows, 8 channels per warp, filter rows, one 256-thread block per SM.
   if ((nb >= 3 || (R == 1 && nb >= 2)) && R < s.OH && blocks2 >= kLargeGrid) {
     c.rows = 2, c.warpChannels = 8, c.filterPairs = false;
@@ -63,10 +71,15 @@ MmaChoice bandDefaults(const MmaShape &s, TargetAttr target, bool inputPairs,
     budget = target.getSharedMemoryPerBlock();
     return c;
   }
-  c.oneBarrier = true;
-  c.filterPairs = blocks1 >= kLargeGrid && (R == 1 || nb >= 2);
-  if (blocks1 >= kLargeGrid && R == 1)
-    c.oneBarrier = false;
+  // Small grids: filter rows (no first kernel), one barrier.
+  if (blocks1 < kLargeGrid) {
+    c.filterPairs = false, c.oneBarrier = true;
+    return c;
+  }
+  // One-row tiles keep the fixed configuration; taller ones take one
+  // barrier, filter pairs from 2 slices on.
+  if (R > 1)
+    c.filterPairs = nb >= 2, c.oneBarrier = true;
   return c;
 }
 

@@ -3,13 +3,14 @@
 // spatial tiles stacked along the height with the B registers of a slice
 // loaded once; the block owns 2R output rows and 2R + 1 ring slots.
 // one_barrier: one more ring slot, a third filter buffer, no barrier after
-// the multiplies. AUTO: what dwc-select-kernels picks per convolution on
-// sm_90 (config-mma.mlir has the attributes). The index math and the
+// the multiplies. The AUTO run: what dwc-select-kernels picks per convolution on
+// sm_90 (config-mma.mlir has the attributes; #dwc.mma_band<> names
+// the family, which the streaming kernels would take otherwise). The index math and the
 // refill hazards are checked by band-model.test. (KERNEL: the
 // configuration each RUN line writes.)
 // RUN: sed 's/KERNEL/mma_band<rows = 2, warp_channels = 16, filter_pairs = true, input_pairs = false, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=ROWS
 // RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = false, input_pairs = false, one_barrier = true, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OB
-// RUN: sed 's/ {dwc.kernel = #dwc.KERNEL}//' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AUTO
+// RUN: sed 's/KERNEL/mma_band<>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AUTO
 
 // OW = 32 -> G = 4, R = 4; OH = 8: two tiles of 4 rows, one block. Ring:
 // 2 x 4 + 1 = 9 slots x 77 positions (693), filter pairs 2 x 54; 129168
@@ -102,7 +103,7 @@ func.func @short31(%x: memref<1x4x32x64xf16>, %w: memref<31x31x64xf16>, %y: memr
 // AUTO: gpu.barrier
 func.func @auto31(%x: memref<128x64x64x256xf16>, %w: memref<31x31x256xf16>, %y: memref<128x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf16>, memref<31x31x256xf16>) outs(%y : memref<128x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.mma_band<>}
   return
 }
 
@@ -120,7 +121,7 @@ func.func @auto31(%x: memref<128x64x64x256xf16>, %w: memref<31x31x256xf16>, %y: 
 // AUTO: vector.store %{{.*}}, %arg2
 func.func @auto51(%x: memref<128x64x64x256xf16>, %w: memref<51x51x256xf16>, %y: memref<128x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf16>, memref<51x51x256xf16>) outs(%y : memref<128x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [25, 25, 25, 25]
+    strides = [1, 1] dilations = [1, 1] padding = [25, 25, 25, 25] {dwc.kernel = #dwc.mma_band<>}
   return
 }
 
@@ -138,6 +139,6 @@ func.func @auto51(%x: memref<128x64x64x256xf16>, %w: memref<51x51x256xf16>, %y: 
 // AUTO: vector.store %{{.*}}, %arg2
 func.func @auto17(%x: memref<128x64x64x256xf16>, %w: memref<17x17x256xf16>, %y: memref<128x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf16>, memref<17x17x256xf16>) outs(%y : memref<128x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [8, 8, 8, 8]
+    strides = [1, 1] dilations = [1, 1] padding = [8, 8, 8, 8] {dwc.kernel = #dwc.mma_band<>}
   return
 }

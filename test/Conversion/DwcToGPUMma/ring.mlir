@@ -3,7 +3,7 @@
 // row slots renumbered circularly, the fragments of a row in an scf.for,
 // padded 72-element positions (no swizzle), dynamic shared memory over
 // 48 KB; the SMALL run: ring = false (one fragment per stage, static shared
-// memory); FPS: two fragments per stage.
+// memory); the FPS run: two fragments per stage.
 // RUN: sed 's/KERNEL/mma_ring<ring = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: sed 's/KERNEL/mma_ring<ring = false>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: sed 's/KERNEL/mma_ring<ring = false, frags_per_stage = 2, warp_channels = 16>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FPS
