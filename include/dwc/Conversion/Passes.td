@@ -751,13 +751,14 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     gpu.launch blocks(%bx, %by, %bz) in (%c2, %c1, %c1)
                threads(%tx, %ty, %tz) in (%c128, %c1, %c1)
                workgroup(%in : memref<2x160x64xf16, #gpu.address_space<workgroup>>,
-                         %z : memref<2x23x64xf16, #gpu.address_space<workgroup>>) {
+                         %z : memref<2x23x64xf16, #gpu.address_space<workgroup>>)
+               function(@f_mma_ring) {
       // cp.async stage 0; scf.for over FH x ceil(FW/9) stages:
       //   cp.async stage s+1, commit, wait(1), barrier,
       //   16 x nvgpu.mma.sync {mmaShape = [16, 8, 16]} per warp, barrier
       // truncf + vector.store of 8 channels per output
       gpu.terminator
-    } {kernelFunc = @f_mma_ring}
+    }
     ```
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
