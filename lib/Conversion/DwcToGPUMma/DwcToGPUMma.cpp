@@ -89,9 +89,9 @@ Value emitMma(OpBuilder &b, Location loc, ArrayRef<Value> aS,
 
 /// Stores the pairs of two chunks of 8 channels, (h0[c], h1[c]) for c in
 /// 0..7, as two chunks (channels 0-3, 4-7) at `index(part)`.
+using IndexFn = llvm::function_ref<SmallVector<Value>(int64_t)>;
 void storeInterleavedPairs(OpBuilder &b, Location loc, Value h0, Value h1,
-                           Value mem,
-                           llvm::function_ref<SmallVector<Value>(int64_t)> index) {
+                           Value mem, IndexFn index) {
   SmallVector<int64_t> lo, hi;
   for (int64_t i = 0; i < kVec / 2; ++i) {
     lo.append({i, i + kVec});

@@ -1,4 +1,4 @@
-//===- MmaSelection.cpp - configurations of the tensor-core ring/band kernels ---===//
+//===- MmaSelection.cpp - the tensor-core ring/band configurations --------===//
 //
 // #dwc.mma_band and #dwc.mma_ring for stride-1 f16/bf16 depthwise
 // convolutions and input gradients from FW = 9 (evidence:
@@ -114,7 +114,8 @@ void fitRows(const MmaShape &s, MmaBandKernelAttr g, int64_t budget,
                             c.inputPairs, 2 + ob) <= budget;
   };
   if (!g || !g.getRows())
-    while (c.rows > 1 && (R * (c.rows / 2) >= s.OH || !fits(c.rows, c.oneBarrier)))
+    while (c.rows > 1 &&
+           (R * (c.rows / 2) >= s.OH || !fits(c.rows, c.oneBarrier)))
       c.rows /= 2;
   if ((!g || !g.getOneBarrier()) && c.oneBarrier && !fits(c.rows, true))
     c.oneBarrier = false;

@@ -1,4 +1,4 @@
-//===- Mma.cpp - the depthwise tensor-core ring/band kernels' configurations ---===//
+//===- Mma.cpp - the tensor-core ring/band kernels' configurations --------===//
 //
 // The KernelConfigAttrInterface methods of #dwc.mma_band and #dwc.mma_ring
 // and the rules and layout of Configs/Mma.h (shared by their verifier,
@@ -84,7 +84,8 @@ static void planStages(const MmaShape &s, MmaPlan &p) {
   p.slots = p.RB + 1 + ob;
   p.zbufs = 2 + ob;
   bool ring = band || c.ring;
-  p.fps = ring ? p.nfrag : std::min(std::max<int64_t>(c.fragsPerStage, 1), p.nfrag);
+  p.fps = ring ? p.nfrag
+               : std::min(std::max<int64_t>(c.fragsPerStage, 1), p.nfrag);
   p.groups = (p.nfrag + p.fps - 1) / p.fps;
   p.S = s.FH * p.groups;
   p.RS = band ? bandRowCols(s.FW, p.G) : kTM * p.G + kFrag * p.fps - 1;
