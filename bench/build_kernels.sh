@@ -8,8 +8,10 @@
 #                          [--aot PATH] [--aot-flags "FLAGS"] [--out DIR] [-j N]
 #
 # --aot-flags: extra dwc-aot flags for every kernel (variants, ablations),
-# e.g. --aot-flags "--mma-options='row-ring=true max-smem-kb=100'" (shell
-# words: quote values with spaces); recorded in the manifest's dwc_aot field.
+# e.g. --aot-flags "--chip=sm_90a" (shell words: quote values with spaces);
+# recorded in the manifest's dwc_aot field. Variants of the kernel families
+# selected as IR (e.g. #dwc.mma_band<rows = 2>) are dwc.kernel attributes of
+# the input ops instead (docs/KernelSelection.md).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --aot-flags) AOT_FLAGS="$2"; shift 2 ;;
     --out) OUTDIR="$2"; shift 2 ;;
     -j) JOBS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "build_kernels.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done

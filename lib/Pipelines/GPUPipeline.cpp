@@ -110,18 +110,14 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
                             options.streamOptions, "stream-options",
                             emitError)))
     return failure();
-  dwc::ConvertDwcToGPUMmaOptions mmaOptions;
-  mmaOptions.minFilterWidth = 9;
-  mmaOptions.bandPacking = true;
-  mmaOptions.bandFilterPairs = true;
-  mmaOptions.bandCopySplit = true;
-  mmaOptions.bandUnroll = true;
-  // Band rows / one barrier / filter rows chosen per shape (band-auto=false
-  // in mma-options gives the fixed default back); Hopper only, the rule was
-  // measured there and its two-row blocks need Hopper's shared memory.
-  mmaOptions.bandAuto = target.getSmVersion() == 90;
-  return addWithOptions(pm, dwc::createConvertDwcToGPUMma(mmaOptions),
-                        options.mmaOptions, "mma-options", emitError);
+  // The band / fragment kernels emit the dwc.kernel configurations
+  // dwc-select-kernels chose (or the input requested): no options.
+  if (!options.mmaOptions.empty())
+    return emitError("dwc-to-nvvm: mma-options is gone: request "
+                     "#dwc.mma_band / #dwc.mma_ring as dwc.kernel on the op "
+                     "(docs/KernelSelection.md)");
+  pm.addPass(dwc::createConvertDwcToGPUMma());
+  return success();
 }
 
 /// 2. dwc ops to GPU kernels: the fast paths where they apply (they need

@@ -58,7 +58,7 @@ func.func @f7(%x: tensor<128x64x64x64xf16>, %w: tensor<7x7x64xf16>) -> tensor<12
   return %y : tensor<128x64x64x64xf16>
 }
 
-// CHECK-LABEL: .entry f9_kernel(
+// CHECK-LABEL: .entry f9_mma_band(
 // CHECK: cp.async.ca.shared.global
 // CHECK: cp.async.cg.shared.global
 // CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -19,6 +19,14 @@
 namespace mlir {
 namespace dwc {
 
+/// The m16n8k16 lane layout (PTX ISA, "Matrix Fragments for mma.m16n8k16"):
+/// lane = 4 g + q (g = groupID, q = threadID_in_group). The A registers
+/// a0..a7 hold rows g (a0, a1, a4, a5) and g + 8 (a2, a3, a6, a7), the B
+/// registers b0..b3 column g, both at K = 2q + kMmaK16LaneK[i] (i = 0..3:
+/// a0/a1 and a4/a5 pairs; b0, b1, b2, b3); the accumulators c0, c1 / c2, c3
+/// rows g / g + 8 at columns 2q, 2q + 1.
+inline constexpr int64_t kMmaK16LaneK[4] = {0, 1, 8, 9};
+
 /// One m16n8k16 mma.sync with f32 accumulators: `a` the lane's
 /// vector<4x2xT> A fragment (a0..a7 in register order), `bm` its
 /// vector<2x2xT> B fragment, `c` its vector<2x2xf32> accumulators

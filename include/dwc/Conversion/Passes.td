@@ -633,110 +633,62 @@ def ConvertDwcToGPUGlobalPool
 }
 
 def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
-  let summary = "Lower f16/bf16 depthwise convolutions to the Flash-DWC tensor-core (mma.sync) kernel";
+  let summary = "Lower f16/bf16 depthwise convolutions configured #dwc.mma_band / #dwc.mma_ring to the Flash-DWC tensor-core (mma.sync) kernels";
   let description = [{
-    Replaces each eligible memref-form `dwc.depthwise_conv2d` with a
-    `gpu.launch` that runs the convolution on tensor cores through the
-    Flash-DWC GEMV->GEMM packing:
+    Replaces each memref-form `dwc.depthwise_conv2d` and
+    `dwc.depthwise_conv2d_backward_data` carrying a complete
+    `dwc.kernel = #dwc.mma_band<...>` or `#dwc.mma_ring<...>` (set by
+    `dwc-select-kernels`, or written by the user) with a `gpu.launch` of
+    that configuration; ops without one, or with another family's, are left
+    alone. The pass has no options: the configuration decides everything
+    and the target's shared memory per block (`#dwc.target`) bounds it
+    (the rules and the layout: dwc/Dialect/Dwc/IR/Configs/Mma.h).
 
-    * a GEMV is 8 consecutive outputs of one row and channel against one
-      width-9 filter fragment (16 inputs); 16 spatially adjacent GEMVs
-      (R rows x G groups of 8 outputs, G = pow2 >= OW/8 in [4, 16]) form the
-      A matrix (16 x 16) of one `nvgpu.mma.sync` m16n8k16 per channel, f32
-      accumulators (bf16: `nvvm.mma.sync` directly, as the nvgpu lowering
-      does not handle bf16); B (16 x 8) has column i = the fragment shifted down by
-      i, read from the compressed 23-element vector: `B[k][i] = z[k-i+7]`;
-    * the FH x FW filter is FH x ceil(FW/9) fragments (the last zero-padded),
-      all accumulated into the same D; a block owns 64 channels (4 warps of
-      16) and one 16-GEMV spatial tile (128 outputs);
-    * per fragment (pipeline stage) the input tile (R rows x (8G + 8)
-      positions x 64 channels) and the 9 taps are copied into shared memory
-      by 16-byte `nvgpu.device_async_copy` (cp.async; inputs L1-cached,
-      filters L2 only), padding and tails by zero-fill (source count 0);
-      double-buffered: stage s+1 is in flight while stage s is multiplied;
-      shared rows are XOR-swizzled by 16-byte chunk;
-    * fragments are assembled per lane from 16-byte shared loads (8
-      channels at once) following the m16n8k16 register layouts; results
-      are stored as 8-channel 16-byte vectors.
+    Both kernels run the Flash-DWC GEMV->GEMM packing on tensor cores:
 
-    Row ring (`row-ring`, the default when the tiles fit in `max-smem-kb`):
-    a pipeline stage is a whole filter row. The block keeps R + 1 input
-    row slots of 8G + 9 ceil(FW/9) - 1 columns, renumbered circularly
-    (input row t of the tile lives in slot t mod (R + 1)): stage fh copies
-    one new input row (t = fh + R) and filter row fh + 1 while it
-    multiplies rows fh .. fh + R - 1 (copied by earlier stages: no input
-    is copied twice along the height, and each row once for all its
-    fragments along the width); the fragments of the row run in an scf.for
-    over the same slots. Shared positions are padded to 72 elements (144
-    bytes) with a gap position after every 8 input columns, so the A
-    loads of a warp hit distinct bank groups without an XOR swizzle and
-    their addresses are a few adds per fragment. Tiles over 48 KB use
-    dynamic shared memory (`gpu.dynamic_shared_memory` + `memref.view`).
-    Without the ring (`row-ring=false`), `frags-per-stage` fragments of a
-    row share one input tile per stage.
+    * a GEMV is 8 consecutive outputs of one row and channel; 16 spatially
+      adjacent GEMVs (R rows x G groups of 8 outputs, G = pow2 >= OW/8 in
+      [4, 16]) form the A matrix (16 x 16) of one m16n8k16
+      `nvgpu.mma.sync` per channel, f32 accumulators (bf16:
+      `nvvm.mma.sync` directly, as the nvgpu lowering does not handle
+      bf16); a block owns 64 channels (`warp_channels` per warp: 4 warps
+      of 16 or 8 of 8);
+    * input rows and filter taps are copied into shared memory by 16-byte
+      `nvgpu.device_async_copy` (cp.async; inputs L1-cached, filters L2
+      only), padding and tails by zero-fill (source count 0), double-
+      buffered: stage s+1 is in flight while stage s is multiplied;
+    * results are stored as 8-channel 16-byte vectors.
 
-    Band packing (`band-packing`; the dwc-to-nvvm pipeline turns it on,
-    with `band-filter-pairs`, `band-copy-split` and `band-unroll`): a
-    row-ring variant that replaces the width-9
-    fragments by K = 16 slices of the filter row's Toeplitz band. For a
-    group of 8 outputs, the 8 x (FW + 7) band (output i, input column k:
-    tap k - i) is cut into ceil((FW + 7) / 16) slices; slice p multiplies
-    input blocks 2p and 2p + 1 (8 columns each) with
-    `B[k][i] = v[16p + k - i + 7]`, v = the filter row with 7 zeros in front
-    and zeros behind, copied per stage with zero-fill (FW = 51: 4 mma per
-    output group and filter row instead of 6, density 80% instead of 56%).
-    The mma's GEMV rows g and g + 8 are the adjacent groups 2g and 2g + 1,
-    so the lane's register of block b (columns 2q, 2q + 1, one channel)
-    serves row 2g in slice floor(b/2) and row 2g + 1 in slice
-    floor((b-1)/2): per channel and filter row a lane packs 2 x slices + 1
-    block registers instead of 4 per mma, and carries block 2p + 2 into
-    slice p + 1 (scf.for iter_args, or unrolled with `band-unroll`). Ring slots get a gap position every 16 columns (the
-    quarter-warp loads at columns 16g + 2q land in 8 bank groups).
-    `band-filter-pairs`: a first kernel writes the pairs (v[s], v[s + 1])
-    of every filter row and channel into a workspace (memref.alloc, freed
-    after the op), copied per stage instead of v: the B registers come
-    straight from 16-byte loads. `band-input-pairs`: a first kernel writes
-    the input with the two columns of each even-aligned pair interleaved
-    per channel (a workspace of the input's size); the ring holds 256-byte
-    pair positions with XOR-swizzled chunks and the A registers come
-    straight from 16-byte loads (measured slower than filter pairs alone
-    on the H200). `band-rows=T` (2 or 4): each warp multiplies T spatial
-    tiles stacked along the height (tile t: output rows tR .. tR + R - 1 of
-    the block, input rows s + tR + r at stage s) with the B registers of a
-    slice loaded once, so a filter-pair load feeds T mma; the block owns
-    TR output rows and TR + 1 ring slots, so the per-stage input row copy,
-    filter row copy and barriers serve T times the work (T is halved while
-    the ring exceeds `max-smem-kb`). `band-one-barrier`: one barrier per
-    stage (after the cp.async wait) instead of two, with one more ring slot
-    and a third filter buffer. `band-auto` (the dwc-to-nvvm default for
-    chip sm_90 / sm_90a: two-row blocks take up to 227 KB) picks
-    these per convolution as measured on the H200
-    (bench/results/2026-11-30-fwd16-rows.md): grids of 1024+ two-row
-    blocks with 3+ slices (FW >= 26), or one-row tiles (OW > 64) with 2+
-    slices, take two rows per warp with 8 channels per warp and filter rows
-    instead of pairs (one 256-thread block per SM, up to 227 KB), one
-    barrier only with 4+ slices on tiles of 1-2 rows; other large grids one
-    row with 16 channels per warp (one-row tiles: filter pairs and two
-    barriers, the previous default; taller tiles: one barrier, pairs from
-    2 slices on); small grids (under 1024 blocks) one row, filter rows, one
-    barrier.
-    `warp-channels=8` (8 warps of 8 channels) and
-    `min-blocks-per-sm` (marker for `dwc-kernel-occupancy`) are tuning
-    options. A band ring over `max-smem-kb` falls back to the fragment
-    kernels. test/Conversion/DwcToGPUMma/Inputs/band_model.py mirrors the
+    `#dwc.mma_ring`: width-9 filter fragments, B (16 x 8) read from
+    compressed 23-element vectors (`B[k][i] = z[k-i+7]`). With `ring`, a
+    pipeline stage is a whole filter row: R + 1 input row slots of
+    8G + 9 ceil(FW/9) - 1 columns renumbered circularly (each stage copies
+    one new input row), positions padded to 144 bytes with a gap after
+    every 8 columns (no XOR swizzle); without, `frags_per_stage` fragments
+    of a row share one XOR-swizzled input tile per stage.
+
+    `#dwc.mma_band`: K = 16 slices of each filter row's Toeplitz band
+    instead of width-9 fragments (slice p multiplies input blocks 2p, 2p + 1
+    with `B[k][i] = v[16p + k - i + 7]`, v = the filter row with 7 zeros in
+    front), the mma's GEMV rows on adjacent output groups so that a lane's
+    block registers serve both rows and consecutive slices (carried in
+    iter_args, or unrolled with `unroll`); `filter_pairs` / `input_pairs`:
+    a first kernel writes pair workspaces (memref.alloc, freed after the
+    op); `rows` = T: each warp multiplies T tiles stacked along the height
+    with the same B registers (TR + 1 ring slots); `one_barrier`: one
+    barrier per stage (one more slot, a third filter buffer); `copy_split`:
+    a thread's copies share chunk and address part; `min_blocks_per_sm`
+    marks the kernel for `dwc-kernel-occupancy`.
+    test/Conversion/DwcToGPUMma/Inputs/{band,packing}_model.py mirror the
     index math.
 
-    Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
-    as the forward convolution of dY with the 180-degree rotated filter
-    under the transposed padding (top' = FH-1-top, left' = FW-1-left), the
-    rotation fused into the filter copies (tap FW-1-j of row FH-1-i is
-    copied for (i, j)); a negative transposed padding is refused.
-
-    Eligible (everything else is left to the other kernels): element type
-    f16 or bf16, accumulation f32, strides 1, dilations 1, C % 8 == 0 (a
-    channel tail below 64 is masked), identity layouts. Vector accesses
-    assume 16-byte aligned base pointers. Runs before
-    `convert-dwc-to-gpu-gemv` / `convert-dwc-to-gpu`.
+    Stride-1 backward-data ops take the same kernels as the forward
+    convolution of dY with the 180-degree rotated filter under the
+    transposed padding (top' = FH-1-top, left' = FW-1-left), the rotation
+    fused into the filter copies. Tiles over 48 KB use dynamic shared
+    memory. Vector accesses assume 16-byte aligned base pointers. Kernels
+    are named `<func>_mma_band` / `<func>_mma_ring` (the workspace kernels
+    `<func>_mma_band_filter_pairs`, `<func>_mma_band_input_pairs`).
 
     Before:
 
@@ -744,6 +696,8 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     dwc.depthwise_conv2d ins(%x, %w : memref<1x8x32x64xf16>, memref<3x3x64xf16>)
       outs(%y : memref<1x8x32x64xf16>)
       strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.mma_ring<ring = false, frags_per_stage = 1,
+                                  warp_channels = 16>}
     ```
 
     After:
@@ -752,7 +706,8 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     gpu.launch blocks(%bx, %by, %bz) in (%c2, %c1, %c1)
                threads(%tx, %ty, %tz) in (%c128, %c1, %c1)
                workgroup(%in : memref<2x160x64xf16, #gpu.address_space<workgroup>>,
-                         %z : memref<2x23x64xf16, #gpu.address_space<workgroup>>) {
+                         %z : memref<2x23x64xf16, #gpu.address_space<workgroup>>)
+               function(@f_mma_ring) {
       // cp.async stage 0; scf.for over FH x ceil(FW/9) stages:
       //   cp.async stage s+1, commit, wait(1), barrier,
       //   16 x nvgpu.mma.sync {mmaShape = [16, 8, 16]} per warp, barrier
@@ -761,85 +716,6 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"1",
-           "Leave filters narrower than this to the CUDA-core GEMV kernel "
-           "(the dwc-to-nvvm pipeline uses 9: on the H200 the GEMV kernel "
-           "is faster up to FW = 7, the row-ring tensor-core kernel from "
-           "FW = 9; bench/results/2026-11-30-fwd16-v3.md)">,
-    Option<"fragsPerStage", "frags-per-stage", "int64_t", /*default=*/"1",
-           "Width-9 fragments of one filter row per pipeline stage, sharing "
-           "one input tile of 8G + 9F - 1 positions per row (1: one fragment "
-           "per stage, an 8G + 8 tile each; 0: the largest divisor of "
-           "ceil(FW/9) whose double-buffered tiles fit in max-smem-kb)">,
-    Option<"maxSmemKb", "max-smem-kb", "int64_t", /*default=*/"112",
-           "Shared memory per block the automatic frags-per-stage may use, "
-           "in KB; tiles over 48 KB are dynamic shared memory (the runtime "
-           "raises the kernel's limit at launch; at most 227)">,
-    Option<"rowRing", "row-ring", "bool", /*default=*/"true",
-           "Stage a whole filter row (all fragments) per pipeline step and "
-           "keep R + 1 input row slots renumbered circularly: each step "
-           "copies one new input row (8G + 9 ceil(FW/9) - 1 positions) and "
-           "reuses the R - 1 rows of the previous step (when the tiles fit "
-           "in max-smem-kb; else the per-fragment stages)">,
-    Option<"bandPacking", "band-packing", "bool", /*default=*/"false",
-           "Row ring with band packing: ceil((FW + 7) / 16) K = 16 slices "
-           "of each filter row's Toeplitz band instead of ceil(FW / 9) "
-           "width-9 fragments, GEMV rows g and g + 8 of an mma on adjacent "
-           "output groups so that a lane's input block registers serve both "
-           "rows and consecutive slices (when the band ring fits in "
-           "max-smem-kb; else as without it)">,
-    Option<"bandFilterPairs", "band-filter-pairs", "bool", /*default=*/"false",
-           "With band packing: a first kernel writes each filter row's "
-           "B-register pairs (v[s], v[s + 1]) per channel into a workspace "
-           "(memref.alloc, freed after the convolution), copied per stage "
-           "instead of the filter row, so the multiply loop packs no B "
-           "registers">,
-    Option<"bandInputPairs", "band-input-pairs", "bool", /*default=*/"false",
-           "With band packing: a first kernel writes the input with the two "
-           "columns of each pair interleaved per channel into a workspace of "
-           "the input's size (memref.alloc, freed after the convolution), "
-           "whose rows the ring copies, so an A register is one 32-bit "
-           "shared word (no packing in the multiply loop)">,
-    Option<"bandUnroll", "band-unroll", "bool", /*default=*/"false",
-           "With band packing: the slices of a filter row unrolled (up to "
-           "8 slices) instead of an scf.for, so that their shared-memory "
-           "offsets are constants">,
-    Option<"bandCopySplit", "band-copy-split", "bool", /*default=*/"false",
-           "With band packing: copy i of a thread at position tid / P + i "
-           "x threads / P and chunk tid mod P (P chunks per position) "
-           "instead of dividing tid + i x threads, so that the thread's "
-           "chunk and address part are shared by its copies">,
-    Option<"bandRows", "band-rows", "int64_t", /*default=*/"1",
-           "With band packing: spatial tiles per warp (1, 2 or 4), stacked "
-           "along the height, multiplied with the same B registers: the "
-           "block owns band-rows x R output rows, its ring band-rows x R + 1 "
-           "input row slots, and each stage copies one input row and one "
-           "filter row for band-rows times the work (halved while the ring "
-           "exceeds max-smem-kb or the lower tiles lie below the output)">,
-    Option<"bandOneBarrier", "band-one-barrier", "bool", /*default=*/"false",
-           "With band packing: one barrier per stage instead of two (one "
-           "more ring slot and a third filter buffer, so that the copies "
-           "issued in stage s target what stage s - 1 read; dropped when "
-           "that exceeds max-smem-kb)">,
-    Option<"bandAuto", "band-auto", "bool", /*default=*/"false",
-           "With band packing: choose band-rows, warp-channels, "
-           "band-filter-pairs and band-one-barrier per convolution as "
-           "measured best on the H200 (the dwc-to-nvvm default for chip "
-           "sm_90 / sm_90a): two rows, "
-           "8 channels per warp and filter rows (227 KB of shared memory) "
-           "for 3+ slices or one-row tiles with 2+ slices on 1024+ blocks, "
-           "else one row (see the description)">,
-    Option<"warpChannels", "warp-channels", "int64_t", /*default=*/"16",
-           "Channels per warp, 16 (4 warps per block) or 8 (8 warps of 256 "
-           "threads: the same shared traffic per mma with half the "
-           "accumulators per thread and twice the warps to hide latency)">,
-    Option<"minBlocksPerSm", "min-blocks-per-sm", "int64_t", /*default=*/"0",
-           "Blocks of the kernel wanted on one SM (0: no hint): marks the "
-           "kernel with dwc.min_blocks_per_sm, which dwc-kernel-occupancy "
-           "turns into nvvm.minctasm (.minnctapersm: ptxas caps the "
-           "registers accordingly)">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",

@@ -68,7 +68,7 @@ func.func @bwd_data_f32(%dy: tensor<2x8x16x32xf32>, %w: tensor<3x3x32xf32>) -> t
   return %dx : tensor<2x8x16x32xf32>
 }
 
-// CHECK-LABEL: gpu.binary @bwd_data_f16_19_kernel 
+// CHECK-LABEL: gpu.binary @bwd_data_f16_19_mma_band 
 // CHECK: cp.async
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @bwd_data_f16_19(%dy: tensor<1x8x32x64xf16>, %w: tensor<19x19x64xf16>) -> tensor<1x8x32x64xf16> {

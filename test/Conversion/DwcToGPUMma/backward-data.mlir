@@ -1,7 +1,8 @@
 // Stride-1 f16/bf16 backward data on the tensor-core kernel: the filter
 // fragments are copied from the 180-degree rotated filter (row FH-1-fh, tap
-// FW-1-tap) under the transposed padding; what stays for the other kernels.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="min-filter-width=18 row-ring=false" --canonicalize --cse -split-input-file | FileCheck %s
+// FW-1-tap) under the transposed padding (#dwc.mma_ring, one fragment per
+// stage); ops without a configuration stay for the other kernels.
+// RUN: sed 's/KERNEL/mma_ring<ring = false, frags_per_stage = 1, warp_channels = 16>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
 
 // 19x19, padding 9 -> transposed padding 9. Stage s: fh = s / 3, fragment
 // j = s % 3, taps 9j + t; the copy reads W[18 - fh, 18 - (9j + t)].
@@ -21,14 +22,15 @@
 // CHECK: nvgpu.mma.sync
 func.func @bwd_data_19x19(%dy: memref<1x8x32x64xf16>, %w: memref<19x19x64xf16>, %dx: memref<1x8x32x64xf16>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x8x32x64xf16>, memref<19x19x64xf16>) outs(%dx : memref<1x8x32x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [9, 9, 9, 9]
+    strides = [1, 1] dilations = [1, 1] padding = [9, 9, 9, 9] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
 // -----
 
-// Left to the other kernels: narrower than min-filter-width, f32, stride 2,
-// padding beyond FW - 1.
+// Left to the other kernels (no dwc.kernel; dwc-select-kernels refuses
+// them, config-mma.mlir): a 3x3 filter, f32, stride 2, padding beyond
+// FW - 1.
 // CHECK-LABEL: func @refused
 // CHECK-NOT: gpu.launch
 // CHECK-COUNT-4: dwc.depthwise_conv2d_backward_data

@@ -1,23 +1,20 @@
-// Band rows, one barrier per stage and band-auto (convert-dwc-to-gpu-mma
-// with band packing). band-rows=2: each warp multiplies two spatial tiles
-// stacked along the height with the B registers of a slice loaded once; the
-// block owns 2R output rows and 2R + 1 ring slots; halved where the ring
-// exceeds max-smem-kb or the output is too short. band-one-barrier: one
-// more ring slot, a third filter buffer, no barrier after the multiplies.
-// band-auto (the dwc-to-nvvm default) picks both per convolution. A
-// band-rows other than 1, 2, 4 is an error. The index math and the refill
-// hazards are checked by band-model.test.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-filter-pairs=true band-rows=2 max-smem-kb=227" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=ROWS
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-filter-pairs=true band-rows=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FIT
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-one-barrier=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OB
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-filter-pairs=true band-copy-split=true band-unroll=true band-auto=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AUTO
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-rows=3" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-
-// BAD: band-rows must be 1, 2 or 4, got 3
+// Band rows, one barrier per stage and the per-shape choice of
+// dwc-select-kernels (#dwc.mma_band). rows = 2: each warp multiplies two
+// spatial tiles stacked along the height with the B registers of a slice
+// loaded once; the block owns 2R output rows and 2R + 1 ring slots.
+// one_barrier: one more ring slot, a third filter buffer, no barrier after
+// the multiplies. The AUTO run: what dwc-select-kernels picks per convolution on
+// sm_90 (config-mma.mlir has the attributes; #dwc.mma_band<> names
+// the family, which the streaming kernels would take otherwise). The index math and the
+// refill hazards are checked by band-model.test. (KERNEL: the
+// configuration each RUN line writes.)
+// RUN: sed 's/KERNEL/mma_band<rows = 2, warp_channels = 16, filter_pairs = true, input_pairs = false, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = false, input_pairs = false, one_barrier = true, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=OB
+// RUN: sed 's/KERNEL/mma_band<>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AUTO
 
 // OW = 32 -> G = 4, R = 4; OH = 8: two tiles of 4 rows, one block. Ring:
 // 2 x 4 + 1 = 9 slots x 77 positions (693), filter pairs 2 x 54; 129168
-// bytes (over the default 112 KB: FIT keeps one row, 5 slots).
+// bytes (dynamic).
 // ROWS-LABEL: func @band31
 // ROWS: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c129168_i32
 // ROWS: memref.view {{.*}} to memref<1x693x72xf16, #gpu.address_space<workgroup>>
@@ -42,9 +39,6 @@
 // ROWS-COUNT-16: vector.store %{{.*}}, %arg2
 // ROWS-NOT: vector.store
 
-// FIT-LABEL: func @band31
-// FIT: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2, {{.*}} dynamic_shared_memory_size %c84816_i32
-// FIT: memref.view {{.*}} to memref<1x385x72xf16, #gpu.address_space<workgroup>>
 
 // One barrier: R + 2 = 6 slots (462 positions), three filter buffers.
 // OB-LABEL: func @band31
@@ -71,21 +65,23 @@
 // AUTO: vector.store %{{.*}}, %arg2
 func.func @band31(%x: memref<1x8x32x64xf16>, %w: memref<31x31x64xf16>, %y: memref<1x8x32x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x32x64xf16>, memref<31x31x64xf16>) outs(%y : memref<1x8x32x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
 // -----
 
-// OH = 4 = R: a second tile would lie below the output, band-rows=2 keeps
-// one row (5 slots, 2 blocks).
+// OH = 4 = R: a requested rows = 2 is kept (dwc-select-kernels halves only
+// rows it chose), the second tile wholly below the output: one block of 8
+// rows, its stores masked.
 // ROWS-LABEL: func @short31
-// ROWS: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c84816_i32
-// ROWS: memref<1x385x72xf16, #gpu.address_space<workgroup>>
-// ROWS: %{{.*}}:16 = scf.for %{{.*}} = %c0 to %c31 step %c1
+// ROWS: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c129168_i32
+// ROWS: memref<1x693x72xf16, #gpu.address_space<workgroup>>
+// ROWS: %{{.*}}:32 = scf.for %{{.*}} = %c0 to %c31 step %c1
+// ROWS: arith.cmpi slt, %{{.*}}, %c4 : index
 func.func @short31(%x: memref<1x4x32x64xf16>, %w: memref<31x31x64xf16>, %y: memref<1x4x32x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x4x32x64xf16>, memref<31x31x64xf16>) outs(%y : memref<1x4x32x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
@@ -107,7 +103,7 @@ func.func @short31(%x: memref<1x4x32x64xf16>, %w: memref<31x31x64xf16>, %y: memr
 // AUTO: gpu.barrier
 func.func @auto31(%x: memref<128x64x64x256xf16>, %w: memref<31x31x256xf16>, %y: memref<128x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf16>, memref<31x31x256xf16>) outs(%y : memref<128x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.mma_band<>}
   return
 }
 
@@ -125,7 +121,7 @@ func.func @auto31(%x: memref<128x64x64x256xf16>, %w: memref<31x31x256xf16>, %y: 
 // AUTO: vector.store %{{.*}}, %arg2
 func.func @auto51(%x: memref<128x64x64x256xf16>, %w: memref<51x51x256xf16>, %y: memref<128x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf16>, memref<51x51x256xf16>) outs(%y : memref<128x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [25, 25, 25, 25]
+    strides = [1, 1] dilations = [1, 1] padding = [25, 25, 25, 25] {dwc.kernel = #dwc.mma_band<>}
   return
 }
 
@@ -143,6 +139,6 @@ func.func @auto51(%x: memref<128x64x64x256xf16>, %w: memref<51x51x256xf16>, %y: 
 // AUTO: vector.store %{{.*}}, %arg2
 func.func @auto17(%x: memref<128x64x64x256xf16>, %w: memref<17x17x256xf16>, %y: memref<128x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<128x64x64x256xf16>, memref<17x17x256xf16>) outs(%y : memref<128x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [8, 8, 8, 8]
+    strides = [1, 1] dilations = [1, 1] padding = [8, 8, 8, 8] {dwc.kernel = #dwc.mma_band<>}
   return
 }

@@ -1,25 +1,24 @@
-// Band packing (band-packing=true, the dwc-to-nvvm default with filter
-// pairs): ceil((FW + 7) / 16) K = 16 slices of each filter row's Toeplitz
-// band on the row ring (gap position every 16 columns), GEMV rows 2g and
-// 2g + 1 sharing the lane's block registers, block 2p + 2 carried into
-// slice p + 1; filter row v (7 zeros, taps, zeros) copied per stage with
-// zero-fill. Options: band-filter-pairs (workspace of (v[s], v[s+1]) pairs
-// written by a first kernel), band-input-pairs (workspace of the input
-// with column pairs interleaved per channel), warp-channels=8 (8 warps),
-// min-blocks-per-sm (marker for dwc-kernel-occupancy), band-unroll (no
-// slice loop) and band-copy-split (copy i of a thread at position
-// tid / P + i * threads / P, chunk tid mod P); a band ring over
-// max-smem-kb falls back to the fragment kernel; warp-channels other than
-// 8 / 16 is an error. The index math is checked by band-model.test.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true" --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-filter-pairs=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FP
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-input-pairs=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=IP
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true warp-channels=8 min-blocks-per-sm=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=W8
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true max-smem-kb=60" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="band-packing=true band-filter-pairs=true band-unroll=true band-copy-split=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=UNROLL
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-mma="warp-channels=12" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-
-// BAD: warp-channels must be 8 or 16, got 12
+// #dwc.mma_band (band packing): ceil((FW + 7) / 16) K = 16 slices of each
+// filter row's Toeplitz band on the row ring (gap position every 16
+// columns), GEMV rows 2g and 2g + 1 sharing the lane's block registers,
+// block 2p + 2 carried into slice p + 1; filter row v (7 zeros, taps,
+// zeros) copied per stage with zero-fill. Fields: filter_pairs (workspace
+// of (v[s], v[s+1]) pairs written by a first kernel), input_pairs
+// (workspace of the input with column pairs interleaved per channel),
+// warp_channels = 8 (8 warps), min_blocks_per_sm (marker for
+// dwc-kernel-occupancy), unroll (no slice loop) and copy_split (copy i of
+// a thread at position tid / P + i * threads / P, chunk tid mod P). The
+// SMALL run: the per-fragment #dwc.mma_ring kernel dwc-select-kernels falls
+// back to where the rings do not fit (config-mma.mlir); field ranges are
+// verifier errors (kernel-configs-mma-invalid.mlir). The index math is
+// checked by band-model.test. (KERNEL: the configuration each RUN line
+// writes.)
+// RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = false, input_pairs = false, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = true, input_pairs = false, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FP
+// RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = false, input_pairs = true, one_barrier = false, unroll = false, copy_split = false>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=IP
+// RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 8, filter_pairs = false, input_pairs = false, one_barrier = false, unroll = false, copy_split = false, min_blocks_per_sm = 2>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=W8
+// RUN: sed 's/KERNEL/mma_ring<ring = false, frags_per_stage = 1, warp_channels = 16>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: sed 's/KERNEL/mma_band<rows = 1, warp_channels = 16, filter_pairs = true, input_pairs = false, one_barrier = false, unroll = true, copy_split = true>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=UNROLL
 
 // OW = 32 -> G = 4 groups x R = 4 rows; FW = 31 -> 3 slices (K = 48 >=
 // 31 + 7). Ring: 5 slots x (32 + 48 - 8 = 72 columns + 5 gaps = 77
@@ -127,7 +126,7 @@
 // SMALL: scf.for %{{.*}} = %c0 to %c124 step %c1
 func.func @band31(%x: memref<1x8x32x64xf16>, %w: memref<31x31x64xf16>, %y: memref<1x8x32x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x32x64xf16>, memref<31x31x64xf16>) outs(%y : memref<1x8x32x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
@@ -150,6 +149,6 @@ func.func @band31(%x: memref<1x8x32x64xf16>, %w: memref<31x31x64xf16>, %y: memre
 // FP: vector.load %arg1
 func.func @band9_bwd_bf16(%dy: memref<1x4x128x64xbf16>, %w: memref<9x9x64xbf16>, %dx: memref<1x4x128x64xbf16>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x4x128x64xbf16>, memref<9x9x64xbf16>) outs(%dx : memref<1x4x128x64xbf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
+    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4] {dwc.kernel = #dwc.KERNEL}
   return
 }

@@ -1,8 +1,8 @@
-// The f16/bf16 tensor-core lowering without the row ring (ring.mlir has
-// the default): launch shape, shared tiles, the
+// The f16/bf16 tensor-core lowering without the row ring
+// (#dwc.mma_ring<ring = false, frags_per_stage = 1>; ring.mlir has the ring): launch shape, shared tiles, the
 // cp.async double-buffered pipeline, one mma.sync per channel and stage,
 // 8-channel stores, masks for tails.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="row-ring=false" --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: sed 's/KERNEL/mma_ring<ring = false, frags_per_stage = 1, warp_channels = 16>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
 
 // OW = 32 -> G = 4 groups of 8 x R = 4 rows per tile: 8 x 32 outputs ->
 // 2 tiles; 64 channels -> 1 channel block. Shared: 2 x (4 x 40) positions
@@ -47,7 +47,7 @@
 // CHECK: gpu.terminator
 func.func @f16_3x3(%x: memref<1x8x32x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x32x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x32x64xf16>, memref<3x3x64xf16>) outs(%y : memref<1x8x32x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
@@ -74,7 +74,7 @@ func.func @f16_3x3(%x: memref<1x8x32x64xf16>, %w: memref<3x3x64xf16>, %y: memref
 // CHECK: vector.store {{.*}} : memref<1x20x128x72xbf16>, vector<8xbf16>
 func.func @bf16_bias_tail(%x: memref<1x20x128x72xbf16>, %w: memref<5x5x72xbf16>, %b: memref<72xbf16>, %y: memref<1x20x128x72xbf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x20x128x72xbf16>, memref<5x5x72xbf16>) bias(%b : memref<72xbf16>) outs(%y : memref<1x20x128x72xbf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
@@ -90,7 +90,7 @@ func.func @bf16_bias_tail(%x: memref<1x20x128x72xbf16>, %w: memref<5x5x72xbf16>,
 // CHECK-NOT: nvgpu.mma.sync
 func.func @f16_51x51(%x: memref<2x64x64x256xf16>, %w: memref<51x51x256xf16>, %y: memref<2x64x64x256xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<2x64x64x256xf16>, memref<51x51x256xf16>) outs(%y : memref<2x64x64x256xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [25, 25, 25, 25]
+    strides = [1, 1] dilations = [1, 1] padding = [25, 25, 25, 25] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
@@ -105,6 +105,6 @@ func.func @f16_51x51(%x: memref<2x64x64x256xf16>, %w: memref<51x51x256xf16>, %y:
 // CHECK: vector.store {{.*}} : memref<1x5x13x16xf16>, vector<8xf16>
 func.func @spatial_tails(%x: memref<1x5x13x16xf16>, %w: memref<3x3x16xf16>, %y: memref<1x5x13x16xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x5x13x16xf16>, memref<3x3x16xf16>) outs(%y : memref<1x5x13x16xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.KERNEL}
   return
 }

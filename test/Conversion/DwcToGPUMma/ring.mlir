@@ -1,11 +1,12 @@
-// The row-ring tensor-core pipeline (the default): one stage per filter
-// row, R + 1 input row slots renumbered circularly, the fragments of a row
-// in an scf.for, padded 72-element positions (no swizzle), dynamic shared
-// memory over 48 KB; frags-per-stage and the fallback when the ring does
-// not fit in max-smem-kb.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="max-smem-kb=48" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma="row-ring=false frags-per-stage=2" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FPS
+// The fragment row ring (#dwc.mma_ring<ring = true>, fragments per stage
+// completed by dwc-select-kernels): one stage per filter row, R + 1 input
+// row slots renumbered circularly, the fragments of a row in an scf.for,
+// padded 72-element positions (no swizzle), dynamic shared memory over
+// 48 KB; the SMALL run: ring = false (one fragment per stage, static shared
+// memory); the FPS run: two fragments per stage.
+// RUN: sed 's/KERNEL/mma_ring<ring = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: sed 's/KERNEL/mma_ring<ring = false>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: sed 's/KERNEL/mma_ring<ring = false, frags_per_stage = 2, warp_channels = 16>/' %s | dwc-opt --convert-dwc-to-gpu-mma --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=FPS
 
 // OW = 32 -> G = 4 groups x R = 4 rows; 31 taps -> 4 fragments. Slots:
 // 5 x (32 + 36 - 1 = 67 columns + 9 gaps = 76 positions) x 72 elements
@@ -59,7 +60,7 @@
 // FPS-NOT: nvgpu.mma.sync
 func.func @ring31(%x: memref<1x8x32x64xf16>, %w: memref<31x31x64xf16>, %y: memref<1x8x32x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x32x64xf16>, memref<31x31x64xf16>) outs(%y : memref<1x8x32x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.KERNEL}
   return
 }
 
@@ -79,6 +80,6 @@ func.func @ring31(%x: memref<1x8x32x64xf16>, %w: memref<31x31x64xf16>, %y: memre
 // CHECK-COUNT-16: nvvm.mma.sync
 func.func @ring9_bf16(%x: memref<1x4x128x64xbf16>, %w: memref<9x9x64xbf16>, %y: memref<1x4x128x64xbf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x4x128x64xbf16>, memref<9x9x64xbf16>) outs(%y : memref<1x4x128x64xbf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
+    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4] {dwc.kernel = #dwc.KERNEL}
   return
 }

@@ -1,5 +1,6 @@
 """CPU model of the band-packing row-ring kernel of convert-dwc-to-gpu-mma
-(option band-packing=true).
+(#dwc.mma_band; printed in the former option names: band-rows = rows,
+band-filter-pairs = filter_pairs, ...).
 
 Replays, block by block and lane by lane, what the generated kernel does:
 the row ring (R + 1 input row slots, one gap position after every 16
@@ -10,18 +11,18 @@ an 8-column block, packed from two 16-byte loads) shared by GEMV rows 2g and
 the PTX ISA register layouts, and the epilogue stores. Integer data: the
 result must equal a direct depthwise convolution exactly, every output
 written once. It also checks that every 16-byte shared load of a quarter
-warp hits 8 distinct bank groups. Options band-filter-pairs (B registers
-from a workspace of filter pairs (v[s], v[s + 1])) and band-input-pairs
+warp hits 8 distinct bank groups. Fields filter_pairs (B registers
+from a workspace of filter pairs (v[s], v[s + 1])) and input_pairs
 (the ring copies rows of an input workspace whose column pairs are
 interleaved per channel; 256-byte pair positions, XOR-swizzled chunks) are
-modelled too, workspaces included, and band-rows (T spatial tiles per warp
+modelled too, workspaces included, and rows (T spatial tiles per warp
 stacked along the height sharing the B registers of a slice; T R output rows
-and T R + 1 ring slots per block) with warp-channels 16 or 8, and
-band-one-barrier (one more ring slot, three filter buffers, no barrier after
+and T R + 1 ring slots per block) with warp_channels 16 or 8, and
+one_barrier (one more ring slot, three filter buffers, no barrier after
 the multiplies: the model checks that the copies issued in stage s only
 target slots and buffers last read in stage s - 2 or earlier, two barriers:
-s - 1). Formulas mirror
-lib/Conversion/DwcToGPUMma/DwcToGPUMma.cpp."""
+s - 1). Formulas mirror lib/Conversion/DwcToGPUMma/DwcToGPUMma.cpp and
+the layout of lib/Dialect/Dwc/IR/Configs/Mma.cpp."""
 
 import random
 import sys
