@@ -138,8 +138,11 @@ LogicalResult addKernels(OpPassManager &pm,
   // The kernel families selected as IR (docs/KernelSelection.md) get their
   // dwc.kernel configuration here; the passes below emit what it says.
   // Before the split of the fused convolution + pooling ops, so that those
-  // the pooling kernel takes keep their configuration (and are not split);
+  // the fused kernel takes keep their configuration (and are not split);
   // a second run configures the split ops (given configurations are kept).
+  if (fastPaths)
+    pm.addPass(dwc::createDwcSelectKernels());
+  pm.addPass(dwc::createDwcDecomposeConvPool());
   if (fastPaths) {
     pm.addPass(dwc::createDwcSelectKernels());
     // Global average pooling and its gradient: the streaming kernels.
@@ -147,9 +150,6 @@ LogicalResult addKernels(OpPassManager &pm,
     // Pooling and the fused depthwise convolution + pooling ops.
     pm.addPass(dwc::createConvertDwcToGPUPool());
   }
-  pm.addPass(dwc::createDwcDecomposeConvPool());
-  if (fastPaths)
-    pm.addPass(dwc::createDwcSelectKernels());
   if (fastPaths) {
     // Dense conv2d: the im2win GEMM-like kernels (tensor cores for
     // f16/bf16 when allowed); the ablation switches come in conv-options.

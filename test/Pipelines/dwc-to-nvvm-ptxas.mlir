@@ -11,7 +11,7 @@
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f32_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.r4/dw7_f16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw51x5_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_pool_forward.ptx -o %t/d.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd_data_strided_gather.ptx -o %t/e.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_kernel.ptx -o %t/f.cubin 2>&1 | FileCheck %s
 

@@ -571,7 +571,8 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
 SmallVector<Value> recomputeArgmax(OpBuilder &rb, Location loc, const Plan &p,
                                    Value x, Value n, Value oh, Value iw0,
                                    Value c) {
-  auto [d0, NW] = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+  int64_t d0, NW;
+  std::tie(d0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
   int64_t IWc = llvm::divideCeil(p.IW, p.TM);
   // X columns scanned, relative to iw0: [qLo, qHi].
   int64_t qLo = d0 * p.sw - p.pl, qHi = (d0 + NW - 1) * p.sw - p.pl + p.KW - 1;
@@ -1072,7 +1073,7 @@ struct AvgRowThread {
 /// holds ih (oh*sh = ih + pt - kh) add to the strip positions they cover.
 struct GatherStripRow {
   const Plan &p;
-  Pool2DBackwardOp op;
+  mutable Pool2DBackwardOp op; // (op accessors are not const)
   Value taps, n, ih, iw0, c, owBase, zero;
   int64_t d0, NW, IWc;
 
@@ -1174,7 +1175,8 @@ void emitGatherStrips(PatternRewriter &rewriter, Pool2DBackwardOp op,
                       const Plan &p, Value taps) {
   Location loc = op.getLoc();
   Value dx = op.getInit();
-  auto [d0, NW] = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+  int64_t d0, NW;
+  std::tie(d0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
   int64_t IWc = llvm::divideCeil(p.IW, p.TM);
   int64_t total = p.N * p.IH * IWc * p.CV;
   emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
@@ -1296,7 +1298,7 @@ ConvPoolPlan convPoolPlanOf(DepthwiseConv2DPool2DOp op, int64_t columns) {
 /// A fused thread's strip: pooled row ph, outputs pw0 + i, channels c.
 struct ConvPoolStrip {
   const ConvPoolPlan &p;
-  DepthwiseConv2DPool2DOp op;
+  mutable DepthwiseConv2DPool2DOp op; // (op accessors are not const)
   Value n, c, hs, wbase, neutral, zero, biasV;
   SmallVector<Value> colOk;
 
