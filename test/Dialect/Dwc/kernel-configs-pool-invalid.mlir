@@ -502,3 +502,12 @@ func.func @global_position_blocks(%x: memref<1x7x7x16xf32>, %dy: memref<1x1x1x16
   dwc.pool2d_backward avg ins(%x, %dy : memref<1x7x7x16xf32>, memref<1x1x1x16xf32>) outs(%x : memref<1x7x7x16xf32>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.global_pool_backward<position_blocks = 4097>}
   return
 }
+
+// -----
+
+// (The attribute is verified before the op: a generic op without operands.)
+func.func @no_operands() {
+  // expected-error @+1 {{does not fit this op: no operands}}
+  "dwc.global_avg_pool"() {dwc.kernel = #dwc.global_pool<unroll = 4>} : () -> ()
+  return
+}
