@@ -258,34 +258,38 @@ std::pair<StringRef, int64_t> chooseArgmax(const PoolShape &s,
 
 /// Rows of a backward tile: stride-1 averages (vectorised) as box-sum row
 /// tiles (with their own width), strided gradients as tiles of one stride
-/// of rows (avg, and max with the stored argmax or overlapping windows)
-/// where they stay within 32 windows and 16 positions; 1 (strips)
+/// of rows (avg, max with the stored argmax, and max whose recomputed argmax
+/// was asked for with overlapping windows) where they stay within 32
+/// windows and 16 positions; 1 (strips)
 /// otherwise. Returns (rows, columns).
 std::pair<int64_t, int64_t> backwardTile(const PoolShape &s, Type acc,
-                                         StringRef argmax, int64_t rows,
-                                         int64_t columns) {
+                                         StringRef argmax, bool argmaxGiven,
+                                         int64_t rows, int64_t columns) {
   int64_t vw = poolVectorWidth(s.elem, s.C);
   if (vw == 1 || rows == 1)
     return {1, columns};
+  auto tooLarge = [&](int64_t th, int64_t tm) {
+    return poolGridTooLarge(s.N * llvm::divideCeil(s.IH, th) *
+                            llvm::divideCeil(s.IW, tm) * (s.C / vw));
+  };
   if (s.sh == 1 && s.sw == 1) {
     auto tile = s.isMax ? std::nullopt
                         : rowTile(rows, kTileAccRegs, s.IH, s.IW, s.KH, s.KW,
                                   1, 1, vw, acc);
-    if (!tile && !rows)
+    if (!rows && (!tile || tooLarge(tile->first, tile->second)))
       return {1, columns};
     return {rows ? rows : tile->first, tile ? tile->second : columns};
   }
+  // Max gradients recompute the argmax in the tiles only where that was
+  // asked for (with overlapping windows).
   bool overlap = s.KH > s.sh || s.KW > s.sw;
-  if (s.isMax && argmax == "recompute" && !overlap)
+  if (s.isMax && argmax == "recompute" && !(overlap && argmaxGiven))
     return {1, columns};
   int64_t th = rows ? rows : s.sh;
   int64_t nr = llvm::divideCeil(th + s.KH - 1, s.sh) + 1;
   int64_t nw = llvm::divideCeil(columns + s.KW - 1, s.sw) + 1;
   if (!rows && (nr * nw > kPoolMaxTileWindows ||
-                th * columns > kPoolMaxTilePositions ||
-                poolGridTooLarge(s.N * llvm::divideCeil(s.IH, th) *
-                                 llvm::divideCeil(s.IW, columns) *
-                                 (s.C / vw))))
+                th * columns > kPoolMaxTilePositions || tooLarge(th, columns)))
     return {1, columns};
   return {th, columns};
 }
@@ -317,7 +321,7 @@ Attribute selectPoolBackward(Operation *op, TargetAttr, Attribute given,
                           s->sw);
   auto [rows, tileColumns] =
       backwardTile(*s, cast<Pool2DBackwardOp>(op).getAccType(), argmax,
-                   g ? g.getRows() : 0, columns);
+                   givenArgmax == "recompute", g ? g.getRows() : 0, columns);
   if (g && g.getColumns())
     tileColumns = g.getColumns();
   auto config = PoolBackwardKernelAttr::get(op->getContext(), rows,

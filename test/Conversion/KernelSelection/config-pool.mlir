@@ -74,6 +74,18 @@ func.func @backward(%x: memref<2x112x112x64xf32>, %dy: memref<2x56x56x64xf32>, %
 
 // -----
 
+// Overlapping windows of more than 127 taps (no i8 tap index): the argmax
+// is recomputed, in single-row strips (tiles recompute it only on request:
+// @backward).
+// CHECK-LABEL: func @backward_wide_windows
+// CHECK: dwc.kernel = #dwc.pool_backward<rows = 1, columns = 4, argmax = "recompute">
+func.func @backward_wide_windows(%x: memref<1x24x24x16xf32>, %dy: memref<1x7x7x16xf32>) {
+  dwc.pool2d_backward max ins(%x, %dy : memref<1x24x24x16xf32>, memref<1x7x7x16xf32>) outs(%x : memref<1x24x24x16xf32>) window = [12, 12] strides = [2, 2] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
 // Refused: a stride wider than 64 strip columns.
 // CHECK-LABEL: func @backward_refused
 // CHECK-NOT: dwc.kernel
