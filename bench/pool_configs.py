@@ -6,7 +6,7 @@ Pure Python (no torch). Sets:
   odd   - W=57, C=72, 3x3 s2 ceil_mode, N=1, count_include_pad, C=13 (12)
   smoke - two tiny configs
   act   - fused relu/relu6 epilogues (3)
-  tune  - tuning variants (dwc-aot --pool-options) of a few configurations;
+  tune  - tuning variants (dwc.kernel configurations) of a few configurations;
   btiles - strided backward: gather tiles vs strips vs 4-row tiles (24);
   s1tune - f16 3x3 stride-1 average forward thread tiles (6);
   maxbwd - f16 max 3x3 s2 backward: argmax/gather thread tiles (12);
@@ -66,7 +66,8 @@ class PoolConfig:
     note: str = ""
     act: str = ""                  # fused activation: "" | "relu" | "relu6"
     variant: str = ""              # tuning variant tag (part of the name)
-    pool_options: str = ""         # dwc-aot --pool-options of the variant
+    kernel: str = ""               # the variant's dwc.kernel on the pooling op
+                                   # (#dwc.pool_forward<...> / #dwc.pool_backward<...>)
     conv_f: int = 0                # > 0: an F x F stride-1 'same' depthwise conv
                                    # (with bias) feeds the pool (fusion configs)
 
@@ -133,8 +134,8 @@ class PoolConfig:
         return 3 if self.bwd else 2
 
     def aot_flags(self):
-        """Extra dwc-aot arguments of a tuning variant."""
-        return ["--pool-options=" + self.pool_options] if self.pool_options else []
+        """Extra dwc-aot arguments (none: a variant is its dwc.kernel)."""
+        return []
 
     def to_dict(self):
         d = asdict(self)
@@ -150,6 +151,11 @@ class PoolConfig:
         attrs = (f"window = {lst(self.K)} strides = {lst(self.stride)} padding = {lst(self.padding)}"
                  + (" ceil_mode" if self.ceil else "") + (" count_include_pad" if self.cip else ""))
         fwd_attrs = attrs + (f" activation = {self.act}" if self.act else "")
+        if self.kernel:
+            # (On a pool2d fed by a convolution, a configuration also keeps
+            # dwc-fuse-conv-pool from fusing the two.)
+            fwd_attrs += f" {{dwc.kernel = {self.kernel}}}"
+            attrs += f" {{dwc.kernel = {self.kernel}}}"
         if self.conv_f:
             # conv + pool as a network has them; dwc-fuse-conv-pool fuses them.
             f, C = self.conv_f, self.C
@@ -178,7 +184,7 @@ class PoolConfig:
 
 def config_from_dict(d):
     keys = ("N", "H", "W", "C", "kind", "K", "stride", "padding", "dtype", "bwd", "ceil", "cip", "note",
-            "act", "variant", "pool_options", "conv_f")
+            "act", "variant", "kernel", "conv_f")
     return PoolConfig(**{k: d[k] for k in keys if k in d})
 
 
@@ -227,8 +233,15 @@ def act_set():
                        note="W=57 C=72 ceil")]
 
 
-# Tuning variants: (tag, dwc-aot --pool-options).
-FWD_VARIANTS = [("strip", "row-tile=1"), ("vb64", "vector-bits=64")]
+# Tuning variants: (tag, dwc.kernel of the pooling op). The former pass
+# options map to fields: row-tile -> rows, tile-acc-regs=24 -> columns = 1
+# (the strip width it allowed for f16 3x3 stride-1 averages), vector-bits
+# -> vector_bits, backward-strip -> columns, backward-row-tile -> rows,
+# argmax-strip -> argmax_columns, max-backward-argmax -> argmax,
+# fuse-conv=false -> a pool_forward configuration on the pool2d.
+FWD = "#dwc.pool_forward<%s>"
+BWD = "#dwc.pool_backward<%s>"
+FWD_VARIANTS = [("strip", FWD % "rows = 1"), ("vb64", FWD % "vector_bits = 64")]
 
 
 def occupancy_set():
@@ -236,10 +249,11 @@ def occupancy_set():
     resident threads): TM = 1 (tile-acc-regs=24), with 4/8/16 rows."""
     out = []
     for (n, h, w, c) in GRID_SHAPES:
-        for tag, opts in (("acc24", "tile-acc-regs=24"), ("acc24rt4", "tile-acc-regs=24 row-tile=4"),
-                          ("acc24rt16", "tile-acc-regs=24 row-tile=16")):
+        for tag, opts in (("acc24", FWD % "rows = 8, columns = 1"),
+                          ("acc24rt4", FWD % "rows = 4, columns = 1"),
+                          ("acc24rt16", FWD % "rows = 16, columns = 1")):
             out.append(PoolConfig(n, h, w, c, "avg", [3, 3], [1, 1], [1, 1, 1, 1], "f16",
-                                  variant=tag, pool_options=opts))
+                                  variant=tag, kernel=opts))
     return out
 
 
@@ -251,15 +265,15 @@ def tune_set():
     out = []
     for kind, dt in (("max", "f32"), ("max", "f16"), ("avg", "f32"), ("avg", "f16")):
         out.append(PoolConfig(n, h, w, c, kind, [3, 3], [2, 2], [1, 1, 1, 1], dt,
-                              variant="strip", pool_options="row-tile=1"))
+                              variant="strip", kernel=FWD % "rows = 1"))
     for tag, opts in FWD_VARIANTS[1:]:
         out.append(PoolConfig(n, h, w, c, "avg", [3, 3], [1, 1], [1, 1, 1, 1], "f16",
-                              variant=tag, pool_options=opts))
+                              variant=tag, kernel=opts))
     # Backward gather strips of 8 dX positions (default 4), stride-2 windows.
     for kind in ("max", "avg"):
         for dt in ("f32", "f16"):
             out.append(PoolConfig(n, h, w, c, kind, [3, 3], [2, 2], [1, 1, 1, 1], dt, True,
-                                  variant="bs8", pool_options="backward-strip=8"))
+                                  variant="bs8", kernel=BWD % "columns = 8"))
     return out
 
 
@@ -271,10 +285,10 @@ def btiles_set():
     for (n, h, w, c) in GRID_SHAPES:
         for kind in ("max", "avg"):
             for dt in ("f32", "f16"):
-                for tag, opts in (("", ""), ("strip", "backward-row-tile=1"),
-                                  ("rows4", "backward-row-tile=4")):
+                for tag, opts in (("", ""), ("strip", BWD % "rows = 1"),
+                                  ("rows4", BWD % "rows = 4")):
                     out.append(PoolConfig(n, h, w, c, kind, [3, 3], [2, 2], [1, 1, 1, 1], dt, True,
-                                          variant=tag, pool_options=opts))
+                                          variant=tag, kernel=opts))
     return out
 
 
@@ -283,10 +297,10 @@ def s1tune_set():
     (TM = 1 x 4 rows, in the grid set): 2 and 6 rows, TM = 2 x 4 rows."""
     out = []
     for (n, h, w, c) in GRID_SHAPES:
-        for tag, opts in (("rt2", "tile-acc-regs=24 row-tile=2"),
-                          ("rt6", "tile-acc-regs=24 row-tile=6"), ("tm2rt4", "row-tile=4")):
+        for tag, opts in (("rt2", FWD % "rows = 2, columns = 1"),
+                          ("rt6", FWD % "rows = 6, columns = 1"), ("tm2rt4", FWD % "rows = 4, columns = 2")):
             out.append(PoolConfig(n, h, w, c, "avg", [3, 3], [1, 1], [1, 1, 1, 1], "f16",
-                                  variant=tag, pool_options=opts))
+                                  variant=tag, kernel=opts))
     return out
 
 
@@ -295,42 +309,42 @@ def maxbwd_set():
     kernels -- argmax windows per thread (as) and gather tile width (bs)."""
     out = []
     for (n, h, w, c) in GRID_SHAPES:
-        for tag, opts in (("", ""), ("bs2", "backward-strip=2"), ("as2", "argmax-strip=2"),
-                          ("as2bs2", "argmax-strip=2 backward-strip=2"),
-                          ("as1bs2", "argmax-strip=1 backward-strip=2"),
-                          ("as2rows1", "argmax-strip=2 backward-row-tile=1")):
+        for tag, opts in (("", ""), ("bs2", BWD % "columns = 2"), ("as2", BWD % "argmax_columns = 2"),
+                          ("as2bs2", BWD % "argmax_columns = 2, columns = 2"),
+                          ("as1bs2", BWD % "argmax_columns = 1, columns = 2"),
+                          ("as2rows1", BWD % "argmax_columns = 2, rows = 1")):
             out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True,
-                                  variant=tag, pool_options=opts))
+                                  variant=tag, kernel=opts))
     return out
 
 
 def fuse_set():
     """Depthwise conv (F x F, stride 1, same padding, bias) followed by a
     pool: the fused kernel (dwc-fuse-conv-pool + convert-dwc-to-gpu-pool)
-    against the same IR unfused (pool option fuse-conv=false: GEMV conv +
-    pooling kernel), and PyTorch's conv2d + pool on the same inputs."""
+    against the same IR unfused (a #dwc.pool_forward on the pool2d: GEMV
+    conv + pooling kernel), and PyTorch's conv2d + pool on the same inputs."""
     out = []
     pools = [("max", [3, 3], [2, 2], [1, 1, 1, 1]), ("avg", [2, 2], [2, 2], [0, 0, 0, 0])]
     for (n, h, w, c) in GRID_SHAPES:
         for dt in ("f32", "f16"):
             for f, (kind, k, st, pad) in ((3, pools[0]), (3, pools[1]), (7, pools[0])):
-                for tag, opts in (("", ""), ("unfused", "fuse-conv=false")):
+                for tag, opts in (("", ""), ("unfused", FWD % "")):
                     out.append(PoolConfig(n, h, w, c, kind, k, st, pad, dt, conv_f=f,
-                                          variant=tag, pool_options=opts))
+                                          variant=tag, kernel=opts))
     return out
 
 
 def maxbwd2_set():
     """f16 max 3x3 stride-2 backward: the stored argmax (default: one window
     per argmax thread, 2-wide gather tiles) against one kernel that
-    recomputes each tile's argmax from X (max-backward-argmax=recompute,
-    gather tiles 2 and 4 wide); f16 3x3 conv + pool fused (16-bit rule)."""
+    recomputes each tile's argmax from X (argmax = "recompute", gather
+    tiles 2 and 4 wide); f16 3x3 conv + pool fused (16-bit rule)."""
     out = []
     for (n, h, w, c) in GRID_SHAPES:
-        for tag, opts in (("rc2", "max-backward-argmax=recompute backward-strip=2"),
-                          ("rc4", "max-backward-argmax=recompute backward-strip=4")):
+        for tag, opts in (("rc2", BWD % 'argmax = "recompute", columns = 2'),
+                          ("rc4", BWD % 'argmax = "recompute", columns = 4')):
             out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True,
-                                  variant=tag, pool_options=opts))
+                                  variant=tag, kernel=opts))
         out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True))
         for kind, k, st, pad in (("max", [3, 3], [2, 2], [1, 1, 1, 1]), ("avg", [2, 2], [2, 2], [0, 0, 0, 0])):
             out.append(PoolConfig(n, h, w, c, kind, k, st, pad, "f16", conv_f=3))
@@ -342,12 +356,12 @@ def maxbwd3_set():
     tiles 4 and 8 wide, 4 rows high."""
     out = []
     for (n, h, w, c) in GRID_SHAPES:
-        for tag, opts in (("as1bs4", "argmax-strip=1 backward-strip=4"),
-                          ("as1bs8", "argmax-strip=1 backward-strip=8"),
-                          ("as1rt4", "argmax-strip=1 backward-strip=2 backward-row-tile=4"),
-                          ("as1strip", "argmax-strip=1 backward-strip=2 backward-row-tile=1")):
+        for tag, opts in (("as1bs4", BWD % "argmax_columns = 1, columns = 4"),
+                          ("as1bs8", BWD % "argmax_columns = 1, columns = 8"),
+                          ("as1rt4", BWD % "argmax_columns = 1, columns = 2, rows = 4"),
+                          ("as1strip", BWD % "argmax_columns = 1, columns = 2, rows = 1")):
             out.append(PoolConfig(n, h, w, c, "max", [3, 3], [2, 2], [1, 1, 1, 1], "f16", True,
-                                  variant=tag, pool_options=opts))
+                                  variant=tag, kernel=opts))
     return out
 
 

@@ -126,26 +126,26 @@ LogicalResult addKernels(OpPassManager &pm,
                          const dwc::DwcToNVVMPipelineOptions &options,
                          const dwc::TargetDescription &target, ErrorFn emitError) {
   bool fastPaths = options.fastPaths && target.hasAmpereInstructions();
-  // Global average pooling and its gradient: the streaming kernels (before
-  // the pooling pass, which has a slower block reduction of its own).
-  if (fastPaths) {
-    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUGlobalPool(),
-                              options.globalPoolOptions, "global-pool-options",
-                              emitError)))
-      return failure();
-  }
-  // Pooling first: it takes the fused depthwise convolution + pooling ops
-  // it has a kernel for; the rest are split into their two ops for the
-  // passes below.
-  if (fastPaths &&
-      failed(addWithOptions(pm, dwc::createConvertDwcToGPUPool(),
-                            options.poolOptions, "pool-options", emitError)))
-    return failure();
-  pm.addPass(dwc::createDwcDecomposeConvPool());
+  // The pooling kernels take their choices from dwc.kernel configurations.
+  if (!options.globalPoolOptions.empty() || !options.poolOptions.empty())
+    return emitError("dwc-to-nvvm: global-pool-options and pool-options are "
+                     "gone: write the kernel as a dwc.kernel configuration "
+                     "on the op (#dwc.global_pool, #dwc.pool_forward, ...)");
   // The kernel families selected as IR (docs/KernelSelection.md) get their
   // dwc.kernel configuration here; the passes below emit what it says.
+  // Before the split of the fused convolution + pooling ops, so that those
+  // the fused kernel takes keep their configuration (and are not split);
+  // a second run configures the split ops (given configurations are kept).
   if (fastPaths)
     pm.addPass(dwc::createDwcSelectKernels());
+  pm.addPass(dwc::createDwcDecomposeConvPool());
+  if (fastPaths) {
+    pm.addPass(dwc::createDwcSelectKernels());
+    // Global average pooling and its gradient: the streaming kernels.
+    pm.addPass(dwc::createConvertDwcToGPUGlobalPool());
+    // Pooling and the fused depthwise convolution + pooling ops.
+    pm.addPass(dwc::createConvertDwcToGPUPool());
+  }
   if (fastPaths) {
     // Dense conv2d: the im2win kernels dwc-select-kernels configured
     // (#dwc.im2win_*; the warpgroup kernel where the target has wgmma). Their

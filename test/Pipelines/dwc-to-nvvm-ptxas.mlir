@@ -10,7 +10,7 @@
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f32_gemv.ptx -o %t/a.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f16_row_tile.ptx -o %t/b.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw51x5_gemv.ptx -o %t/c.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/pool_avg_pool_forward.ptx -o %t/d.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bwd_data_strided_gather.ptx -o %t/e.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/conv_im2win_mma.ptx -o %t/f.cubin 2>&1 | FileCheck %s
 

@@ -5,12 +5,12 @@
 // scalar channels (C = 77, bf16), and the gradient (f16 stores).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/head_f32_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/se_f16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/odd_bf16_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s
-// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/grad_f16_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX < %t/head_f32_kernel.ptx
-// RUN: FileCheck %s --check-prefix=GRAD < %t/grad_f16_kernel.ptx
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/head_f32_global_pool.ptx -o %t/a.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/se_f16_global_pool.ptx -o %t/b.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/odd_bf16_global_pool.ptx -o %t/c.cubin 2>&1 | FileCheck %s
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/grad_f16_global_pool_backward.ptx -o %t/d.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=PTX < %t/head_f32_global_pool.ptx
+// RUN: FileCheck %s --check-prefix=GRAD < %t/grad_f16_global_pool_backward.ptx
 
 // CHECK: Compiling entry function
 // CHECK: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

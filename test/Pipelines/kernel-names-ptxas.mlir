@@ -5,7 +5,7 @@
 // REQUIRES: ptxas
 // RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit" | FileCheck %s
 // CHECK-DAG: gpu.binary @conv_1_row_tile
-// CHECK-DAG: gpu.binary @a_b_kernel
+// CHECK-DAG: gpu.binary @a_b_global_pool
 // CHECK-DAG: llvm.func @"conv-1"
 // CHECK-DAG: llvm.func @a.b(
 

@@ -7,17 +7,17 @@
 // CHECK-LABEL: llvm.func @max_bwd
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK: %[[WS:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_kernel::@max_bwd_kernel
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_kernel_0::@max_bwd_kernel {{.*}} args({{.*}}%[[WS]] : !llvm.ptr
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_pool_backward_argmax::@max_bwd_pool_backward_argmax
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @max_bwd_pool_backward::@max_bwd_pool_backward {{.*}} args({{.*}}%[[WS]] : !llvm.ptr
 // CHECK: llvm.call @mgpuMemFree(%[[WS]], %[[S]])
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // Argmax kernel: packed f16x2 comparisons into 0xFFFF masks (inline PTX),
 // taps stored as 8 x i8.
-// CHECK: .entry max_bwd_kernel(
+// CHECK: .entry max_bwd_pool_backward_argmax(
 // CHECK: set.gt.u32.f16x2
 // CHECK: st.global.v2.b32
 // Gather kernel: taps loaded as 8 x i8, dY summed in f32, 128-bit stores.
-// CHECK: .entry max_bwd_kernel(
+// CHECK: .entry max_bwd_pool_backward(
 // CHECK: ld.global.v2.b32
 // CHECK: prmt.b32
 // CHECK: add.rn.f32

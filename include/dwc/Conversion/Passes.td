@@ -410,81 +410,80 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
 }
 
 def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
-  let summary = "Lower NHWC pooling (forward, backward, global average) to bandwidth-oriented GPU kernels";
+  let summary = "Lower NHWC pooling (forward, backward, fused with a depthwise convolution) to bandwidth-oriented GPU kernels";
   let description = [{
     Replaces memref-form `dwc.pool2d`, `dwc.pool2d_backward` and
-    `dwc.global_avg_pool` with `gpu.launch` kernels built to stream memory
-    once. Runs before `convert-dwc-to-gpu`, which keeps what this pass
-    refuses.
+    `dwc.depthwise_conv2d_pool2d` carrying a `#dwc.pool_forward`,
+    `#dwc.pool_backward` or `#dwc.conv_pool` configuration (attached by
+    `dwc-select-kernels`; include/dwc/Dialect/Dwc/IR/Configs/Pool.td lists
+    the fields) with `gpu.launch` kernels built to stream memory once. The
+    pass makes no choice of its own: ops without such a configuration, or
+    with another family's, are left alone.
 
-    * Channel vectors: every thread owns V consecutive channels, V = 128 bits
-      (4 x f32, 8 x f16/bf16), so loads and stores are 128-bit and a group of
-      C/V consecutive threads covers whole NHWC rows (coalesced).
-    * `pool2d`: 1-D grid of 256-thread blocks, a thread computes a strip of
-      TM consecutive outputs along the width (TM = 8 for width stride 1,
-      4 otherwise, at most OW). Width-first register reuse: for each window
-      row the (TM-1)*sw + KW input columns of the strip are loaded once each
+    * Channel vectors: every thread owns V consecutive channels (128 bits:
+      4 x f32, 8 x f16/bf16; `vector_bits` for the forward kernel), so
+      loads and stores are vectors and C/V consecutive threads cover whole
+      NHWC rows (coalesced).
+    * `pool2d`, `rows = 1`: 1-D grid of 256-thread blocks, a thread
+      computes a strip of `columns` consecutive outputs along the width.
+      Width-first register reuse: for each window row the
+      (columns-1)*sw + KW input columns of the strip are loaded once each
       and folded into every output of the strip whose window holds them.
       Max compares in the element type (exact); avg sums in `acc` (f32 for
       f16/bf16 too) and divides by the forward divisor (count_include_pad,
       ceil_mode overhang) computed per output. Padding is exact: a window
       row wholly outside the input is skipped (scf.if), a column outside is
       a clamped in-bounds load replaced by the neutral element (-inf or 0).
-      Refused (left to the baseline): C % V != 0, non-identity layouts.
-    * `pool2d` row tiles, for windows overlapping in height (KH > sh, e.g.
-      3x3 stride 1 or 2; option `row-tile`): a thread owns TH
-      output rows x TM outputs x V channels and visits the tile's
-      (TH-1)*sh + KH input rows once each (separable: per input row the
-      KW-tap partial of every strip output, then folded into the output rows
-      whose window holds the row; a row is divided and stored after its last
-      window row). TH = min(OH, 8) (halved while rows x columns > 128
-      loads), TM the widest of 8/4 (sw = 1 / else), 4, 2, 1 with
-      ceil(KH/sh) * TM accumulators within 48 32-bit registers. Rows and
-      columns outside the input are clamped loads replaced by the neutral
-      element (no branches).
+    * `pool2d`, `rows > 1` (windows overlapping in height, KH > sh): a
+      thread owns `rows` output rows x `columns` outputs x V channels and
+      visits the tile's (rows-1)*sh + KH input rows once each (separable:
+      per input row the KW-tap partial of every strip output, then folded
+      into the output rows whose window holds the row; a row is divided and
+      stored after its last window row). Rows and columns outside the input
+      are clamped loads replaced by the neutral element (no branches).
     * `pool2d_backward`, as a gather (no atomics, dX written once): a
-      thread owns a strip of TM consecutive dX positions (TM a multiple of
-      the width stride, >= 4) x V channels; for every window row kh with
+      thread owns a strip of `columns` consecutive dX positions (a multiple
+      of the width stride) x V channels; for every window row kh with
       `(ih + pt - kh) % sh == 0` the windows covering the strip are visited
       once each (their dY vector loaded once) and each adds to the strip
       outputs it covers: avg `dY / divisor`; max `dY` where the window's
       argmax tap is this position. The argmax comes from X (nothing is
       stored by the forward op): the window's taps inside the input are
       scanned in row-major order keeping the first strict maximum (the
-      tie-breaking of the op), the windows of a strip sharing each loaded X
-      column (width-first). With non-overlapping windows (KH <= sh and
-      KW <= sw, e.g. 2x2 stride 2) the gather recomputes it (X is read once
-      either way). With overlapping windows (3x3 stride 2) a recomputing
-      gather would scan each window ~4.5 times, so a first kernel (forward
-      strips) writes each window's tap index as i8 to a `memref.alloc`
-      workspace of dY's shape, 1/16 of X for f32 3x3 stride 2, which the
-      gather reads instead (option `max-backward-argmax`). The argmax scan
-      costs one compare and two selects per tap and lane: taps outside the
-      input are loaded as -inf, and the running tap starts at the window's
-      first tap inside the input (so an all -inf window keeps it; NaN
-      never wins). Sums in `acc`, one rounding. Any channel
-      count is accepted (V = 1 scalar accesses when C % V != 0).
-    * `pool2d_backward` with strided windows (sh or sw > 1; avg, and max
-      with the stored argmax; V > 1; option `backward-row-tile`): the gather
-      runs on tiles aligned to the stride, TH = sh dX rows x TM dX columns.
-      The tile origin being a multiple of the stride, which windows cover
-      the tile and at which tap each covers each tile position are known at
-      compile time: each of the NR x NW covering windows is visited once
-      (one dY load, for max one i8 tap-vector load compared with constant
-      tap indices), with no per-row parity branch and, for avg, NR + NW
-      reciprocal divisors per thread instead of one per window.
-    * `global_avg_pool`: one block per (n, tile of up to 32 channel
-      vectors); the block's 256 threads split H*W into 256 / tile strided
-      partial sums (in `acc`), combined through workgroup memory.
+      tie-breaking of the op). `argmax = "recompute"`: the gather rescans
+      each window it visits; `"stored"`: a first kernel (`argmax_columns`
+      windows per thread) writes each window's tap index as i8 to a
+      `memref.alloc` workspace of dY's shape, which the gather reads
+      instead; `"packed"`: the same, the 16-bit scan on packed pairs
+      (`set.gt.u32.{f16x2,bf16x2}`, inline PTX). The scan costs one compare
+      and two selects per tap and lane: taps outside the input are loaded
+      as -inf, and the running tap starts at the window's first tap inside
+      the input (so an all -inf window keeps it; NaN never wins). Sums in
+      `acc`, one rounding. Any channel count (V = 1 scalar accesses when
+      C % V != 0).
+    * `pool2d_backward`, `rows > 1`: stride-1 averages as row tiles (the
+      dX box sum of the scaled dY, like the forward row tiles); strided
+      windows as tiles of `rows` x `columns` aligned to the stride, whose
+      covering windows and taps are static: each window visited once (one
+      dY load, for max one i8 tap-vector load compared with constant tap
+      indices), no per-row parity branch and, for avg, NR + NW reciprocal
+      divisors per thread instead of one per window.
+    * `depthwise_conv2d_pool2d`: a thread owns `columns` pooled outputs and
+      computes the convolution columns their windows need in registers; the
+      convolution output never goes to memory (`dwc-decompose-conv-pool`
+      splits the fused ops that carry no `#dwc.conv_pool`).
 
-    Refused in any case: tensor form (bufferize first), grids over 2^31 - 1
-    blocks. Vector accesses assume 16-byte aligned base pointers.
+    Kernels are named `<func>_pool_forward`, `<func>_pool_backward`
+    (`<func>_pool_backward_argmax` for the stored argmax) and
+    `<func>_conv_pool`. Refused: tensor form (bufferize first). Vector
+    accesses assume 16-byte aligned base pointers.
 
     Before:
 
     ```mlir
     dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>)
       window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+      {dwc.kernel = #dwc.pool_forward<vector_bits = 128, rows = 1, columns = 4>}
     ```
 
     After:
@@ -500,43 +499,6 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"maxBackwardArgmax", "max-backward-argmax", "std::string",
-           /*default=*/"\"auto\"",
-           "How max pool2d_backward finds each window's argmax: recompute "
-           "(from X, in the gather), stored (a first kernel writes an i8 tap "
-           "index per window to a workspace), auto (stored when windows "
-           "overlap, KH > sh or KW > sw)">,
-    Option<"rowTile", "row-tile", "int64_t", /*default=*/"0",
-           "pool2d output rows per thread for windows overlapping in height "
-           "(0: automatic, 8 when KH > sh; 1: single-row strips)">,
-    Option<"tileAccRegs", "tile-acc-regs", "int64_t", /*default=*/"48",
-           "32-bit registers the row-tiled pool2d kernel may hold in live "
-           "partial results (bounds the strip width TM)">,
-    Option<"backwardStrip", "backward-strip", "int64_t", /*default=*/"0",
-           "dX positions per thread along the width in the pool2d_backward "
-           "gather (rounded up to a multiple of the width stride; 0: 4, or 2 "
-           "for 16-bit max with the stored argmax)">,
-    Option<"backwardRowTile", "backward-row-tile", "int64_t",
-           /*default=*/"0",
-           "dX rows per thread of the strided pool2d_backward gather tiles "
-           "(rounded up to a multiple of the height stride; 0: automatic, "
-           "one stride of rows; 1: single-row strips)">,
-    Option<"fuseConv", "fuse-conv", "bool", /*default=*/"true",
-           "Lower dwc.depthwise_conv2d_pool2d to the fused kernel (false: "
-           "leave it to dwc-decompose-conv-pool)">,
-    Option<"packedArgmax", "packed-argmax", "bool", /*default=*/"true",
-           "16-bit max backward: scan the argmax on packed pairs with "
-           "set.gt.u32.{f16x2,bf16x2} (inline PTX; false: per-lane compares, "
-           "e.g. to run the kernels on a host)">,
-    Option<"argmaxStrip", "argmax-strip", "int64_t", /*default=*/"0",
-           "Windows per thread of the stored-argmax kernel of max "
-           "pool2d_backward (0: 1 for 16-bit data, else the forward strip, "
-           "4 for strided windows)">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"128",
-           "Channel vector per thread of the pool2d forward kernels, in bits "
-           "(32, 64 or 128)">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
@@ -549,19 +511,22 @@ def ConvertDwcToGPUGlobalPool
     : Pass<"convert-dwc-to-gpu-global-pool", "mlir::ModuleOp"> {
   let summary = "Lower global average pooling and its gradient to streaming GPU kernels";
   let description = [{
-    Replaces memref-form `dwc.global_avg_pool`, `dwc.pool2d avg` whose
-    window is the whole input (no padding, no activation) and
-    `dwc.pool2d_backward avg` with such a window (the broadcast-divide
-    `dX[n, h, w, c] = dY[n, 0, 0, c] / (H * W)`) with `gpu.launch` kernels
-    that stream X (or dX) once at memory bandwidth. Runs before
-    `convert-dwc-to-gpu-pool`, which keeps what this pass refuses.
+    Replaces memref-form `dwc.global_avg_pool` and `dwc.pool2d avg` whose
+    window is the whole input (no padding, no activation) carrying a
+    `#dwc.global_pool` configuration, and `dwc.pool2d_backward avg` with
+    such a window (the broadcast-divide
+    `dX[n, h, w, c] = dY[n, 0, 0, c] / (H * W)`) carrying a
+    `#dwc.global_pool_backward` one (attached by `dwc-select-kernels`),
+    with `gpu.launch` kernels that stream X (or dX) once at memory
+    bandwidth, named `<func>_global_pool` and `<func>_global_pool_backward`.
+    Ops without such a configuration are left alone.
 
     * Channel vectors: a thread owns vw consecutive channels, the widest
       power of two of at most 128 bits dividing C (4 x f32, 8 x f16/bf16;
       narrower vectors, down to scalars, for other C).
     * A block owns one image and a tile of CT channel vectors (a power of
-      two <= 32, option `channel-tile`) and R position rows (CT x R threads,
-      option `threads`): thread (r, cv) visits positions r, r + R, ... of
+      two <= 32, field `channel_tile`) and R position rows (CT x R threads,
+      field `threads`): thread (r, cv) visits positions r, r + R, ... of
       the H * W, K = ceil(H*W / R) of them. CT is the widest tile (32
       vectors, or C rounded up to a power of two), halved while the grid
       has fewer blocks than SMs (of #dwc.target; N = 1), not below 64
@@ -570,7 +535,7 @@ def ConvertDwcToGPUGlobalPool
       4-vector ones). R gives 256 threads (fewer for small maps), doubled
       up to 1024 while the grid holds less than half of the GPU's threads.
     * Bytes in flight: a thread's positions are visited in groups of
-      `unroll` independent 128-bit loads (or stores) per scf.for step,
+      `unroll` (field) independent 128-bit loads (or stores) per scf.for step,
       K <= 16 unrolled completely; only a thread's last position can lie
       past H * W (a clamped load whose value is replaced by zero; a guarded
       store).
@@ -582,12 +547,14 @@ def ConvertDwcToGPUGlobalPool
       in `acc`, rounds once and stores it at its K positions. With no
       reduction to keep in one block, a grid of fewer blocks than SMs
       (N = 1) splits each image's positions over S blocks (~2 blocks per
-      SM; option `position-blocks`): block s takes position rows
+      SM; field `position_blocks`): block s takes position rows
       s * R + r + k * R * S. (Not yet timed on the GPU: batch-1 gradients
       ran on 6-80 blocks at 0.37-0.95x PyTorch before the split.)
 
-    Refused: tensor form (bufferize first), non-identity layouts, dynamic
-    shapes, grids over 2^31 - 1 blocks, pooling that is not global. Vector
+    The configuration's rules (include/dwc/Dialect/Dwc/IR/Configs/Pool.h)
+    refuse non-identity layouts, dynamic shapes, grids over 2^31 - 1
+    blocks and pooling that is not global; this pass refuses the tensor
+    form (bufferize first). Vector
     accesses assume base pointers aligned to the vector (16 bytes).
 
     Before:
@@ -595,6 +562,7 @@ def ConvertDwcToGPUGlobalPool
     ```mlir
     dwc.global_avg_pool ins(%x : memref<128x7x7x768xf32>)
       outs(%y : memref<128x1x1x768xf32>)
+      {dwc.kernel = #dwc.global_pool<channel_tile = 32, threads = 256, unroll = 8>}
     ```
 
     After (CT = 32 channel vectors x R = 8 rows, K = 7 loads per thread):
@@ -613,18 +581,6 @@ def ConvertDwcToGPUGlobalPool
     }
     ```
   }];
-  let options = [
-    Option<"channelTile", "channel-tile", "int64_t", /*default=*/"0",
-           "Channel vectors per block (a power of two <= 32; 0: chosen)">,
-    Option<"threads", "threads", "int64_t", /*default=*/"0",
-           "Threads per block (a multiple of 32 <= 1024; 0: chosen)">,
-    Option<"unroll", "unroll", "int64_t", /*default=*/"8",
-           "Positions per loop step of a thread (loads or stores in flight)">,
-    Option<"positionBlocks", "position-blocks", "int64_t", /*default=*/"0",
-           "Gradient only: blocks sharing one image and channel tile, each "
-           "taking every S-th group of R positions (0: 1, or ~2 blocks per "
-           "SM in all when the grid has fewer blocks than SMs)">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",

@@ -1,21 +1,22 @@
 //===- DwcToGPUGlobalPool.cpp - global average pooling at bandwidth -------===//
 //
 // Lowers memref-form dwc.global_avg_pool (and dwc.pool2d avg whose window
-// is the whole input) to a streaming reduction kernel, and dwc.pool2d_backward
-// avg with such a window (the broadcast-divide dX = dY / (H * W)) to a
-// streaming broadcast kernel. Both read and write 128-bit channel vectors of
+// is the whole input) carrying a #dwc.global_pool configuration to a
+// streaming reduction kernel, and dwc.pool2d_backward avg with such a window
+// (the broadcast-divide dX = dY / (H * W)) carrying a
+// #dwc.global_pool_backward one to a streaming broadcast kernel. Both read and write 128-bit channel vectors of
 // NHWC rows, keep several loads or stores in flight per thread and split the
-// H * W positions across the threads of a block, with the block's channel
-// tile narrowed until the grid covers the GPU. See the pass description in
+// H * W positions across the threads of a block (the tiling chosen by
+// dwc-select-kernels, lib/Conversion/KernelSelection/PoolSelection.cpp). See the pass description in
 // include/dwc/Conversion/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
-#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -23,7 +24,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 #include <limits>
 
@@ -41,97 +41,7 @@ constexpr int64_t kWarp = 32;
 /// Per-thread position loops up to this length are unrolled completely.
 constexpr int64_t kMaxFullUnroll = 16;
 
-/// Tuning knobs (0: chosen from the shape).
-struct GapOptions {
-  int64_t channelTile = 0, threads = 0, unroll = 8, smCount = 0,
-          positionBlocks = 0;
-};
-
-/// How one kernel covers N x P x C (P = H * W positions): blocks of CT
-/// channel vectors (vw elements each) x R position rows, S blocks per image
-/// and tile (the gradient only; the reduction keeps S = 1); thread (r, cv)
-/// of block s visits positions s * R + r + k * R * S, K of them.
-struct GapPlan {
-  int64_t N, P, C, vw, CV, CT, R, K, tiles, S = 1;
-  int64_t threads() const { return CT * R; }
-  int64_t blocks() const { return N * tiles * S; }
-  int64_t rowStride() const { return R * S; }
-};
-
-/// The widest power-of-two vector of at most 128 bits dividing C.
-int64_t vectorWidth(Type elem, int64_t c) {
-  int64_t v = 128 / elem.getIntOrFloatBitWidth();
-  while (v > 1 && c % v != 0)
-    v /= 2;
-  return v;
-}
-
-/// Channel tile: the widest power of two <= 32 vectors up to C, narrowed
-/// (not below 64 bytes per row) only while the grid has fewer blocks than
-/// SMs: wide rows win even with idle lanes.
-int64_t chooseChannelTile(const GapPlan &p, int64_t elemBytes,
-                          int64_t smCount) {
-  int64_t minCT = std::max<int64_t>(1, 64 / (p.vw * elemBytes));
-  int64_t ct = std::min<int64_t>(kWarp, llvm::PowerOf2Ceil(p.CV));
-  while (ct / 2 >= minCT && p.N * static_cast<int64_t>(llvm::divideCeil(p.CV, ct)) < smCount)
-    ct /= 2;
-  return ct;
-}
-
-GapPlan makePlan(Type elem, int64_t N, int64_t P, int64_t C,
-                 const GapOptions &o, bool splitPositions) {
-  GapPlan p{N, P, C, vectorWidth(elem, C), 0, 0, 0, 0, 0};
-  p.CV = C / p.vw;
-  int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
-  p.CT = o.channelTile ? o.channelTile : chooseChannelTile(p, bytes, o.smCount);
-  p.tiles = llvm::divideCeil(p.CV, p.CT);
-  int64_t minR = std::max<int64_t>(1, kWarp / p.CT);
-  // 256 threads, fewer when the map has fewer positions.
-  p.R = o.threads ? std::max(minR, o.threads / p.CT)
-                  : std::max(minR, std::min<int64_t>(
-                                       256 / p.CT,
-                                       int64_t(llvm::bit_floor(uint64_t(P)))));
-  // The gradient has no reduction: a grid smaller than the SM count
-  // (N = 1) spreads each image's positions over S blocks, ~2 per SM.
-  if (splitPositions && (o.positionBlocks || N * p.tiles < o.smCount)) {
-    int64_t s = o.positionBlocks ? o.positionBlocks
-                                 : llvm::divideCeil(2 * o.smCount, N * p.tiles);
-    p.S = std::clamp<int64_t>(s, 1, llvm::divideCeil(P, p.R));
-  }
-  // More threads (up to 1024) while the grid holds less than half of the
-  // GPU's threads.
-  while (!o.threads && p.blocks() * p.threads() < o.smCount * 1024 &&
-         p.threads() < 1024 && p.rowStride() * 2 * 4 <= P)
-    p.R *= 2;
-  p.K = llvm::divideCeil(P, p.rowStride());
-  return p;
-}
-
-/// Why a tiling cannot be used (empty: it can).
-std::string planProblem(const GapPlan &p) {
-  if (p.CT < 1 || p.CT > kWarp || !llvm::isPowerOf2_64(p.CT))
-    return "channel-tile must be a power of two in [1, 32]";
-  if (p.threads() > 1024 || p.threads() % kWarp != 0)
-    return "threads must be a multiple of 32 of at most 1024";
-  if (p.blocks() > std::numeric_limits<int32_t>::max())
-    return "grid too large";
-  return "";
-}
-
-std::string formProblem(Operation *op) {
-  if (op->getNumResults() != 0)
-    return "tensor form (bufferize first)";
-  for (Value v : op->getOperands()) {
-    auto t = dyn_cast<MemRefType>(v.getType());
-    if (!t)
-      return "tensor operand (bufferize first)";
-    if (!t.getLayout().isIdentity())
-      return "non-identity layout";
-    if (!t.hasStaticShape())
-      return "dynamic shape";
-  }
-  return "";
-}
+using GapPlan = GlobalPoolPlan;
 
 /// Index arithmetic plus `vector<vw x T>` loads and stores.
 struct GapEmitter : IndexEmitter {
@@ -289,6 +199,7 @@ void emitReduction(RewriterBase &rewriter, Operation *op, const GapPlan &p,
   rewriter.setInsertionPoint(op);
   auto [launch, b] = createGridLaunch(rewriter, loc, p.blocks(), 1,
                                       p.threads(), buffers);
+  nameKernel(launch, GlobalPoolKernelAttr::getMnemonic());
   GapEmitter e{b, loc, p.vw};
   GapThread t = threadCoords(e, p, launch);
   Value flat = memref::CollapseShapeOp::create(
@@ -344,6 +255,7 @@ void emitBroadcast(RewriterBase &rewriter, Operation *op, const GapPlan &p,
   rewriter.setInsertionPoint(op);
   auto [launch, b] =
       createGridLaunch(rewriter, loc, p.blocks(), 1, p.threads());
+  nameKernel(launch, GlobalPoolBackwardKernelAttr::getMnemonic());
   GapEmitter e{b, loc, p.vw};
   GapThread t = threadCoords(e, p, launch);
   Type elt = cast<MemRefType>(dx.getType()).getElementType();
@@ -377,90 +289,73 @@ void emitBroadcast(RewriterBase &rewriter, Operation *op, const GapPlan &p,
   });
 }
 
-/// Whether a pool2d (backward) window is the whole input with no padding:
-/// one output per image and channel, its divisor H * W.
-bool isGlobalWindow(ArrayRef<int64_t> in, ArrayRef<int64_t> window,
-                    ArrayRef<int64_t> padding) {
-  return window.size() == 2 && window[0] == in[1] && window[1] == in[2] &&
-         llvm::all_of(padding, [](int64_t v) { return v == 0; });
-}
-
-/// Shared matching of the three ops: memref form, a usable plan.
-FailureOr<GapPlan> planFor(PatternRewriter &rewriter, Operation *op, Value x,
-                           const GapOptions &o, bool splitPositions) {
-  std::string why = formProblem(op);
-  if (why.empty()) {
-    auto t = cast<MemRefType>(x.getType());
-    auto in = t.getShape();
-    GapPlan p = makePlan(t.getElementType(), in[0], in[1] * in[2], in[3], o,
-                         splitPositions);
-    why = planProblem(p);
-    if (why.empty())
-      return p;
-  }
-  return rewriter.notifyMatchFailure(op, why);
+/// The op's complete configuration of kind `ConfigAttr` and its plan, if
+/// it is emitted here (memref form; the rules of Configs/Pool.h hold).
+template <typename ConfigAttr>
+FailureOr<std::pair<ConfigAttr, GapPlan>>
+planOf(Operation *op, PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+  if (!config || !config.isComplete())
+    return rewriter.notifyMatchFailure(
+        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
+  std::string why = config.whyNotFor(op);
+  if (!why.empty())
+    return rewriter.notifyMatchFailure(op, why);
+  if (op->getNumResults() != 0 ||
+      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+  int64_t S = 1;
+  if constexpr (std::is_same_v<ConfigAttr, GlobalPoolBackwardKernelAttr>)
+    S = config.getPositionBlocks();
+  GapPlan p = withGlobalPoolTiling(*globalPoolShapeOf(op, why),
+                                   config.getChannelTile(),
+                                   config.getThreads(), S);
+  return std::make_pair(config, p);
 }
 
 /// The reduction kernel for `op` (a global average, or an average pool2d
 /// whose window is the whole input), reading `input` into `init`.
 LogicalResult rewriteAsReduction(Operation *op, Value input, Value init,
-                                 Type acc, const GapOptions &o,
-                                 PatternRewriter &rewriter) {
-  if (hasOtherKernel(op, ""))
-    return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-  FailureOr<GapPlan> p = planFor(rewriter, op, input, o, false);
-  if (failed(p))
+                                 Type acc, PatternRewriter &rewriter) {
+  auto planned = planOf<GlobalPoolKernelAttr>(op, rewriter);
+  if (failed(planned))
     return failure();
-  emitReduction(rewriter, op, *p, input, init, acc, o.unroll);
+  auto [config, p] = *planned;
+  emitReduction(rewriter, op, p, input, init, acc, config.getUnroll());
   rewriter.eraseOp(op);
   return success();
 }
 
 struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
-  GapOptions o;
-  GlobalAvgPoolLowering(MLIRContext *ctx, GapOptions o)
-      : OpRewritePattern(ctx, /*benefit=*/3), o(o) {}
+  using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
                                 PatternRewriter &rewriter) const override {
     return rewriteAsReduction(op, op.getInput(), op.getInit(), op.getAccType(),
-                              o, rewriter);
+                              rewriter);
   }
 };
 
 /// pool2d avg over the whole input (e.g. avg_pool2d(7) on a 7x7 map).
 struct GlobalPool2DLowering : OpRewritePattern<Pool2DOp> {
-  GapOptions o;
-  GlobalPool2DLowering(MLIRContext *ctx, GapOptions o)
-      : OpRewritePattern(ctx, /*benefit=*/3), o(o) {}
+  using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
-    auto in = cast<ShapedType>(op.getInput().getType()).getShape();
-    if (op.getKind() != PoolKind::Avg || op.getActivation() ||
-        !isGlobalWindow(in, op.getWindow(), op.getPadding()))
-      return rewriter.notifyMatchFailure(op, "not a global average");
     return rewriteAsReduction(op, op.getInput(), op.getInit(), op.getAccType(),
-                              o, rewriter);
+                              rewriter);
   }
 };
 
 /// The global average's gradient: pool2d_backward avg over the whole input.
 struct GlobalPool2DBackwardLowering : OpRewritePattern<Pool2DBackwardOp> {
-  GapOptions o;
-  GlobalPool2DBackwardLowering(MLIRContext *ctx, GapOptions o)
-      : OpRewritePattern(ctx, /*benefit=*/3), o(o) {}
+  using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    auto in = cast<ShapedType>(op.getInput().getType()).getShape();
-    if (op.getKind() != PoolKind::Avg ||
-        !isGlobalWindow(in, op.getWindow(), op.getPadding()))
-      return rewriter.notifyMatchFailure(op, "not a global average");
-    FailureOr<GapPlan> p = planFor(rewriter, op, op.getInit(), o, true);
-    if (failed(p))
+    auto planned = planOf<GlobalPoolBackwardKernelAttr>(op, rewriter);
+    if (failed(planned))
       return failure();
-    emitBroadcast(rewriter, op, *p, op.getOutputGrad(), op.getInit(),
-                  op.getAccType(), o.unroll);
+    auto [config, p] = *planned;
+    emitBroadcast(rewriter, op, p, op.getOutputGrad(), op.getInit(),
+                  op.getAccType(), config.getUnroll());
     rewriter.eraseOp(op);
     return success();
   }
@@ -470,23 +365,9 @@ struct ConvertDwcToGPUGlobalPoolPass
     : dwc::impl::ConvertDwcToGPUGlobalPoolBase<ConvertDwcToGPUGlobalPoolPass> {
   using ConvertDwcToGPUGlobalPoolBase::ConvertDwcToGPUGlobalPoolBase;
   void runOnOperation() override {
-    GapOptions o{channelTile, threads, unroll,
-                 TargetAttr::lookup(getOperation()).getSmCount(),
-                 positionBlocks};
-    if (o.channelTile < 0 || o.channelTile > kWarp ||
-        (o.channelTile && !llvm::isPowerOf2_64(o.channelTile)) ||
-        o.threads < 0 || o.threads > 1024 || o.threads % kWarp != 0 ||
-        o.unroll < 1 || o.unroll > 16 ||
-        o.positionBlocks < 0 || o.positionBlocks > 4096) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-global-pool: channel-tile must be 0 or a "
-             "power of two <= 32, threads 0 or a multiple of 32 <= 1024, "
-             "unroll in [1, 16], position-blocks in [0, 4096]";
-      return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     patterns.add<GlobalAvgPoolLowering, GlobalPool2DLowering,
-                 GlobalPool2DBackwardLowering>(&getContext(), o);
+                 GlobalPool2DBackwardLowering>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

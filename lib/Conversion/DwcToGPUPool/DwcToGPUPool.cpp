@@ -1,21 +1,23 @@
 //===- DwcToGPUPool.cpp - bandwidth-oriented NHWC pooling kernels ---------===//
 //
-// Lowers memref-form dwc.pool2d, dwc.pool2d_backward and dwc.global_avg_pool
-// to gpu.launch kernels that read their inputs once and write their outputs
+// Lowers memref-form dwc.pool2d, dwc.pool2d_backward and
+// dwc.depthwise_conv2d_pool2d carrying a #dwc.pool_forward,
+// #dwc.pool_backward or #dwc.conv_pool configuration (dwc-select-kernels) to
+// gpu.launch kernels that read their inputs once and write their outputs
 // once: 128-bit channel vectors per thread, strips of outputs along the
 // width with width-first register reuse of the overlapping window columns,
 // exact padding by clamped loads and selects, f32 accumulation for averages.
-// The backward op is a gather (one thread per dX strip) that recomputes the
-// max-pooling argmax from X with the op's tie-breaking. See the pass
+// The backward op is a gather (one thread per dX strip or tile) that finds
+// the max-pooling argmax from X with the op's tie-breaking. See the pass
 // description in include/dwc/Conversion/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
-#include "dwc/Conversion/KernelSelection.h"
-#include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
+#include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,7 +27,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
-#include <limits>
 #include <optional>
 
 namespace mlir::dwc {
@@ -38,16 +39,8 @@ using namespace mlir::dwc;
 
 namespace {
 
-/// Threads per block of the windowed kernels (1-D grid).
-constexpr int64_t kBlockSize = 256;
-/// Threads per block of global_avg_pool and its widest channel tile.
-constexpr int64_t kGapThreads = 256;
-constexpr int64_t kGapTileVectors = 32;
 /// Window loops up to this length are unrolled at compile time.
 constexpr int64_t kMaxUnroll = 8;
-/// The forward kernel loads (TM-1)*sw + KW columns per window row, fully
-/// unrolled: wider strips are left to the baseline kernel.
-constexpr int64_t kMaxColumns = 64;
 
 /// Whether X column `q` lies in one of `count` windows of width `kw` that
 /// start at columns first, first + step, ...: with strides wider than the
@@ -66,24 +59,51 @@ ArrayRef<int64_t> shapeOf(Value v) {
 }
 Type elemOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
 
-/// Why an op cannot be lowered here at all (empty: it can).
-std::string formProblem(Operation *op) {
-  if (op->getNumResults() != 0)
-    return "tensor form (bufferize first)";
-  for (Value v : op->getOperands()) {
-    auto t = dyn_cast<MemRefType>(v.getType());
-    if (!t)
-      return "tensor operand (bufferize first)";
-    if (!t.getLayout().isIdentity())
-      return "non-identity layout";
-  }
-  return "";
+/// The op's complete configuration of kind `ConfigAttr` if it is emitted
+/// here: memref form (the rules of Configs/Pool.h hold for it).
+template <typename ConfigAttr>
+FailureOr<ConfigAttr> configOf(Operation *op, PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+  if (!config || !config.isComplete())
+    return rewriter.notifyMatchFailure(
+        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
+  std::string why = config.whyNotFor(op);
+  if (!why.empty())
+    return rewriter.notifyMatchFailure(op, why);
+  if (op->getNumResults() != 0 ||
+      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+  return config;
 }
 
-/// 128 bits of channels per thread, or 1 when C is not a multiple.
-int64_t vectorWidth(Type elem, int64_t c, int64_t bits = 128) {
-  int64_t v = std::max<int64_t>(1, bits / elem.getIntOrFloatBitWidth());
-  return c % v == 0 ? v : 1;
+/// One windowed pooling kernel: the op's shape, its configuration's channel
+/// vector (vw elements, CV vectors per row) and TH rows x TM columns per
+/// thread, and the types: `acc` sums, `cty` the window fold (max: the
+/// element type, exact).
+struct Plan : PoolShape {
+  int64_t vw = 1, TH = 1, TM = 1, CV = 1;
+  bool includePad = false;
+  Type acc, cty;
+  std::optional<Activation> activation;
+  /// Max gradients: the argmax stored by a first kernel (TA windows per
+  /// thread; packed: the 16-bit scan on pairs) or recomputed from X.
+  bool storedArgmax = false, packedArgmax = false;
+  int64_t TA = 0;
+};
+
+Plan planOf(Operation *op, int64_t vectorBits, int64_t rows, int64_t columns,
+            bool includePad, Type acc) {
+  std::string why;
+  Plan p;
+  static_cast<PoolShape &>(p) = *poolShapeOf(op, why);
+  p.vw = poolVectorWidth(p.elem, p.C, vectorBits);
+  p.CV = p.C / p.vw;
+  p.TH = rows;
+  p.TM = columns;
+  p.includePad = includePad;
+  p.acc = acc;
+  p.cty = p.isMax ? p.elem : acc;
+  return p;
 }
 
 /// Index arithmetic and `vector<vw x T>` helpers (vw = 1 uses scalar
@@ -251,32 +271,28 @@ void guarded(OpBuilder &b, Location loc, Value cond,
   body(tb);
 }
 
-/// A 1-D launch of `grid` blocks of `block` threads in place of `op`.
-std::pair<gpu::LaunchOp, OpBuilder>
-createLaunch(RewriterBase &rewriter, Operation *op, int64_t grid, int64_t block,
-             TypeRange workgroup = {}) {
-  rewriter.setInsertionPoint(op);
-  return createGridLaunch(rewriter, op->getLoc(), grid, 1, block, workgroup);
-}
-
-/// 1-D launch of `total` threads in blocks of kBlockSize; `body` gets the
+/// 1-D launch of `total` threads in blocks of kPoolBlockSize in place of
+/// `op`, named after the op's kernel family (and `role`); `body` gets the
 /// global thread id (only ids below `total`).
 void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
-                function_ref<void(OpBuilder &, Value gid)> body,
-                bool eraseOp = true) {
+                StringRef role,
+                function_ref<void(OpBuilder &, Value gid)> body) {
   Location loc = op->getLoc();
-  auto [launch, b] = createLaunch(rewriter, op,
-                                  llvm::divideCeil(total, kBlockSize),
-                                  kBlockSize);
+  rewriter.setInsertionPoint(op);
+  auto [launch, b] = createGridLaunch(
+      rewriter, loc, llvm::divideCeil(total, kPoolBlockSize), 1,
+      kPoolBlockSize);
+  nameKernel(launch,
+             op->getAttrOfType<KernelConfigAttrInterface>(kKernelAttrName)
+                 .getFamily(),
+             role);
   Emitter e{b, loc, 1};
-  Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockSize),
+  Value gid = e.add(e.mul(launch.getBlockIds().x, kPoolBlockSize),
                     launch.getThreadIds().x);
   Value inRange;
-  if (total % kBlockSize != 0)
+  if (total % kPoolBlockSize != 0)
     inRange = e.cmp(arith::CmpIPredicate::ult, gid, e.cst(total));
   guarded(b, loc, inRange, [&](OpBuilder &tb) { body(tb, gid); });
-  if (eraseOp)
-    rewriter.eraseOp(op);
 }
 
 /// The epilogue of a strip of pooled outputs y[n, oh, ow0 + i, c]: avg
@@ -319,286 +335,227 @@ struct PooledStripStore {
   }
 };
 
-bool gridTooLarge(int64_t threads, int64_t perBlock) {
-  return llvm::divideCeil(threads, perBlock) >
-         std::numeric_limits<int32_t>::max();
-}
-
 //===----------------------------------------------------------------------===//
 // pool2d
 //===----------------------------------------------------------------------===//
 
-/// Outputs per thread along the width.
-int64_t forwardStrip(int64_t ow, int64_t sw) {
-  return std::min<int64_t>(ow, sw == 1 ? 8 : 4);
+/// One window row `ih` (window row `kh` of every strip output) folded into
+/// the strip's accumulators `accs`: each column of the strip loaded once
+/// and folded into every output whose window holds it (width-first). A
+/// window row outside the input contributes nothing.
+SmallVector<Value> foldStripRow(OpBuilder &bh, Location loc, const Plan &p,
+                                Value x, Value n, Value c, Value hs,
+                                Value wbase, Value neutral, Value kh,
+                                std::optional<int64_t> ckh, ValueRange accs) {
+  Emitter eh{bh, loc, p.vw};
+  int64_t cols = (p.TM - 1) * p.sw + p.KW;
+  int64_t OWc = llvm::divideCeil(p.OW, p.TM);
+  int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : p.KH - 1;
+  Value ih = eh.add(hs, kh);
+  Value rowOk =
+      eh.inBounds(ih, khLo - p.pt, (p.OH - 1) * p.sh + khHi - p.pt, p.IH);
+  return ifThen(bh, loc, rowOk, accs, [&](OpBuilder &rb) {
+    Emitter r{rb, loc, p.vw};
+    SmallVector<Value> a(accs);
+    for (int64_t j = 0; j < cols; ++j) {
+      Value iw = r.add(wbase, j);
+      Value ok = r.inBounds(iw, j - p.pl, (OWc - 1) * p.TM * p.sw - p.pl + j,
+                            p.IW);
+      Value v = r.convert(r.load(x, {n, ih, r.clampIf(ok, iw, p.IW), c}),
+                          p.cty);
+      v = r.select(ok, v, neutral);
+      foldColumn(rb, loc, a, v, j, p.sw, p.KW, p.isMax);
+    }
+    return a;
+  });
 }
 
-/// Row-tiled forward kernel (windows overlapping in height): output rows per
-/// thread by default, 32-bit registers allowed for the live partial results,
-/// and the most input vectors loaded (unrolled) per thread tile.
-constexpr int64_t kRowTile = 8;
-constexpr int64_t kDefaultTileAccRegs = 48;
-constexpr int64_t kMaxTileLoads = 128;
-/// Strided backward gather tiles: most windows visited (unrolled) and most
-/// dX positions held per thread.
-constexpr int64_t kMaxTileWindows = 32;
-constexpr int64_t kMaxTilePositions = 16;
+/// Single-row strips: a thread owns TM consecutive outputs of one row x vw
+/// channels and visits its KH window rows.
+void emitForwardStrips(PatternRewriter &rewriter, Pool2DOp op,
+                       const Plan &p) {
+  Value x = op.getInput(), y = op.getInit();
+  Location loc = op.getLoc();
+  int64_t OWc = llvm::divideCeil(p.OW, p.TM);
+  int64_t total = p.N * p.OH * OWc * p.CV;
+  emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
+    Emitter e{b, loc, p.vw};
+    auto co = e.delinearize(gid, {p.N, p.OH, OWc, p.CV});
+    Value n = co[0], oh = co[1], ow0 = e.mul(co[2], p.TM),
+          c = e.mul(co[3], p.vw);
+    Value hs = e.add(e.mul(oh, p.sh), -p.pt);
+    Value wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+    Value neutral = p.isMax ? e.negInf(p.cty) : e.splatF(p.cty, 0.0);
+    SmallVector<Value> inits(p.TM, neutral);
+    auto res = loop(b, loc, p.KH, p.KH <= kMaxUnroll, inits,
+                    [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
+                        ValueRange accs) {
+                      return foldStripRow(bh, loc, p, x, n, c, hs, wbase,
+                                          neutral, kh, ckh, accs);
+                    });
+    int64_t pad[4] = {p.pt, p.pb, p.pl, p.pr};
+    PooledStripStore{p.isMax, p.includePad, p.acc, p.activation, p.KH, p.KW,
+                     p.sw, p.IH, p.IW, p.OW, (OWc - 1) * p.TM, pad}
+        .emit(e, res, y, n, oh, ow0, c, hs, wbase);
+  });
+}
 
-/// Shape of a row-tiled forward thread tile: TH output rows x TM outputs
-/// along the width.
-struct RowTile {
-  int64_t th, tm;
+/// The separable row-tiled kernel's thread: TH output rows x TM outputs x
+/// vw channels. The (TH-1)*sh + KH input rows of the tile are visited in
+/// order, each loaded once (columns of the strip once each, width-first):
+/// the row partial of every strip output (its KW taps folded) is folded
+/// into the accumulators of the output rows whose window holds the row; an
+/// output row is divided and stored right after its last window row. Rows
+/// and columns outside the input are clamped loads whose values are
+/// replaced by the neutral element (no branches, so loads of consecutive
+/// rows may overlap).
+struct RowTileThread {
+  const Plan &p;
+  Pool2DOp op;
+  Emitter &e;
+  int64_t OHt, OWc, cols;
+  Value n, oh0, ow0, c, hs0, wbase, neutral;
+  SmallVector<Value> colIdx, colOk, colCnt;
+  SmallVector<SmallVector<Value>> accs;
+
+  RowTileThread(const Plan &p, Pool2DOp op, Emitter &e, Value gid)
+      : p(p), op(op), e(e), OHt(llvm::divideCeil(p.OH, p.TH)),
+        OWc(llvm::divideCeil(p.OW, p.TM)), cols((p.TM - 1) * p.sw + p.KW) {
+    auto co = e.delinearize(gid, {p.N, OHt, OWc, p.CV});
+    n = co[0], oh0 = e.mul(co[1], p.TH), ow0 = e.mul(co[2], p.TM),
+    c = e.mul(co[3], p.vw);
+    hs0 = e.add(e.mul(oh0, p.sh), -p.pt);
+    wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+    neutral = p.isMax ? e.negInf(p.cty) : e.splatF(p.cty, 0.0);
+  }
+
+  Value fold(Value a, Value v) {
+    if (p.isMax)
+      return arith::MaximumFOp::create(e.b, e.loc, a, v);
+    return arith::AddFOp::create(e.b, e.loc, a, v);
+  }
+
+  /// Columns of the strip: clamped index and validity, static per j; the
+  /// width divisors, shared by the output rows.
+  void prepareColumns() {
+    colIdx.resize(cols);
+    colOk.resize(cols);
+    for (int64_t j = 0; j < cols; ++j) {
+      Value iw = e.add(wbase, j);
+      colOk[j] =
+          e.inBounds(iw, j - p.pl, (OWc - 1) * p.TM * p.sw - p.pl + j, p.IW);
+      colIdx[j] = e.clampIf(colOk[j], iw, p.IW);
+    }
+    colCnt.resize(p.TM);
+    if (!p.isMax)
+      for (int64_t i = 0; i < p.TM; ++i)
+        colCnt[i] = e.extent(e.add(wbase, i * p.sw), p.KW, p.IW, p.pl, p.pr,
+                             p.includePad);
+  }
+
+  /// Input row t of the tile: the KW taps of each strip output.
+  SmallVector<Value> rowPartials(int64_t t) {
+    Value ih = e.add(hs0, t);
+    Value rowOk =
+        e.inBounds(ih, t - p.pt, (OHt - 1) * p.TH * p.sh - p.pt + t, p.IH);
+    Value ihc = e.clampIf(rowOk, ih, p.IH);
+    SmallVector<Value> part(p.TM);
+    for (int64_t j = 0; j < cols; ++j) {
+      Value v = e.convert(e.load(op.getInput(), {n, ihc, colIdx[j], c}),
+                          p.cty);
+      v = e.select(colOk[j], v, neutral);
+      for (int64_t i = 0; i < p.TM; ++i) {
+        if (j < i * p.sw || j >= i * p.sw + p.KW)
+          continue;
+        part[i] = part[i] ? fold(part[i], v) : v;
+      }
+    }
+    for (int64_t i = 0; i < p.TM; ++i)
+      part[i] = e.select(rowOk, part[i], neutral);
+    return part;
+  }
+
+  /// Output row r after its last window row: divide, activate, store.
+  void storeRow(int64_t r) {
+    OpBuilder &b = e.b;
+    Location loc = e.loc;
+    Value oh = e.add(oh0, r);
+    Value rowCnt;
+    if (!p.isMax)
+      rowCnt = e.extent(e.add(hs0, r * p.sh), p.KH, p.IH, p.pt, p.pb,
+                        p.includePad);
+    Value rowStore;
+    if ((OHt - 1) * p.TH + r >= p.OH)
+      rowStore = e.cmp(arith::CmpIPredicate::slt, oh, e.cst(p.OH));
+    for (int64_t i = 0; i < p.TM; ++i) {
+      Value res = accs[r][i];
+      if (!p.isMax) {
+        Value cnt = b.createOrFold<arith::MulIOp>(loc, rowCnt, colCnt[i]);
+        res = e.divideByCount(res, cnt, p.acc);
+      }
+      res = applyActivation(b, loc, res, p.activation);
+      Value val = e.convert(res, elemOf(op.getInit()));
+      Value ow = e.add(ow0, i);
+      Value ok = rowStore;
+      if ((OWc - 1) * p.TM + i >= p.OW)
+        ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, ow, e.cst(p.OW)));
+      guarded(b, loc, ok, [&](OpBuilder &sb) {
+        Emitter es{sb, loc, p.vw};
+        es.store(val, op.getInit(), {n, oh, ow, c});
+      });
+      accs[r][i] = Value();
+    }
+  }
+
+  void emit() {
+    prepareColumns();
+    accs.assign(p.TH, SmallVector<Value>(p.TM));
+    for (int64_t t = 0, rows = (p.TH - 1) * p.sh + p.KH; t < rows; ++t) {
+      SmallVector<Value> part = rowPartials(t);
+      // Fold into the output rows r with r*sh <= t < r*sh + KH.
+      for (int64_t r = 0; r < p.TH; ++r) {
+        if (t < r * p.sh || t >= r * p.sh + p.KH)
+          continue;
+        for (int64_t i = 0; i < p.TM; ++i)
+          accs[r][i] = fold(accs[r][i] ? accs[r][i] : neutral, part[i]);
+        if (t == r * p.sh + p.KH - 1)
+          storeRow(r);
+      }
+    }
+  }
 };
 
-/// The row tile for a forward pool2d, or nullopt for the single-row strip
-/// kernel. `request`: 0 = automatic (8 rows whenever the windows overlap in
-/// height, KH > sh: each input row then serves several output rows), 1 =
-/// never, >= 2 = that many rows when KH > sh.
-///
-/// While input row t is folded in, the output rows whose windows hold it
-/// are live: ceil(KH/sh) rows of TM accumulators, the newest being the row
-/// partial itself. TM is the widest of the strip width (8 for sw = 1, else
-/// 4), 4, 2, 1 keeping ceil(KH/sh) * TM * (vw * bits(accumulator) / 32)
-/// within `accRegs` (kDefaultTileAccRegs; 3x3 stride 1: f32 TM = 4, f16/bf16 max TM = 4,
-/// f16/bf16 avg with f32 sums TM = 2; ptxas then stays at <= 128 registers,
-/// two 256-thread blocks per SM, no spills; a budget of 96 gave ~175). TH = min(OH, kRowTile or the request),
-/// halved while the tile's (TH-1)*sh + KH rows x (TM-1)*sw + KW columns
-/// exceed kMaxTileLoads.
-std::optional<RowTile> forwardRowTile(int64_t request, int64_t accRegs,
-                                      int64_t OH, int64_t OW,
-                                      int64_t KH, int64_t KW, int64_t sh,
-                                      int64_t sw, int64_t vw, Type cty) {
-  if (request == 1 || KH <= sh)
-    return std::nullopt;
-  int64_t live = llvm::divideCeil(KH, sh);
-  int64_t regs = std::max<int64_t>(1, vw * cty.getIntOrFloatBitWidth() / 32);
-  int64_t tm = forwardStrip(OW, sw);
-  while (tm > 1 && live * tm * regs > accRegs)
-    tm /= 2;
-  int64_t th = std::min<int64_t>(OH, request == 0 ? kRowTile : request);
-  int64_t cols = (tm - 1) * sw + KW;
-  while (th > 2 && ((th - 1) * sh + KH) * cols > kMaxTileLoads)
-    th /= 2;
-  if (th < 2 || ((th - 1) * sh + KH) * cols > kMaxTileLoads)
-    return std::nullopt;
-  return RowTile{th, tm};
+void emitForwardRowTiles(PatternRewriter &rewriter, Pool2DOp op,
+                         const Plan &p) {
+  int64_t total = p.N * llvm::divideCeil(p.OH, p.TH) *
+                  llvm::divideCeil(p.OW, p.TM) * p.CV;
+  emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
+    Emitter e{b, op.getLoc(), p.vw};
+    RowTileThread(p, op, e, gid).emit();
+  });
 }
 
+/// dwc.pool2d with a #dwc.pool_forward configuration: row tiles (rows > 1)
+/// or single-row strips.
 struct Pool2DForward : OpRewritePattern<Pool2DOp> {
-  Pool2DForward(MLIRContext *ctx, int64_t rowTile, int64_t accRegs,
-                int64_t vectorBits)
-      : OpRewritePattern(ctx, /*benefit=*/2), rowTile(rowTile),
-        accRegs(accRegs), vectorBits(vectorBits) {}
-  int64_t rowTile, accRegs, vectorBits;
+  using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(Pool2DOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    std::string why = formProblem(op);
-    if (!why.empty())
-      return rewriter.notifyMatchFailure(op, why);
-    Value x = op.getInput(), y = op.getInit();
-    Type elt = elemOf(x);
-    auto in = shapeOf(x), out = shapeOf(y);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C, vectorBits);
-    if (vw == 1)
-      return rewriter.notifyMatchFailure(op, "channels not a multiple of the vector width");
-    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
-    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
-    int64_t pt = p[0], pl = p[2];
-    int64_t TM = forwardStrip(OW, sw);
-    int64_t cols = (TM - 1) * sw + KW;
-    if (cols > kMaxColumns)
-      return rewriter.notifyMatchFailure(op, "window too wide for the register strip");
-    bool isMax = op.getKind() == PoolKind::Max;
-    bool includePad = op.getCountIncludePad();
-    Type acc = op.getAccType();
-    // Max compares in the element type (exact), avg sums in acc.
-    Type cty = isMax ? elt : acc;
-    Location loc = op.getLoc();
-    int64_t CV = C / vw;
-    // Stride-1 averages of 16-bit data (8 f32 sums per channel vector):
-    // by default one output per row and 4 rows per thread, whose lower
-    // register use keeps more threads resident.
-    int64_t tileRequest = rowTile, tileRegs = accRegs;
-    if (!isMax && sh == 1 && sw == 1 && rowTile == 0 &&
-        accRegs == kDefaultTileAccRegs &&
-        vw * acc.getIntOrFloatBitWidth() / 32 == 8) {
-      tileRequest = 4;
-      tileRegs = 24;
-    }
-    if (auto tile = forwardRowTile(tileRequest, tileRegs, OH, OW, KH, KW, sh,
-                                   sw, vw, cty)) {
-      int64_t total = N * llvm::divideCeil(OH, tile->th) *
-                      llvm::divideCeil(OW, tile->tm) * CV;
-      if (!gridTooLarge(total, kBlockSize)) {
-        emitRowTiled(rewriter, op, *tile, total);
-        return success();
-      }
-    }
-    int64_t OWc = llvm::divideCeil(OW, TM);
-    int64_t total = N * OH * OWc * CV;
-    if (gridTooLarge(total, kBlockSize))
-      return rewriter.notifyMatchFailure(op, "grid too large");
-
-    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
-      Emitter e{b, loc, vw};
-      auto co = e.delinearize(gid, {N, OH, OWc, CV});
-      Value n = co[0], oh = co[1], ow0 = e.mul(co[2], TM),
-            c = e.mul(co[3], vw);
-      Value hs = e.add(e.mul(oh, sh), -pt);
-      Value wbase = e.add(e.mul(ow0, sw), -pl);
-      Value neutral = isMax ? e.negInf(cty) : e.splatF(cty, 0.0);
-      SmallVector<Value> inits(TM, neutral);
-      auto res = loop(
-          b, loc, KH, KH <= kMaxUnroll, inits,
-          [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
-              ValueRange accs) -> SmallVector<Value> {
-            Emitter eh{bh, loc, vw};
-            int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
-            Value ih = eh.add(hs, kh);
-            Value rowOk =
-                eh.inBounds(ih, khLo - pt, (OH - 1) * sh + khHi - pt, IH);
-            // A window row outside the input contributes nothing.
-            return ifThen(bh, loc, rowOk, accs, [&](OpBuilder &rb) {
-              Emitter r{rb, loc, vw};
-              SmallVector<Value> a(accs);
-              // Width-first: each column of the strip once, folded into
-              // every output whose window holds it.
-              for (int64_t j = 0; j < cols; ++j) {
-                Value iw = r.add(wbase, j);
-                Value ok = r.inBounds(iw, j - pl,
-                                      (OWc - 1) * TM * sw - pl + j, IW);
-                Value v = r.convert(
-                    r.load(x, {n, ih, r.clampIf(ok, iw, IW), c}), cty);
-                v = r.select(ok, v, neutral);
-                foldColumn(rb, loc, a, v, j, sw, KW, isMax);
-              }
-              return a;
-            });
-          });
-      PooledStripStore{isMax, includePad, acc, op.getActivation(), KH, KW,
-                       sw, IH, IW, OW, (OWc - 1) * TM, p}
-          .emit(e, res, y, n, oh, ow0, c, hs, wbase);
-    });
+    FailureOr<PoolForwardKernelAttr> config =
+        configOf<PoolForwardKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    Plan p = planOf(op, config->getVectorBits(), config->getRows(),
+                    config->getColumns(), op.getCountIncludePad(),
+                    op.getAccType());
+    p.activation = op.getActivation();
+    if (p.TH > 1)
+      emitForwardRowTiles(rewriter, op, p);
+    else
+      emitForwardStrips(rewriter, op, p);
+    rewriter.eraseOp(op);
     return success();
-  }
-
-  /// Separable row-tiled kernel: a thread owns TH consecutive output rows x
-  /// TM outputs along the width x vw channels. The (TH-1)*sh + KH input rows
-  /// of the tile are visited in order, each loaded once (columns of the
-  /// strip once each, width-first): the row partial of every strip output
-  /// (its KW taps folded) is folded into the accumulators of the output rows
-  /// whose window holds the row; an output row is divided and stored right
-  /// after its last window row. Rows and columns outside the input are
-  /// clamped loads whose values are replaced by the neutral element (no
-  /// branches, so loads of consecutive rows may overlap).
-  void emitRowTiled(PatternRewriter &rewriter, Pool2DOp op, RowTile tile,
-                    int64_t total) const {
-    Value x = op.getInput(), y = op.getInit();
-    Type elt = elemOf(x);
-    auto in = shapeOf(x), out = shapeOf(y);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C, vectorBits);
-    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
-    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
-    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
-    int64_t TH = tile.th, TM = tile.tm;
-    int64_t cols = (TM - 1) * sw + KW, rows = (TH - 1) * sh + KH;
-    int64_t OHt = llvm::divideCeil(OH, TH), OWc = llvm::divideCeil(OW, TM);
-    int64_t CV = C / vw;
-    bool isMax = op.getKind() == PoolKind::Max;
-    bool includePad = op.getCountIncludePad();
-    Type acc = op.getAccType();
-    Type cty = isMax ? elt : acc;
-    Location loc = op.getLoc();
-
-    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
-      Emitter e{b, loc, vw};
-      auto co = e.delinearize(gid, {N, OHt, OWc, CV});
-      Value n = co[0], oh0 = e.mul(co[1], TH), ow0 = e.mul(co[2], TM),
-            c = e.mul(co[3], vw);
-      Value hs0 = e.add(e.mul(oh0, sh), -pt);
-      Value wbase = e.add(e.mul(ow0, sw), -pl);
-      Value neutral = isMax ? e.negInf(cty) : e.splatF(cty, 0.0);
-      auto fold = [&](Value a, Value v) -> Value {
-        if (isMax)
-          return arith::MaximumFOp::create(b, loc, a, v);
-        return arith::AddFOp::create(b, loc, a, v);
-      };
-      // Columns of the strip: clamped index and validity, static per j.
-      SmallVector<Value> colIdx(cols), colOk(cols);
-      for (int64_t j = 0; j < cols; ++j) {
-        Value iw = e.add(wbase, j);
-        colOk[j] = e.inBounds(iw, j - pl, (OWc - 1) * TM * sw - pl + j, IW);
-        colIdx[j] = e.clampIf(colOk[j], iw, IW);
-      }
-      // Width divisors, shared by the output rows.
-      SmallVector<Value> colCnt(TM);
-      if (!isMax)
-        for (int64_t i = 0; i < TM; ++i)
-          colCnt[i] = e.extent(e.add(wbase, i * sw), KW, IW, pl, pr,
-                               includePad);
-      SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM));
-      for (int64_t t = 0; t < rows; ++t) {
-        Value ih = e.add(hs0, t);
-        Value rowOk = e.inBounds(ih, t - pt, (OHt - 1) * TH * sh - pt + t, IH);
-        Value ihc = e.clampIf(rowOk, ih, IH);
-        // Row partials: the KW taps of each strip output in this row.
-        SmallVector<Value> part(TM);
-        for (int64_t j = 0; j < cols; ++j) {
-          Value v = e.convert(e.load(x, {n, ihc, colIdx[j], c}), cty);
-          v = e.select(colOk[j], v, neutral);
-          for (int64_t i = 0; i < TM; ++i) {
-            if (j < i * sw || j >= i * sw + KW)
-              continue;
-            part[i] = part[i] ? fold(part[i], v) : v;
-          }
-        }
-        for (int64_t i = 0; i < TM; ++i)
-          part[i] = e.select(rowOk, part[i], neutral);
-        // Fold into the output rows r with r*sh <= t < r*sh + KH.
-        for (int64_t r = 0; r < TH; ++r) {
-          if (t < r * sh || t >= r * sh + KH)
-            continue;
-          for (int64_t i = 0; i < TM; ++i)
-            accs[r][i] = fold(accs[r][i] ? accs[r][i] : neutral, part[i]);
-          if (t != r * sh + KH - 1)
-            continue;
-          // Last window row of output row r: divide and store.
-          Value oh = e.add(oh0, r);
-          Value rowCnt;
-          if (!isMax)
-            rowCnt = e.extent(e.add(hs0, r * sh), KH, IH, pt, pb, includePad);
-          Value rowStore;
-          if ((OHt - 1) * TH + r >= OH)
-            rowStore = e.cmp(arith::CmpIPredicate::slt, oh, e.cst(OH));
-          for (int64_t i = 0; i < TM; ++i) {
-            Value res = accs[r][i];
-            if (!isMax) {
-              Value cnt =
-                  b.createOrFold<arith::MulIOp>(loc, rowCnt, colCnt[i]);
-              res = e.divideByCount(res, cnt, acc);
-            }
-            res = applyActivation(b, loc, res, op.getActivation());
-            Value val = e.convert(res, elemOf(y));
-            Value ow = e.add(ow0, i);
-            Value ok = rowStore;
-            if ((OWc - 1) * TM + i >= OW)
-              ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW)));
-            guarded(b, loc, ok, [&](OpBuilder &sb) {
-              Emitter es{sb, loc, vw};
-              es.store(val, y, {n, oh, ow, c});
-            });
-            accs[r][i] = Value();
-          }
-        }
-      }
-    });
   }
 };
 
@@ -606,698 +563,691 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
 // pool2d_backward
 //===----------------------------------------------------------------------===//
 
-/// How max pool2d_backward finds each window's argmax.
-enum class ArgmaxMode { Auto, Recompute, Stored };
-
-std::optional<ArgmaxMode> parseArgmaxMode(StringRef s) {
-  if (s == "auto")
-    return ArgmaxMode::Auto;
-  if (s == "recompute")
-    return ArgmaxMode::Recompute;
-  if (s == "stored")
-    return ArgmaxMode::Stored;
-  return std::nullopt;
+/// For the NW windows (oh, iw0/sw + d0 + j) of a strip of TM dX positions:
+/// the tap kh*KW + kw of the first maximum (row-major) over the window's
+/// taps inside the input, as vector<vw x i32>. The window rows are scanned
+/// in order, each X column of the windows' union loaded once per row and
+/// offered to every window holding it, in kw order.
+SmallVector<Value> recomputeArgmax(OpBuilder &rb, Location loc, const Plan &p,
+                                   Value x, Value n, Value oh, Value iw0,
+                                   Value c) {
+  int64_t d0, NW;
+  std::tie(d0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+  int64_t IWc = llvm::divideCeil(p.IW, p.TM);
+  // X columns scanned, relative to iw0: [qLo, qHi].
+  int64_t qLo = d0 * p.sw - p.pl, qHi = (d0 + NW - 1) * p.sw - p.pl + p.KW - 1;
+  Emitter r{rb, loc, p.vw};
+  Value top = r.add(r.mul(oh, p.sh), -p.pt);
+  SmallVector<Value> inits(NW, r.negInf(p.elem));
+  for (int64_t j = 0; j < NW; ++j)
+    inits.push_back(r.firstTap(top, r.add(iw0, (d0 + j) * p.sw - p.pl), p.KW));
+  auto state = loop(
+      rb, loc, p.KH, p.KH <= kMaxUnroll, inits,
+      [&](OpBuilder &xb, Value kr, std::optional<int64_t> ckr,
+          ValueRange st) -> SmallVector<Value> {
+        Emitter ex{xb, loc, p.vw};
+        int64_t rLo = ckr ? *ckr : 0, rHi = ckr ? *ckr : p.KH - 1;
+        Value xr = ex.add(top, kr);
+        Value rowOk =
+            ex.inBounds(xr, rLo - p.pt, (p.OH - 1) * p.sh - p.pt + rHi, p.IH);
+        Value xrc = ex.clampIf(rowOk, xr, p.IH);
+        SmallVector<Value> mv(st.begin(), st.begin() + NW),
+            mt(st.begin() + NW, st.end());
+        Value tapRow = ex.broadcast(arith::IndexCastOp::create(
+            xb, loc, xb.getI32Type(), ex.mul(kr, p.KW)));
+        for (int64_t q = qLo; q <= qHi; ++q) {
+          if (!inSomeWindow(q, qLo, NW, p.sw, p.KW))
+            continue;
+          Value iw = ex.add(iw0, q);
+          Value colOk = ex.inBounds(iw, q, (IWc - 1) * p.TM + q, p.IW);
+          Value ok = ex.andi(rowOk, colOk);
+          Value v = ex.maskOutside(
+              ex.load(x, {n, xrc, ex.clampIf(colOk, iw, p.IW), c}), ok);
+          for (int64_t j = 0; j < NW; ++j) {
+            int64_t kw = q - ((d0 + j) * p.sw - p.pl);
+            if (kw >= 0 && kw < p.KW)
+              ex.offerArgmax(mv[j], mt[j], v, tapRow, kw);
+          }
+        }
+        SmallVector<Value> next(mv);
+        next.append(mt);
+        return next;
+      });
+  return SmallVector<Value>(state.begin() + NW, state.end());
 }
 
-struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
-  Pool2DBackward(MLIRContext *ctx, ArgmaxMode argmax, int64_t rowTile,
-                 int64_t accRegs, int64_t strip, int64_t backwardRows,
-                 int64_t argmaxStrip, bool packedArgmax)
-      : OpRewritePattern(ctx, /*benefit=*/2), argmax(argmax),
-        rowTile(rowTile), accRegs(accRegs), strip(strip),
-        backwardRows(backwardRows), argmaxStrip(argmaxStrip),
-        packedArgmax(packedArgmax) {}
-  ArgmaxMode argmax;
-  int64_t rowTile, accRegs, strip, backwardRows, argmaxStrip;
-  bool packedArgmax;
-
-  /// Strided gather as tiles aligned to the stride: a thread owns TH dX rows
-  /// x TM dX columns (multiples of sh and sw) x V channels. Because the tile
-  /// origin is a multiple of the stride, the windows covering the tile and
-  /// the tap (kh, kw) at which each covers each tile position are static:
-  /// the NR x NW windows are visited once each (one dY vector load, for max
-  /// one i8 tap-vector load from the stored argmax `taps`), each adds to the
-  /// tile positions it covers, with no per-row parity branch and no
-  /// division per window (avg: reciprocal row and column divisors, NR + NW
-  /// scalar divisions per thread). Windows outside [0, OH) x [0, OW) are
-  /// clamped loads replaced by zero; positions outside dX are not stored.
-  using TapsFn = function_ref<SmallVector<Value>(OpBuilder &, Value n,
-                                                  Value oh, Value iw0,
-                                                  Value c)>;
-  /// (Max without a stored argmax: `recomputeTaps` scans X for the NW
-  /// windows of each covering window row instead.)
-  void emitGatherTiles(PatternRewriter &rewriter, Pool2DBackwardOp op,
-                       Value taps, TapsFn recomputeTaps, int64_t TH,
-                       int64_t TM) const {
-    Value dy = op.getOutputGrad(), dx = op.getInit();
-    Type elt = elemOf(dx);
-    auto in = shapeOf(dx), out = shapeOf(dy);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C);
-    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
-    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
-    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
-    bool isMax = op.getKind() == PoolKind::Max;
-    bool includePad = op.getCountIncludePad();
-    Type acc = op.getAccType();
-    Location loc = op.getLoc();
-    int64_t dh0 = llvm::divideCeilSigned(pt - KH + 1, sh);
-    int64_t dw0 = llvm::divideCeilSigned(pl - KW + 1, sw);
-    int64_t NR = 0, NW = 0;
-    while ((dh0 + NR) * sh - pt <= TH - 1)
-      ++NR;
-    while ((dw0 + NW) * sw - pl <= TM - 1)
-      ++NW;
-    int64_t IHt = llvm::divideCeil(IH, TH), IWt = llvm::divideCeil(IW, TM);
-    int64_t CV = C / vw;
-    int64_t total = N * IHt * IWt * CV;
-    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
-      Emitter e{b, loc, vw};
-      auto co = e.delinearize(gid, {N, IHt, IWt, CV});
-      Value n = co[0], c = e.mul(co[3], vw);
-      Value ih0 = e.mul(co[1], TH), iw0 = e.mul(co[2], TM);
-      Value ohBase = e.add(e.mul(co[1], TH / sh), dh0);
-      Value owBase = e.add(e.mul(co[2], TM / sw), dw0);
-      Value zero = e.splatF(acc, 0.0);
-      Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 1.0));
-      auto reciprocal = [&](Value count) -> Value {
-        return arith::DivFOp::create(b, loc, one, e.toFloat(count, acc));
-      };
-      // Window columns: validity, clamped index, avg 1 / column divisor.
-      SmallVector<Value> colOk(NW), owIdx(NW), colRcp(NW);
-      for (int64_t j = 0; j < NW; ++j) {
-        Value ow = e.add(owBase, j);
-        colOk[j] = e.inBounds(ow, dw0 + j, (IWt - 1) * (TM / sw) + dw0 + j, OW);
-        owIdx[j] = e.clampIf(colOk[j], ow, OW);
-        if (!isMax)
-          colRcp[j] = reciprocal(e.extent(e.add(e.mul(owIdx[j], sw), -pl), KW,
-                                          IW, pl, pr, includePad));
-      }
-      SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM, zero));
-      for (int64_t r = 0; r < NR; ++r) {
-        Value oh = e.add(ohBase, r);
-        Value rowOk =
-            e.inBounds(oh, dh0 + r, (IHt - 1) * (TH / sh) + dh0 + r, OH);
-        Value ohc = e.clampIf(rowOk, oh, OH);
-        Value rowRcp;
-        if (!isMax)
-          rowRcp = reciprocal(
-              e.extent(e.add(e.mul(ohc, sh), -pt), KH, IH, pt, pb, includePad));
-        SmallVector<Value> rowTaps;
-        if (isMax && !taps)
-          rowTaps = recomputeTaps(b, n, ohc, iw0, c);
-        for (int64_t j = 0; j < NW; ++j) {
-          Value g = e.convert(e.load(dy, {n, ohc, owIdx[j], c}), acc);
-          if (!isMax) {
-            Value scale = arith::MulFOp::create(b, loc, rowRcp, colRcp[j]);
-            g = arith::MulFOp::create(b, loc, g, e.broadcast(scale));
-          }
-          g = e.select(e.andi(rowOk, colOk[j]), g, zero);
-          Value wtaps;
-          if (isMax && taps)
-            wtaps = arith::ExtSIOp::create(b, loc, e.vecOf(b.getI32Type()),
-                                           e.load(taps, {n, ohc, owIdx[j], c}));
-          else if (isMax)
-            wtaps = rowTaps[j];
-          for (int64_t t = 0; t < TH; ++t) {
-            int64_t kh = t + pt - (dh0 + r) * sh;
-            if (kh < 0 || kh >= KH)
-              continue;
-            for (int64_t i = 0; i < TM; ++i) {
-              int64_t kw = i + pl - (dw0 + j) * sw;
-              if (kw < 0 || kw >= KW)
-                continue;
-              Value contrib = g;
-              if (isMax) {
-                Value hit = arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::eq, wtaps,
-                    e.splatI32(kh * KW + kw));
-                contrib = arith::SelectOp::create(b, loc, hit, g, zero);
-              }
-              accs[t][i] = arith::AddFOp::create(b, loc, accs[t][i], contrib);
-            }
-          }
-        }
-      }
-      for (int64_t t = 0; t < TH; ++t) {
-        Value ih = e.add(ih0, t);
-        Value rowStore;
-        if ((IHt - 1) * TH + t >= IH)
-          rowStore = e.cmp(arith::CmpIPredicate::slt, ih, e.cst(IH));
-        for (int64_t i = 0; i < TM; ++i) {
-          Value iw = e.add(iw0, i);
-          Value ok = rowStore;
-          if ((IWt - 1) * TM + i >= IW)
-            ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW)));
-          Value val = e.convert(accs[t][i], elt);
-          guarded(b, loc, ok, [&](OpBuilder &sb) {
-            Emitter{sb, loc, vw}.store(val, dx, {n, ih, iw, c});
-          });
-        }
-      }
-    }, /*eraseOp=*/false);
-  }
-
-  /// Stride-1 average backward as row tiles: dX[ih, iw] is the sum of
-  /// dY[oh, ow] / divisor(oh, ow) over oh = ih + pt - kh, ow = iw + pl - kw,
-  /// i.e. a KH x KW box sum of the scaled dY, computed like the forward
-  /// row-tiled kernel. A thread owns TH dX rows x TM dX columns x V
-  /// channels and visits the TH + KH - 1 dY rows of its tile once, each dY
-  /// column of the row once (scaled by the reciprocal row and column
-  /// divisors, one scalar product per vector), folding the row partial of
-  /// every dX column into the dX rows it belongs to; a dX row is stored
-  /// after its last dY row. dY rows/columns outside [0, OH) x [0, OW) are
-  /// clamped loads replaced by zero.
-  void emitAvgRows(PatternRewriter &rewriter, Pool2DBackwardOp op,
-                   RowTile tile) const {
-    Value x = op.getInput(), dy = op.getOutputGrad(), dx = op.getInit();
-    Type elt = elemOf(x);
-    auto in = shapeOf(x), out = shapeOf(dy);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C);
-    auto k = op.getWindow(), p = op.getPadding();
-    int64_t KH = k[0], KW = k[1];
-    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
-    int64_t TH = tile.th, TM = tile.tm;
-    int64_t rows = TH + KH - 1, cols = TM + KW - 1;
-    int64_t IHt = llvm::divideCeil(IH, TH), IWt = llvm::divideCeil(IW, TM);
-    int64_t CV = C / vw;
-    bool includePad = op.getCountIncludePad();
-    Type acc = op.getAccType();
-    Location loc = op.getLoc();
-    int64_t total = N * IHt * IWt * CV;
-    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
-      Emitter e{b, loc, vw};
-      auto co = e.delinearize(gid, {N, IHt, IWt, CV});
-      Value n = co[0], ih0 = e.mul(co[1], TH), iw0 = e.mul(co[2], TM),
-            c = e.mul(co[3], vw);
-      Value ohLo = e.add(ih0, pt - (KH - 1));
-      Value owLo = e.add(iw0, pl - (KW - 1));
-      Value zero = e.splatF(acc, 0.0);
-      Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 1.0));
-      auto reciprocal = [&](Value count) -> Value {
-        return arith::DivFOp::create(b, loc, one, e.toFloat(count, acc));
-      };
-      // dY columns of the tile: clamped index, validity, 1 / column divisor.
-      SmallVector<Value> colIdx(cols), colOk(cols), colRcp(cols);
-      for (int64_t j = 0; j < cols; ++j) {
-        Value ow = e.add(owLo, j);
-        int64_t lo = pl - (KW - 1) + j;
-        colOk[j] = e.inBounds(ow, lo, (IWt - 1) * TM + lo, OW);
-        colIdx[j] = e.clampIf(colOk[j], ow, OW);
-        colRcp[j] = reciprocal(
-            e.extent(e.add(colIdx[j], -pl), KW, IW, pl, pr, includePad));
-      }
-      SmallVector<SmallVector<Value>> accs(TH, SmallVector<Value>(TM));
-      for (int64_t t = 0; t < rows; ++t) {
-        Value oh = e.add(ohLo, t);
-        int64_t lo = pt - (KH - 1) + t;
-        Value rowOk = e.inBounds(oh, lo, (IHt - 1) * TH + lo, OH);
-        Value ohc = e.clampIf(rowOk, oh, OH);
-        Value rowRcp = reciprocal(
-            e.extent(e.add(ohc, -pt), KH, IH, pt, pb, includePad));
-        SmallVector<Value> part(TM);
-        for (int64_t j = 0; j < cols; ++j) {
-          Value g = e.convert(e.load(dy, {n, ohc, colIdx[j], c}), acc);
-          Value scale = arith::MulFOp::create(b, loc, rowRcp, colRcp[j]);
-          g = arith::MulFOp::create(b, loc, g, e.broadcast(scale));
-          g = e.select(e.andi(rowOk, colOk[j]), g, zero);
-          // dX column i takes dY columns j in [i, i + KW).
-          for (int64_t i = 0; i < TM; ++i) {
-            if (j < i || j >= i + KW)
-              continue;
-            part[i] = part[i] ? arith::AddFOp::create(b, loc, part[i], g)
-                                    .getResult()
-                              : g;
-          }
-        }
-        // dX row r takes dY rows t in [r, r + KH).
-        for (int64_t r = 0; r < TH; ++r) {
-          if (t < r || t >= r + KH)
-            continue;
-          for (int64_t i = 0; i < TM; ++i)
-            accs[r][i] = accs[r][i] ? arith::AddFOp::create(
-                                          b, loc, accs[r][i], part[i])
-                                          .getResult()
-                                    : part[i];
-          if (t != r + KH - 1)
-            continue;
-          Value ih = e.add(ih0, r);
-          Value rowStore;
-          if ((IHt - 1) * TH + r >= IH)
-            rowStore = e.cmp(arith::CmpIPredicate::slt, ih, e.cst(IH));
-          for (int64_t i = 0; i < TM; ++i) {
-            Value iw = e.add(iw0, i);
-            Value ok = rowStore;
-            if ((IWt - 1) * TM + i >= IW)
-              ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW)));
-            Value val = e.convert(accs[r][i], elemOf(dx));
-            guarded(b, loc, ok, [&](OpBuilder &sb) {
-              Emitter{sb, loc, vw}.store(val, dx, {n, ih, iw, c});
-            });
-            accs[r][i] = Value();
-          }
-        }
-      }
+/// Stores the i8 taps (`tapsOf(i)`, built in window order) of the TA
+/// windows (oh, ow0 + i) of an argmax thread.
+void storeTaps(Emitter &e, const Plan &p, function_ref<Value(int64_t)> tapsOf,
+               Value taps, Value n, Value oh, Value ow0, Value c,
+               int64_t OWa) {
+  for (int64_t i = 0; i < p.TA; ++i) {
+    Value t8 = tapsOf(i);
+    Value ow = e.add(ow0, i);
+    Value ok;
+    if ((OWa - 1) * p.TA + i >= p.OW)
+      ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(p.OW));
+    guarded(e.b, e.loc, ok, [&](OpBuilder &sb) {
+      Emitter{sb, e.loc, p.vw}.store(t8, taps, {n, oh, ow, c});
     });
   }
+}
 
-  /// The stored-argmax kernel's body for 16-bit data on packed pairs: two
-  /// lanes per 32-bit register, one `set.gt.u32.{f16x2,bf16x2}` per pair
-  /// and tap (a 0xFFFF mask per half, strictly greater: NaN never wins) and
-  /// two bitwise blends (value, i16 tap index), instead of a compare and
-  /// two selects per lane. Same results as offerArgmax.
-  void emitPackedArgmax(OpBuilder &b, Emitter &e, Pool2DBackwardOp op,
-                        Value n, Value oh, Value ow0, Value c, Value top,
-                        Value wbase, int64_t TA, int64_t colsA, int64_t OWa,
-                        Value taps) const {
-    Value x = op.getInput();
-    Type elt = elemOf(x);
-    Location loc = op.getLoc();
-    auto in = shapeOf(x);
-    int64_t IH = in[1], IW = in[2];
-    int64_t OH = shapeOf(op.getOutputGrad())[1];
-    int64_t OW = shapeOf(op.getOutputGrad())[2];
-    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
-    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
-    int64_t pt = p[0], pl = p[2];
-    int64_t vw = e.vw, P = vw / 2;
-    Type i32 = b.getI32Type();
-    auto c32 = [&](OpBuilder &bb, int64_t v) -> Value {
-      return arith::ConstantOp::create(bb, loc, bb.getI32IntegerAttr(v));
-    };
-    int64_t negInfPair = elt.isF16() ? 0xFC00FC00LL : 0xFF80FF80LL;
-    StringRef setGt = elt.isF16() ? "set.gt.u32.f16x2 $0, $1, $2;"
-                                  : "set.gt.u32.bf16x2 $0, $1, $2;";
-    auto pairTap = [&](OpBuilder &bb, Value t) { // t | t << 16
-      return arith::MulIOp::create(bb, loc, t, c32(bb, 0x10001)).getResult();
-    };
-    // State: per window, P packed maxima then P packed tap pairs.
-    SmallVector<Value> inits;
-    for (int64_t i = 0; i < TA; ++i) {
-      Value t = e.firstTap(top, e.add(wbase, i * sw), KW);
-      Value t0 = vector::ExtractOp::create(b, loc, t, ArrayRef<int64_t>{0});
-      for (int64_t q = 0; q < P; ++q)
-        inits.push_back(c32(b, negInfPair));
-      for (int64_t q = 0; q < P; ++q)
-        inits.push_back(pairTap(b, t0));
-    }
-    auto state = loop(
-        b, loc, KH, KH <= kMaxUnroll, inits,
-        [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
-            ValueRange st) -> SmallVector<Value> {
-          Emitter ex{xb, loc, vw};
-          int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : KH - 1;
-          Value ih = ex.add(top, kh);
-          Value rowOk = ex.inBounds(ih, rLo - pt, (OH - 1) * sh - pt + rHi, IH);
-          Value ihc = ex.clampIf(rowOk, ih, IH);
-          SmallVector<Value> cur(st);
-          Value rowTap = pairTap(
-              xb, arith::IndexCastOp::create(xb, loc, i32, ex.mul(kh, KW)));
-          for (int64_t q = 0; q < colsA; ++q) {
-            if (!inSomeWindow(q, 0, TA, sw, KW))
-              continue;
-            Value iw = ex.add(wbase, q);
-            Value colOk =
-                ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
-            Value ok = ex.andi(rowOk, colOk);
-            Value v = ex.maskOutside(
-                ex.load(x, {n, ihc, ex.clampIf(colOk, iw, IW), c}), ok);
-            Value vp = vector::BitCastOp::create(
-                xb, loc, VectorType::get({P}, i32), v);
-            SmallVector<Value> vs(P);
-            for (int64_t q2 = 0; q2 < P; ++q2)
-              vs[q2] = vector::ExtractOp::create(xb, loc, vp,
-                                                 ArrayRef<int64_t>{q2});
-            for (int64_t i = 0; i < TA; ++i) {
-              int64_t kw = q - i * sw;
-              if (kw < 0 || kw >= KW)
-                continue;
-              Value here = arith::AddIOp::create(xb, loc, rowTap,
-                                                 c32(xb, kw * 0x10001));
-              for (int64_t q2 = 0; q2 < P; ++q2) {
-                Value &mx = cur[i * 2 * P + q2];
-                Value &tp = cur[i * 2 * P + P + q2];
-                Value m = LLVM::InlineAsmOp::create(
-                              xb, loc, i32, ValueRange{vs[q2], mx}, setGt,
-                              "=r,r,r", /*has_side_effects=*/false,
-                              /*is_align_stack=*/false,
-                              LLVM::tailcallkind::TailCallKind::None,
-                              /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                              /*operand_attrs=*/ArrayAttr())
-                              .getResult(0);
-                Value notM = arith::XOrIOp::create(xb, loc, m, c32(xb, -1));
-                auto blend = [&](Value a, Value old) -> Value {
-                  return arith::OrIOp::create(
-                      xb, loc, arith::AndIOp::create(xb, loc, a, m),
-                      arith::AndIOp::create(xb, loc, old, notM));
-                };
-                mx = blend(vs[q2], mx);
-                tp = blend(here, tp);
-              }
-            }
+/// The stored-argmax thread's scan per lane: a compare and two selects per
+/// tap and lane (offerArgmax), the TA windows sharing each loaded X column.
+SmallVector<Value> scanArgmaxLanes(Emitter &e, const Plan &p, Value x, Value n,
+                                   Value c, Value top, Value wbase,
+                                   int64_t OWa) {
+  Location loc = e.loc;
+  int64_t colsA = (p.TA - 1) * p.sw + p.KW;
+  SmallVector<Value> inits(p.TA, e.negInf(p.elem));
+  for (int64_t i = 0; i < p.TA; ++i)
+    inits.push_back(e.firstTap(top, e.add(wbase, i * p.sw), p.KW));
+  auto state = loop(
+      e.b, loc, p.KH, p.KH <= kMaxUnroll, inits,
+      [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
+          ValueRange st) -> SmallVector<Value> {
+        Emitter ex{xb, loc, p.vw};
+        int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : p.KH - 1;
+        Value ih = ex.add(top, kh);
+        Value rowOk =
+            ex.inBounds(ih, rLo - p.pt, (p.OH - 1) * p.sh - p.pt + rHi, p.IH);
+        Value ihc = ex.clampIf(rowOk, ih, p.IH);
+        SmallVector<Value> mv(st.begin(), st.begin() + p.TA),
+            mt(st.begin() + p.TA, st.end());
+        Value tapRow = ex.broadcast(arith::IndexCastOp::create(
+            xb, loc, xb.getI32Type(), ex.mul(kh, p.KW)));
+        for (int64_t q = 0; q < colsA; ++q) {
+          if (!inSomeWindow(q, 0, p.TA, p.sw, p.KW))
+            continue;
+          Value iw = ex.add(wbase, q);
+          Value colOk = ex.inBounds(
+              iw, q - p.pl, (OWa - 1) * p.TA * p.sw - p.pl + q, p.IW);
+          Value ok = ex.andi(rowOk, colOk);
+          Value v = ex.maskOutside(
+              ex.load(x, {n, ihc, ex.clampIf(colOk, iw, p.IW), c}), ok);
+          for (int64_t i = 0; i < p.TA; ++i) {
+            int64_t kw = q - i * p.sw;
+            if (kw >= 0 && kw < p.KW)
+              ex.offerArgmax(mv[i], mt[i], v, tapRow, kw);
           }
-          return cur;
-        });
-    for (int64_t i = 0; i < TA; ++i) {
-      SmallVector<Value> tp(state.begin() + i * 2 * P + P,
-                            state.begin() + (i + 1) * 2 * P);
-      Value packedTaps = vector::FromElementsOp::create(
-          b, loc, VectorType::get({P}, i32), tp);
-      Value t16 = vector::BitCastOp::create(
-          b, loc, VectorType::get({vw}, b.getIntegerType(16)), packedTaps);
-      Value t8 = arith::TruncIOp::create(b, loc, e.vecOf(b.getIntegerType(8)),
-                                         t16);
-      Value ow = e.add(ow0, i);
-      Value ok;
-      if ((OWa - 1) * TA + i >= OW)
-        ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW));
-      guarded(b, loc, ok, [&](OpBuilder &sb) {
-        Emitter{sb, loc, vw}.store(t8, taps, {n, oh, ow, c});
+        }
+        SmallVector<Value> next(mv);
+        next.append(mt);
+        return next;
       });
+  return SmallVector<Value>(state.begin() + p.TA, state.end());
+}
+
+/// The packed 16-bit argmax scan: two lanes per 32-bit register, one
+/// `set.gt.u32.{f16x2,bf16x2}` per pair and tap (a 0xFFFF mask per half,
+/// strictly greater: NaN never wins) and two bitwise blends (value, i16 tap
+/// index), instead of a compare and two selects per lane. Same results as
+/// offerArgmax. State: per window, P packed maxima then P packed tap pairs.
+struct PackedArgmaxScan {
+  const Plan &p;
+  Location loc;
+  int64_t P;
+
+  Value c32(OpBuilder &bb, int64_t v) const {
+    return arith::ConstantOp::create(bb, loc, bb.getI32IntegerAttr(v));
+  }
+  /// t | t << 16.
+  Value pairTap(OpBuilder &bb, Value t) const {
+    return arith::MulIOp::create(bb, loc, t, c32(bb, 0x10001)).getResult();
+  }
+
+  SmallVector<Value> inits(Emitter &e, Value top, Value wbase) const {
+    int64_t negInfPair = p.elem.isF16() ? 0xFC00FC00LL : 0xFF80FF80LL;
+    SmallVector<Value> st;
+    for (int64_t i = 0; i < p.TA; ++i) {
+      Value t = e.firstTap(top, e.add(wbase, i * p.sw), p.KW);
+      Value t0 = vector::ExtractOp::create(e.b, loc, t, ArrayRef<int64_t>{0});
+      for (int64_t q = 0; q < P; ++q)
+        st.push_back(c32(e.b, negInfPair));
+      for (int64_t q = 0; q < P; ++q)
+        st.push_back(pairTap(e.b, t0));
+    }
+    return st;
+  }
+
+  /// Offers the P pairs `vs` at tap pair `here` to window i's state.
+  void offer(OpBuilder &xb, MutableArrayRef<Value> cur, int64_t i,
+             ArrayRef<Value> vs, Value here) const {
+    StringRef setGt = p.elem.isF16() ? "set.gt.u32.f16x2 $0, $1, $2;"
+                                     : "set.gt.u32.bf16x2 $0, $1, $2;";
+    for (int64_t q2 = 0; q2 < P; ++q2) {
+      Value &mx = cur[i * 2 * P + q2];
+      Value &tp = cur[i * 2 * P + P + q2];
+      Value m = LLVM::InlineAsmOp::create(
+                    xb, loc, xb.getI32Type(), ValueRange{vs[q2], mx}, setGt,
+                    "=r,r,r", /*has_side_effects=*/false,
+                    /*is_align_stack=*/false,
+                    LLVM::tailcallkind::TailCallKind::None,
+                    /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                    /*operand_attrs=*/ArrayAttr())
+                    .getResult(0);
+      Value notM = arith::XOrIOp::create(xb, loc, m, c32(xb, -1));
+      auto blend = [&](Value a, Value old) -> Value {
+        return arith::OrIOp::create(xb, loc,
+                                    arith::AndIOp::create(xb, loc, a, m),
+                                    arith::AndIOp::create(xb, loc, old, notM));
+      };
+      mx = blend(vs[q2], mx);
+      tp = blend(here, tp);
     }
   }
+
+  /// One window row: each X column of the TA windows loaded once, split
+  /// into pairs, offered to every window holding it.
+  SmallVector<Value> row(OpBuilder &xb, Value x, Value n, Value c, Value top,
+                         Value wbase, int64_t OWa, Value kh,
+                         std::optional<int64_t> ckh, ValueRange st) const {
+    Emitter ex{xb, loc, p.vw};
+    int64_t colsA = (p.TA - 1) * p.sw + p.KW;
+    int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : p.KH - 1;
+    Value ih = ex.add(top, kh);
+    Value rowOk =
+        ex.inBounds(ih, rLo - p.pt, (p.OH - 1) * p.sh - p.pt + rHi, p.IH);
+    Value ihc = ex.clampIf(rowOk, ih, p.IH);
+    SmallVector<Value> cur(st);
+    Value rowTap = pairTap(xb, arith::IndexCastOp::create(
+                                   xb, loc, xb.getI32Type(), ex.mul(kh, p.KW)));
+    for (int64_t q = 0; q < colsA; ++q) {
+      if (!inSomeWindow(q, 0, p.TA, p.sw, p.KW))
+        continue;
+      Value iw = ex.add(wbase, q);
+      Value colOk = ex.inBounds(iw, q - p.pl,
+                                (OWa - 1) * p.TA * p.sw - p.pl + q, p.IW);
+      Value ok = ex.andi(rowOk, colOk);
+      Value v = ex.maskOutside(
+          ex.load(x, {n, ihc, ex.clampIf(colOk, iw, p.IW), c}), ok);
+      Value vp = vector::BitCastOp::create(
+          xb, loc, VectorType::get({P}, xb.getI32Type()), v);
+      SmallVector<Value> vs(P);
+      for (int64_t q2 = 0; q2 < P; ++q2)
+        vs[q2] =
+            vector::ExtractOp::create(xb, loc, vp, ArrayRef<int64_t>{q2});
+      for (int64_t i = 0; i < p.TA; ++i) {
+        int64_t kw = q - i * p.sw;
+        if (kw < 0 || kw >= p.KW)
+          continue;
+        Value here =
+            arith::AddIOp::create(xb, loc, rowTap, c32(xb, kw * 0x10001));
+        offer(xb, cur, i, vs, here);
+      }
+    }
+    return cur;
+  }
+
+  /// Window i's packed tap pairs as vector<vw x i8>.
+  Value taps(Emitter &e, ArrayRef<Value> state, int64_t i) const {
+    OpBuilder &b = e.b;
+    SmallVector<Value> tp(state.begin() + i * 2 * P + P,
+                          state.begin() + (i + 1) * 2 * P);
+    Value packedTaps = vector::FromElementsOp::create(
+        b, loc, VectorType::get({P}, b.getI32Type()), tp);
+    Value t16 = vector::BitCastOp::create(
+        b, loc, VectorType::get({p.vw}, b.getIntegerType(16)), packedTaps);
+    return arith::TruncIOp::create(b, loc, e.vecOf(b.getIntegerType(8)), t16);
+  }
+};
+
+/// The stored-argmax kernel: one thread per TA windows of a row (forward
+/// strip, width-first) writes each window's tap index to `taps`.
+void emitArgmaxKernel(PatternRewriter &rewriter, Pool2DBackwardOp op,
+                      const Plan &p, Value taps) {
+  Location loc = op.getLoc();
+  Value x = op.getInput();
+  int64_t OWa = llvm::divideCeil(p.OW, p.TA);
+  int64_t totalA = p.N * p.OH * OWa * p.CV;
+  emitLaunch(rewriter, op, totalA, "argmax", [&](OpBuilder &b, Value gid) {
+    Emitter e{b, loc, p.vw};
+    auto co = e.delinearize(gid, {p.N, p.OH, OWa, p.CV});
+    Value n = co[0], oh = co[1], ow0 = e.mul(co[2], p.TA),
+          c = e.mul(co[3], p.vw);
+    Value top = e.add(e.mul(oh, p.sh), -p.pt);
+    Value wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+    if (p.packedArgmax) {
+      PackedArgmaxScan scan{p, loc, p.vw / 2};
+      auto state = loop(b, loc, p.KH, p.KH <= kMaxUnroll,
+                        scan.inits(e, top, wbase),
+                        [&](OpBuilder &xb, Value kh,
+                            std::optional<int64_t> ckh, ValueRange st) {
+                          return scan.row(xb, x, n, c, top, wbase, OWa, kh,
+                                          ckh, st);
+                        });
+      storeTaps(
+          e, p, [&](int64_t i) { return scan.taps(e, state, i); }, taps, n,
+          oh, ow0, c, OWa);
+      return;
+    }
+    SmallVector<Value> lanes = scanArgmaxLanes(e, p, x, n, c, top, wbase, OWa);
+    storeTaps(
+        e, p,
+        [&](int64_t i) -> Value {
+          return arith::TruncIOp::create(b, loc, e.vecOf(b.getIntegerType(8)),
+                                         lanes[i]);
+        },
+        taps, n, oh, ow0, c, OWa);
+  });
+}
+
+/// Stores a dX row tile: positions (ih0 + t, iw0 + i) inside dX.
+void storeTile(Emitter &e, const Plan &p, Value dx, Value n, Value ih0,
+               Value iw0, Value c, ArrayRef<SmallVector<Value>> accs,
+               int64_t IHt, int64_t IWt, int64_t t) {
+  Value ih = e.add(ih0, t);
+  Value rowStore;
+  if ((IHt - 1) * p.TH + t >= p.IH)
+    rowStore = e.cmp(arith::CmpIPredicate::slt, ih, e.cst(p.IH));
+  for (int64_t i = 0; i < p.TM; ++i) {
+    Value iw = e.add(iw0, i);
+    Value ok = rowStore;
+    if ((IWt - 1) * p.TM + i >= p.IW)
+      ok = e.andi(ok, e.cmp(arith::CmpIPredicate::slt, iw, e.cst(p.IW)));
+    Value val = e.convert(accs[t][i], elemOf(dx));
+    guarded(e.b, e.loc, ok, [&](OpBuilder &sb) {
+      Emitter{sb, e.loc, p.vw}.store(val, dx, {n, ih, iw, c});
+    });
+  }
+}
+
+/// The strided gather as tiles aligned to the stride: a thread owns TH dX
+/// rows x TM dX columns (multiples of sh and sw) x vw channels. Because the
+/// tile origin is a multiple of the stride, the windows covering the tile
+/// and the tap (kh, kw) at which each covers each tile position are static:
+/// the NR x NW windows are visited once each (one dY vector load, for max
+/// one i8 tap-vector load from the stored argmax `taps`, or the argmax
+/// recomputed from X per covering window row), each adds to the tile
+/// positions it covers, with no per-row parity branch and no division per
+/// window (avg: reciprocal row and column divisors, NR + NW scalar
+/// divisions per thread). Windows outside [0, OH) x [0, OW) are clamped
+/// loads replaced by zero; positions outside dX are not stored.
+struct GatherTileThread {
+  const Plan &p;
+  Pool2DBackwardOp op;
+  Value taps;
+  Emitter &e;
+  int64_t dh0, NR, dw0, NW, IHt, IWt;
+  Value n, c, ih0, iw0, ohBase, owBase, zero, one;
+  SmallVector<Value> colOk, owIdx, colRcp;
+  SmallVector<SmallVector<Value>> accs;
+
+  GatherTileThread(const Plan &p, Pool2DBackwardOp op, Value taps, Emitter &e,
+                   Value gid)
+      : p(p), op(op), taps(taps), e(e), IHt(llvm::divideCeil(p.IH, p.TH)),
+        IWt(llvm::divideCeil(p.IW, p.TM)) {
+    std::tie(dh0, NR) = coveringWindows(p.pt, p.KH, p.sh, p.TH);
+    std::tie(dw0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+    auto co = e.delinearize(gid, {p.N, IHt, IWt, p.CV});
+    n = co[0], c = e.mul(co[3], p.vw);
+    ih0 = e.mul(co[1], p.TH), iw0 = e.mul(co[2], p.TM);
+    ohBase = e.add(e.mul(co[1], p.TH / p.sh), dh0);
+    owBase = e.add(e.mul(co[2], p.TM / p.sw), dw0);
+    zero = e.splatF(p.acc, 0.0);
+    one = arith::ConstantOp::create(e.b, e.loc, e.b.getFloatAttr(p.acc, 1.0));
+  }
+
+  Value reciprocal(Value count) {
+    return arith::DivFOp::create(e.b, e.loc, one, e.toFloat(count, p.acc));
+  }
+
+  /// Window columns: validity, clamped index, avg 1 / column divisor.
+  void prepareColumns() {
+    colOk.resize(NW), owIdx.resize(NW), colRcp.resize(NW);
+    for (int64_t j = 0; j < NW; ++j) {
+      Value ow = e.add(owBase, j);
+      colOk[j] =
+          e.inBounds(ow, dw0 + j, (IWt - 1) * (p.TM / p.sw) + dw0 + j, p.OW);
+      owIdx[j] = e.clampIf(colOk[j], ow, p.OW);
+      if (!p.isMax)
+        colRcp[j] = reciprocal(e.extent(e.add(e.mul(owIdx[j], p.sw), -p.pl),
+                                        p.KW, p.IW, p.pl, p.pr, p.includePad));
+    }
+  }
+
+  /// Window (r, j)'s contribution `g` (max: where its tap is the argmax).
+  void addWindow(int64_t r, int64_t j, Value g, Value wtaps) {
+    OpBuilder &b = e.b;
+    for (int64_t t = 0; t < p.TH; ++t) {
+      int64_t kh = t + p.pt - (dh0 + r) * p.sh;
+      if (kh < 0 || kh >= p.KH)
+        continue;
+      for (int64_t i = 0; i < p.TM; ++i) {
+        int64_t kw = i + p.pl - (dw0 + j) * p.sw;
+        if (kw < 0 || kw >= p.KW)
+          continue;
+        Value contrib = g;
+        if (p.isMax) {
+          Value hit = arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::eq,
+                                            wtaps, e.splatI32(kh * p.KW + kw));
+          contrib = arith::SelectOp::create(b, e.loc, hit, g, zero);
+        }
+        accs[t][i] = arith::AddFOp::create(b, e.loc, accs[t][i], contrib);
+      }
+    }
+  }
+
+  /// The NW windows of covering window row r.
+  void visitWindowRow(int64_t r) {
+    OpBuilder &b = e.b;
+    Location loc = e.loc;
+    Value oh = e.add(ohBase, r);
+    Value rowOk =
+        e.inBounds(oh, dh0 + r, (IHt - 1) * (p.TH / p.sh) + dh0 + r, p.OH);
+    Value ohc = e.clampIf(rowOk, oh, p.OH);
+    Value rowRcp;
+    if (!p.isMax)
+      rowRcp = reciprocal(e.extent(e.add(e.mul(ohc, p.sh), -p.pt), p.KH, p.IH,
+                                   p.pt, p.pb, p.includePad));
+    SmallVector<Value> rowTaps;
+    if (p.isMax && !taps)
+      rowTaps = recomputeArgmax(b, loc, p, op.getInput(), n, ohc, iw0, c);
+    for (int64_t j = 0; j < NW; ++j) {
+      Value g = e.convert(e.load(op.getOutputGrad(), {n, ohc, owIdx[j], c}),
+                          p.acc);
+      if (!p.isMax) {
+        Value scale = arith::MulFOp::create(b, loc, rowRcp, colRcp[j]);
+        g = arith::MulFOp::create(b, loc, g, e.broadcast(scale));
+      }
+      g = e.select(e.andi(rowOk, colOk[j]), g, zero);
+      Value wtaps;
+      if (p.isMax && taps)
+        wtaps = arith::ExtSIOp::create(b, loc, e.vecOf(b.getI32Type()),
+                                       e.load(taps, {n, ohc, owIdx[j], c}));
+      else if (p.isMax)
+        wtaps = rowTaps[j];
+      addWindow(r, j, g, wtaps);
+    }
+  }
+
+  void emit() {
+    prepareColumns();
+    accs.assign(p.TH, SmallVector<Value>(p.TM, zero));
+    for (int64_t r = 0; r < NR; ++r)
+      visitWindowRow(r);
+    for (int64_t t = 0; t < p.TH; ++t)
+      storeTile(e, p, op.getInit(), n, ih0, iw0, c, accs, IHt, IWt, t);
+  }
+};
+
+/// Stride-1 average backward as row tiles: dX[ih, iw] is the sum of
+/// dY[oh, ow] / divisor(oh, ow) over oh = ih + pt - kh, ow = iw + pl - kw,
+/// i.e. a KH x KW box sum of the scaled dY, computed like the forward
+/// row-tiled kernel. A thread owns TH dX rows x TM dX columns x vw
+/// channels and visits the TH + KH - 1 dY rows of its tile once, each dY
+/// column of the row once (scaled by the reciprocal row and column
+/// divisors, one scalar product per vector), folding the row partial of
+/// every dX column into the dX rows it belongs to; a dX row is stored
+/// after its last dY row. dY rows/columns outside [0, OH) x [0, OW) are
+/// clamped loads replaced by zero.
+struct AvgRowThread {
+  const Plan &p;
+  Pool2DBackwardOp op;
+  Emitter &e;
+  int64_t IHt, IWt, cols;
+  Value n, ih0, iw0, c, ohLo, owLo, zero, one;
+  SmallVector<Value> colIdx, colOk, colRcp;
+  SmallVector<SmallVector<Value>> accs;
+
+  AvgRowThread(const Plan &p, Pool2DBackwardOp op, Emitter &e, Value gid)
+      : p(p), op(op), e(e), IHt(llvm::divideCeil(p.IH, p.TH)),
+        IWt(llvm::divideCeil(p.IW, p.TM)), cols(p.TM + p.KW - 1) {
+    auto co = e.delinearize(gid, {p.N, IHt, IWt, p.CV});
+    n = co[0], ih0 = e.mul(co[1], p.TH), iw0 = e.mul(co[2], p.TM),
+    c = e.mul(co[3], p.vw);
+    ohLo = e.add(ih0, p.pt - (p.KH - 1));
+    owLo = e.add(iw0, p.pl - (p.KW - 1));
+    zero = e.splatF(p.acc, 0.0);
+    one = arith::ConstantOp::create(e.b, e.loc, e.b.getFloatAttr(p.acc, 1.0));
+  }
+
+  Value reciprocal(Value count) {
+    return arith::DivFOp::create(e.b, e.loc, one, e.toFloat(count, p.acc));
+  }
+  Value add(Value a, Value v) {
+    return a ? arith::AddFOp::create(e.b, e.loc, a, v).getResult() : v;
+  }
+
+  /// dY columns of the tile: clamped index, validity, 1 / column divisor.
+  void prepareColumns() {
+    colIdx.resize(cols), colOk.resize(cols), colRcp.resize(cols);
+    for (int64_t j = 0; j < cols; ++j) {
+      Value ow = e.add(owLo, j);
+      int64_t lo = p.pl - (p.KW - 1) + j;
+      colOk[j] = e.inBounds(ow, lo, (IWt - 1) * p.TM + lo, p.OW);
+      colIdx[j] = e.clampIf(colOk[j], ow, p.OW);
+      colRcp[j] = reciprocal(e.extent(e.add(colIdx[j], -p.pl), p.KW, p.IW,
+                                      p.pl, p.pr, p.includePad));
+    }
+  }
+
+  /// dY row t of the tile: the scaled dY summed per dX column (dX column i
+  /// takes dY columns j in [i, i + KW)).
+  SmallVector<Value> rowPartials(int64_t t) {
+    OpBuilder &b = e.b;
+    Location loc = e.loc;
+    Value oh = e.add(ohLo, t);
+    int64_t lo = p.pt - (p.KH - 1) + t;
+    Value rowOk = e.inBounds(oh, lo, (IHt - 1) * p.TH + lo, p.OH);
+    Value ohc = e.clampIf(rowOk, oh, p.OH);
+    Value rowRcp = reciprocal(
+        e.extent(e.add(ohc, -p.pt), p.KH, p.IH, p.pt, p.pb, p.includePad));
+    SmallVector<Value> part(p.TM);
+    for (int64_t j = 0; j < cols; ++j) {
+      Value g = e.convert(e.load(op.getOutputGrad(), {n, ohc, colIdx[j], c}),
+                          p.acc);
+      Value scale = arith::MulFOp::create(b, loc, rowRcp, colRcp[j]);
+      g = arith::MulFOp::create(b, loc, g, e.broadcast(scale));
+      g = e.select(e.andi(rowOk, colOk[j]), g, zero);
+      for (int64_t i = 0; i < p.TM; ++i)
+        if (j >= i && j < i + p.KW)
+          part[i] = add(part[i], g);
+    }
+    return part;
+  }
+
+  void emit() {
+    prepareColumns();
+    accs.assign(p.TH, SmallVector<Value>(p.TM));
+    for (int64_t t = 0, rows = p.TH + p.KH - 1; t < rows; ++t) {
+      SmallVector<Value> part = rowPartials(t);
+      // dX row r takes dY rows t in [r, r + KH).
+      for (int64_t r = 0; r < p.TH; ++r) {
+        if (t < r || t >= r + p.KH)
+          continue;
+        for (int64_t i = 0; i < p.TM; ++i)
+          accs[r][i] = add(accs[r][i], part[i]);
+        if (t != r + p.KH - 1)
+          continue;
+        storeTile(e, p, op.getInit(), n, ih0, iw0, c, accs, IHt, IWt, r);
+        for (int64_t i = 0; i < p.TM; ++i)
+          accs[r][i] = Value();
+      }
+    }
+  }
+};
+
+/// One window row kh of the strip gather: the windows whose row range
+/// holds ih (oh*sh = ih + pt - kh) add to the strip positions they cover.
+struct GatherStripRow {
+  const Plan &p;
+  mutable Pool2DBackwardOp op; // (op accessors are not const)
+  Value taps, n, ih, iw0, c, owBase, zero;
+  int64_t d0, NW, IWc;
+
+  /// Whether window row kh of dX row ih is a window's row: inside [0, OH)
+  /// and on the stride.
+  Value condition(Emitter &eh, Value ohNum, int64_t khLo,
+                  int64_t khHi) const {
+    Value cond;
+    if (p.pt - khHi < 0)
+      cond = eh.cmp(arith::CmpIPredicate::sge, ohNum, eh.cst(0));
+    if ((p.IH - 1) + p.pt - khLo > (p.OH - 1) * p.sh)
+      cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::sle, ohNum,
+                                  eh.cst((p.OH - 1) * p.sh)));
+    if (p.sh > 1) {
+      // (ih + pt - kh) % sh == 0, on a non-negative operand.
+      Value r = eh.rem(eh.add(ohNum, p.sh * p.KH), p.sh);
+      cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::eq, r, eh.cst(0)));
+    }
+    return cond;
+  }
+
+  /// The row's NW windows (window row oh) added to the accumulators `a`.
+  void addWindows(OpBuilder &rb, Value oh, Value kh,
+                  MutableArrayRef<Value> a) const {
+    Location loc = op.getLoc();
+    Emitter r{rb, loc, p.vw};
+    // Validity and clamped index of window j.
+    SmallVector<Value> wOk(NW), owIdx(NW);
+    for (int64_t j = 0; j < NW; ++j) {
+      Value ow = r.add(owBase, j);
+      wOk[j] = r.inBounds(ow, d0 + j, (IWc - 1) * (p.TM / p.sw) + d0 + j, p.OW);
+      owIdx[j] = r.clampIf(wOk[j], ow, p.OW);
+    }
+    SmallVector<Value> wtaps;
+    if (p.isMax && taps) {
+      for (int64_t j = 0; j < NW; ++j)
+        wtaps.push_back(arith::ExtSIOp::create(
+            rb, loc, r.vecOf(rb.getI32Type()),
+            r.load(taps, {n, oh, owIdx[j], c})));
+    } else if (p.isMax) {
+      wtaps = recomputeArgmax(rb, loc, p, op.getInput(), n, oh, iw0, c);
+    }
+    Value rows;
+    if (!p.isMax)
+      rows = r.extent(r.add(r.mul(oh, p.sh), -p.pt), p.KH, p.IH, p.pt, p.pb,
+                      p.includePad);
+    for (int64_t j = 0; j < NW; ++j) {
+      Value g = r.convert(r.load(op.getOutputGrad(), {n, oh, owIdx[j], c}),
+                          p.acc);
+      if (!p.isMax) {
+        Value ws = r.add(r.mul(owIdx[j], p.sw), -p.pl);
+        Value cnt = rb.createOrFold<arith::MulIOp>(
+            loc, rows, r.extent(ws, p.KW, p.IW, p.pl, p.pr, p.includePad));
+        g = r.divideByCount(g, cnt, p.acc);
+      }
+      g = r.select(wOk[j], g, zero);
+      Value tapBase;
+      if (p.isMax)
+        tapBase = r.broadcast(arith::IndexCastOp::create(
+            rb, loc, rb.getI32Type(), r.mul(kh, p.KW)));
+      for (int64_t i = 0; i < p.TM; ++i) {
+        int64_t kw = i - (d0 + j) * p.sw + p.pl;
+        if (kw < 0 || kw >= p.KW)
+          continue;
+        Value contrib = g;
+        if (p.isMax) {
+          Value want = arith::AddIOp::create(rb, loc, tapBase, r.splatI32(kw));
+          Value hit = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::eq,
+                                            wtaps[j], want);
+          contrib = arith::SelectOp::create(rb, loc, hit, g, zero);
+        }
+        a[i] = arith::AddFOp::create(rb, loc, a[i], contrib);
+      }
+    }
+  }
+
+  SmallVector<Value> operator()(OpBuilder &bh, Value kh,
+                                std::optional<int64_t> ckh,
+                                ValueRange accs) const {
+    Emitter eh{bh, op.getLoc(), p.vw};
+    int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : p.KH - 1;
+    Value ohNum = eh.sub(eh.add(ih, p.pt), kh);
+    Value cond = condition(eh, ohNum, khLo, khHi);
+    return ifThen(bh, op.getLoc(), cond, accs, [&](OpBuilder &rb) {
+      Emitter r{rb, op.getLoc(), p.vw};
+      Value oh = r.div(ohNum, p.sh);
+      SmallVector<Value> a(accs);
+      addWindows(rb, oh, kh, a);
+      return a;
+    });
+  }
+};
+
+/// The gather on single-row strips: a thread owns TM consecutive dX
+/// positions (a multiple of the width stride, so that the windows covering
+/// it sit at static offsets: window j, ow = iw0/sw + d0 + j, covers strip
+/// position i at tap kw = i - (d0 + j)*sw + pl) x vw channels.
+void emitGatherStrips(PatternRewriter &rewriter, Pool2DBackwardOp op,
+                      const Plan &p, Value taps) {
+  Location loc = op.getLoc();
+  Value dx = op.getInit();
+  int64_t d0, NW;
+  std::tie(d0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+  int64_t IWc = llvm::divideCeil(p.IW, p.TM);
+  int64_t total = p.N * p.IH * IWc * p.CV;
+  emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
+    Emitter e{b, loc, p.vw};
+    auto co = e.delinearize(gid, {p.N, p.IH, IWc, p.CV});
+    Value n = co[0], ih = co[1], iwc = co[2], c = e.mul(co[3], p.vw);
+    Value iw0 = e.mul(iwc, p.TM);
+    Value owBase = e.add(e.mul(iwc, p.TM / p.sw), d0);
+    Value zero = e.splatF(p.acc, 0.0);
+    SmallVector<Value> inits(p.TM, zero);
+    GatherStripRow row{p,      op,   taps, n,  ih, iw0, c,
+                       owBase, zero, d0,   NW, IWc};
+    auto res = loop(b, loc, p.KH, p.KH <= kMaxUnroll, inits, row);
+    for (int64_t i = 0; i < p.TM; ++i) {
+      Value iw = e.add(iw0, i);
+      Value val = e.convert(res[i], elemOf(dx));
+      Value ok;
+      if ((IWc - 1) * p.TM + i >= p.IW)
+        ok = e.cmp(arith::CmpIPredicate::slt, iw, e.cst(p.IW));
+      guarded(b, loc, ok, [&](OpBuilder &sb) {
+        Emitter{sb, loc, p.vw}.store(val, dx, {n, ih, iw, c});
+      });
+    }
+  });
+}
+
+/// dwc.pool2d_backward with a #dwc.pool_backward configuration: the
+/// stored-argmax kernel first where configured, then the gather (stride-1
+/// average row tiles, strided tiles or single-row strips).
+struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(Pool2DBackwardOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    std::string why = formProblem(op);
-    if (!why.empty())
-      return rewriter.notifyMatchFailure(op, why);
-    Value x = op.getInput(), dy = op.getOutputGrad(), dx = op.getInit();
-    Type elt = elemOf(x);
-    auto in = shapeOf(x), out = shapeOf(dy);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t OH = out[1], OW = out[2];
-    int64_t vw = vectorWidth(elt, C);
-    auto k = op.getWindow(), s = op.getStrides(), p = op.getPadding();
-    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
-    int64_t pt = p[0], pb = p[1], pl = p[2], pr = p[3];
-    // Strip of TM dX positions, a multiple of sw so that the windows
-    // covering it sit at static offsets: window j (ow = iw0/sw + d0 + j)
-    // covers strip position i at tap kw = i - (d0 + j)*sw + pl.
-    bool isMax = op.getKind() == PoolKind::Max;
-    bool overlap = KH > sh || KW > sw;
-    bool narrow = elt.getIntOrFloatBitWidth() == 16;
-    // 16-bit max backward with the stored argmax: 2-wide gather strips and
-    // one window per argmax thread (fewer live registers, more resident
-    // threads).
-    bool narrowStoredMax = isMax && narrow && overlap &&
-                           argmax != ArgmaxMode::Recompute;
-    int64_t stripReq = strip ? strip : (narrowStoredMax ? 2 : 4);
-    int64_t TM = sw * llvm::divideCeil(std::min<int64_t>(stripReq, IW), sw);
-    // A strip is a multiple of the stride, unrolled: wider ones only make
-    // the compile time grow with the stride.
-    if (TM > kMaxColumns)
-      return rewriter.notifyMatchFailure(op, "stride wider than 64 columns");
-    int64_t d0 = llvm::divideCeilSigned(pl - KW + 1, sw);
-    int64_t NW = 0;
-    while ((d0 + NW) * sw - pl <= TM - 1)
-      ++NW;
-    int64_t IWc = llvm::divideCeil(IW, TM), CV = C / vw;
-    int64_t total = N * IH * IWc * CV;
-    if (gridTooLarge(total, kBlockSize))
-      return rewriter.notifyMatchFailure(op, "grid too large");
-    bool includePad = op.getCountIncludePad();
-    Type acc = op.getAccType();
+    FailureOr<PoolBackwardKernelAttr> config =
+        configOf<PoolBackwardKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    Plan p = planOf(op, 128, config->getRows(), config->getColumns(),
+                    op.getCountIncludePad(), op.getAccType());
+    StringRef argmax = config->getArgmax();
+    p.storedArgmax = argmax == "stored" || argmax == "packed";
+    p.packedArgmax = argmax == "packed";
+    p.TA = std::min(config->getArgmaxColumns(), p.OW);
     Location loc = op.getLoc();
-    // Stride-1 average backward: row tiles (a box sum), unless disabled.
-    if (!isMax && sh == 1 && sw == 1 && vw > 1 && rowTile != 1) {
-      if (auto tile = forwardRowTile(rowTile, accRegs, IH, IW, KH, KW, 1, 1,
-                                     vw, acc)) {
-        int64_t rowsTotal = N * llvm::divideCeil(IH, tile->th) *
-                            llvm::divideCeil(IW, tile->tm) * CV;
-        if (!gridTooLarge(rowsTotal, kBlockSize)) {
-          emitAvgRows(rewriter, op, *tile);
-          return success();
-        }
-      }
-    }
-    // X columns scanned for the argmax of the strip's windows, relative to
-    // iw0: [qLo, qHi].
-    int64_t qLo = d0 * sw - pl, qHi = (d0 + NW - 1) * sw - pl + KW - 1;
-
-    // For the NW windows (oh, iw0/sw + d0 + j) of a strip: the tap
-    // kh*KW + kw of the first maximum (row-major) over the window's taps
-    // inside the input, as vector<vw x i32>. The window rows
-    // are scanned in order, each X column of the windows' union loaded
-    // once per row and offered to every window holding it, in kw order.
-    auto argmaxTaps = [&](OpBuilder &rb, Value n, Value oh, Value iw0,
-                          Value c) -> SmallVector<Value> {
-      Emitter r{rb, loc, vw};
-      Value top = r.add(r.mul(oh, sh), -pt);
-      SmallVector<Value> inits(NW, r.negInf(elt));
-      for (int64_t j = 0; j < NW; ++j)
-        inits.push_back(
-            r.firstTap(top, r.add(iw0, (d0 + j) * sw - pl), KW));
-      auto state = loop(
-          rb, loc, KH, KH <= kMaxUnroll, inits,
-          [&](OpBuilder &xb, Value kr, std::optional<int64_t> ckr,
-              ValueRange st) -> SmallVector<Value> {
-            Emitter ex{xb, loc, vw};
-            int64_t rLo = ckr ? *ckr : 0, rHi = ckr ? *ckr : KH - 1;
-            Value xr = ex.add(top, kr);
-            Value rowOk = ex.inBounds(xr, rLo - pt, (OH - 1) * sh - pt + rHi, IH);
-            Value xrc = ex.clampIf(rowOk, xr, IH);
-            SmallVector<Value> mv(st.begin(), st.begin() + NW),
-                mt(st.begin() + NW, st.end());
-            Value tapRow = ex.broadcast(arith::IndexCastOp::create(
-                xb, loc, xb.getI32Type(), ex.mul(kr, KW)));
-            for (int64_t q = qLo; q <= qHi; ++q) {
-              if (!inSomeWindow(q, qLo, NW, sw, KW))
-                continue;
-              Value iw = ex.add(iw0, q);
-              Value colOk = ex.inBounds(iw, q, (IWc - 1) * TM + q, IW);
-              Value ok = ex.andi(rowOk, colOk);
-              Value v = ex.maskOutside(
-                  ex.load(x, {n, xrc, ex.clampIf(colOk, iw, IW), c}), ok);
-              for (int64_t j = 0; j < NW; ++j) {
-                int64_t kw = q - ((d0 + j) * sw - pl);
-                if (kw < 0 || kw >= KW)
-                  continue;
-                ex.offerArgmax(mv[j], mt[j], v, tapRow, kw);
-              }
-            }
-            SmallVector<Value> next(mv);
-            next.append(mt);
-            return next;
-          });
-      return SmallVector<Value>(state.begin() + NW, state.end());
-    };
-
-    // Stored argmax: when windows overlap, every window's argmax would be
-    // recomputed by each dX strip it covers (3x3 stride 2: ~4.5 times, 9
-    // loads each), so a first kernel computes it once per window (forward
-    // strip, width-first) into an i8 workspace of tap indices and the
-    // gather reads those instead of X.
-    // Non-overlapping windows (2x2 stride 2) recompute: X is then read once
-    // either way and no workspace is needed.
-    int64_t TA = argmaxStrip ? std::min(argmaxStrip, OW)
-                 : narrowStoredMax ? 1
-                                   : forwardStrip(OW, sw);
-    int64_t colsA = (TA - 1) * sw + KW;
-    bool stored = isMax && KH * KW <= 127 && colsA <= kMaxColumns &&
-                  (argmax == ArgmaxMode::Stored ||
-                   (argmax == ArgmaxMode::Auto && overlap));
-    // Strided windows: stride-aligned gather tiles (avg, and max with the
-    // stored argmax), unless disabled (backward-row-tile=1).
-    std::optional<RowTile> tile;
-    if ((sh > 1 || sw > 1) && vw > 1 && backwardRows != 1 &&
-        (!isMax || stored ||
-         (argmax == ArgmaxMode::Recompute && overlap))) {
-      int64_t th = sh * std::max<int64_t>(
-                            1, llvm::divideCeil(backwardRows ? backwardRows
-                                                             : sh, sh));
-      int64_t nr = llvm::divideCeil(th + KH - 1, sh) + 1;
-      int64_t nw = llvm::divideCeil(TM + KW - 1, sw) + 1;
-      int64_t tiles = N * llvm::divideCeil(IH, th) * IWc * CV;
-      if (nr * nw <= kMaxTileWindows && th * TM <= kMaxTilePositions &&
-          !gridTooLarge(tiles, kBlockSize))
-        tile = RowTile{th, TM};
-    }
-    bool packed = stored && packedArgmax && narrow && vw % 2 == 0;
     Value taps;
-    if (stored) {
-      int64_t OWa = llvm::divideCeil(OW, TA);
-      int64_t totalA = N * OH * OWa * CV;
-      if (gridTooLarge(totalA, kBlockSize))
-        return rewriter.notifyMatchFailure(op, "grid too large");
+    if (p.storedArgmax) {
       rewriter.setInsertionPoint(op);
       taps = memref::AllocOp::create(
           rewriter, loc,
-          MemRefType::get({N, OH, OW, C}, rewriter.getIntegerType(8)));
-      emitLaunch(
-          rewriter, op, totalA,
-          [&](OpBuilder &b, Value gid) {
-            Emitter e{b, loc, vw};
-            auto co = e.delinearize(gid, {N, OH, OWa, CV});
-            Value n = co[0], oh = co[1], ow0 = e.mul(co[2], TA),
-                  c = e.mul(co[3], vw);
-            Value top = e.add(e.mul(oh, sh), -pt);
-            Value wbase = e.add(e.mul(ow0, sw), -pl);
-            if (packed) {
-              emitPackedArgmax(b, e, op, n, oh, ow0, c, top, wbase, TA,
-                               colsA, OWa, taps);
-              return;
-            }
-            SmallVector<Value> inits(TA, e.negInf(elt));
-            for (int64_t i = 0; i < TA; ++i)
-              inits.push_back(e.firstTap(top, e.add(wbase, i * sw), KW));
-            auto state = loop(
-                b, loc, KH, KH <= kMaxUnroll, inits,
-                [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
-                    ValueRange st) -> SmallVector<Value> {
-                  Emitter ex{xb, loc, vw};
-                  int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : KH - 1;
-                  Value ih = ex.add(top, kh);
-                  Value rowOk =
-                      ex.inBounds(ih, rLo - pt, (OH - 1) * sh - pt + rHi, IH);
-                  Value ihc = ex.clampIf(rowOk, ih, IH);
-                  SmallVector<Value> mv(st.begin(), st.begin() + TA),
-                      mt(st.begin() + TA, st.end());
-                  Value tapRow = ex.broadcast(arith::IndexCastOp::create(
-                      xb, loc, xb.getI32Type(), ex.mul(kh, KW)));
-                  for (int64_t q = 0; q < colsA; ++q) {
-            if (!inSomeWindow(q, 0, TA, sw, KW))
-              continue;
-                    if (!inSomeWindow(q, 0, TA, sw, KW))
-                      continue;
-                    Value iw = ex.add(wbase, q);
-                    Value colOk =
-                        ex.inBounds(iw, q - pl, (OWa - 1) * TA * sw - pl + q, IW);
-                    Value ok = ex.andi(rowOk, colOk);
-                    Value v = ex.maskOutside(
-                        ex.load(x, {n, ihc, ex.clampIf(colOk, iw, IW), c}),
-                        ok);
-                    for (int64_t i = 0; i < TA; ++i) {
-                      int64_t kw = q - i * sw;
-                      if (kw < 0 || kw >= KW)
-                        continue;
-                      ex.offerArgmax(mv[i], mt[i], v, tapRow, kw);
-                    }
-                  }
-                  SmallVector<Value> next(mv);
-                  next.append(mt);
-                  return next;
-                });
-            for (int64_t i = 0; i < TA; ++i) {
-              Value t8 = arith::TruncIOp::create(
-                  b, loc, e.vecOf(b.getIntegerType(8)), state[TA + i]);
-              Value ow = e.add(ow0, i);
-              Value ok;
-              if ((OWa - 1) * TA + i >= OW)
-                ok = e.cmp(arith::CmpIPredicate::slt, ow, e.cst(OW));
-              guarded(b, loc, ok, [&](OpBuilder &sb) {
-                Emitter{sb, loc, vw}.store(t8, taps, {n, oh, ow, c});
-              });
-            }
-          },
-          /*eraseOp=*/false);
+          MemRefType::get({p.N, p.OH, p.OW, p.C}, rewriter.getIntegerType(8)));
+      emitArgmaxKernel(rewriter, op, p, taps);
     }
-
-    if (tile) {
-      emitGatherTiles(rewriter, op, taps, argmaxTaps, tile->th, tile->tm);
-    } else {
-    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
-      Emitter e{b, loc, vw};
-      auto co = e.delinearize(gid, {N, IH, IWc, CV});
-      Value n = co[0], ih = co[1], iwc = co[2], c = e.mul(co[3], vw);
-      Value iw0 = e.mul(iwc, TM);
-      Value owBase = e.add(e.mul(iwc, TM / sw), d0);
-      Value zero = e.splatF(acc, 0.0);
-      SmallVector<Value> inits(TM, zero);
-      // Windows whose row range holds ih: oh*sh = ih + pt - kh.
-      auto res = loop(
-          b, loc, KH, KH <= kMaxUnroll, inits,
-          [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
-              ValueRange accs) -> SmallVector<Value> {
-            Emitter eh{bh, loc, vw};
-            int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
-            Value ohNum = eh.sub(eh.add(ih, pt), kh);
-            Value cond;
-            if (pt - khHi < 0)
-              cond = eh.cmp(arith::CmpIPredicate::sge, ohNum, eh.cst(0));
-            if ((IH - 1) + pt - khLo > (OH - 1) * sh)
-              cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::sle, ohNum,
-                                          eh.cst((OH - 1) * sh)));
-            if (sh > 1) {
-              // (ih + pt - kh) % sh == 0, on a non-negative operand.
-              Value r = eh.rem(eh.add(ohNum, sh * KH), sh);
-              cond = eh.andi(cond, eh.cmp(arith::CmpIPredicate::eq, r,
-                                          eh.cst(0)));
-            }
-            return ifThen(bh, loc, cond, accs, [&](OpBuilder &rb) {
-              Emitter r{rb, loc, vw};
-              Value oh = r.div(ohNum, sh);
-              SmallVector<Value> a(accs);
-              // Validity and clamped index of window j.
-              SmallVector<Value> wOk(NW), owIdx(NW);
-              for (int64_t j = 0; j < NW; ++j) {
-                Value ow = r.add(owBase, j);
-                wOk[j] = r.inBounds(ow, d0 + j,
-                                    (IWc - 1) * (TM / sw) + d0 + j, OW);
-                owIdx[j] = r.clampIf(wOk[j], ow, OW);
-              }
-              SmallVector<Value> wtaps;
-              if (isMax && stored) {
-                for (int64_t j = 0; j < NW; ++j)
-                  wtaps.push_back(arith::ExtSIOp::create(
-                      rb, loc, r.vecOf(rb.getI32Type()),
-                      r.load(taps, {n, oh, owIdx[j], c})));
-              } else if (isMax) {
-                wtaps = argmaxTaps(rb, n, oh, iw0, c);
-              }
-              Value rows;
-              if (!isMax)
-                rows = r.extent(r.add(r.mul(oh, sh), -pt), KH, IH, pt, pb,
-                                includePad);
-              for (int64_t j = 0; j < NW; ++j) {
-                Value g = r.convert(r.load(dy, {n, oh, owIdx[j], c}), acc);
-                if (!isMax) {
-                  Value ws = r.add(r.mul(owIdx[j], sw), -pl);
-                  Value cnt = rb.createOrFold<arith::MulIOp>(
-                      loc, rows, r.extent(ws, KW, IW, pl, pr, includePad));
-                  g = r.divideByCount(g, cnt, acc);
-                }
-                g = r.select(wOk[j], g, zero);
-                Value tapBase;
-                if (isMax)
-                  tapBase = r.broadcast(arith::IndexCastOp::create(
-                      rb, loc, rb.getI32Type(), r.mul(kh, KW)));
-                for (int64_t i = 0; i < TM; ++i) {
-                  int64_t kw = i - (d0 + j) * sw + pl;
-                  if (kw < 0 || kw >= KW)
-                    continue;
-                  Value contrib = g;
-                  if (isMax) {
-                    Value want = arith::AddIOp::create(rb, loc, tapBase,
-                                                       r.splatI32(kw));
-                    Value hit = arith::CmpIOp::create(
-                        rb, loc, arith::CmpIPredicate::eq, wtaps[j], want);
-                    contrib = arith::SelectOp::create(rb, loc, hit, g, zero);
-                  }
-                  a[i] = arith::AddFOp::create(rb, loc, a[i], contrib);
-                }
-              }
-              return a;
-            });
-          });
-      for (int64_t i = 0; i < TM; ++i) {
-        Value iw = e.add(iw0, i);
-        Value val = e.convert(res[i], elemOf(dx));
-        Value ok;
-        if ((IWc - 1) * TM + i >= IW)
-          ok = e.cmp(arith::CmpIPredicate::slt, iw, e.cst(IW));
-        guarded(b, loc, ok, [&](OpBuilder &sb) {
-          Emitter es{sb, loc, vw};
-          es.store(val, dx, {n, ih, iw, c});
-        });
-      }
-    }, /*eraseOp=*/false);
-    }
+    int64_t tiles = p.N * llvm::divideCeil(p.IH, p.TH) *
+                    llvm::divideCeil(p.IW, p.TM) * p.CV;
+    auto tileLaunch = [&](auto thread) {
+      emitLaunch(rewriter, op, tiles, "", [&](OpBuilder &b, Value gid) {
+        Emitter e{b, loc, p.vw};
+        thread(e, gid);
+      });
+    };
+    if (p.TH > 1 && p.sh == 1 && p.sw == 1)
+      tileLaunch([&](Emitter &e, Value gid) {
+        AvgRowThread(p, op, e, gid).emit();
+      });
+    else if (p.TH > 1)
+      tileLaunch([&](Emitter &e, Value gid) {
+        GatherTileThread(p, op, taps, e, gid).emit();
+      });
+    else
+      emitGatherStrips(rewriter, op, p, taps);
     if (taps) {
       rewriter.setInsertionPoint(op);
       memref::DeallocOp::create(rewriter, loc, taps);
@@ -1305,244 +1255,156 @@ struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
 };
 
 //===----------------------------------------------------------------------===//
 // depthwise_conv2d_pool2d
 //===----------------------------------------------------------------------===//
 
-/// Most filter taps the fused convolution + pooling kernel computes per
-/// convolution output (its recomputation of overlapping windows grows with
-/// the filter; beyond this the GEMV convolution and the pooling kernel are
-/// faster apart).
-constexpr int64_t kMaxFusedTaps = 49;
-/// The same for 16-bit data, whose unfused GEMV convolution is faster from
-/// 5x5 on.
-constexpr int64_t kMaxFusedTaps16 = 9;
-/// f32 lanes the fused kernel may keep live (conv columns + a filter row).
-constexpr int64_t kFusedAccLanes = 96;
+/// The fused kernel's shape: an IH x IW input convolved (FH x FW, stride 1)
+/// to OH x OW, pooled (KH x KW, stride sh x sw) to PH x PW, TM pooled
+/// outputs per thread, PWc strips per row.
+struct ConvPoolPlan {
+  int64_t N, IH, IW, C, FH, FW, OH, OW, PH, PW, KH, KW, sh, sw, pt, pl, cpt,
+      cpl, vw, CV, TM, PWc, cols;
+  bool isMax;
+  Type elt, acc, pty; // pooling in the element type for max
+};
 
-/// Depthwise convolution with a pooling epilogue in one kernel: a thread
-/// owns a strip of TM pooled outputs x V channels of one pooled row. For
-/// each pooling window row (a convolution row inside [0, OH)), the strip's
-/// (TM-1)*sw + KW convolution columns are computed in registers: per filter
-/// row, the input columns they need are loaded once each (width-first) and
-/// each feeds the FW convolution columns holding it; bias added, the value
-/// rounded to the element type (the unfused op's rounding), then folded
-/// into every pooled output whose window holds the column (columns outside
-/// [0, OW) are the pooling padding: skipped). The convolution output never
-/// goes to memory. Stride-1 undilated convolutions only.
-struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
-  ConvPoolForward(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+ConvPoolPlan convPoolPlanOf(DepthwiseConv2DPool2DOp op, int64_t columns) {
+  auto in = shapeOf(op.getInput()), f = shapeOf(op.getFilter()),
+       out = shapeOf(op.getInit());
+  auto conv = op.getConvShape();
+  auto k = op.getWindow(), s = op.getPoolStrides(), p = op.getPoolPadding();
+  ConvPoolPlan cp;
+  cp.N = in[0], cp.IH = in[1], cp.IW = in[2], cp.C = in[3];
+  cp.FH = f[0], cp.FW = f[1];
+  cp.OH = conv[1], cp.OW = conv[2], cp.PH = out[1], cp.PW = out[2];
+  cp.KH = k[0], cp.KW = k[1], cp.sh = s[0], cp.sw = s[1];
+  cp.pt = p[0], cp.pl = p[2];
+  cp.cpt = op.getPadding()[0], cp.cpl = op.getPadding()[2];
+  cp.elt = elemOf(op.getInput());
+  cp.vw = poolVectorWidth(cp.elt, cp.C);
+  cp.CV = cp.C / cp.vw;
+  cp.TM = columns;
+  cp.PWc = llvm::divideCeil(cp.PW, cp.TM);
+  cp.cols = (cp.TM - 1) * cp.sw + cp.KW;
+  cp.isMax = op.getKind() == PoolKind::Max;
+  cp.acc = op.getAccType();
+  cp.pty = cp.isMax ? cp.elt : cp.acc;
+  return cp;
+}
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    std::string why = formProblem(op);
-    if (!why.empty())
-      return rewriter.notifyMatchFailure(op, why);
-    Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
-          y = op.getInit();
-    Type elt = elemOf(x);
-    auto in = shapeOf(x), f = shapeOf(w), out = shapeOf(y);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1];
-    auto conv = op.getConvShape();
-    int64_t OH = conv[1], OW = conv[2], PH = out[1], PW = out[2];
-    auto cs = op.getStrides(), cd = op.getDilations(), cp = op.getPadding();
-    if (cs[0] != 1 || cs[1] != 1 || cd[0] != 1 || cd[1] != 1)
-      return rewriter.notifyMatchFailure(op, "strided or dilated convolution");
-    bool narrow = elt.getIntOrFloatBitWidth() == 16;
-    if (FH * FW > (narrow ? kMaxFusedTaps16 : kMaxFusedTaps))
-      return rewriter.notifyMatchFailure(
-          op, narrow ? "16-bit filter larger than 9 taps"
-                     : "filter larger than 49 taps");
-    int64_t vw = vectorWidth(elt, C);
-    if (vw == 1)
-      return rewriter.notifyMatchFailure(
-          op, "channels not a multiple of the vector width");
-    int64_t cpt = cp[0], cpl = cp[2];
-    auto k = op.getWindow(), s = op.getPoolStrides(), p = op.getPoolPadding();
-    int64_t KH = k[0], KW = k[1], sh = s[0], sw = s[1];
-    int64_t pt = p[0], pl = p[2];
-    // Live f32 lanes: the strip's conv columns and one filter row; TM from
-    // the pooling strip down to 1 until they fit kFusedAccLanes (wider
-    // strips spill).
-    int64_t TM = forwardStrip(PW, sw);
-    auto lanes = [&] { return ((TM - 1) * sw + KW + FW) * vw; };
-    while (TM > 1 && lanes() > kFusedAccLanes)
-      TM /= 2;
-    int64_t cols = (TM - 1) * sw + KW;
-    if (cols + FW - 1 > kMaxColumns)
-      return rewriter.notifyMatchFailure(op, "window too wide for the register strip");
-    int64_t PWc = llvm::divideCeil(PW, TM), CV = C / vw;
-    int64_t total = N * PH * PWc * CV;
-    if (gridTooLarge(total, kBlockSize))
-      return rewriter.notifyMatchFailure(op, "grid too large");
-    bool isMax = op.getKind() == PoolKind::Max;
-    bool includePad = op.getCountIncludePad();
-    Type acc = op.getAccType();
-    Type pty = isMax ? elt : acc; // pooling in the element type for max
+/// A fused thread's strip: pooled row ph, outputs pw0 + i, channels c.
+struct ConvPoolStrip {
+  const ConvPoolPlan &p;
+  mutable DepthwiseConv2DPool2DOp op; // (op accessors are not const)
+  Value n, c, hs, wbase, neutral, zero, biasV;
+  SmallVector<Value> colOk;
+
+  /// The strip's convolution columns of convolution row `r` (pooling window
+  /// row kh in [khLo, khHi]): per filter row, the input columns they need
+  /// loaded once each, each feeding the FW convolution columns holding it.
+  SmallVector<Value> convColumns(Emitter &ec, Value r, int64_t khLo,
+                                 int64_t khHi) const {
+    Value x = op.getInput(), w = op.getFilter();
+    SmallVector<Value> convAcc(p.cols, biasV);
+    Value ir0 = ec.add(r, -p.cpt);
+    Value ic0 = ec.add(wbase, -p.cpl);
+    for (int64_t fh = 0; fh < p.FH; ++fh) {
+      Value ir = ec.add(ir0, fh);
+      // Input rows outside [0, IH) are the zero padding.
+      Value irOk = ec.inBounds(ir, khLo - p.pt - p.cpt + fh,
+                               (p.PH - 1) * p.sh + khHi - p.pt - p.cpt + fh,
+                               p.IH);
+      Value irc = ec.clampIf(irOk, ir, p.IH);
+      SmallVector<Value> taps(p.FW);
+      for (int64_t fw = 0; fw < p.FW; ++fw)
+        taps[fw] =
+            ec.convert(ec.load(w, {ec.cst(fh), ec.cst(fw), c}), p.acc);
+      for (int64_t j = 0; j < p.cols + p.FW - 1; ++j) {
+        Value ic = ec.add(ic0, j);
+        int64_t lo = j - p.pl - p.cpl;
+        Value ok = ec.andi(
+            irOk, ec.inBounds(ic, lo, (p.PWc - 1) * p.TM * p.sw + lo, p.IW));
+        Value v = ec.convert(
+            ec.load(x, {n, irc, ec.clampIf(ok, ic, p.IW), c}), p.acc);
+        v = ec.select(ok, v, zero);
+        // Input column j feeds conv column q = j - fw.
+        for (int64_t fw = 0; fw < p.FW; ++fw) {
+          int64_t q = j - fw;
+          if (q >= 0 && q < p.cols)
+            convAcc[q] =
+                vector::FMAOp::create(ec.b, ec.loc, v, taps[fw], convAcc[q]);
+        }
+      }
+    }
+    return convAcc;
+  }
+
+  /// Pooling window row kh: its convolution row, when inside [0, OH),
+  /// computed and folded into the strip's accumulators.
+  SmallVector<Value> operator()(OpBuilder &bh, Value kh,
+                                std::optional<int64_t> ckh,
+                                ValueRange accs) const {
     Location loc = op.getLoc();
-
-    emitLaunch(rewriter, op, total, [&](OpBuilder &b, Value gid) {
-      Emitter e{b, loc, vw};
-      auto co = e.delinearize(gid, {N, PH, PWc, CV});
-      Value n = co[0], ph = co[1], pw0 = e.mul(co[2], TM),
-            c = e.mul(co[3], vw);
-      Value hs = e.add(e.mul(ph, sh), -pt);
-      Value wbase = e.add(e.mul(pw0, sw), -pl); // first conv column
-      Value neutral = isMax ? e.negInf(pty) : e.splatF(pty, 0.0);
-      Value zero = e.splatF(acc, 0.0);
-      Value biasV = bias ? e.convert(e.load(bias, {c}), acc) : zero;
-      // Convolution columns of the strip: validity (inside [0, OW)).
-      SmallVector<Value> colOk(cols);
-      for (int64_t q = 0; q < cols; ++q)
-        colOk[q] = e.inBounds(e.add(wbase, q), q - pl,
-                              (PWc - 1) * TM * sw - pl + q, OW);
-      SmallVector<Value> inits(TM, neutral);
-      auto res = loop(
-          b, loc, KH, KH <= kMaxUnroll, inits,
-          [&](OpBuilder &bh, Value kh, std::optional<int64_t> ckh,
-              ValueRange accs) -> SmallVector<Value> {
-            Emitter eh{bh, loc, vw};
-            int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : KH - 1;
-            Value r = eh.add(hs, kh); // convolution row
-            Value rowOk =
-                eh.inBounds(r, khLo - pt, (PH - 1) * sh + khHi - pt, OH);
-            return ifThen(bh, loc, rowOk, accs, [&](OpBuilder &rb) {
-              Emitter ec{rb, loc, vw};
-              SmallVector<Value> convAcc(cols, biasV);
-              Value ir0 = ec.add(r, -cpt);
-              Value ic0 = ec.add(wbase, -cpl);
-              for (int64_t fh = 0; fh < FH; ++fh) {
-                Value ir = ec.add(ir0, fh);
-                // Input rows outside [0, IH) are the zero padding.
-                Value irOk = ec.inBounds(ir, khLo - pt - cpt + fh,
-                                         (PH - 1) * sh + khHi - pt - cpt + fh,
-                                         IH);
-                Value irc = ec.clampIf(irOk, ir, IH);
-                SmallVector<Value> taps(FW);
-                for (int64_t fw = 0; fw < FW; ++fw)
-                  taps[fw] = ec.convert(ec.load(w, {ec.cst(fh), ec.cst(fw), c}),
-                                        acc);
-                for (int64_t j = 0; j < cols + FW - 1; ++j) {
-                  Value ic = ec.add(ic0, j);
-                  int64_t lo = j - pl - cpl;
-                  Value ok = ec.andi(
-                      irOk, ec.inBounds(ic, lo, (PWc - 1) * TM * sw + lo, IW));
-                  Value v = ec.convert(
-                      ec.load(x, {n, irc, ec.clampIf(ok, ic, IW), c}), acc);
-                  v = ec.select(ok, v, zero);
-                  // Input column j feeds conv column q = j - fw.
-                  for (int64_t fw = 0; fw < FW; ++fw) {
-                    int64_t q = j - fw;
-                    if (q < 0 || q >= cols)
-                      continue;
-                    convAcc[q] = vector::FMAOp::create(rb, loc, v, taps[fw],
-                                                     convAcc[q]);
-                  }
-                }
-              }
-              SmallVector<Value> a(accs);
-              for (int64_t q = 0; q < cols; ++q) {
-                // The unfused convolution's rounding to the element type.
-                Value cv = ec.convert(ec.convert(convAcc[q], elt), pty);
-                cv = ec.select(colOk[q], cv, neutral);
-                foldColumn(rb, loc, a, cv, q, sw, KW, isMax);
-              }
-              return a;
-            });
-          });
-      // The pooling input is the convolution's OH x OW output.
-      PooledStripStore{isMax, includePad, acc, op.getActivation(), KH, KW,
-                       sw, OH, OW, PW, (PWc - 1) * TM, p}
-          .emit(e, res, y, n, ph, pw0, c, hs, wbase);
+    Emitter eh{bh, loc, p.vw};
+    int64_t khLo = ckh ? *ckh : 0, khHi = ckh ? *ckh : p.KH - 1;
+    Value r = eh.add(hs, kh); // convolution row
+    Value rowOk =
+        eh.inBounds(r, khLo - p.pt, (p.PH - 1) * p.sh + khHi - p.pt, p.OH);
+    return ifThen(bh, loc, rowOk, accs, [&](OpBuilder &rb) {
+      Emitter ec{rb, loc, p.vw};
+      SmallVector<Value> convAcc = convColumns(ec, r, khLo, khHi);
+      SmallVector<Value> a(accs);
+      for (int64_t q = 0; q < p.cols; ++q) {
+        // The unfused convolution's rounding to the element type.
+        Value cv = ec.convert(ec.convert(convAcc[q], p.elt), p.pty);
+        cv = ec.select(colOk[q], cv, neutral);
+        foldColumn(rb, loc, a, cv, q, p.sw, p.KW, p.isMax);
+      }
+      return a;
     });
-    return success();
   }
 };
 
-//===----------------------------------------------------------------------===//
-// global_avg_pool
-//===----------------------------------------------------------------------===//
+/// dwc.depthwise_conv2d_pool2d with a #dwc.conv_pool configuration.
+struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
 
-/// One block per (n, tile of CT channel vectors); its R = 256 / CT thread
-/// rows take every R-th position of H*W, the R partial sums meet in
-/// workgroup memory and the first row adds them in order and divides.
-struct GlobalAvgPool : OpRewritePattern<GlobalAvgPoolOp> {
-  GlobalAvgPool(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
-
-  LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
+  LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    std::string why = formProblem(op);
-    if (!why.empty())
-      return rewriter.notifyMatchFailure(op, why);
-    Value x = op.getInput(), y = op.getInit();
-    Type elt = elemOf(x);
-    auto in = shapeOf(x);
-    int64_t N = in[0], H = in[1], W = in[2], C = in[3];
-    int64_t vw = vectorWidth(elt, C);
-    if (vw == 1)
-      return rewriter.notifyMatchFailure(op, "channels not a multiple of 128 bits");
-    int64_t CV = C / vw;
-    int64_t CT = std::min(CV, kGapTileVectors);
-    int64_t R = kGapThreads / CT;
-    int64_t tiles = llvm::divideCeil(CV, CT);
-    if (N * tiles > std::numeric_limits<int32_t>::max())
-      return rewriter.notifyMatchFailure(op, "grid too large");
-    Type acc = op.getAccType();
+    FailureOr<ConvPoolKernelAttr> config =
+        configOf<ConvPoolKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    ConvPoolPlan p = convPoolPlanOf(op, config->getColumns());
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto partialType =
-        MemRefType::get({R, CT, vw}, acc, MemRefLayoutAttrInterface(), wgSpace);
-    auto [launch, b] =
-        createLaunch(rewriter, op, N * tiles, CT * R, TypeRange{partialType});
-    Value partial = launch.getWorkgroupAttributions()[0];
-    Emitter e{b, loc, vw};
-    Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
-    Value n = e.div(bid, tiles);
-    Value cvl = e.rem(tid, CT), row = e.div(tid, CT);
-    Value cv = e.add(e.mul(e.rem(bid, tiles), CT), cvl);
-    Value active;
-    if (CV % CT != 0)
-      active = e.cmp(arith::CmpIPredicate::ult, cv, e.cst(CV));
-    Value c = e.mul(e.clampIf(active, cv, CV), vw);
-    // x viewed as N x (H*W) x C.
-    Value flat = memref::CollapseShapeOp::create(
-        b, loc, x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
-    Value zero = e.splatF(acc, 0.0);
-    auto sum = ifThen(b, loc, active, zero, [&](OpBuilder &ab) {
-      auto forOp = scf::ForOp::create(
-          ab, loc, row, Emitter{ab, loc, vw}.cst(H * W),
-          Emitter{ab, loc, vw}.cst(R), ValueRange{zero},
-          [&](OpBuilder &fb, Location, Value pos, ValueRange a) {
-            Emitter f{fb, loc, vw};
-            Value v = f.convert(f.load(flat, {n, pos, c}), acc);
-            scf::YieldOp::create(
-                fb, loc, ValueRange{arith::AddFOp::create(fb, loc, a[0], v)});
-          });
-      return SmallVector<Value>(forOp.getResults());
-    });
-    Value c0 = e.cst(0);
-    vector::StoreOp::create(b, loc, sum[0], partial, ValueRange{row, cvl, c0});
-    gpu::BarrierOp::create(b, loc);
-    Value first = e.cmp(arith::CmpIPredicate::eq, row, c0);
-    guarded(b, loc, e.andi(first, active), [&](OpBuilder &sb) {
-      Emitter s{sb, loc, vw};
-      Value t = zero;
-      for (int64_t q = 0; q < R; ++q)
-        t = arith::AddFOp::create(
-            sb, loc, t,
-            vector::LoadOp::create(sb, loc, s.vecOf(acc), partial,
-                                   ValueRange{s.cst(q), cvl, s.cst(0)}));
-      t = arith::DivFOp::create(sb, loc, t, s.splatF(acc, double(H * W)));
-      s.store(s.convert(t, elemOf(y)), y, {n, s.cst(0), s.cst(0), c});
+    int64_t total = p.N * p.PH * p.PWc * p.CV;
+    emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
+      Emitter e{b, loc, p.vw};
+      auto co = e.delinearize(gid, {p.N, p.PH, p.PWc, p.CV});
+      Value n = co[0], ph = co[1], pw0 = e.mul(co[2], p.TM),
+            c = e.mul(co[3], p.vw);
+      Value hs = e.add(e.mul(ph, p.sh), -p.pt);
+      Value wbase = e.add(e.mul(pw0, p.sw), -p.pl); // first conv column
+      Value neutral = p.isMax ? e.negInf(p.pty) : e.splatF(p.pty, 0.0);
+      Value zero = e.splatF(p.acc, 0.0);
+      Value bias = op.getBias();
+      Value biasV = bias ? e.convert(e.load(bias, {c}), p.acc) : zero;
+      // Convolution columns of the strip: validity (inside [0, OW)).
+      SmallVector<Value> colOk(p.cols);
+      for (int64_t q = 0; q < p.cols; ++q)
+        colOk[q] = e.inBounds(e.add(wbase, q), q - p.pl,
+                              (p.PWc - 1) * p.TM * p.sw - p.pl + q, p.OW);
+      SmallVector<Value> inits(p.TM, neutral);
+      ConvPoolStrip strip{p, op, n, c, hs, wbase, neutral, zero, biasV, colOk};
+      auto res = loop(b, loc, p.KH, p.KH <= kMaxUnroll, inits, strip);
+      // The pooling input is the convolution's OH x OW output.
+      PooledStripStore{p.isMax, op.getCountIncludePad(), p.acc,
+                       op.getActivation(), p.KH, p.KW, p.sw, p.OH, p.OW, p.PW,
+                       (p.PWc - 1) * p.TM, op.getPoolPadding()}
+          .emit(e, res, op.getInit(), n, ph, pw0, c, hs, wbase);
     });
     rewriter.eraseOp(op);
     return success();
@@ -1554,45 +1416,8 @@ struct ConvertDwcToGPUPoolPass
   using ConvertDwcToGPUPoolBase::ConvertDwcToGPUPoolBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    if (vectorBits != 32 && vectorBits != 64 && vectorBits != 128) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-pool: vector-bits must be 32, 64 or 128";
-      return signalPassFailure();
-    }
-    patterns.add<Pool2DForward>(&getContext(), rowTile.getValue(),
-                                tileAccRegs.getValue(), vectorBits.getValue());
-    std::optional<ArgmaxMode> mode = parseArgmaxMode(maxBackwardArgmax);
-    if (!mode) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-pool: max-backward-argmax must be auto, "
-             "recompute or stored, not '"
-          << maxBackwardArgmax << "'";
-      return signalPassFailure();
-    }
-    if (argmaxStrip < 0 || argmaxStrip > 8) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-pool: argmax-strip must be in [0, 8]";
-      return signalPassFailure();
-    }
-    if (backwardRowTile < 0 || backwardRowTile > 8) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-pool: backward-row-tile must be in [0, 8]";
-      return signalPassFailure();
-    }
-    if (backwardStrip < 0 || backwardStrip > 16) {
-      getOperation()->emitError()
-          << "convert-dwc-to-gpu-pool: backward-strip must be in [0, 16]";
-      return signalPassFailure();
-    }
-    patterns.add<Pool2DBackward>(&getContext(), *mode, rowTile.getValue(),
-                                 tileAccRegs.getValue(),
-                                 backwardStrip.getValue(),
-                                 backwardRowTile.getValue(),
-                                 argmaxStrip.getValue(),
-                                 packedArgmax.getValue());
-    patterns.add<GlobalAvgPool>(&getContext());
-    if (fuseConv)
-      patterns.add<ConvPoolForward>(&getContext());
+    patterns.add<Pool2DForward, Pool2DBackward, ConvPoolForward>(
+        &getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -1,5 +1,7 @@
-// RUN: dwc-opt %s --split-input-file --convert-dwc-to-gpu-global-pool | FileCheck %s
-// RUN: dwc-opt %s --split-input-file --convert-dwc-to-gpu-global-pool="channel-tile=8 threads=128 unroll=4" | FileCheck %s --check-prefix=OPT
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels --convert-dwc-to-gpu-global-pool | FileCheck %s
+// A tiling a test requests as dwc.kernel (on every dwc.global_avg_pool):
+// RUN: sed 's/^  dwc.global_avg_pool .*$/& {dwc.kernel = #dwc.global_pool<channel_tile = 8, threads = 128, unroll = 4>}/' %s \
+// RUN:   | dwc-opt --split-input-file --dwc-select-kernels --convert-dwc-to-gpu-global-pool | FileCheck %s --check-prefix=OPT
 
 // A classifier head: 32-vector channel tiles (6 per image) x 8 position
 // rows, 7 loads per thread in flight (positions r, r + 8, ..., the last

@@ -1,14 +1,10 @@
-// RUN: dwc-opt %s --split-input-file --convert-dwc-to-gpu-global-pool | FileCheck %s
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=channel-tile=12 2>&1 | FileCheck %s --check-prefix=OPTS
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=threads=100 2>&1 | FileCheck %s --check-prefix=OPTS
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=unroll=0 2>&1 | FileCheck %s --check-prefix=OPTS
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=unroll=0 2>&1 | FileCheck %s --check-prefix=OPTS
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-global-pool=position-blocks=-1 2>&1 | FileCheck %s --check-prefix=OPTS
-// RUN: dwc-opt %s --split-input-file --convert-dwc-to-gpu-global-pool="channel-tile=1 threads=1024" | FileCheck %s --check-prefix=WIDE
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels --convert-dwc-to-gpu-global-pool | FileCheck %s
+// The tiling of @wide as a dwc.kernel a test requests:
+// RUN: sed '/^func.func @wide(/,/return/s/^  dwc.global_avg_pool .*$/& {dwc.kernel = #dwc.global_pool<channel_tile = 1, threads = 1024>}/' %s \
+// RUN:   | dwc-opt --split-input-file --dwc-select-kernels --convert-dwc-to-gpu-global-pool | FileCheck %s --check-prefix=WIDE
+// (Malformed configurations: test/Dialect/Dwc/kernel-configs-pool-invalid.mlir.)
 
-// OPTS: convert-dwc-to-gpu-global-pool: channel-tile must be 0 or a power of two <= 32, threads 0 or a multiple of 32 <= 1024, unroll in [1, 16], position-blocks in [0, 4096]
-
-// Tensor form: left for bufferization.
+// Tensor form: configured, but left for bufferization.
 // CHECK-LABEL: func.func @tensor_form
 // CHECK: dwc.global_avg_pool
 // CHECK-NOT: gpu.launch
@@ -20,7 +16,7 @@ func.func @tensor_form(%x: tensor<2x7x7x64xf32>) -> tensor<2x1x1x64xf32> {
 
 // -----
 
-// Non-identity layouts: left to the baseline.
+// Non-identity layouts: no configuration, left to the baseline.
 // CHECK-LABEL: func.func @strided_layout
 // CHECK: dwc.global_avg_pool
 // CHECK-NOT: gpu.launch
@@ -54,7 +50,7 @@ func.func @not_global(%x: memref<2x7x7x64xf32>, %y: memref<2x1x1x64xf32>, %y2: m
 
 // -----
 
-// Options that give a block of one channel vector x 1024 rows (a butterfly
+// A configuration that gives a block of one channel vector x 1024 rows (a butterfly
 // over all 32 lanes of a warp, 32 warps' sums in workgroup memory).
 // CHECK-LABEL: func.func @wide
 // WIDE-LABEL: func.func @wide

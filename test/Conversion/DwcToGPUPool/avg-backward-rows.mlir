@@ -3,11 +3,11 @@
 // channels per thread, like the forward kernel): each dY vector of the tile
 // loaded once, scaled by one scalar reciprocal-divisor product (no vector
 // division), summed, and each dX row stored after its last dY row. With
-// row-tile=1 the gather kernel is used instead.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool --canonicalize --cse | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool --canonicalize --cse | grep -c "vector.load %arg1" | FileCheck %s --check-prefix=LOADS
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool --canonicalize --cse | grep -c "vector.store %.*, %arg2" | FileCheck %s --check-prefix=STORES
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=row-tile=1 --canonicalize --cse | FileCheck %s --check-prefix=GATHER
+// #dwc.pool_backward<rows = 1> the gather kernel is used instead.
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool --canonicalize --cse | FileCheck %s
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool --canonicalize --cse | grep -c "vector.load %arg1" | FileCheck %s --check-prefix=LOADS
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool --canonicalize --cse | grep -c "vector.store %.*, %arg2" | FileCheck %s --check-prefix=STORES
+// RUN: sed 's/padding = \[1, 1, 1, 1\]$/& {dwc.kernel = #dwc.pool_backward<rows = 1>}/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-pool --canonicalize --cse | FileCheck %s --check-prefix=GATHER
 
 // 8 threads: 2 column tiles x 4 channel vectors, each tile all 8 rows.
 // dY rows -1 and 8 fold away (outside dY), leaving 8 rows x 6 columns of

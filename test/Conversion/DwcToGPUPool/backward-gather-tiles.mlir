@@ -3,15 +3,16 @@
 // windows covering the tile (3x3 stride 2 pad 1: 2 x 3) are visited once
 // each, one dY load (and, for max, one i8 tap load) per window, and each
 // window adds to the tile positions it covers at compile-time taps: no
-// parity branch (no scf.if yielding partial sums), no division per window. backward-row-tile=1 keeps the
-// single-row strips; vw = 1 (C % 4 != 0) and max with a recomputed argmax
+// parity branch (no scf.if yielding partial sums), no division per window.
+// rows = 1 keeps the single-row strips; vw = 1 (C % 4 != 0) and max with a recomputed argmax
 // are left to the strips.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=backward-row-tile=1 -split-input-file | FileCheck %s --check-prefix=STRIP
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=backward-row-tile=4 -split-input-file | FileCheck %s --check-prefix=ROWS4
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-pool=backward-row-tile=9 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADOPT
-
-// BADOPT: backward-row-tile must be in [0, 8]
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s
+// The variants a test requests as dwc.kernel: single-row strips, 4-row tiles.
+// RUN: sed -e '/^func.func @max_bwd_3x3_s2(/,/return/s/padding = \[1, 1, 1, 1\]$/& {dwc.kernel = #dwc.pool_backward<rows = 1>}/' \
+// RUN:     -e '/^func.func @avg_bwd_3x3_s2_f16(/,/return/s/padding = \[1, 1, 1, 1\]$/& {dwc.kernel = #dwc.pool_backward<rows = 1>}/' %s \
+// RUN:   | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=STRIP
+// RUN: sed -e '/^func.func @max_bwd_3x3_s2(/,/return/s/padding = \[1, 1, 1, 1\]$/& {dwc.kernel = #dwc.pool_backward<rows = 4>}/' %s \
+// RUN:   | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=ROWS4
 
 // CHECK-LABEL: func @max_bwd_3x3_s2
 // CHECK: %[[WS:.*]] = memref.alloc() : memref<1x4x4x16xi8>

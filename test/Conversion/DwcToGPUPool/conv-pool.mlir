@@ -6,9 +6,10 @@
 // input loads and 3 x 3 x 9 FMAs (each input column feeds the FW columns
 // holding it); the conv output never goes to memory. Refused (left to
 // dwc-decompose-conv-pool): strided or dilated convs, more than 49 taps
-// (9 for f16/bf16), C % 4 != 0, fuse-conv=false.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=fuse-conv=false -split-input-file | FileCheck %s --check-prefix=OFF
+// (9 for f16/bf16), C % 4 != 0 (dwc-select-kernels attaches no
+// #dwc.conv_pool), and any op without the configuration (OFF).
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func @max_3x3_s2_relu
 // CHECK-COUNT-1: gpu.launch

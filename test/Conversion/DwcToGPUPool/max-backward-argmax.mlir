@@ -2,13 +2,12 @@
 // Overlapping windows (3x3 stride 2) store it by default: an argmax kernel
 // writes one i8 tap per window into a workspace the gather kernel reads;
 // non-overlapping windows (2x2 stride 2) recompute it in the gather; the
-// option max-backward-argmax forces either. Avg backward needs no argmax.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=AUTO
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=recompute -split-input-file | FileCheck %s --check-prefix=RECOMPUTE
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=stored -split-input-file | FileCheck %s --check-prefix=STORED
-// RUN: not dwc-opt %s --convert-dwc-to-gpu-pool=max-backward-argmax=sometimes -split-input-file 2>&1 | FileCheck %s --check-prefix=BADOPT
-
-// BADOPT: max-backward-argmax must be auto, recompute or stored, not 'sometimes'
+// configuration field argmax forces either. Avg backward needs no argmax.
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=AUTO
+// RUN: sed 's/^  dwc.pool2d_backward max .*$/& {dwc.kernel = #dwc.pool_backward<argmax = "recompute">}/' %s \
+// RUN:   | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=RECOMPUTE
+// RUN: sed 's/^  dwc.pool2d_backward max .*$/& {dwc.kernel = #dwc.pool_backward<argmax = "stored">}/' %s \
+// RUN:   | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=STORED
 
 // AUTO-LABEL: func @max_bwd_3x3_s2
 // AUTO: %[[WS:.*]] = memref.alloc() : memref<1x4x4x16xi8>
@@ -78,10 +77,12 @@ func.func @avg_bwd_3x3_s2(%x: memref<1x8x8x16xf32>, %dy: memref<1x4x4x16xf32>, %
 // 16-bit data: the argmax kernel scans packed pairs, one
 // set.gt.u32.f16x2 (inline PTX, a 0xFFFF mask per half) per pair and tap and
 // bitwise blends of the values and of the i16 tap pairs; the taps are
-// unpacked to i8 for the workspace. packed-argmax=false keeps per-lane
-// compares and selects (what the host emulation runs).
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=PACKED
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool=packed-argmax=false -split-input-file | FileCheck %s --check-prefix=LANES
+// unpacked to i8 for the workspace (argmax = "packed", chosen for 16-bit
+// data); argmax = "stored" keeps per-lane compares and selects (what the
+// host emulation runs).
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=PACKED
+// RUN: sed 's/^  dwc.pool2d_backward max .*$/& {dwc.kernel = #dwc.pool_backward<argmax = "stored">}/' %s \
+// RUN:   | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-pool -split-input-file | FileCheck %s --check-prefix=LANES
 // AUTO-LABEL: func @max_bwd_f16
 // RECOMPUTE-LABEL: func @max_bwd_f16
 // STORED-LABEL: func @max_bwd_f16

@@ -1,11 +1,10 @@
 // convert-dwc-to-gpu-pool: the shape of the kernels (strips, width-first
 // column reuse, 128-bit accesses, exact padding, f32 accumulation, the
-// gather backward with its argmax recomputation, the global-average block
-// reduction) and the ops it leaves to convert-dwc-to-gpu.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute backward-row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s
-// The 3x3 stride-2 cases as single-row strips (by default they are row
-// tiles, like @max_3x3_s1_rows):
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute row-tile=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=STRIP
+// gather backward with its argmax recomputation) and the ops it leaves to
+// other passes. The kernels are those dwc-select-kernels chooses, or the
+// variants a test writes as dwc.kernel (the 3x3 stride-2 STRIP cases as
+// single-row strips: by default they are row tiles, like @max_3x3_s1_rows).
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool --canonicalize --cse -split-input-file | FileCheck %s --check-prefixes=CHECK,STRIP
 
 // 8x8 -> 4x4, 16 channels: 4 channel vectors x 4 rows x 1 strip of 4
 // outputs = 16 threads of one 256-thread block.
@@ -26,7 +25,7 @@
 // STRIP-COUNT-4: vector.store %{{.*}}, %arg1{{.*}} {alignment = 16 : i64} : memref<1x4x4x16xf32>, vector<4xf32>
 // STRIP: gpu.terminator
 func.func @max_3x3_s2(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
-  dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.pool_forward<rows = 1>}
   return
 }
 
@@ -44,7 +43,7 @@ func.func @max_3x3_s2(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
 // STRIP: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
 // STRIP: vector.store %{{.*}}, %arg1{{.*}} : memref<1x4x4x16xf16>, vector<8xf16>
 func.func @avg_f16(%x: memref<1x8x8x16xf16>, %y: memref<1x4x4x16xf16>) {
-  dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x4x4x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] count_include_pad
+  dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x4x4x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] count_include_pad {dwc.kernel = #dwc.pool_forward<rows = 1>}
   return
 }
 
@@ -114,7 +113,7 @@ func.func @max_3x3_s1_rows(%x: memref<1x10x8x16xf32>, %y: memref<1x10x8x16xf32>)
 // CHECK: arith.addf {{.*}} : vector<4xf32>
 // CHECK-COUNT-4: vector.store %{{.*}}, %arg2{{.*}} : memref<1x8x8x16xf32>, vector<4xf32>
 func.func @max_bwd(%x: memref<1x8x8x16xf32>, %dy: memref<1x4x4x16xf32>, %dx: memref<1x8x8x16xf32>) {
-  dwc.pool2d_backward max ins(%x, %dy : memref<1x8x8x16xf32>, memref<1x4x4x16xf32>) outs(%dx : memref<1x8x8x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  dwc.pool2d_backward max ins(%x, %dy : memref<1x8x8x16xf32>, memref<1x4x4x16xf32>) outs(%dx : memref<1x8x8x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.pool_backward<rows = 1, argmax = "recompute">}
   return
 }
 
@@ -136,27 +135,10 @@ func.func @avg_bwd_c5(%x: memref<1x6x6x5xf32>, %dy: memref<1x3x3x5xf32>, %dx: me
 
 // -----
 
-// Global average: a block per (n, 16 channel vectors), 16 rows of threads
-// striding over H*W = 49, partial sums through workgroup memory.
-// CHECK-LABEL: func @gap
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%[[WG:.*]] : memref<16x16x4xf32, #gpu.address_space<workgroup>>)
-// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2], [3]] : memref<2x7x7x64xf32> into memref<2x49x64xf32>
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c49 step %c16
-// CHECK: vector.load %[[FLAT]]
-// CHECK: vector.store %{{.*}}, %[[WG]]
-// CHECK: gpu.barrier
-// CHECK-COUNT-16: vector.load %[[WG]]
-// CHECK: arith.divf
-// CHECK: vector.store %{{.*}}, %arg1
-func.func @gap(%x: memref<2x7x7x64xf32>, %y: memref<2x1x1x64xf32>) {
-  dwc.global_avg_pool ins(%x : memref<2x7x7x64xf32>) outs(%y : memref<2x1x1x64xf32>)
-  return
-}
-
-// -----
-
-// Left to convert-dwc-to-gpu: channels that do not fill 128-bit vectors,
-// the tensor form, a window wider than the register strip.
+// Left to other passes: channels that do not fill 128-bit vectors and a
+// window wider than the register strip (no configuration: the direct
+// kernels), the global average (#dwc.global_pool: convert-dwc-to-gpu-
+// global-pool), the tensor form (configured, but not bufferized).
 // CHECK-LABEL: func @refused
 // CHECK-NOT: gpu.launch
 // CHECK: dwc.pool2d max ins(%arg0 : memref<1x8x8x6xf32>)

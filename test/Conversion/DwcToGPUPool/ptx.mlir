@@ -8,21 +8,21 @@
 // (max backward recomputes its argmax here: the stored-argmax workspace
 // dealloc would meet the buffer-deallocation passes too, see
 // test/Pipelines/pool-backward-ptx.mlir for it through the real pipeline.)
-// (3x3 stride 2 as single-row strips, row-tile=1.)
-// RUN: dwc-opt %s --convert-dwc-to-gpu-pool="max-backward-argmax=recompute row-tile=1" --dwc-to-nvvm="format=isa" | FileCheck %s
+// (3x3 stride 2 forward as single-row strips, #dwc.pool_forward<rows = 1>.)
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-pool --dwc-to-nvvm="format=isa" | FileCheck %s
 
-// CHECK: .entry max_f32_kernel
+// CHECK: .entry max_f32_pool_forward
 // CHECK: ld.global.v4.b32
 // CHECK: max.NaN.f32
 // CHECK-COUNT-4: st.global.v4.b32
 // CHECK-NOT: st.global
 // CHECK: ret;
 func.func @max_f32(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
-  dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  dwc.pool2d max ins(%x : memref<1x8x8x16xf32>) outs(%y : memref<1x4x4x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.pool_forward<rows = 1>}
   return
 }
 
-// CHECK: .entry avg_f16_kernel
+// CHECK: .entry avg_f16_pool_forward
 // CHECK: ld.global.v4.b32
 // CHECK: cvt.f32.f16
 // CHECK: add.{{(rn.)?}}f32
@@ -30,16 +30,16 @@ func.func @max_f32(%x: memref<1x8x8x16xf32>, %y: memref<1x4x4x16xf32>) {
 // CHECK: st.global.v4.b32
 // CHECK: ret;
 func.func @avg_f16(%x: memref<1x8x8x16xf16>, %y: memref<1x4x4x16xf16>) {
-  dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x4x4x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] count_include_pad
+  dwc.pool2d avg ins(%x : memref<1x8x8x16xf16>) outs(%y : memref<1x4x4x16xf16>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] count_include_pad {dwc.kernel = #dwc.pool_forward<rows = 1>}
   return
 }
 
-// CHECK: .entry max_bwd_kernel
+// CHECK: .entry max_bwd_pool_backward
 // CHECK: ld.global.v4.b32
 // CHECK: setp.gt.f32
 // CHECK-COUNT-4: st.global.v4.b32
 // CHECK: ret;
 func.func @max_bwd(%x: memref<1x8x8x16xf32>, %dy: memref<1x4x4x16xf32>, %dx: memref<1x8x8x16xf32>) {
-  dwc.pool2d_backward max ins(%x, %dy : memref<1x8x8x16xf32>, memref<1x4x4x16xf32>) outs(%dx : memref<1x8x8x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1]
+  dwc.pool2d_backward max ins(%x, %dy : memref<1x8x8x16xf32>, memref<1x4x4x16xf32>) outs(%dx : memref<1x8x8x16xf32>) window = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.pool_backward<argmax = "recompute">}
   return
 }

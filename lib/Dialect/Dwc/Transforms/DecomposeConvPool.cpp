@@ -9,6 +9,7 @@
 
 #include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -29,6 +30,9 @@ struct SplitConvPool : OpRewritePattern<DepthwiseConv2DPool2DOp> {
 
   LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
                                 PatternRewriter &rewriter) const override {
+    // The fused kernel implements it (dwc-select-kernels chose it).
+    if (op->getAttrOfType<ConvPoolKernelAttr>(kKernelAttrName))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel is #dwc.conv_pool");
     Location loc = op.getLoc();
     Type elem = cast<ShapedType>(op.getInit().getType()).getElementType();
     SmallVector<int64_t> convShape = op.getConvShape();

@@ -9,6 +9,7 @@
 #include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Dialect/Dwc/Transforms/ActivationMatch.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -29,6 +30,10 @@ struct FoldPoolIntoConv : OpRewritePattern<Pool2DOp> {
                                 PatternRewriter &rewriter) const override {
     if (!pool.getResult())
       return rewriter.notifyMatchFailure(pool, "memref form");
+    // A configuration on the pool asks for its own kernel (e.g. to time the
+    // unfused pair).
+    if (pool->hasAttr(kKernelAttrName))
+      return rewriter.notifyMatchFailure(pool, "dwc.kernel chosen for the pool");
     Value src = pool.getInput();
     std::optional<Activation> act = pool.getActivation();
     linalg::GenericOp between = src.getDefiningOp<linalg::GenericOp>();

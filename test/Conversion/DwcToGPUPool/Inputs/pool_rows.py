@@ -1,9 +1,14 @@
 """check_ops.py with one more family, gpu_pool_forward_rows: pool2d cases
 for the row-tiled forward kernel of convert-dwc-to-gpu-pool (windows
 overlapping in height), with row tails (OH not a multiple of the 8-row
-tile), padding, ceil_mode, count_include_pad, f32/f16/bf16. `--row-tile N`
-passes row-tile=N to convert-dwc-to-gpu-pool (with --gpu-pool-emulate)."""
+tile), padding, ceil_mode, count_include_pad, f32/f16/bf16; and
+`--request OP=CONFIG` (repeatable): dwc.kernel = CONFIG on every OP (e.g.
+'dwc.pool2d_backward max') whose configuration rules take it, the others
+left to dwc-select-kernels: the kernel variants a test forces on the cases
+they fit (the compiler's verifier decides which)."""
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -30,19 +35,45 @@ def family(name, rng, count=0):
     ]
 
 
-def with_row_tile(n):
-    lower = check_ops.lower_gpu_pool_emulated
+def where_it_fits(module, requests, dwc_opt):
+    """`module` with each request's config on the ops it fits: attached to
+    every matching op, then removed from the ops dwc-opt's verifier rejects
+    it on (one verification per round)."""
+    lines = module.split("\n")
+    tagged = set()
+    for req in requests:
+        op, config = req.split("=", 1)
+        pat = re.compile(r"= " + re.escape(op) + r"( max| avg)? ins\(")
+        for i, line in enumerate(lines):
+            if pat.search(line) and " -> " in line and "dwc.kernel" not in line:
+                lines[i] = line.replace(" -> ", " {dwc.kernel = %s} -> " % config, 1)
+                tagged.add(i)
+    for _ in range(len(tagged) + 1):
+        r = subprocess.run([dwc_opt], input="\n".join(lines), capture_output=True,
+                           text=True)
+        bad = {int(m.group(1)) - 1 for m in
+               re.finditer(r"^<stdin>:(\d+):\d+: error: 'dwc.kernel'", r.stderr, re.M)}
+        if not bad & tagged:
+            break
+        for i in bad & tagged:
+            lines[i] = re.sub(r" \{dwc.kernel = .*\} -> ", " -> ", lines[i], count=1)
+            tagged.discard(i)
+    return "\n".join(lines)
 
-    def lowered(dwc_opt, src, pool_options=""):
-        opts = ",".join(o for o in (pool_options, "row-tile=%s" % n) if o)
-        return lower(dwc_opt, src, opts)
-    check_ops.lower_gpu_pool_emulated = lowered
+
+def with_requests(requests, dwc_opt):
+    build = check_ops.build_module
+    check_ops.build_module = lambda cases: where_it_fits(build(cases), requests, dwc_opt)
 
 
 check_ops.family = family
 if __name__ == "__main__":
-    if "--row-tile" in sys.argv:
-        i = sys.argv.index("--row-tile")
-        with_row_tile(sys.argv[i + 1])
+    requests = []
+    while "--request" in sys.argv:
+        i = sys.argv.index("--request")
+        requests.append(sys.argv[i + 1])
         del sys.argv[i:i + 2]
+    if requests:
+        opt = sys.argv[sys.argv.index("--dwc-opt") + 1] if "--dwc-opt" in sys.argv else "dwc-opt"
+        with_requests(requests, opt)
     sys.exit(check_ops.main())

@@ -40,7 +40,7 @@
 // HOST-DAG: func.func private @block_dwc1_0(tensor<1x8x8x16xf32>) -> tensor<1x4x4x16xf32> attributes {dwc.outlined}
 
 // GPU-DAG: gpu.binary @block_dwc0_gemv
-// GPU-DAG: gpu.binary @block_dwc1_0_kernel
+// GPU-DAG: gpu.binary @block_dwc1_0_pool_forward
 // GPU-DAG: llvm.func @block_dwc0(
 // GPU-DAG: llvm.func @block_dwc1_0(
 // NBIN: {{^}}2{{$}}

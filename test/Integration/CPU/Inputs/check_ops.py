@@ -1071,13 +1071,23 @@ EMULATE_PIPELINE = [
 
 
 def lower_gpu_pool_emulated(dwc_opt, src, pool_options=""):
-    """convert-dwc-to-gpu-pool after bufferization, launches run serially
-    on the host: checks the kernels' index arithmetic and semantics."""
-    # (packed-argmax=false: the 16-bit argmax's inline PTX cannot run here.)
-    opts = (pool_options + " packed-argmax=false").strip()
+    """dwc-select-kernels and convert-dwc-to-gpu-pool after bufferization,
+    launches run serially on the host: checks the kernels' index arithmetic
+    and semantics. The variants a test wants are dwc.kernel configurations
+    in the module (--kernel-config); the pass options are gone."""
+    if pool_options:
+        k = subprocess.CompletedProcess([], 1, "", "--gpu-pool-options is gone: "
+                                        "request kernels with --kernel-config")
+        return k
     k = subprocess.run([dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries",
-                        "--convert-dwc-to-gpu-pool=" + opts,
-                        src], capture_output=True, text=True)
+                        "--dwc-select-kernels", src], capture_output=True, text=True)
+    if k.returncode != 0:
+        return k
+    # The 16-bit argmax scan on packed pairs is inline PTX, which cannot run
+    # here: the same stored argmax with per-lane compares instead.
+    selected = k.stdout.replace('argmax = "packed"', 'argmax = "stored"')
+    k = subprocess.run([dwc_opt, "--convert-dwc-to-gpu-pool"], input=selected,
+                       capture_output=True, text=True)
     if k.returncode != 0:
         return k
     if re.search(r"^\s*(%\S+ = )?dwc\.", k.stdout, re.M):
@@ -1146,8 +1156,8 @@ def main():
                     help="lower with convert-dwc-to-gpu-pool and run its kernels "
                          "serially on the host instead of --dwc-to-llvm-cpu")
     ap.add_argument("--gpu-pool-options", default="",
-                    help="options of convert-dwc-to-gpu-pool for --gpu-pool-emulate, "
-                         "e.g. max-backward-argmax=stored")
+                    help="(gone: the pooling kernels a test wants are "
+                         "--kernel-config configurations)")
     ap.add_argument("--gpu-direct-emulate", action="store_true",
                     help="lower with convert-dwc-to-gpu (direct kernels) and run "
                          "them serially on the host")

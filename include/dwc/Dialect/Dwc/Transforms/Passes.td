@@ -139,7 +139,8 @@ def DwcFuseConvPool : Pass<"dwc-fuse-conv-pool"> {
     element type. Left alone: convolutions with other users (the output is
     needed anyway), activations before average pooling (they do not
     commute), a pool that already has an activation after a ReLU, memref
-    forms, differing accumulation types.
+    forms, differing accumulation types, pools carrying a `dwc.kernel`
+    configuration (their own kernel was asked for).
 
     Fused patterns, by kernel (`convert-dwc-to-gpu-pool`): stride-1,
     undilated convolutions of up to 49 taps in f32 (3x3 to 7x7) and up to 9
@@ -177,7 +178,8 @@ def DwcDecomposeConvPool : Pass<"dwc-decompose-conv-pool"> {
     The inverse of `dwc-fuse-conv-pool`, for the paths without a fused
     kernel: the CPU reference pipeline and, in `dwc-to-nvvm`, whatever
     `convert-dwc-to-gpu-pool` did not lower (strided, dilated or large
-    filters, odd channel counts, fast paths off). Tensor form: the
+    filters, odd channel counts, fast paths off). Ops carrying a
+    `#dwc.conv_pool` configuration (the fused kernel's) are left alone. Tensor form: the
     convolution writes into a `tensor.empty` of the convolution's shape.
     Memref form: into a `memref.alloc` freed right after the pool. The
     convolution keeps the fused op's accumulation type, the pool its
