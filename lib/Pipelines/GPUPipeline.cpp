@@ -47,23 +47,6 @@ using namespace mlir;
 namespace {
 using ErrorFn = function_ref<LogicalResult(const Twine &)>;
 
-/// Adds `pass` after applying the extra textual `extra` options of pipeline
-/// option `what` (tuning sweeps, ablations); fails on invalid ones.
-LogicalResult addWithOptions(OpPassManager &pm, std::unique_ptr<Pass> pass,
-                             StringRef extra, StringRef what,
-                             ErrorFn emitError) {
-  std::string why;
-  if (!extra.empty() &&
-      failed(pass->initializeOptions(extra, [&](const Twine &msg) {
-        why = msg.str();
-        return failure();
-      })))
-    return emitError("dwc-to-nvvm: invalid " + what + " '" + extra +
-                     "': " + why);
-  pm.addPass(std::move(pass));
-  return success();
-}
-
 /// The canonicalizer of kernel code. Bottom-up: a kernel is one large
 /// unrolled block, and the default top-down worklist revisits it so often
 /// that canonicalization took 13 of 18 s for a 31x31 bf16 kernel; bottom-up
@@ -97,89 +80,33 @@ void addBufferization(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
 }
 
-/// The depthwise tensor-core kernels (f16/bf16).
-LogicalResult addTensorCoreKernels(OpPassManager &pm,
-                                   const dwc::DwcToNVVMPipelineOptions &options,
-                                   const dwc::TargetDescription &target,
-                                   ErrorFn emitError) {
-  // Tensor cores from FW = 9 (narrower filters are faster on the CUDA-core
-  // kernels), band packing with filter pairs, split copies and unrolled
-  // slices; wide filters stream input rows through registers
-  // (docs/KernelSelection.md, "tensor cores").
-  if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUMmaStream(),
-                            options.streamOptions, "stream-options",
-                            emitError)))
-    return failure();
-  // The band / fragment kernels emit the dwc.kernel configurations
-  // dwc-select-kernels chose (or the input requested): no options.
-  if (!options.mmaOptions.empty())
-    return emitError("dwc-to-nvvm: mma-options is gone: request "
-                     "#dwc.mma_band / #dwc.mma_ring as dwc.kernel on the op "
-                     "(docs/KernelSelection.md)");
+/// 2. dwc ops to GPU kernels. dwc-select-kernels records the kernel of
+///    every op as its dwc.kernel configuration (docs/KernelSelection.md);
+///    each family's pass emits the ops configured for it, the direct
+///    kernels the rest; the other linalg ops of a whole model become generic
+///    kernels.
+void addKernels(OpPassManager &pm) {
+  // Selected before the split of the fused convolution + pooling ops, so
+  // that those the fused kernel takes keep their configuration (and are not
+  // split); a second run configures the split ops (given configurations are
+  // kept).
+  pm.addPass(dwc::createDwcSelectKernels());
+  pm.addPass(dwc::createDwcDecomposeConvPool());
+  pm.addPass(dwc::createDwcSelectKernels());
+  pm.addPass(dwc::createConvertDwcToGPUGlobalPool());
+  pm.addPass(dwc::createConvertDwcToGPUPool());
+  pm.addPass(dwc::createConvertDwcToGPUIm2win());
+  pm.addPass(dwc::createConvertDwcToGPUMmaStream());
   pm.addPass(dwc::createConvertDwcToGPUMma());
-  return success();
+  pm.addPass(dwc::createConvertDwcToGPUGemv());
+  pm.addPass(dwc::createConvertDwcToGPUStrided());
+  pm.addPass(dwc::createConvertDwcToGPUBackwardFilter());
+  pm.addPass(dwc::createConvertDwcToGPU());
+  dwc::addGenericGPULowering(pm);
 }
 
-/// 2. dwc ops to GPU kernels: the fast paths where they apply (they need
-///    sm_80's cp.async and mma.sync), the direct kernels for the rest.
-LogicalResult addKernels(OpPassManager &pm,
-                         const dwc::DwcToNVVMPipelineOptions &options,
-                         const dwc::TargetDescription &target, ErrorFn emitError) {
-  bool fastPaths = options.fastPaths && target.hasAmpereInstructions();
-  // The pooling kernels take their choices from dwc.kernel configurations.
-  if (!options.globalPoolOptions.empty() || !options.poolOptions.empty())
-    return emitError("dwc-to-nvvm: global-pool-options and pool-options are "
-                     "gone: write the kernel as a dwc.kernel configuration "
-                     "on the op (#dwc.global_pool, #dwc.pool_forward, ...)");
-  // The kernel families selected as IR (docs/KernelSelection.md) get their
-  // dwc.kernel configuration here; the passes below emit what it says.
-  // Before the split of the fused convolution + pooling ops, so that those
-  // the fused kernel takes keep their configuration (and are not split);
-  // a second run configures the split ops (given configurations are kept).
-  if (fastPaths)
-    pm.addPass(dwc::createDwcSelectKernels());
-  pm.addPass(dwc::createDwcDecomposeConvPool());
-  if (fastPaths) {
-    pm.addPass(dwc::createDwcSelectKernels());
-    // Global average pooling and its gradient: the streaming kernels.
-    pm.addPass(dwc::createConvertDwcToGPUGlobalPool());
-    // Pooling and the fused depthwise convolution + pooling ops.
-    pm.addPass(dwc::createConvertDwcToGPUPool());
-  }
-  if (fastPaths) {
-    // Dense conv2d: the im2win kernels dwc-select-kernels configured
-    // (#dwc.im2win_*; the warpgroup kernel where the target has wgmma). Their
-    // variants are configuration fields on the ops, no pass options.
-    if (!options.convOptions.empty())
-      return emitError("dwc-to-nvvm: conv-options is no longer supported: "
-                       "write a #dwc.im2win_simt/_mma/_wgmma dwc.kernel on "
-                       "the dwc.conv2d instead");
-    pm.addPass(dwc::createConvertDwcToGPUIm2win());
-    if (options.tensorCores &&
-        failed(addTensorCoreKernels(pm, options, target, emitError)))
-      return failure();
-    // (Stride-1 depthwise backward-data ops take the tensor-core and GEMV
-    // kernels too, on the rotated filter.)
-    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUGemv(),
-                              options.gemvOptions, "gemv-options", emitError)))
-      return failure();
-    // Strided forward and backward data: register-window and phase-decomposed
-    // gather kernels (the direct backward-data kernel tests every tap of
-    // every dX pixel for divisibility by the stride).
-    pm.addPass(dwc::createConvertDwcToGPUStrided());
-    // (Its configuration, #dwc.bwd_filter_split_z<z = ...> included, is
-    // dwc-select-kernels'.)
-    if (options.bwdFilterZ != 0)
-      return emitError("dwc-to-nvvm: bwd-filter-z is gone: write "
-                       "#dwc.bwd_filter_split_z<z = N> on the op");
-    if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUBackwardFilter(),
-                              options.bwdFilterOptions, "bwd-filter-options",
-                              emitError)))
-      return failure();
-  }
-  pm.addPass(dwc::createConvertDwcToGPU());
-  if (options.lowerOtherOps)
-    dwc::addGenericGPULowering(pm);
+/// 3. Kernels outlined and prepared for NVVM; host code on its stream.
+void addOutlining(OpPassManager &pm) {
   pm.addPass(dwc::createConvertHostBuffersToGPU());
   pm.addPass(dwc::createDwcCheckLaunchBounds());
   // (No canonicalization before outlining: it would hoist the kernels'
@@ -194,7 +121,6 @@ LogicalResult addKernels(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
-  return success();
 }
 
 /// Kernels of more than this many operations (after the NVVM lowering) get
@@ -234,7 +160,7 @@ struct LargeKernelOptLevel
   }
 };
 
-/// 3. Device code to NVVM.
+/// 4. Device code to NVVM.
 void addDeviceToNVVM(OpPassManager &pm,
                      const dwc::DwcToNVVMPipelineOptions &options,
                      const dwc::TargetDescription &target) {
@@ -259,7 +185,7 @@ void addDeviceToNVVM(OpPassManager &pm,
   pm.addPass(std::make_unique<LargeKernelOptLevel>());
 }
 
-/// 4. Host code to LLVM (launches become mgpu* runtime calls).
+/// 5. Host code to LLVM (launches become mgpu* runtime calls).
 void addHostToLLVM(OpPassManager &pm) {
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -294,12 +220,12 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   attach.smCount = target->smCount;
   pm.addPass(createDwcAttachTarget(attach));
   addBufferization(pm);
-  if (failed(addKernels(pm, options, *target, emitError)))
-    return failure();
+  addKernels(pm);
+  addOutlining(pm);
   addDeviceToNVVM(pm, options, *target);
   addHostToLLVM(pm);
 
-  // 5. Kernels to PTX / cubin / fatbin, embedded in the module. (Not
+  // 6. Kernels to PTX / cubin / fatbin, embedded in the module. (Not
   //    before the host lowering, although its module passes walk every
   //    kernel: convert-to-llvm also finishes the wgmma kernels' lowering.)
   GpuModuleToBinaryPassOptions binOpts;

@@ -18,7 +18,10 @@ namespace dwc {
 /// Builds the CPU reference pipeline: dwc -> linalg -> loops -> LLVM.
 void buildDwcToLLVMCPUPipeline(OpPassManager &pm);
 
-/// Options of the GPU pipeline (dwc -> NVVM -> GPU binary + host code).
+/// Options of the GPU pipeline (dwc -> NVVM -> GPU binary + host code): the
+/// target and the output only. Which kernel implements each op is not an
+/// option: dwc-select-kernels records it as the op's dwc.kernel
+/// configuration, and a configuration written in the input is kept.
 struct DwcToNVVMPipelineOptions
     : public PassPipelineOptions<DwcToNVVMPipelineOptions> {
   PassOptions::Option<std::string> chip{
@@ -39,69 +42,11 @@ struct DwcToNVVMPipelineOptions
   PassOptions::Option<std::string> format{
       *this, "format", llvm::cl::desc("Binary format: isa | bin | fatbin"),
       llvm::cl::init("fatbin")};
-  PassOptions::Option<bool> fastPaths{
-      *this, "fast-paths",
-      llvm::cl::desc("Use the optimised kernels (GEMV dataflow, ...) where "
-                     "they apply; false: direct kernels only"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> convOptions{
-      *this, "conv-options",
-      llvm::cl::desc("Extra options of convert-dwc-to-gpu-im2win (dense "
-                     "conv2d), e.g. 'async-copy=false double-buffer=false' "
-                     "for ablations"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> tensorCores{
-      *this, "tensor-cores",
-      llvm::cl::desc("Use the tensor-core (mma.sync) kernel for eligible "
-                     "f16/bf16 depthwise convolutions (with fast-paths)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> poolOptions{
-      *this, "pool-options",
-      llvm::cl::desc("Options of convert-dwc-to-gpu-pool, e.g. "
-                     "'row-tile=4 tile-acc-regs=96' (tuning sweeps)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> globalPoolOptions{
-      *this, "global-pool-options",
-      llvm::cl::desc("Options of convert-dwc-to-gpu-global-pool, e.g. "
-                     "'channel-tile=8 unroll=4' (tuning sweeps)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> gemvOptions{
-      *this, "gemv-options",
-      llvm::cl::desc("Extra options of convert-dwc-to-gpu-gemv, e.g. "
-                     "'half-vector-bits=128 tm=4' (ablations, tuning)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> mmaOptions{
-      *this, "mma-options",
-      llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma, e.g. "
-                     "'frags-per-stage=1' (ablations, tuning)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> streamOptions{
-      *this, "stream-options",
-      llvm::cl::desc("Extra options of convert-dwc-to-gpu-mma-stream (the "
-                     "streaming wide-filter tensor-core kernel), e.g. "
-                     "'rows=4 prefetch=2'; 'max-filter-width=0' turns it off"),
-      llvm::cl::init("")};
-  PassOptions::Option<int64_t> bwdFilterZ{
-      *this, "bwd-filter-z",
-      llvm::cl::desc("Accumulation slices of the split-z backward-filter "
-                     "kernel (0: chosen from the shape and sm-count)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> bwdFilterOptions{
-      *this, "bwd-filter-options",
-      llvm::cl::desc("Extra options of convert-dwc-to-gpu-backward-filter, "
-                     "e.g. 'rows-per-step=4 half-partial-steps=0' (sweeps)"),
-      llvm::cl::init("")};
   PassOptions::Option<int64_t> smCount{
       *this, "sm-count",
       llvm::cl::desc("Streaming multiprocessors of the target GPU (for "
                      "work-splitting rules; 0: the chip's, see #dwc.target)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> lowerOtherOps{
-      *this, "lower-other-ops",
-      llvm::cl::desc("Lower the linalg ops that are not dwc ops (the rest of "
-                     "a whole model) to generic GPU kernels; off: they are "
-                     "an error"),
-      llvm::cl::init(true)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit directory holding bin/ptxas (default: "

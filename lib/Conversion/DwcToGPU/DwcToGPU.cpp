@@ -741,9 +741,9 @@ struct ConvertDwcToGPUPass
                                   << "'" << op->getName()
                                   << "' has no direct GPU kernel";
         if (isa<Pool2DBackwardOp>(op))
-          diag << " (its kernels come from convert-dwc-to-gpu-pool, which "
-                  "dwc-to-nvvm runs with fast-paths=true on sm_80 or newer, "
-                  "for strides of at most 64 columns)";
+          diag << " (its kernels are the pooling family's, "
+                  "#dwc.pool_backward, on sm_80 or newer, for strides of at "
+                  "most 64 columns)";
         failedCheck = true;
       }
     });

@@ -19,6 +19,23 @@ namespace mlir::dwc {
 using namespace mlir;
 using namespace mlir::dwc;
 
+namespace {
+/// #dwc.direct for every op it fits.
+Attribute selectDirect(Operation *op, TargetAttr, Attribute,
+                       std::string &why) {
+  auto direct = DirectKernelAttr::get(op->getContext());
+  why = direct.whyNotFor(op);
+  return why.empty() ? direct : Attribute();
+}
+
+/// Whether `family` may be chosen on `target`: the fast paths need sm_80's
+/// cp.async and mma.sync; older chips run the direct kernels.
+bool availableOn(const KernelFamily &family, TargetAttr target) {
+  return target.hasAmpereInstructions() ||
+         family.name == DirectKernelAttr::getMnemonic();
+}
+} // namespace
+
 ArrayRef<KernelFamily> dwc::selectableKernelFamilies() {
   // Priority order: the first family that takes an op implements it.
   static const SmallVector<KernelFamily> families = [] {
@@ -30,6 +47,8 @@ ArrayRef<KernelFamily> dwc::selectableKernelFamilies() {
     appendGemvKernelFamilies(all);
     appendStridedKernelFamilies(all);
     appendBackwardFilterKernelFamilies(all);
+    // Last: the direct kernels take what no other family takes.
+    all.push_back({DirectKernelAttr::getMnemonic(), selectDirect});
     return all;
   }();
   return families;
@@ -59,6 +78,11 @@ struct DwcSelectKernelsPass
       if (given && given.getFamily() != family.name)
         continue;
       std::string why;
+      if (!given && !availableOn(family, target)) {
+        refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
+                    " (needs sm_80 or newer)";
+        continue;
+      }
       if (Attribute config = family.select(op, target, given, why)) {
         op->setAttr(kKernelAttrName, config);
         if (diagnose)
@@ -74,8 +98,8 @@ struct DwcSelectKernelsPass
       return op->emitError() << "dwc-select-kernels: cannot complete "
                              << given << ": " << refusals;
     if (diagnose)
-      op->emitRemark() << "no selected family takes this op (" << refusals
-                       << "); the kernel passes choose";
+      op->emitRemark() << "no kernel family takes this op (" << refusals
+                       << ")";
     return success();
   }
 

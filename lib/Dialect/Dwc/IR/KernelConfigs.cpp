@@ -62,7 +62,15 @@ std::string dwc::channelsIneligibility(Type elem, int64_t C,
 StringRef DirectKernelAttr::getFamily() const { return getMnemonic(); }
 bool DirectKernelAttr::isComplete() const { return true; }
 std::string DirectKernelAttr::whyNotFor(Operation *op) const {
-  return isa<DwcDialect>(op->getDialect()) ? "" : "not a dwc op";
+  if (!isa<DwcDialect>(op->getDialect()))
+    return "not a dwc op";
+  if (isa<Pool2DBackwardOp>(op))
+    return "dwc.pool2d_backward has no direct kernel (#dwc.pool_backward, "
+           "on sm_80 or newer)";
+  if (isa<DepthwiseConv2DPool2DOp>(op))
+    return "a fused convolution + pooling op has no direct kernel (the "
+           "pipeline splits the ones #dwc.conv_pool does not take)";
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
