@@ -106,10 +106,7 @@ LogicalResult addTensorCoreKernels(OpPassManager &pm,
   // kernels), band packing with filter pairs, split copies and unrolled
   // slices; wide filters stream input rows through registers
   // (docs/KernelSelection.md, "tensor cores").
-  if (failed(addWithOptions(pm, dwc::createConvertDwcToGPUMmaStream(),
-                            options.streamOptions, "stream-options",
-                            emitError)))
-    return failure();
+  pm.addPass(dwc::createConvertDwcToGPUMmaStream());
   dwc::ConvertDwcToGPUMmaOptions mmaOptions;
   mmaOptions.minFilterWidth = 9;
   mmaOptions.bandPacking = true;
