@@ -7,8 +7,8 @@
 // conversion kernel for f16); stride-1 backward data -> the GEMV kernel
 // (cp.async filter rows) for f32 and the tensor-core kernel (mma.sync) for
 // f16 with FW >= 18; stride 2 -> the direct kernel (no cp.async, no mma).
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0}" | FileCheck %s
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0} bwd-filter-options={half-partial-steps=16}" | FileCheck %s --check-prefix=HALF
+// RUN: sed "s/padding = \[9, 9, 9, 9\]/& {dwc.kernel = #dwc.mma_band<>}/" %s | dwc-opt --dwc-to-nvvm="format=isa" | FileCheck %s
+// RUN: sed "s/padding = \[9, 9, 9, 9\]/& {dwc.kernel = #dwc.mma_band<>}/" %s | dwc-opt --dwc-to-nvvm="format=isa bwd-filter-options={half-partial-steps=16}" | FileCheck %s --check-prefix=HALF
 
 // CHECK-LABEL: gpu.binary @bwd_filter_f32_kernel 
 // CHECK: st.global.v4.b32
