@@ -226,3 +226,12 @@ func.func @wrong_rank(%x: tensor<8x32x16xf16>, %w: tensor<13x13x16xf16>, %y: ten
     strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] {dwc.kernel = #dwc.mma_stream<>} -> tensor<1x8x32x16xf16>
   return %r : tensor<1x8x32x16xf16>
 }
+
+// -----
+
+func.func @negative_padding(%x: tensor<1x8x32x16xf16>, %w: tensor<13x13x16xf16>, %y: tensor<1x8x32x16xf16>) -> tensor<1x8x32x16xf16> {
+  // expected-error @+1 {{does not fit this op: negative padding}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x32x16xf16>, tensor<13x13x16xf16>) outs(%y : tensor<1x8x32x16xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [-1, 13, 6, 6] {dwc.kernel = #dwc.mma_stream<>} -> tensor<1x8x32x16xf16>
+  return %r : tensor<1x8x32x16xf16>
+}
