@@ -7,9 +7,9 @@
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | FileCheck %s
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa opt-level=0" | FileCheck %s --check-prefix=O0
 
-// CHECK-DAG: gpu.binary @wide_kernel  [#gpu.object<#nvvm.target<O = 3, {{.*}}"ptxas-cmd-options" = ["--opt-level", "3"]
-// CHECK-DAG: gpu.binary @wide_kernel_0  [#gpu.object<#nvvm.target<O = 3, {{.*}}"ptxas-cmd-options" = ["--opt-level", "3"]
-// CHECK-DAG: gpu.binary @wide_kernel_1  [#gpu.object<#nvvm.target<O = 1, {{.*}}"ptxas-cmd-options" = ["--opt-level", "3"]
+// CHECK-DAG: gpu.binary @wide_mma_stream_workspace  [#gpu.object<#nvvm.target<O = 3, {{.*}}"ptxas-cmd-options" = ["--opt-level", "3"]
+// CHECK-DAG: gpu.binary @wide_mma_stream_band  [#gpu.object<#nvvm.target<O = 3, {{.*}}"ptxas-cmd-options" = ["--opt-level", "3"]
+// CHECK-DAG: gpu.binary @wide_mma_stream  [#gpu.object<#nvvm.target<O = 1, {{.*}}"ptxas-cmd-options" = ["--opt-level", "3"]
 // O0-COUNT-3: #nvvm.target<O = 0, {{.*}}"ptxas-cmd-options" = ["--opt-level", "0"]
 
 func.func @wide(%x: tensor<2x16x16x64xf16>, %w: tensor<51x51x64xf16>) -> tensor<2x16x16x64xf16> {

@@ -7,11 +7,11 @@
 // or 64-bit ones (input A: FW = 21 bf16), R x FH x slices mma.sync per row
 // block (8 x 17 x 2 = 272; 8 x 5 x 2 = 80). ptxas: no spills.
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
-// RUN: FileCheck %s --check-prefix=PRE < %t/f17_kernel.ptx
-// RUN: FileCheck %s --check-prefix=F17 < %t/f17_kernel_1.ptx
-// RUN: FileCheck %s --check-prefix=F21 < %t/f21_kernel_3.ptx
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f17_kernel_1.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f21_kernel_3.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: FileCheck %s --check-prefix=PRE < %t/f17_mma_stream_workspace.ptx
+// RUN: FileCheck %s --check-prefix=F17 < %t/f17_mma_stream.ptx
+// RUN: FileCheck %s --check-prefix=F21 < %t/f21_mma_stream.ptx
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f17_mma_stream.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/f21_mma_stream.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // PRE-COUNT-8: ld.global.v4.b32
 // PRE-COUNT-8: st.global.v4.b32

@@ -684,88 +684,56 @@ def ConvertDwcToGPUMma : Pass<"convert-dwc-to-gpu-mma", "mlir::ModuleOp"> {
 
 def ConvertDwcToGPUMmaStream
     : Pass<"convert-dwc-to-gpu-mma-stream", "mlir::ModuleOp"> {
-  let summary = "Lower wide-filter f16/bf16 depthwise convolutions to the streaming band kernel on tensor cores";
+  let summary = "Emit the streaming band kernel on tensor cores for the ops configured #dwc.mma_stream";
   let description = [{
-    The band packing of `convert-dwc-to-gpu-mma` (K = 16 slices of each
-    filter row's Toeplitz band, mma rows g and g + 8 on adjacent output
-    groups 2g and 2g + 1, so block register X_k of a lane serves
-    a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2 of slice s) with the loops
-    turned around for wide filters, where the ring kernel spends its time
-    in shared-memory reads of the A operand:
+    Emits the kernels of every `dwc.depthwise_conv2d` and stride-1
+    `dwc.depthwise_conv2d_backward_data` (memref form) whose `dwc.kernel`
+    is a complete `#dwc.mma_stream` (chosen by `dwc-select-kernels`, or
+    written by the user; ops with no configuration or another family's are
+    left alone). The configuration's fields are described with the
+    attribute; the kernel:
 
-    * one warp owns one channel and a tile of 128 outputs along the width
-      (16 groups of 8 with the input as the A operand, 8 groups of 16 with
-      it as the B operand: one image row, or several images of S groups for
-      narrow rows, S a power of two); a block owns 8 channels (8 warps),
-      the tile and a chunk of row blocks;
+    * the band packing of `convert-dwc-to-gpu-mma` (K = 16 slices of each
+      filter row's Toeplitz band) with the loops turned around for wide
+      filters: one warp owns one channel and a tile of 128 outputs along
+      the width (16 groups of 8 with `input_operand = a`, 8 groups of 16
+      with `b`: one image row, or several images of S groups for narrow
+      rows, S a power of two); a block owns 8 channels (8 warps), the tile
+      and `row_blocks_per_chunk` row blocks;
     * a row block is `rows` = R output rows. The warp streams the R + FH - 1
       input rows the block needs, each loaded once (all R x FH x slices mma
       of the row block are unrolled, so the accumulators stay in registers
-      and every shared-memory offset is a constant), in one of two
-      `loop-order`s: filter rows outer (step fh loads the filter operand of
-      (fh, slice) once and multiplies it with input rows fh .. fh + R - 1,
-      a window of R rows in registers; the default with the input as the
-      B operand, whose 16-byte filter operand this reads R times less
-      often than per input row: 1.0-1.14x at FW = 13 / 17 and, with R =
-      16 for 3 slices, 1.04-1.11x at FW = 31 on the H200,
-      bench/results/2026-11-30-fwd16-order.md) or input rows outer (a
-      row's words are multiplied with every filter row fh it meets, into
-      the accumulators of output row r - fh; the default with the input
-      as the A operand, whose 8-byte filter operands LLVM keeps in
-      registers across the row block);
+      and every shared-memory offset is a constant), in the `loop_order`
+      `filter_rows` (step fh loads the filter operand of (fh, slice) once
+      and multiplies it with input rows fh .. fh + R - 1) or `input_rows`
+      (a row's words are multiplied with every filter row it meets);
     * the rows come from a channel-major workspace written by a first
-      kernel, `xt[n][h][c][pc] = x[n][h][pc - pl][c]` (zero-padded columns,
-      pitch ceil((OW + FW - 1) / 8) x 8, followed by a zero row that rows
-      outside the image read: no per-word selects): an input word is one
-      aligned 32-bit global load, issued `prefetch` filter-row steps
-      (filter-row order) or input rows (input-row order) ahead; the rows
+      kernel, `xt[n][h][c][pc] = x[n][h][pc - pl][c]` (zero-padded columns
+      or, with `compact_workspace`, only the left padding modulo 2; followed
+      by a zero row that rows outside the image read): an input word is one
+      aligned 32-bit global load, issued `prefetch` steps ahead; the rows
       due before a row block's first step are loaded by the previous one
       and carried through the loop;
-    * `input-operand`: with the input as the A operand (groups of 8
-      outputs, the FW + 7 band) a lane's 2 slices + 1 words feed the
-      4-register A fragments (a1 = a2: register copies) and the filter is
-      the B operand, band entries (v[s], v[s + 1], v[s + 8], v[s + 9]);
-      with the input as the B operand (mma columns = 8 groups of 16
-      outputs, the FW + 15 band) a lane's 2 words per slice are b0, b1
-      directly and the filter is the A operand, entries (P[s], P[s - 8],
-      P[s + 8], P[s]) of pairs P[s] = (v[s], v[s + 1]) - one 16-byte
-      shared load per mma. `auto` takes B where its band has no more
-      slices than A's (FW = 10..17, 26..31): 1.1-1.3x faster there;
     * a second first kernel writes the band entries of every channel
       (backward data: the rotated filter); each block copies its 8
-      channels' entries into shared memory with 16-byte loads; with at most
-      `filter-registers` operand registers per lane they are loaded once;
+      channels' entries into shared memory with 16-byte loads; with
+      `filter_in_registers` the operands are loaded once;
     * each row block's accumulators go through shared memory
       ([warp][row][position]) into 16-byte stores of 8 channels;
-    * `min-blocks-per-sm` (default: 2 for the input-B kernels of up to 2
-      slices) caps the registers so that two blocks share an SM.
-
-    The workspace rows are compact by default for bands of up to 2 slices
-    (`compact-workspace`: only PL mod 2 of the left padding is stored, the
-    lanes mask the words outside a row). Two alternatives to the separate
-    workspace kernel are options, both correct on the H200 and off by
-    default as slower there (bench/results/2026-12-01-fwd16-overlap.md,
-    2026-12-01-fwd16-compact.md): `overlap-workspace` (producer blocks
-    transpose inside the streaming launch, consumers wait on per-set
-    counters; roles from an atomic ticket in start order, so no schedule
-    deadlocks) and `nhwc-input` (no workspace: each row block's rows are
-    copied from the NHWC input into swizzled shared memory).
+    * `min_blocks_per_sm` becomes `dwc.min_blocks_per_sm` on the first
+      barrier (nvvm.minctasm: ptxas caps the registers);
+    * `smem_input`, `nhwc_input` and `overlap_workspace` move the input rows
+      through shared memory, drop the workspace or write it inside the
+      streaming launch (producer and consumer blocks, roles from an atomic
+      ticket in start order, so no schedule deadlocks).
 
     Measured on the H200 (bench/results/2026-11-30-fwd16-stream-final.md):
-    1.4-2.2x the ring kernel of `convert-dwc-to-gpu-mma` from FW = 13 (F =
-    31: 60% of the density-adjusted mma.sync peak at 128 x 128); at FW = 9
-    the ring kernel stays 1.3-1.4x faster (one slice; the workspace kernel
-    is a fifth to a third of the time), hence `min-filter-width` = 10.
-    Stride-1 `dwc.depthwise_conv2d_backward_data` ops take the same kernel
-    on the 180-degree rotated filter under the transposed padding.
-
-    Eligible: f16 or bf16 with f32 accumulation, strides and dilations 1,
-    C % 8 == 0, identity layouts, `min-filter-width` <= FW <=
-    `max-filter-width`, band and output stage within 227 KB of shared
-    memory; everything else is left to the later passes (run before
-    `convert-dwc-to-gpu-mma`). Over 48 KB the kernel takes dynamic shared
-    memory. test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py
-    mirrors the index math.
+    1.4-2.2x the ring kernel of `convert-dwc-to-gpu-mma` from FW = 13;
+    docs/KernelSelection.md has the evidence of each choice.
+    test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py mirrors the
+    index math. Over 48 KB the kernel takes dynamic shared memory. The
+    kernels are named `<func>_mma_stream_workspace`, `<func>_mma_stream_band`
+    and `<func>_mma_stream`.
 
     Before:
 
@@ -773,9 +741,13 @@ def ConvertDwcToGPUMmaStream
     dwc.depthwise_conv2d ins(%x, %w : memref<1x6x128x16xf16>, memref<13x13x16xf16>)
       outs(%y : memref<1x6x128x16xf16>)
       strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
+      {dwc.kernel = #dwc.mma_stream<input_operand = b, loop_order = filter_rows,
+         rows = 2, prefetch = 2, compact_workspace = true,
+         filter_in_registers = true, row_blocks_per_chunk = 1,
+         min_blocks_per_sm = 2>}
     ```
 
-    After (`rows=2`; input B, 2 slices):
+    After (input B, 2 slices):
 
     ```mlir
     %xt = memref.alloc() : memref<12432xf16>   // 1 x 6 x 16 x 128 + zero row
@@ -801,104 +773,6 @@ def ConvertDwcToGPUMmaStream
     memref.dealloc %bw
     ```
   }];
-  let options = [
-    Option<"minFilterWidth", "min-filter-width", "int64_t", /*default=*/"10",
-           "Leave filters narrower than this to the later passes (at FW = 9 "
-           "the ring kernel of convert-dwc-to-gpu-mma is 1.3-1.4x faster on "
-           "the H200: one slice, and the workspace pass is a third of the "
-           "time)">,
-    Option<"maxFilterWidth", "max-filter-width", "int64_t", /*default=*/"64",
-           "Leave filters wider than this to the later passes (0: the pass "
-           "takes nothing)">,
-    Option<"rows", "rows", "int64_t", /*default=*/"0",
-           "Output rows per warp and row block (R, 1 to 32): R accumulator "
-           "tiles per lane, R + FH - 1 input rows streamed per R rows (0: "
-           "16 in the filter-row order with 3 or more slices, else 8)">,
-    Option<"prefetch", "prefetch", "int64_t", /*default=*/"-1",
-           "How far an input row's loads run ahead of its first use: "
-           "filter-row steps (filter-row order, at most FH) or input rows "
-           "(input-row order, at most FH - 1); 0 to 8, -1: 2 steps or 4 "
-           "rows. The rows due before a row block's first step come from "
-           "the previous row block">,
-    Option<"loopOrder", "loop-order", "std::string", /*default=*/"\"auto\"",
-           "The unrolled loops of a row block: 'filter-rows' (outer: filter "
-           "row fh, its operand loaded once and multiplied with input rows "
-           "fh .. fh + R - 1), 'input-rows' (outer: input row st, "
-           "multiplied with every filter row it meets) or 'auto' "
-           "(filter-rows with the input as the B operand, input-rows with "
-           "it as A)">,
-    Option<"smemInput", "smem-input", "bool", /*default=*/"false",
-           "Filter-row order: bring each row block's R + FH - 1 input rows "
-           "of the block's 8 channels into shared memory with cp.async "
-           "(two buffers, the next row block's copy in flight while this one "
-           "computes; one group and no extra barrier per row block) instead "
-           "of per-lane global loads into registers; where the buffers do "
-           "not fit next to the band and the output stage, the register "
-           "path. Off by default: 0.47-0.9x on the H200 except 1.15x at "
-           "128 x 128 FW = 13 (one block per SM; FW = 5..9 in the filter "
-           "order 0.25-0.8x), bench/results/2026-11-30-fwd16-smem-input.md">,
-    Option<"nhwcInput", "nhwc-input", "bool", /*default=*/"false",
-           "No workspace: each row block's R + FH - 1 input rows of the "
-           "block's 8 channels are copied straight from the NHWC input into "
-           "shared memory (one 16-byte cp.async.cg per position, zero-filled "
-           "outside the image, chunks XOR-swizzled by position so a warp's "
-           "16-bit reads of one channel spread over 8 bank groups), double "
-           "buffered as with smem-input; a lane builds each word from two "
-           "16-bit shared loads. Implies the filter-row order. Off by "
-           "default: correct on the H200 but slower except at 128 x 128 "
-           "FW = 9 with 16 rows (the scattered 16-byte copies of 8 channels "
-           "of each NHWC position)">,
-    Option<"compactWorkspace", "compact-workspace", "int64_t",
-           /*default=*/"-1",
-           "Store the channel-major workspace rows with only the left padding "
-           "modulo 2 (modulo 8 with smem-input; pitch = IW + that, rounded "
-           "up to 8) instead of "
-           "the whole padded row (OW + FW - 1): lanes mask the words left of "
-           "it or past it (one select each, loop invariant), the workspace "
-           "kernel writes up to 2.2x fewer bytes at small widths and large "
-           "filters. 1: on, 0: off, -1 (auto): on for kernels of up to 2 "
-           "slices (1.01-1.08x at FW = 13..17 on the H200), off for wider "
-           "bands, whose 255-register kernels lose 2-9% to the masks "
-           "(bench/results/2026-12-01-fwd16-compact.md)">,
-    Option<"overlapWorkspace", "overlap-workspace", "bool",
-           /*default=*/"false",
-           "Write the channel-major workspace inside the streaming kernel's "
-           "launch instead of a kernel before it: producer blocks transpose "
-           "an image set's rows and count themselves done on a per-set "
-           "counter, consumer blocks of the set wait for the count; block "
-           "roles come from an atomic ticket in start order (producers of "
-           "set k + L before the consumers of set k + 1), so a waiting "
-           "consumer's producers are already running and no schedule "
-           "deadlocks. Off by default: correct on the H200 but 0.87-1.03x, "
-           "the producers take block slots of the latency-bound streaming "
-           "kernel (bench/results/2026-12-01-fwd16-overlap.md)">,
-    Option<"overlapLookahead", "overlap-lookahead", "int64_t",
-           /*default=*/"2",
-           "With overlap-workspace: how many image sets the producers run "
-           "ahead of the consumers in ticket order (1 to 64)">,
-    Option<"filterRegisters", "filter-registers", "int64_t", /*default=*/"68",
-           "Hold the filter operand in registers when it takes at most this "
-           "many per lane (2 per filter row and slice with the input as A, "
-           "4 with the input as B); else shared loads per mma">,
-    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"0",
-           "Split the row blocks of a tile over the grid until it has at "
-           "least this many blocks (0: 4 per SM of the target)">,
-    Option<"inputOperand", "input-operand", "std::string", /*default=*/"\"auto\"",
-           "Which mma operand the input rows are: 'a' (16 groups of 8 "
-           "outputs, band FW + 7 wide, the lane's 2 slices + 1 words feed "
-           "4-register A fragments), 'b' (8 groups of 16 outputs, band "
-           "FW + 15 wide, 2 words per slice, no duplicated registers; the "
-           "filter is the A operand, one 16-byte shared load per mma) or "
-           "'auto' (b up to input-b-max-width)">,
-    Option<"inputBMaxWidth", "input-b-max-width", "int64_t", /*default=*/"31",
-           "With input-operand=auto: the widest filter that takes the input "
-           "as the B operand">,
-    Option<"minBlocksPerSm", "min-blocks-per-sm", "int64_t", /*default=*/"-1",
-           "Blocks of the kernel wanted on one SM (0: no hint; the marker "
-           "dwc.min_blocks_per_sm becomes nvvm.minctasm, ptxas caps the "
-           "registers; -1: 2 for the input-B kernels of at most 2 slices "
-           "(FW <= 17), measured 1.05-1.15x faster on the H200, else none)">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",

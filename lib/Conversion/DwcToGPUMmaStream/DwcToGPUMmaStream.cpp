@@ -1,18 +1,19 @@
 //===- DwcToGPUMmaStream.cpp - streaming wide-filter depthwise conv (mma) -===//
 //
-// Lowers f16/bf16 depthwise convolutions with wide filters to the streaming
-// band kernel on tensor cores. One warp owns one channel and a tile of 128
-// outputs along the width; it streams the input rows of the tile once per
-// row block and multiplies each row, held in registers, with every filter
-// row it meets (the filter's Toeplitz band slices, from shared memory) into
-// the accumulators of the R output rows it feeds. The input rows are the
-// mma's A operand (16 groups of 8 outputs) or its B operand (8 groups of
-// 16, no duplicated registers). A first kernel writes the input
-// channel-major with the width innermost (zero-padded columns, a zero row
-// for rows off the image), so each input word is one aligned 32-bit load;
-// a second writes the band entries of every channel. Options move the
-// transposition into the streaming launch (overlap-workspace: producer and
-// consumer blocks, atomic tickets) or drop it (nhwc-input: rows copied from
+// Emits the streaming band kernel on tensor cores for the f16/bf16
+// depthwise convolutions whose dwc.kernel is a #dwc.mma_stream (chosen by
+// dwc-select-kernels). One warp owns one channel and a tile of 128 outputs
+// along the width; it streams the input rows of the tile once per row block
+// and multiplies each row, held in registers, with every filter row it meets
+// (the filter's Toeplitz band slices, from shared memory) into the
+// accumulators of the R output rows it feeds. The input rows are the mma's
+// A operand (16 groups of 8 outputs) or its B operand (8 groups of 16, no
+// duplicated registers). A first kernel writes the input channel-major with
+// the width innermost (zero-padded columns, a zero row for rows off the
+// image), so each input word is one aligned 32-bit load; a second writes the
+// band entries of every channel. The configuration can move the
+// transposition into the streaming launch (overlap_workspace: producer and
+// consumer blocks, atomic tickets) or drop it (nhwc_input: rows copied from
 // the NHWC input into shared memory).
 // See the pass description in include/dwc/Conversion/Passes.td; the index
 // math is mirrored by test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py.
@@ -23,9 +24,9 @@
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
-#include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -46,21 +47,20 @@ using namespace mlir::dwc;
 
 namespace {
 
-constexpr int64_t kWarps = 8;          // channels per block, one per warp
-constexpr int64_t kThreads = 32 * kWarps;
-constexpr int64_t kVec = 8;            // f16/bf16 per 16-byte chunk
-constexpr int64_t kTileOutputs = 128;  // 16 groups (mma M) x 8 outputs (N)
+constexpr int64_t kWarps = kStreamWarps;   // channels per block, one per warp
+constexpr int64_t kThreads = kStreamThreads;
+constexpr int64_t kVec = 8;                // f16/bf16 per 16-byte chunk
+constexpr int64_t kTileOutputs = kStreamTileOutputs;
 constexpr int64_t kStaticSmemBytes = 48 * 1024;
 
-/// The static shape of one streaming kernel.
-struct StreamPlan {
-  bool inputB;          // input rows as the mma's B operand (else A)
-  int64_t slices;       // K = 16 slices of a filter row's band
-  int64_t words;        // 32-bit input words per lane and row
-  int64_t groupWidth;   // outputs per group: 8 (input A) or 16 (input B)
-  int64_t span;         // groups of one image in a tile
-  int64_t images;       // images per tile
-  int64_t colTiles;     // tiles along the width
+// overlap_workspace: units per thread and round of a producer (their
+// loads are issued together) and rounds per producer block.
+constexpr int64_t kUnitsPerRound = 2;
+constexpr int64_t kProducerRounds = 2;
+
+/// The static shape of one streaming kernel, derived from its
+/// configuration.
+struct StreamPlan : StreamTile {
   int64_t pitch;        // workspace row pitch (columns, multiple of 8)
   int64_t lead;         // workspace column of input column 0
   int64_t shift;        // padded column - workspace column (even)
@@ -73,19 +73,18 @@ struct StreamPlan {
   int64_t rowBlocks;    // ceil(OH / rows)
   int64_t rowBlocksPerChunk, chunks;  // row blocks split over the grid
   int64_t tiles;        // (image sets) x (column tiles)
-  int64_t bandEntries;  // filter band entries per row and channel
-  int64_t entryHalves;  // halves per entry: 4 (input A) or 8 (input B)
   bool filterInRegisters;
   int64_t filterBytes, stageBytes;
+  int64_t blocksPerSm;  // nvvm.minctasm hint (0: none)
   // Input rows through shared memory: a row block's rows of the block's 8
   // channels, double-buffered (one cp.async group per row block).
   bool smemInput;
   int64_t segLen;       // halves of one image's part of a row (multiple of 8)
   int64_t inputBytes;   // both buffers
-  // nhwc-input: the buffers are filled from the NHWC input (position-major,
+  // nhwc_input: the buffers are filled from the NHWC input (position-major,
   // 8 channels a 16-byte chunk), no workspace.
   bool nhwc;
-  // overlap-workspace: producer and consumer blocks in one launch.
+  // overlap_workspace: producer and consumer blocks in one launch.
   bool overlap;
   int64_t sets;             // image sets (tiles along the batch)
   int64_t unitsPerSet;      // transposition units (8 columns x 8 channels)
@@ -94,15 +93,53 @@ struct StreamPlan {
   int64_t lookahead;        // sets the producers run ahead
 };
 
-// overlap-workspace: units per thread and round of a producer (their
-// loads are issued together) and rounds per producer block.
-constexpr int64_t kUnitsPerRound = 2;
-constexpr int64_t kProducerRounds = 2;
+/// The workspace geometry: lead, shift, pitch, what lanes read, the zero
+/// row.
+void planWorkspace(StreamPlan &p, const StreamShape &s,
+                   MmaStreamKernelAttr config) {
+  const bool compact = config.getCompactWorkspace().getValue();
+  p.lead = streamWorkspaceLead(s, compact, config.isSmemInput());
+  p.shift = s.pl - p.lead;
+  p.pitch = streamWorkspacePitch(s, compact, config.isSmemInput());
+  // A lane's first column is 128 ct + groupWidth (j mod span) (j = g for
+  // input B, 2g for input A), its words + 8k + 2q, k < words.
+  p.readEnd = (p.images == 1 ? kTileOutputs * (p.colTiles - 1) : 0) +
+              p.groupWidth * p.lastGroup() + 8 * (p.words - 1) + 8;
+  p.maskCols = p.shift > 0 || p.readEnd - p.shift > p.pitch;
+  p.zeroLen =
+      std::max<int64_t>(p.pitch, llvm::alignTo(p.readEnd - p.shift, 8));
+}
 
-int64_t nextPowerOf2(int64_t v) {
-  int64_t p = 1;
-  while (p < v)
-    p *= 2;
+/// The kernel's shape for `s` under `config` (complete, verified).
+StreamPlan planOf(const StreamShape &s, MmaStreamKernelAttr config) {
+  StreamPlan p;
+  static_cast<StreamTile &>(p) =
+      streamTile(s, *config.getInputOperand() == StreamInputOperand::B);
+  planWorkspace(p, s, config);
+  p.filterOrder = *config.getLoopOrder() == StreamLoopOrder::FilterRows;
+  p.rows = std::min<int64_t>(config.getRows(), s.OH);
+  p.prefetch = std::min<int64_t>(config.getPrefetch(),
+                                 p.filterOrder ? s.FH : s.FH - 1);
+  p.rowBlocks = llvm::divideCeil(s.OH, p.rows);
+  p.tiles = llvm::divideCeil(s.N, p.images) * p.colTiles;
+  p.rowBlocksPerChunk =
+      std::min<int64_t>(config.getRowBlocksPerChunk(), p.rowBlocks);
+  p.chunks = llvm::divideCeil(p.rowBlocks, p.rowBlocksPerChunk);
+  p.filterInRegisters = config.getFilterInRegisters().getValue();
+  p.filterBytes = streamBandBytes(s, p);
+  p.stageBytes = streamStageBytes(p.rows);
+  p.blocksPerSm = config.getMinBlocksPerSm();
+  p.segLen = p.segmentLength();
+  p.nhwc = config.isNhwcInput();
+  p.smemInput = (config.isSmemInput() || p.nhwc) && p.filterOrder;
+  p.inputBytes = p.smemInput ? streamInputBytes(s, p, p.rows) : 0;
+  p.overlap = config.isOverlapWorkspace() && !p.nhwc;
+  p.sets = llvm::divideCeil(s.N, p.images);
+  p.unitsPerSet = p.images * s.IH * (s.C / kVec) * (p.pitch / kVec);
+  p.unitsPerProducer = kThreads * kUnitsPerRound * kProducerRounds;
+  p.producersPerSet = streamProducersPerSet(s, p, p.pitch);
+  p.consumersPerSet = s.C / kWarps * p.colTiles * p.chunks;
+  p.lookahead = std::min<int64_t>(config.getOverlapLookahead(), p.sets);
   return p;
 }
 
@@ -148,971 +185,1008 @@ RowLoadSchedule inputOrderSchedule(int64_t R, int64_t FH, int64_t prefetch) {
   return s;
 }
 
-FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DOp op, int64_t minFW,
-                                      int64_t maxFW, std::string &why) {
-  why = mmaIneligibility(op, op.getInput(), op.getFilter(), op.getInit(),
-                      op.getAccType(), op.getStrides(), op.getDilations(),
-                      minFW, maxFW);
-  if (!why.empty())
-    return failure();
-  return forwardProblem(op);
+/// The schedule of a plan. With smem-input the rows come from the row
+/// block's buffer, one filter-row step ahead, nothing carried.
+RowLoadSchedule scheduleOf(const StreamPlan &p, int64_t FH) {
+  const int64_t D = p.smemInput ? 1 : p.prefetch;
+  RowLoadSchedule sched = p.filterOrder ? rowLoadSchedule(p.rows, FH, D)
+                                        : inputOrderSchedule(p.rows, FH, D);
+  if (p.smemInput) {
+    for (int64_t st = sched.carried - 1; st >= 0; --st)
+      sched.current[0].insert(sched.current[0].begin(), st);
+    for (auto &rowsOfStep : sched.next)
+      rowsOfStep.clear();
+    sched.carried = 0;
+  }
+  return sched;
 }
 
-FailureOr<DepthwiseProblem> problemOf(DepthwiseConv2DBackwardDataOp op,
-                                      int64_t minFW, int64_t maxFW,
-                                      std::string &why) {
-  why = mmaIneligibility(op, op.getOutputGrad(), op.getFilter(), op.getInit(),
-                      op.getAccType(), op.getStrides(), op.getDilations(),
-                      minFW, maxFW);
-  if (!why.empty())
-    return failure();
-  return backwardDataProblem(op, why);
+/// nhwc_input: position P of a row's buffer lives in chunk P ^ ((P >> 4) &
+/// 7): the lanes of a warp read one channel at positions 16 g + 2 q (+ 8 k),
+/// which would otherwise share 4 of the 8 chunk slots of a 128-byte bank
+/// row.
+Value swizzle(IndexEmitter &t, Value pos) {
+  return t.xori(pos, t.rem(t.div(pos, 16), 8));
+}
+
+/// One transposition unit's eight 16-byte loads and where it is stored.
+struct UnitLoads {
+  SmallVector<Value> cols;
+  Value rowBase, pb;
+};
+
+/// A row block in flight: its loop builder, first output row, smem-input
+/// buffer, the input rows in registers, the rows carried to the next one
+/// and the accumulators.
+struct RowBlock {
+  OpBuilder &lb;
+  IndexEmitter l;
+  Value rb, r0, nextR0, buf;
+  SmallVector<SmallVector<Value>> X, next;
+  SmallVector<Value> acc;
+};
+
+/// Emits the three launches of one op (workspace, band, streaming kernel)
+/// in place of it.
+class StreamKernelEmitter {
+public:
+  StreamKernelEmitter(PatternRewriter &rewriter, Operation *op,
+                      const DepthwiseProblem &problem, const StreamShape &sz,
+                      const StreamPlan &p)
+      : rewriter(rewriter), op(op), loc(op->getLoc()),
+        ctx(rewriter.getContext()), p(p), N(sz.N), IH(sz.IH), IW(sz.IW),
+        C(sz.C), FH(sz.FH), FW(sz.FW), OH(sz.OH), OW(sz.OW), pt(problem.pt),
+        pl(problem.pl), rotate(problem.rotateFilter), x(problem.x),
+        w(problem.w), bias(problem.bias), y(problem.y),
+        et(cast<MemRefType>(x.getType()).getElementType()),
+        chunkTy(VectorType::get({kVec}, et)), pairTy(VectorType::get({2}, et)),
+        accTy(VectorType::get({2, 2}, rewriter.getF32Type())), C8(C / kVec),
+        E(p.entryHalves()), b(ctx), e(b, loc) {}
+
+  void emit();
+
+private:
+  // Host side and the two first kernels.
+  Value zeroChunkIn(OpBuilder &ob);
+  UnitLoads transposeLoads(OpBuilder &tb, Value id);
+  void transposeStores(OpBuilder &tb, const UnitLoads &u);
+  void storeZeroChunk(OpBuilder &ob, Value chunk);
+  void emitWorkspaceKernel();
+  void storeBandEntry(OpBuilder &tb, Value id);
+  void emitBandKernel();
+  // The streaming kernel.
+  void createStreamLaunch();
+  void bindDynamicSharedMemory(MemRefType bandTy, MemRefType stageTy,
+                               MemRefType inputTy, MemRefType ticketTy);
+  Value takeTicket();
+  void assignOverlapRoles();
+  void emitProducer(OpBuilder &pb, Value pSet, Value pIdx);
+  void emitConsumerWait(OpBuilder &cb, Value cSet);
+  void copyBandToShared();
+  Value copyGroup(OpBuilder &ob, int64_t total,
+                  function_ref<void(OpBuilder &, Value)> copyOne);
+  Value copyRowBlockNhwc(OpBuilder &ob, Value rbIdx, Value buf);
+  Value copyRowBlock(OpBuilder &ob, Value rbIdx, Value buf);
+  void emitFirstBarrier();
+  Value loadFilter(OpBuilder &ob, int64_t fh, int64_t slice);
+  void setUpLaneWords();
+  SmallVector<Value> loadRow(OpBuilder &ob, Value r0, int64_t step);
+  SmallVector<Value> loadRowSmem(OpBuilder &ob, Value buf, int64_t st);
+  void setUpAccumulatorInit();
+  SmallVector<Value> elementsOf(OpBuilder &ob, ArrayRef<Value> pairs);
+  void emitRowBlockLoop();
+  void emitRowBlock(OpBuilder &lb, Value rb, ValueRange args);
+  void multiply(RowBlock &blk, int64_t o, int64_t fh, int64_t sl, Value filt);
+  void multiplyStep(RowBlock &blk, int64_t step);
+  void storeAccumulators(RowBlock &blk);
+  void storeOutputs(RowBlock &blk);
+
+  PatternRewriter &rewriter;
+  Operation *op;
+  Location loc;
+  MLIRContext *ctx;
+  const StreamPlan &p;
+  const int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl;
+  const bool rotate;
+  Value x, w, bias, y;
+  Type et;
+  VectorType chunkTy, pairTy, accTy;
+  const int64_t C8, E;
+  // The workspaces.
+  Value xt, bw, counters;
+  int64_t zeroBase = 0, colBlocks = 0, totalUnits = 0, zeroChunks = 0;
+  int64_t blockHalves = 0;
+  // The streaming kernel: its builder and values every part reads.
+  gpu::LaunchOp launch;
+  OpBuilder b;
+  IndexEmitter e;
+  Value band, stage, inputSmem, ticketSlot;
+  Value tid, chunk, tile, c8, ct, n0, lane, warp, g, q, c;
+  int64_t R = 0, steps = 0;
+  Value rbBegin, rbEnd;
+  Type tokTy;
+  Value s0, laneBase, laneZero, laneSmem, zeroPair, accInit;
+  SmallVector<Value> filterRegs, okCols, nhwcChunks;
+  RowLoadSchedule sched;
+  // The halves of an input pair, extracted once: a pair feeds up to FH x
+  // slices multiplies, and extracting it again for each made 10x the
+  // extracts that CSE then had to merge (compile time; same IR after CSE).
+  // Every use is in the row-block loop's body, after the first.
+  llvm::DenseMap<Value, std::array<Value, 2>> halvesOf;
+};
+
+void StreamKernelEmitter::emit() {
+  rewriter.setInsertionPoint(op);
+  // 1. Channel-major workspace: xt[n][ih][c][xc] = x[n][ih][xc - lead][c]
+  //    (zero outside the row; padded column xc + shift), xc < pitch,
+  //    followed by a zero row that lanes read for input rows outside the
+  //    image (and for the words they mask). One thread per 8
+  //    columns x 8 channels: eight 16-byte loads, an 8 x 8 transpose in
+  //    registers, eight 16-byte stores (consecutive threads: consecutive
+  //    columns of a channel row).
+  zeroBase = N * IH * C * p.pitch;
+  if (!p.nhwc)
+    xt = memref::AllocOp::create(rewriter, loc,
+                                 MemRefType::get({zeroBase + p.zeroLen}, et));
+  colBlocks = p.pitch / kVec;
+  totalUnits = N * IH * C8 * colBlocks;
+  zeroChunks = p.zeroLen / kVec;
+  // overlap_workspace: counters[0] hands out the tickets, counters[1 + k]
+  // counts the finished producers of image set k (zeroed by the band
+  // kernel, which also writes the zero row).
+  if (p.overlap)
+    counters = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({1 + p.sets}, rewriter.getI32Type()));
+  if (!p.overlap && !p.nhwc)
+    emitWorkspaceKernel();
+  emitBandKernel();
+  createStreamLaunch();
+  if (!p.overlap) {
+    SmallVector<Value> bd =
+        e.delinearize(launch.getBlockIds().x, {p.chunks, p.tiles, C8});
+    chunk = bd[0], tile = bd[1], c8 = bd[2];
+  } else {
+    assignOverlapRoles();
+  }
+  ct = e.rem(tile, p.colTiles);
+  Value imageSet = e.div(tile, p.colTiles);
+  n0 = e.mul(imageSet, p.images);
+  lane = e.rem(tid, 32), warp = e.div(tid, 32);
+  g = e.div(lane, 4), q = e.rem(lane, 4);
+  c = e.add(e.mul(c8, kVec), warp);
+  copyBandToShared();
+  R = p.rows, steps = R + FH - 1;
+  rbBegin = e.mul(chunk, p.rowBlocksPerChunk);
+  tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  emitFirstBarrier();
+  setUpLaneWords();
+  setUpAccumulatorInit();
+  emitRowBlockLoop();
+  rewriter.setInsertionPointAfter(launch);
+  if (xt)
+    memref::DeallocOp::create(rewriter, loc, xt);
+  memref::DeallocOp::create(rewriter, loc, bw);
+  if (counters)
+    memref::DeallocOp::create(rewriter, loc, counters);
+  rewriter.eraseOp(op);
+}
+
+Value StreamKernelEmitter::zeroChunkIn(OpBuilder &ob) {
+  return arith::ConstantOp::create(
+             ob, loc, DenseElementsAttr::get(chunkTy, ob.getZeroAttr(et)))
+      .getResult();
+}
+
+/// One transposition unit (8 columns x 8 channels of a row, unit id <
+/// totalUnits): its eight 16-byte loads (zero outside the row) ...
+UnitLoads StreamKernelEmitter::transposeLoads(OpBuilder &tb, Value id) {
+  IndexEmitter t{tb, loc};
+  SmallVector<Value> d = t.delinearize(id, {N, IH, C8, colBlocks});
+  Value n = d[0], ih = d[1], c8 = d[2], pb = d[3];
+  UnitLoads u;
+  Value zeroChunk;
+  for (int64_t e = 0; e < kVec; ++e) {
+    Value ic = t.add(t.mul(pb, kVec), e - p.lead);
+    Value ok = t.inBounds(ic, e - p.lead, p.pitch - 1 - p.lead, IW);
+    Value v = vector::LoadOp::create(
+        tb, loc, chunkTy, x,
+        ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
+        llvm::Align(16));
+    if (ok && !zeroChunk)
+      zeroChunk = zeroChunkIn(tb);
+    u.cols.push_back(
+        ok ? arith::SelectOp::create(tb, loc, ok, v, zeroChunk).getResult()
+           : v);
+  }
+  u.rowBase = t.mul(
+      t.add(t.mul(t.add(t.mul(n, IH), ih), C), t.mul(c8, kVec)), p.pitch);
+  u.pb = pb;
+  return u;
+}
+
+/// ... and its eight 16-byte stores, one per channel row.
+void StreamKernelEmitter::transposeStores(OpBuilder &tb, const UnitLoads &u) {
+  IndexEmitter t{tb, loc};
+  for (int64_t ch = 0; ch < kVec; ++ch) {
+    SmallVector<Value> elems;
+    for (int64_t e = 0; e < kVec; ++e)
+      elems.push_back(vector::ExtractOp::create(tb, loc, u.cols[e],
+                                                ArrayRef<int64_t>{ch}));
+    Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
+    vector::StoreOp::create(tb, loc, v, xt,
+                            ValueRange{t.add(t.add(u.rowBase, ch * p.pitch),
+                                             t.mul(u.pb, kVec))},
+                            false, llvm::Align(16));
+  }
+}
+
+/// Chunk `chunk` of the zero row, if it is one (chunk < zeroChunks).
+void StreamKernelEmitter::storeZeroChunk(OpBuilder &ob, Value chunk) {
+  IndexEmitter t{ob, loc};
+  auto zIf = scf::IfOp::create(ob, loc, t.lt(chunk, zeroChunks), false);
+  OpBuilder zb = zIf.getThenBodyBuilder();
+  IndexEmitter z{zb, loc};
+  vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
+                          ValueRange{z.add(z.mul(chunk, kVec), zeroBase)},
+                          false, llvm::Align(16));
+}
+
+/// The transposition as a kernel of its own: one unit per thread, the
+/// threads past the units write the zero row.
+void StreamKernelEmitter::emitWorkspaceKernel() {
+  auto [pre, b0] = createGridLaunch(
+      rewriter, loc, llvm::divideCeil(totalUnits + zeroChunks, kThreads), 1,
+      kThreads);
+  nameKernel(pre, MmaStreamKernelAttr::getMnemonic(), "workspace");
+  IndexEmitter k{b0, loc};
+  Value id =
+      k.add(k.mul(pre.getBlockIds().x, kThreads), pre.getThreadIds().x);
+  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, totalUnits), true);
+  {
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    transposeStores(tb, transposeLoads(tb, id));
+  }
+  {
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    IndexEmitter t{eb, loc};
+    storeZeroChunk(eb, t.sub(id, t.cst(totalUnits)));
+  }
+}
+
+/// Band entry `id` of bw[c8][fh][wc][entry][E] (channel c8 * 8 + wc).
+/// Input A: entry s = (v[s], v[s + 1], v[s + 8], v[s + 9]), v[i] = tap
+/// i - 7 of the row: the B registers (b0, b1) of the lanes with
+/// 2q - g + 7 + 16 slice = s. Input B: entry e, s = e + 8 =
+/// (v[s], v[s + 1], v[s - 8], v[s - 7], v[s + 8], v[s + 9], v[s],
+/// v[s + 1]), v[i] = tap i - 15: the A registers (a0..a3) of the lanes
+/// with 2q - g + 7 + 16 slice = e. (Backward data: the rotated filter.)
+void StreamKernelEmitter::storeBandEntry(OpBuilder &tb, Value id) {
+  IndexEmitter t{tb, loc};
+  SmallVector<Value> d = t.delinearize(id, {C8, FH, kWarps, p.bandEntries()});
+  Value c8 = d[0], fh = d[1], wc = d[2], ent = d[3];
+  Value ch = t.add(t.mul(c8, kVec), wc);
+  Value zero = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(et));
+  SmallVector<int64_t> offs = p.inputB
+                                  ? SmallVector<int64_t>{8, 9, 0, 1, 16, 17, 8, 9}
+                                  : SmallVector<int64_t>{0, 1, 8, 9};
+  const int64_t lead = p.inputB ? 15 : 7;
+  SmallVector<Value> halves;
+  for (int64_t off : offs) {
+    Value tap = t.add(ent, off - lead);
+    Value ok = t.andi(t.ge(tap, 0), t.lt(tap, FW));
+    Value src = t.select(ok, tap, t.cst(0));
+    Value row = fh;
+    if (rotate) {
+      src = t.sub(FW - 1, src);
+      row = t.sub(FH - 1, fh);
+    }
+    Value v = memref::LoadOp::create(tb, loc, w, ValueRange{row, src, ch});
+    halves.push_back(arith::SelectOp::create(tb, loc, ok, v, zero));
+  }
+  Value entry = vector::FromElementsOp::create(
+      tb, loc, VectorType::get({E}, et), halves);
+  vector::StoreOp::create(tb, loc, entry, bw, ValueRange{t.mul(id, E)}, false,
+                          llvm::Align(2 * E));
+}
+
+/// 2. The band workspace, one entry per thread (with overlap_workspace the
+///    same kernel writes the zero row and clears the counters).
+void StreamKernelEmitter::emitBandKernel() {
+  blockHalves = FH * kWarps * p.bandEntries() * E;
+  bw = memref::AllocOp::create(rewriter, loc,
+                               MemRefType::get({C8 * blockHalves}, et));
+  const int64_t total = C8 * FH * kWarps * p.bandEntries();
+  const int64_t threads =
+      p.overlap ? std::max({total, zeroChunks, 1 + p.sets}) : total;
+  auto [pre, b0] = createGridLaunch(
+      rewriter, loc, llvm::divideCeil(threads, kThreads), 1, kThreads);
+  nameKernel(pre, MmaStreamKernelAttr::getMnemonic(), "band");
+  IndexEmitter k{b0, loc};
+  Value id =
+      k.add(k.mul(pre.getBlockIds().x, kThreads), pre.getThreadIds().x);
+  if (p.overlap) {
+    // The zero row and the cleared counters of the streaming launch.
+    storeZeroChunk(b0, id);
+    auto cIf = scf::IfOp::create(b0, loc, k.lt(id, 1 + p.sets), false);
+    OpBuilder cb = cIf.getThenBodyBuilder();
+    Value zero = arith::ConstantIntOp::create(cb, loc, 0, 32);
+    memref::StoreOp::create(cb, loc, zero, counters, ValueRange{id});
+  }
+  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  storeBandEntry(tb, id);
+}
+
+/// 3. The streaming launch: grid, shared buffers (dynamic shared memory
+///    over 48 KB or with the input buffers), thread id.
+void StreamKernelEmitter::createStreamLaunch() {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto bandTy = MemRefType::get({FH, kWarps, p.bandEntries() * E}, et,
+                                AffineMap(), wg);
+  auto stageTy = MemRefType::get({kWarps, p.rows, kTileOutputs}, et,
+                                 AffineMap(), wg);
+  const int64_t steps0 = p.rows + FH - 1;
+  auto inputTy =
+      p.nhwc ? MemRefType::get({2, steps0, p.images * p.segLen, kWarps}, et,
+                               AffineMap(), wg)
+             : MemRefType::get({2, steps0, kWarps, p.images * p.segLen}, et,
+                               AffineMap(), wg);
+  const int64_t ticketBytes = p.overlap ? 16 : 0;
+  const int64_t smemBytes =
+      p.filterBytes + p.stageBytes + p.inputBytes + ticketBytes;
+  auto ticketTy = MemRefType::get({4}, rewriter.getI32Type(), AffineMap(), wg);
+  // (The input buffers always take dynamic shared memory.)
+  const bool dynamic = smemBytes > kStaticSmemBytes || p.smemInput;
+  SmallVector<Type> staticBuffers{bandTy, stageTy};
+  if (p.overlap)
+    staticBuffers.push_back(ticketTy);
+  Value dynBytes;
+  if (dynamic)
+    dynBytes = arith::ConstantIntOp::create(rewriter, loc, smemBytes, 32);
+  const int64_t gridX = p.overlap
+                            ? p.sets * (p.producersPerSet + p.consumersPerSet)
+                            : C8 * p.tiles * p.chunks;
+  auto [l, kb] = createGridLaunch(
+      rewriter, loc, gridX, 1, kThreads,
+      dynamic ? TypeRange{} : TypeRange(staticBuffers), dynBytes);
+  launch = l;
+  nameKernel(launch, MmaStreamKernelAttr::getMnemonic());
+  b.setInsertionPoint(kb.getInsertionBlock(), kb.getInsertionPoint());
+  if (dynamic) {
+    bindDynamicSharedMemory(bandTy, stageTy, inputTy, ticketTy);
+  } else {
+    band = launch.getWorkgroupAttributions()[0];
+    stage = launch.getWorkgroupAttributions()[1];
+    if (p.overlap)
+      ticketSlot = launch.getWorkgroupAttributions()[2];
+  }
+  // Block: 8 channels (c8), a tile (image set, column tile), a chunk of
+  // row blocks; warp: one channel; lane (g, q).
+  tid = launch.getThreadIds().x;
+}
+
+/// Views of the band, the stage, the input buffers and the ticket slot in
+/// the dynamic shared memory, in that order.
+void StreamKernelEmitter::bindDynamicSharedMemory(MemRefType bandTy,
+                                                  MemRefType stageTy,
+                                                  MemRefType inputTy,
+                                                  MemRefType ticketTy) {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto raw = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg));
+  band = memref::ViewOp::create(b, loc, bandTy, raw, e.cst(0), ValueRange{});
+  stage = memref::ViewOp::create(b, loc, stageTy, raw, e.cst(p.filterBytes),
+                                 ValueRange{});
+  if (p.smemInput)
+    inputSmem = memref::ViewOp::create(b, loc, inputTy, raw,
+                                       e.cst(p.filterBytes + p.stageBytes),
+                                       ValueRange{});
+  if (p.overlap)
+    ticketSlot = memref::ViewOp::create(
+        b, loc, ticketTy, raw,
+        e.cst(p.filterBytes + p.stageBytes + p.inputBytes), ValueRange{});
+}
+
+/// overlap_workspace: thread 0 takes the block's ticket (start order), the
+/// block reads it back after a barrier.
+Value StreamKernelEmitter::takeTicket() {
+  auto first = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
+  {
+    OpBuilder fb = first.getThenBodyBuilder();
+    IndexEmitter f{fb, loc};
+    Value one = arith::ConstantIntOp::create(fb, loc, 1, 32);
+    Value t = memref::AtomicRMWOp::create(fb, loc, arith::AtomicRMWKind::addi,
+                                          one, counters, ValueRange{f.cst(0)});
+    memref::StoreOp::create(fb, loc, t, ticketSlot, ValueRange{f.cst(0)});
+  }
+  gpu::BarrierOp::create(b, loc);
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      memref::LoadOp::create(b, loc, ticketSlot, ValueRange{e.cst(0)}));
+}
+
+/// overlap_workspace: tickets 0 .. L P - 1 are the producers of sets
+/// 0 .. L - 1, then period k = the Q consumers of set k and (k + L < S) the
+/// P producers of set k + L. A consumer's producers hold smaller tickets, so
+/// they have started, and producers never wait: no schedule deadlocks. The
+/// rest of the kernel is the consumers'.
+void StreamKernelEmitter::assignOverlapRoles() {
+  const int64_t P = p.producersPerSet, Q = p.consumersPerSet, L = p.lookahead;
+  const int64_t prologue = L * P, full = p.sets - L, period = P + Q;
+  Value t = takeTicket();
+  Value inPrologue = e.lt(t, prologue);
+  Value u = e.maxc(e.sub(t, e.cst(prologue)), 0);
+  Value inFull = e.lt(u, full * period);
+  Value k1 = e.div(u, period), r1 = e.rem(u, period);
+  Value v = e.maxc(e.sub(u, e.cst(full * period)), 0);
+  Value k2 = e.add(e.div(v, Q), full), r2 = e.rem(v, Q);
+  Value producerInPeriod = e.andi(inFull, e.ge(r1, Q));
+  Value isProducer = arith::OrIOp::create(b, loc, inPrologue, producerInPeriod);
+  Value pSet = e.select(inPrologue, e.div(t, P), e.add(k1, L));
+  Value pIdx = e.select(inPrologue, e.rem(t, P), e.sub(r1, e.cst(Q)));
+  Value cSet = e.select(inFull, k1, k2);
+  Value cIdx = e.select(inFull, r1, r2);
+  auto role = scf::IfOp::create(b, loc, isProducer, true);
+  {
+    OpBuilder pb = role.getThenBodyBuilder();
+    emitProducer(pb, pSet, pIdx);
+  }
+  {
+    OpBuilder cb = role.getElseBodyBuilder();
+    emitConsumerWait(cb, cSet);
+  }
+  b.setInsertionPoint(role.elseBlock()->getTerminator());
+  SmallVector<Value> bd = e.delinearize(cIdx, {p.chunks, p.colTiles, C8});
+  chunk = bd[0], c8 = bd[2];
+  tile = e.add(e.mul(cSet, p.colTiles), bd[1]);
+}
+
+/// Producer: kProducerRounds rounds of kUnitsPerRound units per thread (a
+/// round's loads issued together; ids past the set are clamped for the
+/// loads and skip the stores), then, after the block's stores, one
+/// release-ordered increment of the set's count.
+void StreamKernelEmitter::emitProducer(OpBuilder &pb, Value pSet, Value pIdx) {
+  IndexEmitter pe{pb, loc};
+  Value setBegin = pe.mul(pSet, p.unitsPerSet);
+  Value limit = pe.minc(pe.add(setBegin, p.unitsPerSet), totalUnits);
+  Value base = pe.add(pe.add(setBegin, pe.mul(pIdx, p.unitsPerProducer)), tid);
+  for (int64_t round = 0; round < kProducerRounds; ++round) {
+    SmallVector<Value> ids;
+    SmallVector<UnitLoads> loads;
+    for (int64_t j = 0; j < kUnitsPerRound; ++j) {
+      Value id = pe.add(base, (round * kUnitsPerRound + j) * kThreads);
+      ids.push_back(id);
+      Value clamped =
+          arith::MinSIOp::create(pb, loc, id, pe.sub(limit, pe.cst(1)));
+      loads.push_back(transposeLoads(pb, clamped));
+    }
+    for (int64_t j = 0; j < kUnitsPerRound; ++j) {
+      auto st = scf::IfOp::create(pb, loc, pe.lt(ids[j], limit), false);
+      OpBuilder sb = st.getThenBodyBuilder();
+      transposeStores(sb, loads[j]);
+    }
+  }
+  gpu::BarrierOp::create(pb, loc);
+  auto done = scf::IfOp::create(pb, loc, pe.eq(tid, 0), false);
+  OpBuilder db = done.getThenBodyBuilder();
+  IndexEmitter de{db, loc};
+  LLVM::FenceOp::create(db, loc, LLVM::AtomicOrdering::acq_rel, "device");
+  Value one = arith::ConstantIntOp::create(db, loc, 1, 32);
+  memref::AtomicRMWOp::create(db, loc, arith::AtomicRMWKind::addi, one,
+                              counters, ValueRange{de.add(pSet, 1)});
+}
+
+/// Consumer: thread 0 waits until the set's P producers are done; the
+/// fence and the barrier order the block's loads after theirs.
+void StreamKernelEmitter::emitConsumerWait(OpBuilder &cb, Value cSet) {
+  const int64_t P = p.producersPerSet;
+  IndexEmitter ce{cb, loc};
+  auto waiter = scf::IfOp::create(cb, loc, ce.eq(tid, 0), false);
+  OpBuilder wb = waiter.getThenBodyBuilder();
+  IndexEmitter we{wb, loc};
+  Value slot = we.add(cSet, 1);
+  scf::WhileOp::create(
+      wb, loc, TypeRange{}, ValueRange{},
+      [&](OpBuilder &ob, Location, ValueRange) {
+        Value zero = arith::ConstantIntOp::create(ob, loc, 0, 32);
+        Value cnt = memref::AtomicRMWOp::create(
+            ob, loc, arith::AtomicRMWKind::addi, zero, counters,
+            ValueRange{slot});
+        Value want = arith::ConstantIntOp::create(ob, loc, P, 32);
+        Value wait = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
+                                           cnt, want);
+        scf::ConditionOp::create(ob, loc, wait, ValueRange{});
+      },
+      [&](OpBuilder &ob, Location, ValueRange) {
+        scf::YieldOp::create(ob, loc);
+      });
+  LLVM::FenceOp::create(wb, loc, LLVM::AtomicOrdering::acq_rel, "device");
+}
+
+/// 3a. The block's band (contiguous in bw) into shared memory, 16 bytes per
+///     copy, through a flat view of the band (also contiguous): no
+///     delinearization in the loop (at LLVM -O1 its div/rem stayed in the
+///     loop, and the copies of 31-tap f16 kernels ran 12% slower).
+void StreamKernelEmitter::copyBandToShared() {
+  const int64_t copies = blockHalves / kVec;
+  Value flatBand = memref::CollapseShapeOp::create(
+      b, loc, band, ArrayRef<ReassociationIndices>{{0, 1, 2}});
+  auto loop =
+      scf::ForOp::create(b, loc, tid, e.cst(copies), e.cst(kThreads));
+  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+  IndexEmitter l{lb, loc};
+  Value i = loop.getInductionVar();
+  Value v = vector::LoadOp::create(
+      lb, loc, chunkTy, bw,
+      ValueRange{l.add(l.mul(c8, blockHalves), l.mul(i, kVec))}, false,
+      llvm::Align(16));
+  vector::StoreOp::create(lb, loc, v, flatBand, ValueRange{l.mul(i, kVec)},
+                          false, llvm::Align(16));
+}
+
+/// 3b. With smem_input: the copies of a row block's R + FH - 1 input rows of
+///     the block's 8 channels: copyOne(builder, id) for the thread's ids
+///     tid + i x threads < total (a guard on the last round only), then one
+///     cp.async group.
+Value StreamKernelEmitter::copyGroup(
+    OpBuilder &ob, int64_t total,
+    function_ref<void(OpBuilder &, Value)> copyOne) {
+  for (int64_t i = 0; i * kThreads < total; ++i) {
+    IndexEmitter ge{ob, loc};
+    Value id = ge.add(tid, i * kThreads);
+    if ((i + 1) * kThreads > total) {
+      auto ifOp = scf::IfOp::create(ob, loc, ge.lt(id, total), false);
+      OpBuilder cb = ifOp.getThenBodyBuilder();
+      copyOne(cb, id);
+    } else {
+      copyOne(ob, id);
+    }
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy, ValueRange{})
+      .getResult();
+}
+
+/// nhwc_input: each position's 8 channels, one 16-byte copy from the NHWC
+/// input (zero-filled outside the image) into the swizzled buffer.
+Value StreamKernelEmitter::copyRowBlockNhwc(OpBuilder &ob, Value rbIdx,
+                                            Value buf) {
+  IndexEmitter cc{ob, loc};
+  const int64_t positions = p.images * p.segLen;
+  Value r0 = cc.mul(rbIdx, R);
+  return copyGroup(ob, steps * positions, [&](OpBuilder &cb, Value id) {
+    IndexEmitter t{cb, loc};
+    SmallVector<Value> d = t.delinearize(id, {steps, p.images, p.segLen});
+    Value st = d[0], img = d[1], local = d[2];
+    Value n = t.add(n0, img);
+    if (N % p.images != 0)
+      n = t.minc(n, N - 1);
+    Value ih = t.sub(t.add(r0, st), t.cst(pt));
+    Value col = p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local) : local;
+    Value iw = t.sub(col, t.cst(pl));
+    Value ok = t.andi(t.andi(t.ge(ih, 0), t.lt(ih, IH)),
+                      t.andi(t.ge(iw, 0), t.lt(iw, IW)));
+    Value cnt = t.select(ok, t.cst(kVec), t.cst(0));
+    Value dst = swizzle(t, t.add(t.mul(img, p.segLen), local));
+    nvgpu::DeviceAsyncCopyOp::create(
+        cb, loc, tokTy, inputSmem, ValueRange{buf, st, dst, t.cst(0)}, x,
+        ValueRange{n, t.clamp(ih, 0, IH - 1), t.clamp(iw, 0, IW - 1),
+                   t.mul(c8, kVec)},
+        cb.getIndexAttr(kVec), cnt, /*bypassL1=*/cb.getUnitAttr());
+  });
+}
+
+/// Each image's segment of the rows from the workspace (16-byte
+/// cp.async.cg, zero-filled past the workspace row; rows off the image
+/// from the zero row) into buffer `buf`.
+Value StreamKernelEmitter::copyRowBlock(OpBuilder &ob, Value rbIdx,
+                                        Value buf) {
+  if (p.nhwc)
+    return copyRowBlockNhwc(ob, rbIdx, buf);
+  IndexEmitter cc{ob, loc};
+  const int64_t segChunks = p.segLen / kVec;
+  const int64_t total = steps * kWarps * p.images * segChunks;
+  Value r0 = cc.mul(rbIdx, R);
+  return copyGroup(ob, total, [&](OpBuilder &cb, Value id) {
+    IndexEmitter t{cb, loc};
+    SmallVector<Value> d =
+        t.delinearize(id, {steps, kWarps, p.images, segChunks});
+    Value st = d[0], wc = d[1], img = d[2];
+    Value local = t.mul(d[3], kVec);
+    Value n = t.add(n0, img);
+    if (N % p.images != 0)
+      n = t.minc(n, N - 1);
+    Value ih = t.sub(t.add(r0, st), t.cst(pt));
+    Value okRow = t.andi(t.ge(ih, 0), t.lt(ih, IH));
+    Value col = p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local) : local;
+    Value rowBase = t.mul(
+        t.add(t.mul(t.add(t.mul(n, IH), ih), C), t.add(t.mul(c8, kVec), wc)),
+        p.pitch);
+    Value xc = t.sub(col, t.cst(p.shift)); // workspace column
+    Value src = t.select(okRow, t.add(rowBase, xc), t.add(xc, zeroBase));
+    Value okCol = t.lt(xc, p.pitch);
+    if (p.shift > 0)
+      okCol = t.andi(okCol, t.ge(xc, 0));
+    Value cnt = t.select(okCol, t.cst(kVec), t.cst(0));
+    src = t.select(okCol, src, t.cst(zeroBase));
+    nvgpu::DeviceAsyncCopyOp::create(
+        cb, loc, tokTy, inputSmem,
+        ValueRange{buf, st, wc, t.add(t.mul(img, p.segLen), local)}, xt,
+        ValueRange{src}, cb.getIndexAttr(kVec), cnt,
+        /*bypassL1=*/cb.getUnitAttr());
+  });
+}
+
+/// The first row block's copy (smem_input), the barrier after the band
+/// copy (it carries the occupancy hint) and the filter operand registers.
+void StreamKernelEmitter::emitFirstBarrier() {
+  if (p.smemInput) {
+    Value tok = copyRowBlock(b, rbBegin, e.cst(0));
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, tok, b.getI32IntegerAttr(0));
+  }
+  auto firstBarrier = gpu::BarrierOp::create(b, loc);
+  if (p.blocksPerSm > 0)
+    firstBarrier->setAttr("dwc.min_blocks_per_sm",
+                          b.getI64IntegerAttr(p.blocksPerSm));
+  s0 = e.sub(e.add(e.mul(q, 2), 7), g); // 2q - g + 7, in [0, 13]
+  if (p.filterInRegisters)
+    for (int64_t fh = 0; fh < FH; ++fh)
+      for (int64_t sl = 0; sl < p.slices; ++sl)
+        filterRegs.push_back(loadFilter(b, fh, sl));
+}
+
+/// The filter operand of (fh, slice): entry 2q - g + 7 + 16 slice, as
+/// 4-byte loads (LLVM merges adjacent ones; one load of the whole operand
+/// would canonicalize into a shape_cast, which has no NVVM lowering).
+Value StreamKernelEmitter::loadFilter(OpBuilder &ob, int64_t fh,
+                                      int64_t slice) {
+  IndexEmitter l{ob, loc};
+  Value base = l.mul(l.add(s0, 16 * slice), E);
+  SmallVector<Value> el;
+  for (int64_t part = 0; part < E / 2; ++part) {
+    Value v = vector::LoadOp::create(
+        ob, loc, pairTy, band,
+        ValueRange{l.cst(fh), warp, l.add(base, 2 * part)}, false,
+        llvm::Align(part % 2 == 0 ? 8 : 4));
+    for (int64_t i = 0; i < 2; ++i)
+      el.push_back(vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i}));
+  }
+  return vector::FromElementsOp::create(ob, loc,
+                                        VectorType::get({E / 2, 2}, et), el)
+      .getResult();
+}
+
+/// The lane's input words: group j (j = g for input B: mma column g;
+/// j = 2g for input A: mma rows g and g + 8 are groups 2g and 2g + 1) of
+/// image n0 + j / span starts at column 128 ct + groupWidth (j mod span);
+/// word k is columns + 8k + 2q, + 1. Sets the lane's workspace addresses,
+/// its column masks and its shared-memory offsets (all loop invariant).
+void StreamKernelEmitter::setUpLaneWords() {
+  Value jl = p.inputB ? g : e.mul(g, 2);
+  Value colBase = e.add(e.mul(ct, kTileOutputs),
+                        e.mul(e.rem(jl, p.span), p.groupWidth));
+  Value image = e.add(n0, e.div(jl, p.span));
+  if (N % p.images != 0)
+    image = e.minc(image, N - 1); // masked at the store
+  Value laneCol = e.add(colBase, e.mul(q, 2));
+  // The lane's first word in workspace columns (negative: masked).
+  Value laneXc = e.sub(laneCol, e.cst(p.shift));
+  laneBase =
+      e.add(e.mul(e.add(e.mul(e.mul(image, IH), C), c), p.pitch), laneXc);
+  laneZero = e.add(laneXc, zeroBase);
+  // Words left of the workspace row or past it read zero (their loads go
+  // to the zero row's start).
+  okCols.assign(p.words, Value());
+  if (p.maskCols)
+    for (int64_t k = 0; k < p.words; ++k) {
+      Value xc = e.add(laneXc, 8 * k);
+      okCols[k] = e.lt(xc, p.pitch);
+      if (p.shift > 0)
+        okCols[k] = e.andi(okCols[k], e.ge(xc, 0));
+    }
+  zeroPair = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(pairTy, b.getZeroAttr(et)));
+  // With smem_input: the lane's words of a row (its image's segment,
+  // columns gw (j mod span) + 2q + 8k).
+  laneSmem = e.add(e.add(e.mul(e.div(jl, p.span), p.segLen),
+                         e.mul(e.rem(jl, p.span), p.groupWidth)),
+                   e.mul(q, 2));
+  // nhwc_input: the chunks of the lane's positions.
+  if (p.nhwc)
+    for (int64_t k = 0; k < p.words; ++k)
+      for (int64_t i = 0; i < 2; ++i)
+        nhwcChunks.push_back(swizzle(e, e.add(laneSmem, 8 * k + i)));
+}
+
+/// The lane's words of padded input row r0 + step (input row r0 + step -
+/// pt; the zero row outside the image).
+SmallVector<Value> StreamKernelEmitter::loadRow(OpBuilder &ob, Value r0,
+                                                int64_t step) {
+  IndexEmitter l{ob, loc};
+  const int64_t rowStride = C * p.pitch;
+  Value ih = l.add(r0, step - pt);
+  Value okRow = l.andi(l.ge(ih, 0), l.lt(ih, IH));
+  Value base =
+      l.select(okRow, l.add(laneBase, l.mul(ih, rowStride)), laneZero);
+  SmallVector<Value> regs;
+  for (int64_t k = 0; k < p.words; ++k) {
+    Value idx = l.add(base, 8 * k);
+    Value okCol = okCols[k];
+    if (okCol)
+      idx = l.select(okCol, idx, l.cst(zeroBase));
+    Value v = vector::LoadOp::create(ob, loc, pairTy, xt, ValueRange{idx},
+                                     false, llvm::Align(4));
+    regs.push_back(
+        okCol ? arith::SelectOp::create(ob, loc, okCol, v, zeroPair).getResult()
+              : v);
+  }
+  return regs;
+}
+
+/// With smem_input: the lane's words of row st of buffer buf.
+SmallVector<Value> StreamKernelEmitter::loadRowSmem(OpBuilder &ob, Value buf,
+                                                    int64_t st) {
+  IndexEmitter l{ob, loc};
+  SmallVector<Value> regs;
+  for (int64_t k = 0; k < p.words; ++k) {
+    if (p.nhwc) {
+      SmallVector<Value> el;
+      for (int64_t i = 0; i < 2; ++i)
+        el.push_back(memref::LoadOp::create(
+            ob, loc, inputSmem,
+            ValueRange{buf, l.cst(st), nhwcChunks[2 * k + i], warp}));
+      regs.push_back(vector::FromElementsOp::create(ob, loc, pairTy, el));
+      continue;
+    }
+    regs.push_back(vector::LoadOp::create(
+        ob, loc, pairTy, inputSmem,
+        ValueRange{buf, l.cst(st), warp, l.add(laneSmem, 8 * k)}, false,
+        llvm::Align(4)));
+  }
+  return regs;
+}
+
+/// Accumulator initial value: the bias (if any) or zero.
+void StreamKernelEmitter::setUpAccumulatorInit() {
+  if (bias) {
+    Value bv = memref::LoadOp::create(b, loc, bias, ValueRange{c});
+    bv = arith::ExtFOp::create(b, loc, b.getF32Type(), bv);
+    accInit = vector::BroadcastOp::create(b, loc, accTy, bv);
+  } else {
+    accInit = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0f)));
+  }
+}
+
+SmallVector<Value> StreamKernelEmitter::elementsOf(OpBuilder &ob,
+                                                   ArrayRef<Value> pairs) {
+  SmallVector<Value> el;
+  for (Value v : pairs) {
+    auto it = halvesOf.find(v);
+    if (it == halvesOf.end()) {
+      std::array<Value, 2> h;
+      for (int64_t i = 0; i < 2; ++i)
+        h[i] = vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i});
+      it = halvesOf.try_emplace(v, h).first;
+    }
+    el.append(it->second.begin(), it->second.end());
+  }
+  return el;
+}
+
+/// 3c. Row blocks of the chunk. Filter row outer: step fh loads the filter
+///     operand of (fh, slice) once and multiplies it with input rows fh ..
+///     fh + R - 1 into the R accumulators; row st is first used at step
+///     max(0, st - R + 1) and loaded `prefetch` steps before. Input row
+///     outer: step st loads row st + prefetch and multiplies row st with
+///     every filter row it meets. Either way the rows due before the first
+///     step are loaded by the previous row block (carried through the
+///     loop).
+void StreamKernelEmitter::emitRowBlockLoop() {
+  sched = scheduleOf(p, FH);
+  const int64_t carry = sched.carried;
+  rbEnd = e.minc(e.add(rbBegin, p.rowBlocksPerChunk), p.rowBlocks);
+  SmallVector<Value> carried;
+  for (int64_t st = 0; st < carry; ++st)
+    llvm::append_range(carried, loadRow(b, e.mul(rbBegin, R), st));
+  scf::ForOp::create(b, loc, rbBegin, rbEnd, e.cst(1), carried,
+                     [&](OpBuilder &lb, Location, Value rb, ValueRange args) {
+                       emitRowBlock(lb, rb, args);
+                     });
+}
+
+/// One row block: its rows loaded per the schedule, R x FH x slices mma,
+/// the outputs stored, the carried rows yielded.
+void StreamKernelEmitter::emitRowBlock(OpBuilder &lb, Value rb,
+                                       ValueRange args) {
+  const int64_t carry = sched.carried;
+  RowBlock blk{lb, IndexEmitter{lb, loc}, rb, {}, {}, {}, {}, {}, {}};
+  IndexEmitter &l = blk.l;
+  blk.r0 = l.mul(rb, R), blk.nextR0 = l.add(blk.r0, R);
+  // smem_input: this row block's rows are in buffer buf (landed at the end
+  // of the previous iteration); the next row block's go into the other one
+  // now.
+  if (p.smemInput) {
+    blk.buf = l.rem(l.sub(rb, rbBegin), 2);
+    Value nextRb = l.add(rb, 1);
+    auto ifNext = scf::IfOp::create(lb, loc, l.lt(nextRb, rbEnd), false);
+    OpBuilder nb = ifNext.getThenBodyBuilder();
+    IndexEmitter ne{nb, loc};
+    copyRowBlock(nb, nextRb, ne.sub(ne.cst(1), blk.buf));
+  }
+  blk.X.resize(steps);
+  blk.next.resize(carry);
+  for (int64_t st = 0; st < carry; ++st)
+    blk.X[st].assign(args.begin() + st * p.words,
+                     args.begin() + (st + 1) * p.words);
+  blk.acc.assign(R, accInit);
+  const int64_t outer = p.filterOrder ? FH : steps;
+  for (int64_t step = 0; step < outer; ++step)
+    multiplyStep(blk, step);
+  storeAccumulators(blk);
+  gpu::BarrierOp::create(lb, loc);
+  storeOutputs(blk);
+  if (p.smemInput) // the next row block's rows have landed
+    NVVM::CpAsyncWaitGroupOp::create(lb, loc, uint32_t(0));
+  gpu::BarrierOp::create(lb, loc);
+  if (!p.filterOrder)
+    for (int64_t st = 0; st < carry; ++st)
+      blk.next[st] = blk.X[R + st];
+  SmallVector<Value> nextWords;
+  for (ArrayRef<Value> row : blk.next)
+    llvm::append_range(nextWords, row);
+  scf::YieldOp::create(lb, loc, nextWords);
+}
+
+/// acc[o] += filter (fh, slice) x input row o + fh.
+void StreamKernelEmitter::multiply(RowBlock &blk, int64_t o, int64_t fh,
+                                   int64_t sl, Value filt) {
+  ArrayRef<Value> row = blk.X[o + fh];
+  // Input A: a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2; input B: b0 = X_2s,
+  // b1 = X_2s+1.
+  SmallVector<Value> el =
+      p.inputB ? elementsOf(blk.lb, {row[2 * sl], row[2 * sl + 1]})
+               : elementsOf(blk.lb, {row[2 * sl], row[2 * sl + 1],
+                                     row[2 * sl + 1], row[2 * sl + 2]});
+  Value in = vector::FromElementsOp::create(
+      blk.lb, loc, VectorType::get({p.inputB ? 2 : 4, 2}, et), el);
+  blk.acc[o] = p.inputB ? emitMmaM16N8K16(blk.lb, loc, filt, in, blk.acc[o])
+                        : emitMmaM16N8K16(blk.lb, loc, in, filt, blk.acc[o]);
+}
+
+/// One step of the outer loop: the rows due, then every mma of the step.
+void StreamKernelEmitter::multiplyStep(RowBlock &blk, int64_t step) {
+  OpBuilder &lb = blk.lb;
+  auto filterOf = [&](int64_t fh, int64_t sl) {
+    return p.filterInRegisters ? filterRegs[fh * p.slices + sl]
+                               : loadFilter(lb, fh, sl);
+  };
+  for (int64_t st : sched.current[step])
+    blk.X[st] = p.smemInput ? loadRowSmem(lb, blk.buf, st)
+                            : loadRow(lb, blk.r0, st);
+  for (int64_t st : sched.next[step])
+    blk.next[st] = loadRow(lb, blk.nextR0, st);
+  for (int64_t sl = 0; sl < p.slices; ++sl) {
+    if (p.filterOrder) {
+      Value filt = filterOf(step, sl);
+      for (int64_t o = 0; o < R; ++o)
+        multiply(blk, o, step, sl, filt);
+      continue;
+    }
+    for (int64_t o = std::max<int64_t>(0, step - FH + 1);
+         o <= std::min<int64_t>(R - 1, step); ++o)
+      multiply(blk, o, step - o, sl, filterOf(step - o, sl));
+  }
+}
+
+/// Epilogue, part 1: accumulators -> the stage [warp][o][position in the
+/// tile]. Input A: d[r][i] is output 2q + i of group 2g + r (position
+/// 16g + 8r + 2q + i); input B: output g + 8r of group 2q + i (position
+/// 32q + 16i + 8r + g).
+void StreamKernelEmitter::storeAccumulators(RowBlock &blk) {
+  OpBuilder &lb = blk.lb;
+  IndexEmitter &l = blk.l;
+  for (int64_t o = 0; o < R; ++o)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value v =
+          vector::ExtractOp::create(lb, loc, blk.acc[o], ArrayRef<int64_t>{r});
+      v = arith::TruncFOp::create(lb, loc, pairTy, v);
+      if (!p.inputB) {
+        Value pos = l.add(l.add(l.mul(g, 16), l.mul(q, 2)), 8 * r);
+        vector::StoreOp::create(lb, loc, v, stage,
+                                ValueRange{warp, l.cst(o), pos}, false,
+                                llvm::Align(4));
+        continue;
+      }
+      for (int64_t i = 0; i < 2; ++i) {
+        Value pos = l.add(l.add(l.mul(q, 32), g), 16 * i + 8 * r);
+        Value s = vector::ExtractOp::create(lb, loc, v, ArrayRef<int64_t>{i});
+        memref::StoreOp::create(lb, loc, s, stage,
+                                ValueRange{warp, l.cst(o), pos});
+      }
+    }
+}
+
+/// Epilogue, part 2: the stage -> 16-byte stores of the block's 8 channels
+/// per output (guarded where the tile passes the output).
+void StreamKernelEmitter::storeOutputs(RowBlock &blk) {
+  OpBuilder &lb = blk.lb;
+  IndexEmitter &l = blk.l;
+  const int64_t perThread = llvm::divideCeil(R * kTileOutputs, kThreads);
+  for (int64_t i = 0; i < perThread; ++i) {
+    Value idx = l.add(tid, i * kThreads);
+    Value o = l.div(idx, kTileOutputs), pos = l.rem(idx, kTileOutputs);
+    Value ok;
+    if (R * kTileOutputs % kThreads != 0)
+      ok = l.lt(o, R);
+    Value oh = l.add(blk.r0, o);
+    if (OH % R != 0)
+      ok = l.andi(ok, l.lt(oh, OH));
+    Value img = n0, col;
+    if (p.images == 1) {
+      col = l.add(l.mul(ct, kTileOutputs), pos);
+    } else {
+      Value j = l.div(pos, p.groupWidth);
+      img = l.add(n0, l.div(j, p.span));
+      col = l.add(l.mul(l.rem(j, p.span), p.groupWidth),
+                  l.rem(pos, p.groupWidth));
+      if (N % p.images != 0)
+        ok = l.andi(ok, l.lt(img, N));
+    }
+    if ((p.images == 1 ? p.colTiles * kTileOutputs : p.groupWidth * p.span) >
+        OW)
+      ok = l.andi(ok, l.lt(col, OW));
+    auto store = [&](OpBuilder &sb) {
+      IndexEmitter s{sb, loc};
+      SmallVector<Value> el;
+      for (int64_t ch = 0; ch < kVec; ++ch)
+        el.push_back(memref::LoadOp::create(sb, loc, stage,
+                                            ValueRange{s.cst(ch), o, pos}));
+      Value v = vector::FromElementsOp::create(sb, loc, chunkTy, el);
+      vector::StoreOp::create(sb, loc, v, y,
+                              ValueRange{img, oh, col, s.mul(c8, kVec)},
+                              false, llvm::Align(16));
+    };
+    if (ok) {
+      auto ifOp = scf::IfOp::create(lb, loc, ok, false);
+      OpBuilder sb = ifOp.getThenBodyBuilder();
+      store(sb);
+    } else {
+      store(lb);
+    }
+  }
 }
 
 template <typename OpTy>
 struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
-  StreamDepthwiseLowering(MLIRContext *ctx,
-                          const ConvertDwcToGPUMmaStreamOptions &options,
-                          TargetAttr target)
-      : OpRewritePattern<OpTy>(ctx, /*benefit=*/4), options(options),
-        maxSmemBytes(target.getSharedMemoryPerBlock()),
-        minBlocks(options.minBlocks ? options.minBlocks
-                                    : 4 * target.getSmCount()) {}
-  ConvertDwcToGPUMmaStreamOptions options;
-  int64_t maxSmemBytes; // the target's shared memory per block
-  int64_t minBlocks;    // split row blocks until the grid has this many
-
-  /// The kernel's shape for these sizes, or a reason it does not fit.
-  FailureOr<StreamPlan> planOf(const DepthwiseSizes &s, int64_t pl,
-                               std::string &why) const {
-    StreamPlan p;
-    // auto: input B where its band takes no more slices than input A's
-    // (FW + 15 vs FW + 7 columns: FW = 10..17, 26..31, ...), up to
-    // input-b-max-width.
-    p.inputB = options.inputOperand == "b" ||
-               (options.inputOperand == "auto" &&
-                s.FW <= options.inputBMaxWidth &&
-                (s.FW + 15 + 15) / 16 == (s.FW + 7 + 15) / 16);
-    // Input A: mma rows are groups of 8 outputs (16 per tile), the band
-    // FW + 7 columns wide; input B: mma columns are groups of 16 outputs
-    // (8 per tile), the band FW + 15 columns wide.
-    p.groupWidth = p.inputB ? 16 : 8;
-    const int64_t perTile = kTileOutputs / p.groupWidth;
-    p.slices = (s.FW + p.groupWidth - 1 + 15) / 16;
-    p.words = p.inputB ? 2 * p.slices : 2 * p.slices + 1;
-    int64_t groups = llvm::divideCeil(s.OW, p.groupWidth);
-    if (groups >= perTile) {
-      p.span = perTile;
-      p.images = 1;
-      p.colTiles = llvm::divideCeil(groups, perTile);
-    } else {
-      // Input A: lanes own groups 2g and 2g + 1 of one image (span >= 2).
-      p.span = std::max<int64_t>(p.inputB ? 1 : 2, nextPowerOf2(groups));
-      p.images = perTile / p.span;
-      p.colTiles = 1;
-    }
-    // The padded row is OW + FW - 1 columns, input column 0 at column pl.
-    // compact-workspace keeps pl mod 2 of the left padding (the lanes'
-    // 32-bit words stay aligned; pl mod 8 with smem-input, whose 16-byte
-    // copies must stay aligned too) and none of the right.
-    // auto: compact up to 2 slices (the masks cost the 255-register
-    // kernels of wider bands more than the smaller workspace saves).
-    const bool compact = options.compactWorkspace > 0 ||
-                         (options.compactWorkspace < 0 && p.slices <= 2);
-    p.lead = compact ? pl % (options.smemInput ? 8 : 2) : pl;
-    p.shift = pl - p.lead;
-    p.pitch = compact ? llvm::alignTo(s.IW + p.lead, 8)
-                      : llvm::alignTo(s.OW + s.FW - 1, 8);
-    // A lane's first column is 128 ct + groupWidth (j mod span) (j = g for
-    // input B, 2g for input A), its words + 8k + 2q, k < words.
-    int64_t lastGroup = p.inputB ? p.span - 1 : p.span - 2;
-    p.readEnd = (p.images == 1 ? kTileOutputs * (p.colTiles - 1) : 0) +
-                p.groupWidth * lastGroup + 8 * (p.words - 1) + 8;
-    p.maskCols = p.shift > 0 || p.readEnd - p.shift > p.pitch;
-    p.zeroLen =
-        std::max<int64_t>(p.pitch, llvm::alignTo(p.readEnd - p.shift, 8));
-    // auto: filter rows outer with the input as the B operand (its 16-byte
-    // filter operand read once per R mma), input rows outer with the input
-    // as the A operand (the filter's B operand stays in registers).
-    p.filterOrder = options.loopOrder == "filter-rows" ||
-                    (options.loopOrder == "auto" && p.inputB) ||
-                    options.nhwcInput;
-    int64_t rows = options.rows;
-    if (rows == 0)
-      rows = p.filterOrder && p.slices >= 3 ? 16 : 8;
-    p.rows = std::min<int64_t>(rows, s.OH);
-    int64_t prefetch = options.prefetch;
-    if (prefetch < 0)
-      prefetch = p.filterOrder ? 2 : 4;
-    p.prefetch = std::min<int64_t>(prefetch, p.filterOrder ? s.FH : s.FH - 1);
-    p.rowBlocks = llvm::divideCeil(s.OH, p.rows);
-    p.tiles = llvm::divideCeil(s.N, p.images) * p.colTiles;
-    int64_t blocks = s.C / kWarps * p.tiles;
-    int64_t chunks = std::min<int64_t>(
-        p.rowBlocks,
-        std::max<int64_t>(1, llvm::divideCeil(minBlocks, blocks)));
-    p.rowBlocksPerChunk = llvm::divideCeil(p.rowBlocks, chunks);
-    p.chunks = llvm::divideCeil(p.rowBlocks, p.rowBlocksPerChunk);
-    p.bandEntries = 16 * p.slices;
-    p.entryHalves = p.inputB ? 8 : 4;
-    // The filter operand: 2 (input A: B) or 4 (input B: A) registers per
-    // lane, filter row and slice.
-    p.filterInRegisters =
-        s.FH * p.slices * p.entryHalves / 2 <= options.filterRegisters;
-    p.filterBytes = s.FH * kWarps * p.bandEntries * p.entryHalves * 2;
-    p.stageBytes = kWarps * p.rows * kTileOutputs * 2;
-    if (p.filterBytes + p.stageBytes > maxSmemBytes) {
-      why = "filter band and output stage exceed the target's " +
-            std::to_string(maxSmemBytes / 1024) + " KB of shared memory";
-      return failure();
-    }
-    // A lane reads columns gw (j mod span) + 2q + 8k (k < words) of its
-    // image's part of the row (from 128 ct with one image per tile).
-    p.segLen = p.groupWidth * lastGroup + 8 * p.words;
-    p.inputBytes = 2 * (p.rows + s.FH - 1) * kWarps * p.images * p.segLen * 2;
-    const bool fits =
-        p.filterBytes + p.stageBytes + p.inputBytes <= maxSmemBytes;
-    p.nhwc = options.nhwcInput && fits;
-    p.smemInput = (options.smemInput || p.nhwc) && p.filterOrder && fits;
-    if (!p.smemInput)
-      p.inputBytes = 0;
-    p.overlap = options.overlapWorkspace && !p.nhwc;
-    p.sets = llvm::divideCeil(s.N, p.images);
-    p.unitsPerSet = p.images * s.IH * (s.C / kVec) * (p.pitch / kVec);
-    p.unitsPerProducer = kThreads * kUnitsPerRound * kProducerRounds;
-    p.producersPerSet = llvm::divideCeil(p.unitsPerSet, p.unitsPerProducer);
-    p.consumersPerSet = s.C / kWarps * p.colTiles * p.chunks;
-    p.lookahead = std::min<int64_t>(options.overlapLookahead, p.sets);
-    if (int64_t(s.C / kWarps) * p.tiles * p.chunks +
-            (p.overlap ? p.sets * p.producersPerSet : 0) >
-        (int64_t(1) << 31) - 1) {
-      why = "grid too large";
-      return failure();
-    }
-    return p;
-  }
+  using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, ""))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
-    std::string why;
-    FailureOr<DepthwiseProblem> problem =
-        problemOf(op, options.minFilterWidth, options.maxFilterWidth, why);
-    if (failed(problem))
+    auto config = op->template getAttrOfType<MmaStreamKernelAttr>(
+        kKernelAttrName);
+    if (!config || !config.isComplete())
+      return rewriter.notifyMatchFailure(
+          op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
+    if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+      return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+    std::string why = config.whyNotFor(op);
+    StreamShape shape;
+    if (why.empty())
+      why = streamIneligibility(op, shape);
+    if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
-    DepthwiseSizes sz = sizesOf(*problem);
-    FailureOr<StreamPlan> planOr = planOf(sz, problem->pl, why);
-    if (failed(planOr))
-      return rewriter.notifyMatchFailure(op, why);
-    const StreamPlan &p = *planOr;
-    const int64_t N = sz.N, IH = sz.IH, IW = sz.IW, C = sz.C, FH = sz.FH,
-                  FW = sz.FW, OH = sz.OH, OW = sz.OW;
-    const int64_t pt = problem->pt;
-    const bool rotate = problem->rotateFilter;
-    Value x = problem->x, w = problem->w, bias = problem->bias, y = problem->y;
-    Type et = cast<MemRefType>(x.getType()).getElementType();
-    MLIRContext *ctx = rewriter.getContext();
-    Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    auto chunkTy = VectorType::get({kVec}, et);
-    auto pairTy = VectorType::get({2}, et);
-    auto accTy = VectorType::get({2, 2}, rewriter.getF32Type());
-    const int64_t C8 = C / kVec;
-    const int64_t E = p.entryHalves;
-
-    // 1. Channel-major workspace: xt[n][ih][c][xc] = x[n][ih][xc - lead][c]
-    //    (zero outside the row; padded column xc + shift), xc < pitch,
-    //    followed by a zero row that lanes read for input rows outside the
-    //    image (and for the words they mask). One thread per 8
-    //    columns x 8 channels: eight 16-byte loads, an 8 x 8 transpose in
-    //    registers, eight 16-byte stores (consecutive threads: consecutive
-    //    columns of a channel row).
-    const int64_t zeroBase = N * IH * C * p.pitch;
-    Value xt;
-    if (!p.nhwc)
-      xt = memref::AllocOp::create(rewriter, loc,
-                                   MemRefType::get({zeroBase + p.zeroLen}, et));
-    const int64_t colBlocks = p.pitch / kVec;
-    const int64_t totalUnits = N * IH * C8 * colBlocks;
-    const int64_t zeroChunks = p.zeroLen / kVec;
-    auto zeroChunkIn = [&](OpBuilder &ob) {
-      return arith::ConstantOp::create(
-                 ob, loc, DenseElementsAttr::get(chunkTy, ob.getZeroAttr(et)))
-          .getResult();
-    };
-    // One transposition unit (8 columns x 8 channels of a row, unit id <
-    // totalUnits): its eight 16-byte loads (zero outside the row) ...
-    struct UnitLoads {
-      SmallVector<Value> cols;
-      Value rowBase, pb;
-    };
-    auto transposeLoads = [&](OpBuilder &tb, Value id) {
-      IndexEmitter t{tb, loc};
-      SmallVector<Value> d = t.delinearize(id, {N, IH, C8, colBlocks});
-      Value n = d[0], ih = d[1], c8 = d[2], pb = d[3];
-      UnitLoads u;
-      Value zeroChunk;
-      for (int64_t e = 0; e < kVec; ++e) {
-        Value ic = t.add(t.mul(pb, kVec), e - p.lead);
-        Value ok = t.inBounds(ic, e - p.lead, p.pitch - 1 - p.lead, IW);
-        Value v = vector::LoadOp::create(
-            tb, loc, chunkTy, x,
-            ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
-            llvm::Align(16));
-        if (ok && !zeroChunk)
-          zeroChunk = zeroChunkIn(tb);
-        u.cols.push_back(
-            ok ? arith::SelectOp::create(tb, loc, ok, v, zeroChunk).getResult()
-               : v);
-      }
-      u.rowBase = t.mul(
-          t.add(t.mul(t.add(t.mul(n, IH), ih), C), t.mul(c8, kVec)), p.pitch);
-      u.pb = pb;
-      return u;
-    };
-    // ... and its eight 16-byte stores, one per channel row.
-    auto transposeStores = [&](OpBuilder &tb, const UnitLoads &u) {
-      IndexEmitter t{tb, loc};
-      for (int64_t ch = 0; ch < kVec; ++ch) {
-        SmallVector<Value> elems;
-        for (int64_t e = 0; e < kVec; ++e)
-          elems.push_back(vector::ExtractOp::create(tb, loc, u.cols[e],
-                                                    ArrayRef<int64_t>{ch}));
-        Value v = vector::FromElementsOp::create(tb, loc, chunkTy, elems);
-        vector::StoreOp::create(tb, loc, v, xt,
-                                ValueRange{t.add(t.add(u.rowBase, ch * p.pitch),
-                                                 t.mul(u.pb, kVec))},
-                                false, llvm::Align(16));
-      }
-    };
-    // Chunk `chunk` of the zero row, if it is one (chunk < zeroChunks).
-    auto storeZeroChunk = [&](OpBuilder &ob, Value chunk) {
-      IndexEmitter t{ob, loc};
-      auto zIf = scf::IfOp::create(ob, loc, t.lt(chunk, zeroChunks), false);
-      OpBuilder zb = zIf.getThenBodyBuilder();
-      IndexEmitter z{zb, loc};
-      vector::StoreOp::create(zb, loc, zeroChunkIn(zb), xt,
-                              ValueRange{z.add(z.mul(chunk, kVec), zeroBase)},
-                              false, llvm::Align(16));
-    };
-    // overlap-workspace: counters[0] hands out the tickets, counters[1 + k]
-    // counts the finished producers of image set k (zeroed by the band
-    // kernel, which also writes the zero row).
-    Value counters;
-    if (p.overlap)
-      counters = memref::AllocOp::create(
-          rewriter, loc, MemRefType::get({1 + p.sets}, rewriter.getI32Type()));
-    if (!p.overlap && !p.nhwc) {
-      auto [pre, b0] = createGridLaunch(
-          rewriter, loc, llvm::divideCeil(totalUnits + zeroChunks, kThreads), 1,
-          kThreads);
-      IndexEmitter k{b0, loc};
-      Value id = k.add(k.mul(pre.getBlockIds().x, kThreads),
-                       pre.getThreadIds().x);
-      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, totalUnits), true);
-      {
-        OpBuilder tb = ifOp.getThenBodyBuilder();
-        transposeStores(tb, transposeLoads(tb, id));
-      }
-      {
-        OpBuilder eb = ifOp.getElseBodyBuilder();
-        IndexEmitter t{eb, loc};
-        storeZeroChunk(eb, t.sub(id, t.cst(totalUnits)));
-      }
-    }
-
-    // 2. Band workspace: bw[c8][fh][wc][entry][E] (channel c8 * 8 + wc).
-    //    Input A: entry s = (v[s], v[s + 1], v[s + 8], v[s + 9]), v[i] = tap
-    //    i - 7 of the row: the B registers (b0, b1) of the lanes with
-    //    2q - g + 7 + 16 slice = s. Input B: entry e, s = e + 8 =
-    //    (v[s], v[s + 1], v[s - 8], v[s - 7], v[s + 8], v[s + 9], v[s],
-    //    v[s + 1]), v[i] = tap i - 15: the A registers (a0..a3) of the lanes
-    //    with 2q - g + 7 + 16 slice = e. (Backward data: the rotated filter.)
-    const int64_t blockHalves = FH * kWarps * p.bandEntries * E;
-    Value bw = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({C8 * blockHalves}, et));
-    {
-      const int64_t total = C8 * FH * kWarps * p.bandEntries;
-      const int64_t threads =
-          p.overlap ? std::max({total, zeroChunks, 1 + p.sets}) : total;
-      auto [pre, b0] = createGridLaunch(
-          rewriter, loc, llvm::divideCeil(threads, kThreads), 1, kThreads);
-      IndexEmitter k{b0, loc};
-      Value id = k.add(k.mul(pre.getBlockIds().x, kThreads),
-                       pre.getThreadIds().x);
-      if (p.overlap) {
-        // The zero row and the cleared counters of the streaming launch.
-        storeZeroChunk(b0, id);
-        auto cIf = scf::IfOp::create(b0, loc, k.lt(id, 1 + p.sets), false);
-        {
-          OpBuilder cb = cIf.getThenBodyBuilder();
-          Value zero = arith::ConstantIntOp::create(cb, loc, 0, 32);
-          memref::StoreOp::create(cb, loc, zero, counters, ValueRange{id});
-        }
-      }
-      auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      IndexEmitter t{tb, loc};
-      SmallVector<Value> d =
-          t.delinearize(id, {C8, FH, kWarps, p.bandEntries});
-      Value c8 = d[0], fh = d[1], wc = d[2], ent = d[3];
-      Value ch = t.add(t.mul(c8, kVec), wc);
-      Value zero = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(et));
-      SmallVector<int64_t> offs =
-          p.inputB ? SmallVector<int64_t>{8, 9, 0, 1, 16, 17, 8, 9}
-                   : SmallVector<int64_t>{0, 1, 8, 9};
-      const int64_t lead = p.inputB ? 15 : 7;
-      SmallVector<Value> halves;
-      for (int64_t off : offs) {
-        Value tap = t.add(ent, off - lead);
-        Value ok = t.andi(t.ge(tap, 0), t.lt(tap, FW));
-        Value src = t.select(ok, tap, t.cst(0));
-        Value row = fh;
-        if (rotate) {
-          src = t.sub(FW - 1, src);
-          row = t.sub(FH - 1, fh);
-        }
-        Value v = memref::LoadOp::create(tb, loc, w, ValueRange{row, src, ch});
-        halves.push_back(arith::SelectOp::create(tb, loc, ok, v, zero));
-      }
-      Value entry = vector::FromElementsOp::create(
-          tb, loc, VectorType::get({E}, et), halves);
-      vector::StoreOp::create(tb, loc, entry, bw,
-                              ValueRange{t.mul(id, E)}, false,
-                              llvm::Align(2 * E));
-    }
-
-    // 3. The streaming kernel.
-    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto bandTy = MemRefType::get({FH, kWarps, p.bandEntries * E}, et,
-                                  AffineMap(), wg);
-    auto stageTy = MemRefType::get({kWarps, p.rows, kTileOutputs}, et,
-                                   AffineMap(), wg);
-    const int64_t steps0 = p.rows + FH - 1;
-    auto inputTy =
-        p.nhwc ? MemRefType::get({2, steps0, p.images * p.segLen, kWarps}, et,
-                                 AffineMap(), wg)
-               : MemRefType::get({2, steps0, kWarps, p.images * p.segLen}, et,
-                                 AffineMap(), wg);
-    const int64_t ticketBytes = p.overlap ? 16 : 0;
-    const int64_t smemBytes =
-        p.filterBytes + p.stageBytes + p.inputBytes + ticketBytes;
-    auto ticketTy =
-        MemRefType::get({4}, rewriter.getI32Type(), AffineMap(), wg);
-    // (The input buffers always take dynamic shared memory.)
-    const bool dynamic = smemBytes > kStaticSmemBytes || p.smemInput;
-    SmallVector<Type> staticBuffers{bandTy, stageTy};
-    if (p.overlap)
-      staticBuffers.push_back(ticketTy);
-    Value dynBytes;
-    if (dynamic)
-      dynBytes = arith::ConstantIntOp::create(rewriter, loc, smemBytes, 32);
-    const int64_t gridX = p.overlap
-                              ? p.sets * (p.producersPerSet + p.consumersPerSet)
-                              : C8 * p.tiles * p.chunks;
-    auto [launch, b] = createGridLaunch(
-        rewriter, loc, gridX, 1, kThreads,
-        dynamic ? TypeRange{} : TypeRange(staticBuffers), dynBytes);
-    IndexEmitter e{b, loc};
-    Value band, stage, inputSmem, ticketSlot;
-    if (dynamic) {
-      auto raw = gpu::DynamicSharedMemoryOp::create(
-          b, loc,
-          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                          wg));
-      band = memref::ViewOp::create(b, loc, bandTy, raw, e.cst(0),
-                                    ValueRange{});
-      stage = memref::ViewOp::create(b, loc, stageTy, raw,
-                                     e.cst(p.filterBytes), ValueRange{});
-      if (p.smemInput)
-        inputSmem = memref::ViewOp::create(
-            b, loc, inputTy, raw, e.cst(p.filterBytes + p.stageBytes),
-            ValueRange{});
-      if (p.overlap)
-        ticketSlot = memref::ViewOp::create(
-            b, loc, ticketTy, raw,
-            e.cst(p.filterBytes + p.stageBytes + p.inputBytes), ValueRange{});
+    DepthwiseProblem problem;
+    if constexpr (std::is_same_v<OpTy, DepthwiseConv2DOp>) {
+      problem = forwardProblem(op);
     } else {
-      band = launch.getWorkgroupAttributions()[0];
-      stage = launch.getWorkgroupAttributions()[1];
-      if (p.overlap)
-        ticketSlot = launch.getWorkgroupAttributions()[2];
+      FailureOr<DepthwiseProblem> bwd = backwardDataProblem(op, why);
+      if (failed(bwd))
+        return rewriter.notifyMatchFailure(op, why);
+      problem = *bwd;
     }
-
-    // Block: 8 channels (c8), a tile (image set, column tile), a chunk of
-    // row blocks; warp: one channel; lane (g, q).
-    Value tid = launch.getThreadIds().x;
-    Value chunk, tile, c8;
-    if (!p.overlap) {
-      SmallVector<Value> bd =
-          e.delinearize(launch.getBlockIds().x, {p.chunks, p.tiles, C8});
-      chunk = bd[0], tile = bd[1], c8 = bd[2];
-    } else {
-      // overlap-workspace. Thread 0 takes the block's ticket (start order);
-      // tickets 0 .. L P - 1 are the producers of sets 0 .. L - 1, then
-      // period k = the Q consumers of set k and (k + L < S) the P producers
-      // of set k + L. A consumer's producers hold smaller tickets, so they
-      // have started, and producers never wait: no schedule deadlocks.
-      const int64_t P = p.producersPerSet, Q = p.consumersPerSet, S = p.sets,
-                    L = p.lookahead;
-      const int64_t prologue = L * P, full = S - L, period = P + Q;
-      auto first = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
-      {
-        OpBuilder fb = first.getThenBodyBuilder();
-        IndexEmitter f{fb, loc};
-        Value one = arith::ConstantIntOp::create(fb, loc, 1, 32);
-        Value t =
-            memref::AtomicRMWOp::create(fb, loc, arith::AtomicRMWKind::addi,
-                                        one, counters, ValueRange{f.cst(0)});
-        memref::StoreOp::create(fb, loc, t, ticketSlot, ValueRange{f.cst(0)});
-      }
-      gpu::BarrierOp::create(b, loc);
-      Value t = arith::IndexCastOp::create(
-          b, loc, b.getIndexType(),
-          memref::LoadOp::create(b, loc, ticketSlot, ValueRange{e.cst(0)}));
-      Value inPrologue = e.lt(t, prologue);
-      Value u = e.maxc(e.sub(t, e.cst(prologue)), 0);
-      Value inFull = e.lt(u, full * period);
-      Value k1 = e.div(u, period), r1 = e.rem(u, period);
-      Value v = e.maxc(e.sub(u, e.cst(full * period)), 0);
-      Value k2 = e.add(e.div(v, Q), full), r2 = e.rem(v, Q);
-      Value producerInPeriod = e.andi(inFull, e.ge(r1, Q));
-      Value isProducer =
-          arith::OrIOp::create(b, loc, inPrologue, producerInPeriod);
-      Value pSet = e.select(inPrologue, e.div(t, P), e.add(k1, L));
-      Value pIdx = e.select(inPrologue, e.rem(t, P), e.sub(r1, e.cst(Q)));
-      Value cSet = e.select(inFull, k1, k2);
-      Value cIdx = e.select(inFull, r1, r2);
-      auto role = scf::IfOp::create(b, loc, isProducer, true);
-      {
-        // Producer: kProducerRounds rounds of kUnitsPerRound units per
-        // thread (a round's loads issued together; ids past the set are
-        // clamped for the loads and skip the stores), then, after the
-        // block's stores, one release-ordered increment of the set's count.
-        OpBuilder pb = role.getThenBodyBuilder();
-        IndexEmitter pe{pb, loc};
-        Value setBegin = pe.mul(pSet, p.unitsPerSet);
-        Value limit = pe.minc(pe.add(setBegin, p.unitsPerSet), totalUnits);
-        Value base =
-            pe.add(pe.add(setBegin, pe.mul(pIdx, p.unitsPerProducer)), tid);
-        for (int64_t round = 0; round < kProducerRounds; ++round) {
-          SmallVector<Value> ids;
-          SmallVector<UnitLoads> loads;
-          for (int64_t j = 0; j < kUnitsPerRound; ++j) {
-            Value id = pe.add(base, (round * kUnitsPerRound + j) * kThreads);
-            ids.push_back(id);
-            Value clamped =
-                arith::MinSIOp::create(pb, loc, id, pe.sub(limit, pe.cst(1)));
-            loads.push_back(transposeLoads(pb, clamped));
-          }
-          for (int64_t j = 0; j < kUnitsPerRound; ++j) {
-            auto st = scf::IfOp::create(pb, loc, pe.lt(ids[j], limit), false);
-            OpBuilder sb = st.getThenBodyBuilder();
-            transposeStores(sb, loads[j]);
-          }
-        }
-        gpu::BarrierOp::create(pb, loc);
-        auto done = scf::IfOp::create(pb, loc, pe.eq(tid, 0), false);
-        OpBuilder db = done.getThenBodyBuilder();
-        IndexEmitter de{db, loc};
-        LLVM::FenceOp::create(db, loc, LLVM::AtomicOrdering::acq_rel, "device");
-        Value one = arith::ConstantIntOp::create(db, loc, 1, 32);
-        memref::AtomicRMWOp::create(db, loc, arith::AtomicRMWKind::addi, one,
-                                    counters, ValueRange{de.add(pSet, 1)});
-      }
-      {
-        // Consumer: thread 0 waits until the set's P producers are done;
-        // the fence and the barrier order the block's loads after theirs.
-        OpBuilder cb = role.getElseBodyBuilder();
-        IndexEmitter ce{cb, loc};
-        auto waiter = scf::IfOp::create(cb, loc, ce.eq(tid, 0), false);
-        {
-          OpBuilder wb = waiter.getThenBodyBuilder();
-          IndexEmitter we{wb, loc};
-          Value slot = we.add(cSet, 1);
-          scf::WhileOp::create(
-              wb, loc, TypeRange{}, ValueRange{},
-              [&](OpBuilder &ob, Location, ValueRange) {
-                Value zero = arith::ConstantIntOp::create(ob, loc, 0, 32);
-                Value cnt = memref::AtomicRMWOp::create(
-                    ob, loc, arith::AtomicRMWKind::addi, zero, counters,
-                    ValueRange{slot});
-                Value want = arith::ConstantIntOp::create(ob, loc, P, 32);
-                Value wait = arith::CmpIOp::create(
-                    ob, loc, arith::CmpIPredicate::slt, cnt, want);
-                scf::ConditionOp::create(ob, loc, wait, ValueRange{});
-              },
-              [&](OpBuilder &ob, Location, ValueRange) {
-                scf::YieldOp::create(ob, loc);
-              });
-          LLVM::FenceOp::create(wb, loc, LLVM::AtomicOrdering::acq_rel,
-                                "device");
-        }
-        b.setInsertionPoint(role.elseBlock()->getTerminator());
-        SmallVector<Value> bd = e.delinearize(cIdx, {p.chunks, p.colTiles, C8});
-        chunk = bd[0], c8 = bd[2];
-        tile = e.add(e.mul(cSet, p.colTiles), bd[1]);
-      }
-    }
-    Value ct = e.rem(tile, p.colTiles), imageSet = e.div(tile, p.colTiles);
-    Value n0 = e.mul(imageSet, p.images);
-    Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
-    Value g = e.div(lane, 4), q = e.rem(lane, 4);
-    Value c = e.add(e.mul(c8, kVec), warp);
-
-    // 3a. The block's band (contiguous in bw) into shared memory, 16 bytes
-    //     per copy, through a flat view of the band (also contiguous): no
-    //     delinearization in the loop (at LLVM -O1 its div/rem stayed in
-    //     the loop, and the copies of 31-tap f16 kernels ran 12% slower).
-    {
-      const int64_t copies = blockHalves / kVec;
-      Value flatBand = memref::CollapseShapeOp::create(
-          b, loc, band, ArrayRef<ReassociationIndices>{{0, 1, 2}});
-      auto loop = scf::ForOp::create(b, loc, tid, e.cst(copies),
-                                     e.cst(kThreads));
-      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      IndexEmitter l{lb, loc};
-      Value i = loop.getInductionVar();
-      Value v = vector::LoadOp::create(
-          lb, loc, chunkTy, bw,
-          ValueRange{l.add(l.mul(c8, blockHalves), l.mul(i, kVec))}, false,
-          llvm::Align(16));
-      vector::StoreOp::create(lb, loc, v, flatBand,
-                              ValueRange{l.mul(i, kVec)}, false,
-                              llvm::Align(16));
-    }
-    // 3b. With smem-input: a row block's R + FH - 1 input rows of the
-    //     block's 8 channels (each image's segment of the row, 16-byte
-    //     cp.async.cg, zero-filled past the workspace row; rows off the image
-    //     from the zero row) into buffer `buf`, one group per row block.
-    const int64_t R = p.rows, steps = R + FH - 1;
-    Value rbBegin = e.mul(chunk, p.rowBlocksPerChunk);
-    auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-    // nhwc-input: position P of a row's buffer lives in chunk P ^ ((P >> 4)
-    // & 7): the lanes of a warp read one channel at positions 16 g + 2 q
-    // (+ 8 k), which would otherwise share 4 of the 8 chunk slots of a
-    // 128-byte bank row.
-    auto swizzle = [&](IndexEmitter &t, Value pos) {
-      return t.xori(pos, t.rem(t.div(pos, 16), 8));
-    };
-    // The copies of a row block: copyOne(builder, id) for the thread's ids
-    // tid + i x threads < total (a guard on the last round only), then one
-    // cp.async group.
-    auto copyGroup = [&](OpBuilder &ob, int64_t total,
-                         function_ref<void(OpBuilder &, Value)> copyOne) {
-      for (int64_t i = 0; i * kThreads < total; ++i) {
-        IndexEmitter g{ob, loc};
-        Value id = g.add(tid, i * kThreads);
-        if ((i + 1) * kThreads > total) {
-          auto ifOp = scf::IfOp::create(ob, loc, g.lt(id, total), false);
-          OpBuilder cb = ifOp.getThenBodyBuilder();
-          copyOne(cb, id);
-        } else {
-          copyOne(ob, id);
-        }
-      }
-      return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
-                                                     ValueRange{})
-          .getResult();
-    };
-    auto copyRowBlockNhwc = [&](OpBuilder &ob, Value rbIdx, Value buf) {
-      IndexEmitter c{ob, loc};
-      const int64_t positions = p.images * p.segLen;
-      Value r0 = c.mul(rbIdx, R);
-      return copyGroup(ob, steps * positions, [&](OpBuilder &cb, Value id) {
-        IndexEmitter t{cb, loc};
-        SmallVector<Value> d = t.delinearize(id, {steps, p.images, p.segLen});
-        Value st = d[0], img = d[1], local = d[2];
-        Value n = t.add(n0, img);
-        if (N % p.images != 0)
-          n = t.minc(n, N - 1);
-        Value ih = t.sub(t.add(r0, st), t.cst(pt));
-        Value col =
-            p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local) : local;
-        Value iw = t.sub(col, t.cst(problem->pl));
-        Value ok = t.andi(t.andi(t.ge(ih, 0), t.lt(ih, IH)),
-                          t.andi(t.ge(iw, 0), t.lt(iw, IW)));
-        Value cnt = t.select(ok, t.cst(kVec), t.cst(0));
-        Value dst = swizzle(t, t.add(t.mul(img, p.segLen), local));
-        nvgpu::DeviceAsyncCopyOp::create(
-            cb, loc, tokTy, inputSmem, ValueRange{buf, st, dst, t.cst(0)}, x,
-            ValueRange{n, t.clamp(ih, 0, IH - 1), t.clamp(iw, 0, IW - 1),
-                       t.mul(c8, kVec)},
-            cb.getIndexAttr(kVec), cnt, /*bypassL1=*/cb.getUnitAttr());
-      });
-    };
-    auto copyRowBlock = [&](OpBuilder &ob, Value rbIdx, Value buf) {
-      if (p.nhwc)
-        return copyRowBlockNhwc(ob, rbIdx, buf);
-      IndexEmitter c{ob, loc};
-      const int64_t segChunks = p.segLen / kVec;
-      const int64_t total = steps * kWarps * p.images * segChunks;
-      Value r0 = c.mul(rbIdx, R);
-      return copyGroup(ob, total, [&](OpBuilder &cb, Value id) {
-        IndexEmitter t{cb, loc};
-        SmallVector<Value> d =
-            t.delinearize(id, {steps, kWarps, p.images, segChunks});
-        Value st = d[0], w = d[1], img = d[2];
-        Value local = t.mul(d[3], kVec);
-        Value n = t.add(n0, img);
-        if (N % p.images != 0)
-          n = t.minc(n, N - 1);
-        Value ih = t.sub(t.add(r0, st), t.cst(pt));
-        Value okRow = t.andi(t.ge(ih, 0), t.lt(ih, IH));
-        Value col =
-            p.images == 1 ? t.add(t.mul(ct, kTileOutputs), local) : local;
-        Value rowBase = t.mul(
-            t.add(t.mul(t.add(t.mul(n, IH), ih), C), t.add(t.mul(c8, kVec), w)),
-            p.pitch);
-        Value xc = t.sub(col, t.cst(p.shift)); // workspace column
-        Value src = t.select(okRow, t.add(rowBase, xc), t.add(xc, zeroBase));
-        Value okCol = t.lt(xc, p.pitch);
-        if (p.shift > 0)
-          okCol = t.andi(okCol, t.ge(xc, 0));
-        Value cnt = t.select(okCol, t.cst(kVec), t.cst(0));
-        src = t.select(okCol, src, t.cst(zeroBase));
-        nvgpu::DeviceAsyncCopyOp::create(
-            cb, loc, tokTy, inputSmem,
-            ValueRange{buf, st, w, t.add(t.mul(img, p.segLen), local)}, xt,
-            ValueRange{src}, cb.getIndexAttr(kVec), cnt,
-            /*bypassL1=*/cb.getUnitAttr());
-      });
-    };
-    if (p.smemInput) {
-      Value tok = copyRowBlock(b, rbBegin, e.cst(0));
-      nvgpu::DeviceAsyncWaitOp::create(b, loc, tok, b.getI32IntegerAttr(0));
-    }
-    auto firstBarrier = gpu::BarrierOp::create(b, loc);
-    int64_t blocksPerSm = options.minBlocksPerSm;
-    if (blocksPerSm < 0)
-      blocksPerSm = (p.inputB || p.nhwc) && p.slices <= 2 &&
-                            2 * (p.filterBytes + p.stageBytes +
-                                 p.inputBytes) <=
-                                maxSmemBytes
-                        ? 2
-                        : 0;
-    if (blocksPerSm > 0)
-      firstBarrier->setAttr("dwc.min_blocks_per_sm",
-                            b.getI64IntegerAttr(blocksPerSm));
-
-    // The filter operand of (fh, slice): entry 2q - g + 7 + 16 slice, as
-    // 4-byte loads (LLVM merges adjacent ones; one load of the whole operand
-    // would canonicalize into a shape_cast, which has no NVVM lowering).
-    Value s0 = e.sub(e.add(e.mul(q, 2), 7), g);  // 2q - g + 7, in [0, 13]
-    auto loadFilter = [&](OpBuilder &ob, int64_t fh, int64_t slice) {
-      IndexEmitter l{ob, loc};
-      Value base = l.mul(l.add(s0, 16 * slice), E);
-      SmallVector<Value> el;
-      for (int64_t part = 0; part < E / 2; ++part) {
-        Value v = vector::LoadOp::create(
-            ob, loc, pairTy, band,
-            ValueRange{l.cst(fh), warp, l.add(base, 2 * part)}, false,
-            llvm::Align(part % 2 == 0 ? 8 : 4));
-        for (int64_t i = 0; i < 2; ++i)
-          el.push_back(
-              vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i}));
-      }
-      return vector::FromElementsOp::create(
-                 ob, loc, VectorType::get({E / 2, 2}, et), el)
-          .getResult();
-    };
-    SmallVector<Value> filterRegs;
-    if (p.filterInRegisters)
-      for (int64_t fh = 0; fh < FH; ++fh)
-        for (int64_t sl = 0; sl < p.slices; ++sl)
-          filterRegs.push_back(loadFilter(b, fh, sl));
-
-    // The lane's input words: group j (j = g for input B: mma column g;
-    // j = 2g for input A: mma rows g and g + 8 are groups 2g and 2g + 1) of
-    // image n0 + j / span starts at column 128 ct + groupWidth (j mod span);
-    // word k is columns + 8k + 2q, + 1.
-    Value jl = p.inputB ? g : e.mul(g, 2);
-    Value colBase = e.add(e.mul(ct, kTileOutputs),
-                          e.mul(e.rem(jl, p.span), p.groupWidth));
-    Value image = e.add(n0, e.div(jl, p.span));
-    if (N % p.images != 0)
-      image = e.minc(image, N - 1);  // masked at the store
-    Value laneCol = e.add(colBase, e.mul(q, 2));
-    // The lane's first word in workspace columns (negative: masked).
-    Value laneXc = e.sub(laneCol, e.cst(p.shift));
-    Value laneBase =
-        e.add(e.mul(e.add(e.mul(e.mul(image, IH), C), c), p.pitch), laneXc);
-    Value laneZero = e.add(laneXc, zeroBase);
-    // Words left of the workspace row or past it read zero (loop
-    // invariant; their loads go to the zero row's start).
-    SmallVector<Value> okCols(p.words);
-    if (p.maskCols)
-      for (int64_t k = 0; k < p.words; ++k) {
-        Value xc = e.add(laneXc, 8 * k);
-        okCols[k] = e.lt(xc, p.pitch);
-        if (p.shift > 0)
-          okCols[k] = e.andi(okCols[k], e.ge(xc, 0));
-      }
-    const int64_t rowStride = C * p.pitch;
-    Value zeroPair = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(pairTy, b.getZeroAttr(et)));
-    // The lane's words of padded input row r0 + step (input row r0 + step -
-    // pt; the zero row outside the image).
-    auto loadRow = [&](OpBuilder &ob, Value r0, int64_t step) {
-      IndexEmitter l{ob, loc};
-      Value ih = l.add(r0, step - pt);
-      Value okRow = l.andi(l.ge(ih, 0), l.lt(ih, IH));
-      Value base = l.select(okRow, l.add(laneBase, l.mul(ih, rowStride)),
-                            laneZero);
-      SmallVector<Value> regs;
-      for (int64_t k = 0; k < p.words; ++k) {
-        Value idx = l.add(base, 8 * k);
-        Value okCol = okCols[k];
-        if (okCol)
-          idx = l.select(okCol, idx, l.cst(zeroBase));
-        Value v = vector::LoadOp::create(ob, loc, pairTy, xt, ValueRange{idx},
-                                         false, llvm::Align(4));
-        regs.push_back(okCol
-                           ? arith::SelectOp::create(ob, loc, okCol, v,
-                                                     zeroPair)
-                                 .getResult()
-                           : v);
-      }
-      return regs;
-    };
-
-    // With smem-input: the lane's words of row st of buffer buf (its image's
-    // segment, columns gw (j mod span) + 2q + 8k).
-    Value laneSmem = e.add(e.add(e.mul(e.div(jl, p.span), p.segLen),
-                                 e.mul(e.rem(jl, p.span), p.groupWidth)),
-                           e.mul(q, 2));
-    // nhwc-input: the chunks of the lane's positions (loop invariant).
-    SmallVector<Value> nhwcChunks;
-    if (p.nhwc)
-      for (int64_t k = 0; k < p.words; ++k)
-        for (int64_t i = 0; i < 2; ++i)
-          nhwcChunks.push_back(swizzle(e, e.add(laneSmem, 8 * k + i)));
-    auto loadRowSmem = [&](OpBuilder &ob, Value buf, int64_t st) {
-      IndexEmitter l{ob, loc};
-      SmallVector<Value> regs;
-      for (int64_t k = 0; k < p.words; ++k) {
-        if (p.nhwc) {
-          SmallVector<Value> el;
-          for (int64_t i = 0; i < 2; ++i)
-            el.push_back(memref::LoadOp::create(
-                ob, loc, inputSmem,
-                ValueRange{buf, l.cst(st), nhwcChunks[2 * k + i], warp}));
-          regs.push_back(vector::FromElementsOp::create(ob, loc, pairTy, el));
-          continue;
-        }
-        regs.push_back(vector::LoadOp::create(
-            ob, loc, pairTy, inputSmem,
-            ValueRange{buf, l.cst(st), warp, l.add(laneSmem, 8 * k)}, false,
-            llvm::Align(4)));
-      }
-      return regs;
-    };
-
-    // Accumulator initial value: the bias (if any) or zero.
-    Value accInit;
-    if (bias) {
-      Value bv = memref::LoadOp::create(b, loc, bias, ValueRange{c});
-      bv = arith::ExtFOp::create(b, loc, b.getF32Type(), bv);
-      accInit = vector::BroadcastOp::create(b, loc, accTy, bv);
-    } else {
-      accInit = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(accTy, b.getF32FloatAttr(0.0f)));
-    }
-    // The halves of an input pair, extracted once: a pair feeds up to FH x
-    // slices multiplies, and extracting it again for each made 10x the
-    // extracts that CSE then had to merge (compile time; same IR after CSE).
-    // Every use is in the row-block loop's body, after the first.
-    llvm::DenseMap<Value, std::array<Value, 2>> halvesOf;
-    auto elementsOf = [&](OpBuilder &ob, ArrayRef<Value> pairs) {
-      SmallVector<Value> el;
-      for (Value v : pairs) {
-        auto it = halvesOf.find(v);
-        if (it == halvesOf.end()) {
-          std::array<Value, 2> h;
-          for (int64_t i = 0; i < 2; ++i)
-            h[i] = vector::ExtractOp::create(ob, loc, v, ArrayRef<int64_t>{i});
-          it = halvesOf.try_emplace(v, h).first;
-        }
-        el.append(it->second.begin(), it->second.end());
-      }
-      return el;
-    };
-
-    // 3b. Row blocks of the chunk. Filter row outer: step fh loads the
-    //     filter operand of (fh, slice) once and multiplies it with input
-    //     rows fh .. fh + R - 1 into the R accumulators; row st is first
-    //     used at step max(0, st - R + 1) and loaded `prefetch` steps
-    //     before. Input row outer: step st loads row st + prefetch and
-    //     multiplies row st with every filter row it meets. Either way the
-    //     rows due before the first step are loaded by the previous row
-    //     block (carried through the loop).
-    //     With smem-input the rows come from the row block's buffer, one
-    //     filter-row step ahead, nothing carried.
-    const int64_t D = p.smemInput ? 1 : p.prefetch;
-    RowLoadSchedule sched = p.filterOrder ? rowLoadSchedule(R, FH, D)
-                                          : inputOrderSchedule(R, FH, D);
-    if (p.smemInput) {
-      for (int64_t st = sched.carried - 1; st >= 0; --st)
-        sched.current[0].insert(sched.current[0].begin(), st);
-      for (auto &rowsOfStep : sched.next)
-        rowsOfStep.clear();
-      sched.carried = 0;
-    }
-    const int64_t carry = sched.carried;
-    Value rbEnd = e.minc(e.add(rbBegin, p.rowBlocksPerChunk), p.rowBlocks);
-    SmallVector<Value> carried;
-    for (int64_t st = 0; st < carry; ++st)
-      llvm::append_range(carried, loadRow(b, e.mul(rbBegin, R), st));
-    scf::ForOp::create(
-        b, loc, rbBegin, rbEnd, e.cst(1), carried,
-        [&](OpBuilder &lb, Location, Value rb, ValueRange args) {
-          IndexEmitter l{lb, loc};
-          Value r0 = l.mul(rb, R), nextR0 = l.add(r0, R);
-          // smem-input: this row block's rows are in buffer buf (landed at
-          // the end of the previous iteration); the next row block's go
-          // into the other one now.
-          Value buf;
-          if (p.smemInput) {
-            buf = l.rem(l.sub(rb, rbBegin), 2);
-            Value nextRb = l.add(rb, 1);
-            auto ifNext = scf::IfOp::create(lb, loc, l.lt(nextRb, rbEnd),
-                                            false);
-            OpBuilder nb = ifNext.getThenBodyBuilder();
-            IndexEmitter ne{nb, loc};
-            copyRowBlock(nb, nextRb, ne.sub(ne.cst(1), buf));
-          }
-          SmallVector<SmallVector<Value>> X(steps), next(carry);
-          for (int64_t st = 0; st < carry; ++st)
-            X[st].assign(args.begin() + st * p.words,
-                         args.begin() + (st + 1) * p.words);
-          SmallVector<Value> acc(R, accInit);
-          // acc[o] += filter (fh, slice) x input row o + fh.
-          auto multiply = [&](int64_t o, int64_t fh, int64_t sl, Value filt) {
-            ArrayRef<Value> row = X[o + fh];
-            // Input A: a0 = X_2s, a1 = a2 = X_2s+1, a3 = X_2s+2; input B:
-            // b0 = X_2s, b1 = X_2s+1.
-            SmallVector<Value> el =
-                p.inputB ? elementsOf(lb, {row[2 * sl], row[2 * sl + 1]})
-                         : elementsOf(lb, {row[2 * sl], row[2 * sl + 1],
-                                           row[2 * sl + 1], row[2 * sl + 2]});
-            Value in = vector::FromElementsOp::create(
-                lb, loc, VectorType::get({p.inputB ? 2 : 4, 2}, et), el);
-            acc[o] = p.inputB ? emitMmaM16N8K16(lb, loc, filt, in, acc[o])
-                              : emitMmaM16N8K16(lb, loc, in, filt, acc[o]);
-          };
-          auto filterOf = [&](int64_t fh, int64_t sl) {
-            return p.filterInRegisters ? filterRegs[fh * p.slices + sl]
-                                       : loadFilter(lb, fh, sl);
-          };
-          const int64_t outer = p.filterOrder ? FH : steps;
-          for (int64_t step = 0; step < outer; ++step) {
-            for (int64_t st : sched.current[step])
-              X[st] = p.smemInput ? loadRowSmem(lb, buf, st)
-                                  : loadRow(lb, r0, st);
-            for (int64_t st : sched.next[step])
-              next[st] = loadRow(lb, nextR0, st);
-            for (int64_t sl = 0; sl < p.slices; ++sl) {
-              if (p.filterOrder) {
-                Value filt = filterOf(step, sl);
-                for (int64_t o = 0; o < R; ++o)
-                  multiply(o, step, sl, filt);
-                continue;
-              }
-              for (int64_t o = std::max<int64_t>(0, step - FH + 1);
-                   o <= std::min<int64_t>(R - 1, step); ++o)
-                multiply(o, step - o, sl, filterOf(step - o, sl));
-            }
-          }
-          // Epilogue: accumulators -> the stage [warp][o][position in the
-          // tile] -> 16-byte stores of the block's 8 channels per output.
-          // Input A: d[r][i] is output 2q + i of group 2g + r (position
-          // 16g + 8r + 2q + i); input B: output g + 8r of group 2q + i
-          // (position 32q + 16i + 8r + g).
-          for (int64_t o = 0; o < R; ++o)
-            for (int64_t r = 0; r < 2; ++r) {
-              Value v = vector::ExtractOp::create(lb, loc, acc[o],
-                                                  ArrayRef<int64_t>{r});
-              v = arith::TruncFOp::create(lb, loc, pairTy, v);
-              if (!p.inputB) {
-                Value pos = l.add(l.add(l.mul(g, 16), l.mul(q, 2)), 8 * r);
-                vector::StoreOp::create(lb, loc, v, stage,
-                                        ValueRange{warp, l.cst(o), pos}, false,
-                                        llvm::Align(4));
-                continue;
-              }
-              for (int64_t i = 0; i < 2; ++i) {
-                Value pos = l.add(l.add(l.mul(q, 32), g), 16 * i + 8 * r);
-                Value s = vector::ExtractOp::create(lb, loc, v,
-                                                    ArrayRef<int64_t>{i});
-                memref::StoreOp::create(lb, loc, s, stage,
-                                        ValueRange{warp, l.cst(o), pos});
-              }
-            }
-          gpu::BarrierOp::create(lb, loc);
-          const int64_t perThread =
-              llvm::divideCeil(R * kTileOutputs, kThreads);
-          for (int64_t i = 0; i < perThread; ++i) {
-            Value idx = l.add(tid, i * kThreads);
-            Value o = l.div(idx, kTileOutputs), pos = l.rem(idx, kTileOutputs);
-            Value ok;
-            if (R * kTileOutputs % kThreads != 0)
-              ok = l.lt(o, R);
-            Value oh = l.add(r0, o);
-            if (OH % R != 0)
-              ok = l.andi(ok, l.lt(oh, OH));
-            Value img = n0, col;
-            if (p.images == 1) {
-              col = l.add(l.mul(ct, kTileOutputs), pos);
-            } else {
-              Value j = l.div(pos, p.groupWidth);
-              img = l.add(n0, l.div(j, p.span));
-              col = l.add(l.mul(l.rem(j, p.span), p.groupWidth),
-                          l.rem(pos, p.groupWidth));
-              if (N % p.images != 0)
-                ok = l.andi(ok, l.lt(img, N));
-            }
-            if ((p.images == 1 ? p.colTiles * kTileOutputs
-                               : p.groupWidth * p.span) > OW)
-              ok = l.andi(ok, l.lt(col, OW));
-            auto store = [&](OpBuilder &sb) {
-              IndexEmitter s{sb, loc};
-              SmallVector<Value> el;
-              for (int64_t ch = 0; ch < kVec; ++ch)
-                el.push_back(memref::LoadOp::create(
-                    sb, loc, stage, ValueRange{s.cst(ch), o, pos}));
-              Value v = vector::FromElementsOp::create(sb, loc, chunkTy, el);
-              vector::StoreOp::create(sb, loc, v, y,
-                                      ValueRange{img, oh, col,
-                                                 s.mul(c8, kVec)},
-                                      false, llvm::Align(16));
-            };
-            if (ok) {
-              auto ifOp = scf::IfOp::create(lb, loc, ok, false);
-              OpBuilder sb = ifOp.getThenBodyBuilder();
-              store(sb);
-            } else {
-              store(lb);
-            }
-          }
-          if (p.smemInput)  // the next row block's rows have landed
-            NVVM::CpAsyncWaitGroupOp::create(lb, loc, uint32_t(0));
-          gpu::BarrierOp::create(lb, loc);
-          if (!p.filterOrder)
-            for (int64_t st = 0; st < carry; ++st)
-              next[st] = X[R + st];
-          SmallVector<Value> nextWords;
-          for (ArrayRef<Value> row : next)
-            llvm::append_range(nextWords, row);
-          scf::YieldOp::create(lb, loc, nextWords);
-        });
-    rewriter.setInsertionPointAfter(launch);
-    if (xt)
-      memref::DeallocOp::create(rewriter, loc, xt);
-    memref::DeallocOp::create(rewriter, loc, bw);
-    if (counters)
-      memref::DeallocOp::create(rewriter, loc, counters);
-    rewriter.eraseOp(op);
+    StreamPlan plan = planOf(shape, config);
+    StreamKernelEmitter(rewriter, op, problem, shape, plan).emit();
     return success();
   }
 };
@@ -1121,41 +1195,10 @@ struct ConvertDwcToGPUMmaStreamPass
     : dwc::impl::ConvertDwcToGPUMmaStreamBase<ConvertDwcToGPUMmaStreamPass> {
   using Base::Base;
   void runOnOperation() override {
-    auto bad = [&](StringRef what, int64_t v) {
-      getOperation().emitError()
-          << "convert-dwc-to-gpu-mma-stream: " << what << ", got " << v;
-      signalPassFailure();
-    };
-    if (rows < 0 || rows > 32)
-      return bad("rows must be in [0, 32]", rows);
-    if (prefetch < -1 || prefetch > 8)
-      return bad("prefetch must be in [-1, 8]", prefetch);
-    if (compactWorkspace < -1 || compactWorkspace > 1)
-      return bad("compact-workspace must be -1, 0 or 1", compactWorkspace);
-    if (overlapLookahead < 1 || overlapLookahead > 64)
-      return bad("overlap-lookahead must be in [1, 64]", overlapLookahead);
-    auto badChoice = [&](StringRef name, StringRef value, StringRef allowed) {
-      getOperation().emitError() << "convert-dwc-to-gpu-mma-stream: " << name
-                                 << " must be " << allowed << ", got '"
-                                 << value << "'";
-      signalPassFailure();
-    };
-    if (inputOperand != "a" && inputOperand != "b" && inputOperand != "auto")
-      return badChoice("input-operand", inputOperand, "a, b or auto");
-    if (loopOrder != "filter-rows" && loopOrder != "input-rows" &&
-        loopOrder != "auto")
-      return badChoice("loop-order", loopOrder,
-                       "filter-rows, input-rows or auto");
-    ConvertDwcToGPUMmaStreamOptions opts{
-        minFilterWidth,   maxFilterWidth,   rows,
-        prefetch,         loopOrder,        smemInput,
-        nhwcInput,        compactWorkspace, overlapWorkspace,
-        overlapLookahead, filterRegisters,  minBlocks,
-        inputOperand,     inputBMaxWidth,   minBlocksPerSm};
     RewritePatternSet patterns(&getContext());
     patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
                  StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), opts, TargetAttr::lookup(getOperation()));
+        &getContext(), /*benefit=*/4);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -8,7 +8,7 @@
 // (cp.async filter rows) for f32 and the tensor-core kernel (mma.sync) for
 // f16 with FW >= 18; stride 2 -> the direct kernel (no cp.async, no mma).
 // Kernels are named <func>_<family>[_<role>].
-// RUN: dwc-opt %s --dwc-to-nvvm="format=isa stream-options={max-filter-width=0}" | FileCheck %s
+// RUN: sed "s/padding = \[9, 9, 9, 9\]/& {dwc.kernel = #dwc.mma_band<>}/" %s | dwc-opt --dwc-to-nvvm="format=isa" | FileCheck %s
 
 // CHECK-LABEL: gpu.binary @bwd_filter_f32_bwd_filter_stream_zero 
 // CHECK: st.global.v4.b32

@@ -1,20 +1,20 @@
 // convert-dwc-to-gpu-mma-stream on small IR: the three kernels (channel-
 // major workspace with its zero row, band workspace, streaming kernel), the
 // input as the B operand (FW = 13: 2 slices of the FW + 15 band; the filter
-// is the 4-register A operand) or the A operand (input-operand=a, and FW = 21
+// is the 4-register A operand) or the A operand (input_operand = a, and FW = 21
 // by auto, where input B would take 3 slices instead of 2), the fully
 // unrolled row block (rows x FH x slices mma), 2 blocks per SM for input B
 // up to 2 slices, bias, backward data; the two loop orders of a row block
 // (filter rows outer by default with the input as B: one filter operand
 // feeds the mma of both output rows; input rows outer: the first input
 // row's slices chain through one accumulator with two filter operands).
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s --check-prefix=ORDER
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 loop-order=input-rows" -split-input-file | FileCheck %s --check-prefix=INROWS
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 smem-input=1" -split-input-file | FileCheck %s --check-prefix=SMEM
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 input-operand=a" -split-input-file | FileCheck %s --check-prefix=INA
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 overlap-workspace=1" -split-input-file | FileCheck %s --check-prefix=OVERLAP
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 nhwc-input=1" -split-input-file | FileCheck %s --check-prefix=NHWC
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=ORDER
+// RUN: sed 's/rows = 2>/rows = 2, loop_order = input_rows>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=INROWS
+// RUN: sed '/^func.func @auto_input_a/,/return/!s/rows = 2>/rows = 2, smem_input = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=SMEM
+// RUN: sed 's/rows = 2>/rows = 2, input_operand = a>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=INA
+// RUN: sed 's/rows = 2>/rows = 2, overlap_workspace = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=OVERLAP
+// RUN: sed 's/rows = 2>/rows = 2, nhwc_input = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=NHWC
 
 // CHECK-LABEL: func @input_b
 // Workspace: 1 x 6 x 16 x pitch 136 (OW + FW - 1 = 140 -> 144), + zero row.
@@ -50,7 +50,7 @@
 // INROWS: [[F1:%.+]] = vector.from_elements {{.*}} : vector<4x2xf16>
 // INROWS-NOT: nvgpu.mma.sync
 // INROWS: nvgpu.mma.sync([[F1]], %{{.*}}, [[A]])
-// smem-input (filter-row order only): the 14 rows x 8 channels x 144
+// smem_input (filter-row order only): the 14 rows x 8 channels x 144
 // columns of a row block in two shared buffers; the first by 8 cp.async
 // per thread (the last guarded) before the first barrier, the next one's in
 // an scf.if at the top of each row block, its wait before the epilogue's
@@ -76,7 +76,7 @@
 // SMEM-LABEL: func @backward_data
 // SMEM: memref<2x12x8x256xf16, #gpu.address_space<workgroup>>
 // SMEM: nvgpu.device_async_copy
-// overlap-workspace: no transposition kernel; the band kernel writes the
+// overlap_workspace: no transposition kernel; the band kernel writes the
 // zero row and clears the ticket / per-set counters; one launch of P + Q =
 // 1 + 6 blocks: thread 0 takes a ticket, producers transpose (eight 16-byte
 // loads a unit, both units' loads before the stores), fence and count
@@ -108,7 +108,7 @@
 // OVERLAP: gpu.barrier {dwc.min_blocks_per_sm = 2 : i64}
 // OVERLAP: nvgpu.mma.sync
 // OVERLAP: memref.dealloc %[[CNT]]
-// nhwc-input: no workspace (the band is the only alloc); the row block's
+// nhwc_input: no workspace (the band is the only alloc); the row block's
 // 14 rows x 144 positions x 8 channels come straight from the NHWC input,
 // one 16-byte copy per position into its XOR-swizzled chunk; a lane's word
 // is two f16 loads of its channel at swizzled positions.
@@ -134,7 +134,7 @@
 // INA-COUNT-52: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
 func.func @input_b(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: memref<1x6x128x16xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x6x128x16xf16>, memref<13x13x16xf16>) outs(%y : memref<1x6x128x16xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] {dwc.kernel = #dwc.mma_stream<rows = 2>}
   return
 }
 
@@ -150,7 +150,7 @@ func.func @input_b(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: mem
 // CHECK-NOT: dwc.depthwise_conv2d
 func.func @auto_input_a(%x: memref<2x5x40x8xbf16>, %w: memref<3x21x8xbf16>, %b: memref<8xbf16>, %y: memref<2x5x40x8xbf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<2x5x40x8xbf16>, memref<3x21x8xbf16>) bias(%b : memref<8xbf16>) outs(%y : memref<2x5x40x8xbf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 10, 10]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 10, 10] {dwc.kernel = #dwc.mma_stream<rows = 2>}
   return
 }
 
@@ -164,6 +164,6 @@ func.func @auto_input_a(%x: memref<2x5x40x8xbf16>, %w: memref<3x21x8xbf16>, %b: 
 // CHECK-NOT: dwc.depthwise_conv2d_backward_data
 func.func @backward_data(%dy: memref<2x12x12x8xf16>, %w: memref<11x11x8xf16>, %dx: memref<2x12x12x8xf16>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<2x12x12x8xf16>, memref<11x11x8xf16>) outs(%dx : memref<2x12x12x8xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [5, 5, 5, 5]
+    strides = [1, 1] dilations = [1, 1] padding = [5, 5, 5, 5] {dwc.kernel = #dwc.mma_stream<rows = 2>}
   return
 }

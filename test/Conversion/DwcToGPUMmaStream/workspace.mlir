@@ -1,13 +1,13 @@
 // The channel-major workspace of convert-dwc-to-gpu-mma-stream. Compact
-// (compact-workspace=1, and by default for bands of up to 2 slices): rows
+// (compact_workspace = true, and by default for bands of up to 2 slices): rows
 // keep the left padding modulo 2 (lead) and none of the right; lanes mask
 // the words left of a row (shift = PL - lead > 0) or past its pitch with one
 // loop-invariant select each, their loads going to the zero row's start.
-// compact-workspace=0 (and the default for 3 or more slices): whole padded
+// compact_workspace = false (and the default for 3 or more slices): whole padded
 // rows, no masks where the lanes stay inside them.
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2" -split-input-file | FileCheck %s --check-prefixes=CHECK,AUTO
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 compact-workspace=1" -split-input-file | FileCheck %s --check-prefixes=CHECK,COMPACT
-// RUN: dwc-opt %s --convert-dwc-to-gpu-mma-stream="rows=2 compact-workspace=0" -split-input-file | FileCheck %s --check-prefix=PADDED
+// RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefixes=CHECK,AUTO
+// RUN: sed 's/rows = 2>/rows = 2, compact_workspace = true>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefixes=CHECK,COMPACT
+// RUN: sed 's/rows = 2>/rows = 2, compact_workspace = false>/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=PADDED
 
 // FW = 13, PL = 6: lead 0, shift 6; pitch 128 (padded: 140 -> 144), rows
 // of 256 bytes; 1 x 6 x 16 x 128 + a zero row of 144 (the lanes read padded
@@ -29,7 +29,7 @@
 func.func @lead_only(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: memref<1x6x128x16xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x6x128x16xf16>, memref<13x13x16xf16>)
     outs(%y : memref<1x6x128x16xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] {dwc.kernel = #dwc.mma_stream<rows = 2>}
   return
 }
 
@@ -55,6 +55,6 @@ func.func @lead_only(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: m
 func.func @lead_and_shift(%x: memref<1x4x40x8xf16>, %w: memref<31x31x8xf16>, %y: memref<1x4x40x8xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x4x40x8xf16>, memref<31x31x8xf16>)
     outs(%y : memref<1x4x40x8xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15]
+    strides = [1, 1] dilations = [1, 1] padding = [15, 15, 15, 15] {dwc.kernel = #dwc.mma_stream<rows = 2>}
   return
 }
