@@ -191,7 +191,7 @@ def _parse_args(argv):
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--clean", action="store_true", help="remove other kernels from --out")
     ap.add_argument("--aot-flag", action="append", default=[],
-                    help="extra dwc-aot flag (e.g. --aot-flag=--fast-paths=false)")
+                    help="extra dwc-aot flag (e.g. --aot-flag=--opt-level=2)")
     return ap, ap.parse_args(argv)
 
 

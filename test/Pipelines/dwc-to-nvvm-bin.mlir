@@ -3,14 +3,14 @@
 // function (inputs then outputs, as memref descriptor pointers) that calls
 // the mgpu* runtime functions.
 // REQUIRES: ptxas
-// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit fast-paths=false" > %t.mlir
+// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit" > %t.mlir
 // RUN: FileCheck %s --check-prefix=MLIR < %t.mlir
 // RUN: mlir-translate --mlir-to-llvmir %t.mlir -o %t.ll
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=DECL < %t.ll
 
-// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit fast-paths=false opt-level=0" | FileCheck %s --check-prefix=O0
-// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit fast-paths=false opt-level=2" | FileCheck %s --check-prefix=O2
+// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit opt-level=0" | FileCheck %s --check-prefix=O0
+// RUN: dwc-opt %s --dwc-to-nvvm="format=bin toolkit=%cuda_toolkit opt-level=2" | FileCheck %s --check-prefix=O2
 
 // ptxas gets the requested level through the target's ptxas-cmd-options;
 // the target's O (LLVM's level) is the requested one for kernels of at most
@@ -63,9 +63,9 @@
 func.func @chain(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<1x4x4x32xf32> {
   %i0 = tensor.empty() : tensor<1x8x8x32xf32>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>)
-    outs(%i0 : tensor<1x8x8x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x32xf32>
+    outs(%i0 : tensor<1x8x8x32xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.direct} -> tensor<1x8x8x32xf32>
   %i1 = tensor.empty() : tensor<1x4x4x32xf32>
   %z = dwc.pool2d max ins(%y : tensor<1x8x8x32xf32>) outs(%i1 : tensor<1x4x4x32xf32>)
-    window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x32xf32>
+    window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.direct} -> tensor<1x4x4x32xf32>
   return %z : tensor<1x4x4x32xf32>
 }

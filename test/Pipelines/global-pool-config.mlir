@@ -2,11 +2,9 @@
 // with the fast paths: a tiling written as dwc.kernel on the op reaches the
 // kernel (threads = 128: .maxntid 128), the chosen one otherwise (256); a
 // configuration that does not fit the op is a diagnostic and a non-zero
-// exit, and so are the former option strings.
+// exit.
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa" | FileCheck %s
 // RUN: sed 's/threads = 128/threads = 96, channel_tile = 3/' %s | not dwc-opt --dwc-to-nvvm="format=isa" 2>&1 | FileCheck %s --check-prefix=VALUE
-// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa global-pool-options=threads=128" 2>&1 | FileCheck %s --check-prefix=GONE
-// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa pool-options=row-tile=1" 2>&1 | FileCheck %s --check-prefix=GONE
 
 // CHECK: .entry gap_global_pool
 // CHECK: .maxntid 256, 1, 1
@@ -16,7 +14,6 @@
 // CHECK: bar.sync
 // VALUE: does not fit this op: channel_tile = 3 is not a power of two in [1, 32]
 // VALUE-NOT: LLVM ERROR
-// GONE: error: dwc-to-nvvm: global-pool-options and pool-options are gone: write the kernel as a dwc.kernel configuration on the op
 
 func.func @gap(%x: tensor<64x7x7x512xf32>) -> tensor<64x1x1x512xf32> {
   %init = tensor.empty() : tensor<64x1x1x512xf32>

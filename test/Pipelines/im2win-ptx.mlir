@@ -15,9 +15,6 @@
 // RUN: cat %t.v/conv_f16_im2win_mma.ptx | FileCheck %s --check-prefix=PLAIN
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f16_im2win_mma.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t.v/conv_f32_im2win_simt.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// The pipeline's conv-options are gone (the variants are configurations):
-// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa conv-options={wgmma=true}" 2>&1 | FileCheck %s --check-prefix=NOOPT
-// NOOPT: dwc-to-nvvm: conv-options is no longer supported: write a #dwc.im2win_simt/_mma/_wgmma dwc.kernel on the dwc.conv2d instead
 
 // TC-LABEL: .entry conv_f16_im2win_mma
 // TC: .maxntid 256, 1, 1

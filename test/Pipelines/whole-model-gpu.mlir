@@ -2,10 +2,8 @@
 // kernel, the element-wise GELU (math.erf), the bias add of the head and
 // the matmul go through the generic GPU lowering (convert-host-linalg-to-gpu)
 // into kernels of their own; nothing reads device buffers on the host.
-// With lower-other-ops=false the rest is refused, as before.
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa" | FileCheck %s
 // RUN: dwc-opt %s --dwc-to-nvvm="format=isa" | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s --check-prefix=PTX
-// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa lower-other-ops=false" 2>&1 | FileCheck %s --check-prefix=OFF
 
 // Six kernels: the depthwise convolution, GELU, two fills, the reduction,
 // the matmul, on one stream, synchronised once.
@@ -18,7 +16,6 @@
 // CHECK-NOT: linalg.
 // PTX: .entry head_gemv(
 // PTX-COUNT-5: .entry head_kernel(
-// OFF: error: 'linalg.generic' reads or writes a buffer on the host
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #gap = affine_map<(d0, d1, d2, d3) -> (d0, d3)>

@@ -91,8 +91,10 @@ struct DwcSelectKernelsPass
                            << refusals;
         return success();
       }
-      refusals += (refusals.empty() ? "" : "; ") + family.name.str() + " (" +
-                  why + ")";
+      // (Families for other kinds of ops are not worth a line.)
+      if (!StringRef(why).starts_with("not a "))
+        refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
+                    " (" + why + ")";
     }
     if (given)
       return op->emitError() << "dwc-select-kernels: cannot complete "

@@ -12,7 +12,7 @@
 // CHECK-LABEL: func @stream
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 2, threads = 256, workers = 4224, reduce = "block">
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">: chosen; refused: row_tile (not a depthwise convolution forward or backward-data op); gemv ({{.*}}); strided_forward ({{.*}}); strided_gather ({{.*}})
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">: chosen
 func.func @stream(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<2x8x8x64xf16>, %w1: memref<2x8x8x64xf16>, %y1: memref<3x3x64xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%y0 : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -30,7 +30,7 @@ func.func @stream(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: m
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 4>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 4, tile_width = 6, warp_slices = 4>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 4>: chosen; refused: {{.*}}; bwd_filter_stream (filter of more than 9 taps)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 4>: chosen; refused: {{.*}}bwd_filter_stream (filter of more than 9 taps)
 func.func @split_z(%x0: memref<1x8x8x32xf32>, %w0: memref<1x8x8x32xf32>, %y0: memref<5x5x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<9x9x32xf32>, %x2: memref<1x4x40x64xf16>, %w2: memref<1x4x40x64xf16>, %y2: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%y0 : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -47,7 +47,7 @@ func.func @split_z(%x0: memref<1x8x8x32xf32>, %w0: memref<1x8x8x32xf32>, %y0: me
 // block here): split-z, at most 256 slices for 16-bit data (10 rows).
 // CHECK-LABEL: func @strided
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 10, tile_width = 6, warp_slices = 4>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 10, tile_width = 6, warp_slices = 4>: chosen; refused: {{.*}}; bwd_filter_stream (strided dY with f32 data or on a small grid (split-z is faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 10, tile_width = 6, warp_slices = 4>: chosen; refused: {{.*}}bwd_filter_stream (strided dY with f32 data or on a small grid (split-z is faster))
 func.func @strided(%x0: memref<2x9x11x32xf16>, %w0: memref<2x5x6x32xf16>, %y0: memref<3x3x32xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<2x9x11x32xf16>, memref<2x5x6x32xf16>) outs(%y0 : memref<3x3x32xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -64,7 +64,7 @@ func.func @strided(%x0: memref<2x9x11x32xf16>, %w0: memref<2x5x6x32xf16>, %y0: m
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64, workers = 8448, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "atomics">
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 4, tile_width = 9, warp_slices = 4, half_steps = 16>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64, workers = 8448, reduce = "block">: chosen{{$}}
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64, workers = 8448, reduce = "block">: chosen
 func.func @requested(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<5x5x32xf32>, %x2: memref<1x4x40x64xf16>, %w2: memref<1x4x40x64xf16>, %y2: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%y0 : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64>}
@@ -80,10 +80,10 @@ func.func @requested(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0
 // Refused (the direct kernel's): dilation 2, C not a multiple of 128 bits,
 // f64.
 // CHECK-LABEL: func @refused
-// CHECK-NOT: dwc.kernel
-// WHY: remark: no selected family takes this op ({{.*}}bwd_filter_stream (dilation is not 1); bwd_filter_split_z (dilation is not 1)); the kernel passes choose
-// WHY: remark: no selected family takes this op ({{.*}}bwd_filter_stream (channel count is not a multiple of 128 bits); bwd_filter_split_z (channel count is not a multiple of 128 bits)); the kernel passes choose
-// WHY: remark: no selected family takes this op ({{.*}}bwd_filter_stream (element type is not f32, f16 or bf16); bwd_filter_split_z (element type is not f32, f16 or bf16)); the kernel passes choose
+// CHECK-NOT: dwc.kernel = #dwc.bwd_filter
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}bwd_filter_stream (dilation is not 1){{.*}}bwd_filter_split_z (dilation is not 1)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}bwd_filter_stream (channel count is not a multiple of 128 bits){{.*}}bwd_filter_split_z (channel count is not a multiple of 128 bits)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}bwd_filter_stream (element type is not f32, f16 or bf16){{.*}}bwd_filter_split_z (element type is not f32, f16 or bf16)
 func.func @refused(%x0: memref<1x8x8x32xf32>, %w0: memref<1x8x8x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<1x8x8x6xf32>, %w1: memref<1x8x8x6xf32>, %y1: memref<3x3x6xf32>, %x2: memref<1x8x8x32xf64>, %w2: memref<1x8x8x32xf64>, %y2: memref<3x3x32xf64>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%y0 : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [2, 2] padding = [2, 2, 2, 2]

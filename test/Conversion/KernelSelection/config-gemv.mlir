@@ -11,7 +11,7 @@
 // CHECK-LABEL: func @f16_3x3
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen{{$}}
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen
 func.func @f16_3x3(%x0: memref<1x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: memref<1x8x16x64xf16>, %x1: memref<1x8x16x64xf16>, %w1: memref<3x3x64xf16>, %y1: memref<1x8x16x64xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y0 : memref<1x8x16x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -53,7 +53,7 @@ func.func @f16_long(%x0: memref<128x64x64x64xf16>, %w0: memref<5x5x64xf16>, %y0:
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 8, columns = 8, filter = "registers">
 // CHECK: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "smem", rows = "loop">
-// WHY: remark: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "smem", rows = "loop">: chosen; refused: row_tile (f32 on a small grid (the GEMV kernel is faster))
+// WHY: remark: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "smem", rows = "loop">: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
 func.func @f32(%x0: memref<128x64x64x256xf32>, %w0: memref<3x3x256xf32>, %y0: memref<128x64x64x256xf32>, %x1: memref<128x64x64x256xf32>, %w1: memref<5x5x256xf32>, %y1: memref<128x64x64x256xf32>, %x2: memref<1x8x9x32xf32>, %w2: memref<3x3x32xf32>, %y2: memref<1x8x9x32xf32>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x256xf32>, memref<3x3x256xf32>) outs(%y0 : memref<128x64x64x256xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -74,7 +74,7 @@ func.func @f32(%x0: memref<128x64x64x256xf32>, %w0: memref<3x3x256xf32>, %y0: me
 // CHECK: dwc.kernel = #dwc.gemv<channels = 4, outputs = 5, filter = "global", rows = "unrolled">
 // CHECK: dwc.kernel = #dwc.gemv<channels = 8, outputs = 8, filter = "smem", rows = "loop">
 // CHECK: dwc.kernel = #dwc.gemv<channels = 4, outputs = 8, filter = "global", rows = "loop">
-// WHY: remark: dwc.kernel = #dwc.gemv<channels = 4, outputs = 5, filter = "global", rows = "unrolled">: chosen{{$}}
+// WHY: remark: dwc.kernel = #dwc.gemv<channels = 4, outputs = 5, filter = "global", rows = "unrolled">: chosen
 func.func @gemv_requested(%x0: memref<1x8x5x64xf16>, %w0: memref<3x3x64xf16>, %y0: memref<1x8x5x64xf16>, %x1: memref<1x8x16x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<1x8x16x64xf16>, %x2: memref<1x8x16x64xbf16>, %w2: memref<7x3x64xbf16>, %y2: memref<1x8x16x64xbf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x5x64xf16>, memref<3x3x64xf16>) outs(%y0 : memref<1x8x5x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.gemv<>}
@@ -103,22 +103,22 @@ func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>
 // -----
 
 // Refused: 16-bit filters 9+ taps wide with C % 8 == 0 are the tensor-core
-// kernels' (which still choose in their own passes; C = 12 is not theirs:
+// kernels' (C = 12 is not theirs:
 // the row tile); f32 C % 4 != 0 on a small grid; dilation; a backward-data
 // padding beyond FH - 1; stride 2 (the strided family).
 // CHECK-LABEL: func @refused
-// CHECK: padding = [0, 0, 4, 4]{{$}}
+// CHECK: padding = [0, 0, 4, 4] {dwc.kernel = #dwc.mma_band
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
-// CHECK: padding = [1, 1, 1, 1]{{$}}
-// CHECK: padding = [2, 2, 2, 2]{{$}}
-// CHECK: padding = [3, 3, 3, 3]{{$}}
+// CHECK: padding = [1, 1, 1, 1] {dwc.kernel = #dwc.direct}
+// CHECK: padding = [2, 2, 2, 2] {dwc.kernel = #dwc.direct}
+// CHECK: padding = [3, 3, 3, 3] {dwc.kernel = #dwc.direct}
 // CHECK: dwc.kernel = #dwc.strided_forward
-// WHY: remark: no selected family takes this op (row_tile (f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)); gemv (f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)); strided_forward ({{.*}}); the kernel passes choose
+// WHY: remark: dwc.kernel = #dwc.mma_band<{{.*}}>: chosen
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen
-// WHY: remark: no selected family takes this op (row_tile (f32 on a small grid (the GEMV kernel is faster)); gemv (channel count is not a multiple of 128 bits);
-// WHY: remark: no selected family takes this op (row_tile (dilation is not 1); gemv (dilation is not 1);
-// WHY: remark: no selected family takes this op (row_tile (padding larger than the filter extent minus one (negative transposed padding)); gemv (padding larger than the filter extent minus one (negative transposed padding));
-// WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: row_tile (stride is not 1); gemv (stride is not 1)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster)){{.*}}gemv (channel count is not a multiple of 128 bits);
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (dilation is not 1){{.*}}gemv (dilation is not 1);
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (padding larger than the filter extent minus one (negative transposed padding)){{.*}}gemv (padding larger than the filter extent minus one (negative transposed padding));
+// WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: {{.*}}row_tile (stride is not 1){{.*}}gemv (stride is not 1)
 func.func @refused(%x0: memref<1x8x8x64xf16>, %w0: memref<1x9x64xf16>, %y0: memref<1x8x8x64xf16>, %x1: memref<1x8x8x12xf16>, %w1: memref<1x9x12xf16>, %y1: memref<1x8x8x12xf16>, %x2: memref<1x8x8x6xf32>, %w2: memref<3x3x6xf32>, %y2: memref<1x8x8x6xf32>, %x3: memref<1x8x8x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<1x8x8x32xf32>, %x4: memref<1x8x8x32xf32>, %w4: memref<3x3x32xf32>, %y4: memref<1x4x4x32xf32>, %x5: memref<1x8x8x32xf32>, %w5: memref<3x3x32xf32>, %y5: memref<1x4x4x32xf32>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x8x64xf16>, memref<1x9x64xf16>) outs(%y0 : memref<1x8x8x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]

@@ -18,7 +18,7 @@
 // CHECK: dwc.kernel = #dwc.global_pool<channel_tile = 32, threads = 256, unroll = 8>
 // Given fields are kept (threads given: not doubled).
 // CHECK: dwc.kernel = #dwc.global_pool<channel_tile = 8, threads = 64, unroll = 3>
-// WHY: remark: dwc.kernel = #dwc.global_pool<channel_tile = 32, threads = 256, unroll = 8>: chosen{{$}}
+// WHY: remark: dwc.kernel = #dwc.global_pool<channel_tile = 32, threads = 256, unroll = 8>: chosen
 func.func @forward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x1: memref<1x7x7x768xf16>, %y1: memref<1x1x1x768xf16>,
                    %xo: memref<4x5x5x13xbf16>, %yo: memref<4x1x1x13xbf16>) {
   dwc.global_avg_pool ins(%x : memref<128x7x7x768xf32>) outs(%y : memref<128x1x1x768xf32>)
@@ -38,7 +38,7 @@ func.func @forward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x1
 // CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 32, threads = 256, unroll = 8, position_blocks = 1>
 // CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 4, threads = 128, unroll = 8, position_blocks = 2>
 // CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 4, threads = 128, unroll = 8, position_blocks = 5>
-// WHY: remark: dwc.kernel = #dwc.global_pool_backward<channel_tile = 32, threads = 256, unroll = 8, position_blocks = 1>: chosen; refused: global_pool (not a dwc.global_avg_pool or dwc.pool2d)
+// WHY: remark: dwc.kernel = #dwc.global_pool_backward<channel_tile = 32, threads = 256, unroll = 8, position_blocks = 1>: chosen
 func.func @backward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x1: memref<1x7x7x768xf16>, %y1: memref<1x1x1x768xf16>) {
   dwc.pool2d_backward avg ins(%x, %y : memref<128x7x7x768xf32>, memref<128x1x1x768xf32>) outs(%x : memref<128x7x7x768xf32>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0]
   dwc.pool2d_backward avg ins(%x1, %y1 : memref<1x7x7x768xf16>, memref<1x1x1x768xf16>) outs(%x1 : memref<1x7x7x768xf16>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0]
@@ -56,9 +56,9 @@ func.func @backward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x
 // CHECK: dwc.pool2d max {{.*}} {dwc.kernel = #dwc.pool_forward<
 // CHECK: dwc.pool2d_backward max {{.*}} {dwc.kernel = #dwc.pool_backward<
 // CHECK: dwc.global_avg_pool
-// CHECK-NOT: dwc.kernel
-// WHY: remark: dwc.kernel = #dwc.pool_forward<{{.*}}>: chosen; refused: global_pool (not a global average (window of the whole input, no padding, no activation))
-// WHY: remark: no selected family takes this op (global_pool (non-identity layout){{.*}}); the kernel passes choose
+// CHECK-NOT: dwc.kernel = #dwc.global_pool
+// WHY: remark: dwc.kernel = #dwc.pool_forward<{{.*}}>: chosen
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}global_pool (non-identity layout){{.*}}
 func.func @refused(%x: memref<2x7x7x64xf32>, %y: memref<2x1x1x64xf32>, %dy: memref<2x1x1x64xf32>,
                    %s: memref<2x7x7x64xf32, strided<[6272, 896, 128, 1]>>) {
   dwc.pool2d avg ins(%x : memref<2x7x7x64xf32>) outs(%y : memref<2x1x1x64xf32>) window = [7, 7] strides = [7, 7] padding = [0, 0, 0, 0] activation = relu

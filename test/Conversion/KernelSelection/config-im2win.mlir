@@ -159,7 +159,7 @@ func.func @complete(%x: memref<1x8x8x16xf32>, %w: memref<3x3x16x128xf32>, %y: me
 // direct kernel takes it.
 // CHECK-LABEL: func @oc6
 // CHECK: dwc.conv2d
-// CHECK-NOT: dwc.kernel
+// CHECK-NOT: dwc.kernel = #dwc.im2win
 func.func @oc6(%x: memref<1x8x8x3xf32>, %w: memref<3x3x3x6xf32>, %y: memref<1x6x6x6xf32>) {
   // expected-remark @+1 {{im2win_wgmma (output channel count is not a multiple of 128 bits); im2win_mma (output channel count is not a multiple of 128 bits); im2win_simt (output channel count is not a multiple of 128 bits)}}
   dwc.conv2d ins(%x, %w : memref<1x8x8x3xf32>, memref<3x3x3x6xf32>) outs(%y : memref<1x6x6x6xf32>)

@@ -16,7 +16,7 @@
 // CHECK: dwc.kernel = #dwc.mma_stream<input_operand = a, loop_order = input_rows, rows = 8, prefetch = 4, compact_workspace = true, filter_in_registers = true, row_blocks_per_chunk = 1, min_blocks_per_sm = 0>
 // CHECK: dwc.kernel = #dwc.mma_stream<input_operand = b, loop_order = filter_rows, rows = 16, prefetch = 2, compact_workspace = false, filter_in_registers = false, row_blocks_per_chunk = 1, min_blocks_per_sm = 0>
 // CHECK: dwc.depthwise_conv2d_backward_data {{.*}} {dwc.kernel = #dwc.mma_stream<input_operand = b, loop_order = filter_rows, rows = 8, prefetch = 2, compact_workspace = true, filter_in_registers = false, row_blocks_per_chunk = 1, min_blocks_per_sm = 2>}
-// WHY: remark: dwc.kernel = #dwc.mma_stream<input_operand = b, loop_order = filter_rows, rows = 8, prefetch = 2, compact_workspace = true, filter_in_registers = false, row_blocks_per_chunk = 1, min_blocks_per_sm = 2>: chosen{{$}}
+// WHY: remark: dwc.kernel = #dwc.mma_stream<input_operand = b, loop_order = filter_rows, rows = 8, prefetch = 2, compact_workspace = true, filter_in_registers = false, row_blocks_per_chunk = 1, min_blocks_per_sm = 2>: chosen
 func.func @widths(%x13: memref<1x6x128x16xf16>, %w13: memref<13x13x16xf16>, %y13: memref<1x6x128x16xf16>,
                   %x21: memref<2x5x40x8xbf16>, %w21: memref<3x21x8xbf16>, %b21: memref<8xbf16>, %y21: memref<2x5x40x8xbf16>,
                   %x31: memref<1x4x40x8xf16>, %w31: memref<31x31x8xf16>, %y31: memref<1x4x40x8xf16>,
@@ -56,13 +56,13 @@ func.func @split(%x: memref<1x56x56x64xf16>, %w: memref<13x13x64xf16>, %y: memre
 // band kernel is faster), FW = 65, f32, stride 2, C % 8 != 0, FW = 60 whose
 // band and stage exceed 227 KB.
 // CHECK-LABEL: func @refused
-// CHECK-NOT: dwc.kernel
-// WHY: remark: no selected family takes this op (mma_stream (filter narrower than 10 (the band kernel is faster)); {{.*}}); the kernel passes choose
-// WHY: remark: no selected family takes this op (mma_stream (filter wider than 64);
-// WHY: remark: no selected family takes this op (mma_stream (element type is not f16 or bf16);
-// WHY: remark: no selected family takes this op (mma_stream (stride is not 1);
-// WHY: remark: no selected family takes this op (mma_stream (channel count is not a multiple of 8);
-// WHY: remark: no selected family takes this op (mma_stream (filter band and output stage exceed the target's 227 KB of shared memory);
+// CHECK-NOT: dwc.kernel = #dwc.mma_stream
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (filter narrower than 10 (the band kernel is faster))
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (filter wider than 64)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (element type is not f16 or bf16)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (stride is not 1)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (channel count is not a multiple of 8)
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (filter band and output stage exceed the target's 227 KB of shared memory)
 func.func @refused(%x9: memref<1x8x32x64xf16>, %w9: memref<9x9x64xf16>, %y9: memref<1x8x32x64xf16>,
                    %x65: memref<1x70x70x8xf16>, %w65: memref<65x65x8xf16>, %y65: memref<1x6x6x8xf16>,
                    %xf: memref<1x8x32x64xf32>, %wf: memref<13x13x64xf32>, %yf: memref<1x8x32x64xf32>,
@@ -121,8 +121,8 @@ func.func @given(%x: memref<1x6x128x16xf16>, %w: memref<13x13x16xf16>, %y: memre
 // FW = 31's 186 KB band does not fit.
 // CHECK-LABEL: func @small_target
 // CHECK: dwc.kernel = #dwc.mma_stream<input_operand = b, loop_order = filter_rows, rows = 8, prefetch = 2, compact_workspace = true, filter_in_registers = false, row_blocks_per_chunk = 7, min_blocks_per_sm = 0>
-// CHECK-NOT: dwc.kernel
-// WHY: remark: no selected family takes this op (mma_stream (filter band and output stage exceed the target's 99 KB of shared memory);
+// CHECK-NOT: dwc.kernel = #dwc.mma_stream
+// WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (filter band and output stage exceed the target's 99 KB of shared memory)
 module attributes {dwc.target = #dwc.target<chip = "sm_80", features = "+ptx80", sm_count = 1, shared_memory_per_block = 101376, shared_memory_per_sm = 167936, threads_per_sm = 2048, registers_per_sm = 65536>} {
   func.func @small_target(%x: memref<1x56x56x64xf16>, %w: memref<13x13x64xf16>, %y: memref<1x56x56x64xf16>,
                           %x31: memref<1x4x40x8xf16>, %w31: memref<31x31x8xf16>, %y31: memref<1x4x40x8xf16>) {

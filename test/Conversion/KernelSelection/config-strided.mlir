@@ -10,7 +10,7 @@
 // CHECK: dwc.kernel = #dwc.strided_gather<channels = 2, columns = 4>
 // CHECK: dwc.kernel = #dwc.strided_gather<channels = 1, columns = 4>
 // CHECK: dwc.kernel = #dwc.strided_gather<channels = 2, columns = 4>
-// WHY: remark: dwc.kernel = #dwc.strided_gather<channels = 4, columns = 4>: chosen; refused: {{.*}}strided_forward (not a dwc.depthwise_conv2d)
+// WHY: remark: dwc.kernel = #dwc.strided_gather<channels = 4, columns = 4>: chosen; refused: {{.*}}row_tile (stride is not 1){{.*}}gemv (stride is not 1){{$}}
 func.func @gather_widths(%dy: memref<1x4x4x64xf16>, %w: memref<3x3x64xf16>, %dx: memref<1x8x8x64xf16>,
                          %dy5: memref<1x4x4x32xf32>, %w5: memref<5x5x32xf32>, %dx5: memref<1x8x8x32xf32>,
                          %dy13: memref<1x4x4x13xf32>, %w13: memref<3x3x13xf32>, %dx13: memref<1x8x8x13xf32>,

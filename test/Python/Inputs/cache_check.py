@@ -30,7 +30,7 @@ def main():
     mlir = spec.mlir("fwd")
     base = cache.kernel_key(mlir, [], "sm_90", "A", "1.0")
     print("key differs with mlir:", base != cache.kernel_key(mlir + " ", [], "sm_90", "A", "1.0"))
-    print("key differs with flags:", base != cache.kernel_key(mlir, ["--fast-paths=false"], "sm_90",
+    print("key differs with flags:", base != cache.kernel_key(mlir, ["--opt-level=2"], "sm_90",
                                                               "A", "1.0"))
     print("key differs with chip:", base != cache.kernel_key(mlir, [], "sm_80", "A", "1.0"))
     print("key differs with version:", base != cache.kernel_key(mlir, [], "sm_90", "A", "1.1"))

@@ -89,7 +89,11 @@ def lower_gpu_pool_emulated(src):
     the host (check_ops.launches_to_loops; no packed 16-bit argmax there)."""
     k = subprocess.run([ARGS.dwc_opt, "--one-shot-bufferize=bufferize-function-boundaries "
                         "function-boundary-type-conversion=identity-layout-map",
-                        "--convert-dwc-to-gpu-pool=packed-argmax=false", src],
+                        "--dwc-select-kernels", src], capture_output=True, text=True)
+    if k.returncode != 0:
+        return k
+    selected = k.stdout.replace('argmax = "packed"', 'argmax = "stored"')
+    k = subprocess.run([ARGS.dwc_opt, "--convert-dwc-to-gpu-pool"], input=selected,
                        capture_output=True, text=True)
     if k.returncode != 0 or "dwc.pool2d" in k.stdout:
         k.returncode, k.stderr = 1, k.stderr or "ops left by convert-dwc-to-gpu-pool"
