@@ -49,7 +49,7 @@ func.func @acc_f16(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x16x64xf16>, %i: tens
 // -----
 
 func.func @mixed(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x64xf16>, %i: tensor<1x6x6x64xf32>) -> tensor<1x6x6x64xf32> {
-  // expected-error @+1 {{mixed element types}}
+  // expected-error @+1 {{operands of different element types}}
   %y = dwc.conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16x64xf16>) outs(%i : tensor<1x6x6x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.im2win_simt<>} -> tensor<1x6x6x64xf32>
   return %y : tensor<1x6x6x64xf32>

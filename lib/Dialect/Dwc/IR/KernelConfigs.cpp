@@ -10,6 +10,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dwc;
@@ -25,6 +26,29 @@ bool dwc::hasConvOperandRanks(Operation *op) {
       return false;
   }
   return op->getNumOperands() >= 3;
+}
+
+std::string dwc::operandsIneligibility(Operation *op, Type elem,
+                                       int64_t maxElements) {
+  for (Value v : op->getOperands()) {
+    auto t = cast<ShapedType>(v.getType());
+    if (elem && t.getElementType() != elem)
+      return "operands of different element types";
+    auto m = dyn_cast<MemRefType>(t);
+    if (m && !m.getLayout().isIdentity())
+      return "non-identity layout";
+    if (!t.hasStaticShape() ||
+        llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
+      return "empty or dynamic operand";
+    int64_t count = 1;
+    for (int64_t d : t.getShape())
+      if (maxElements &&
+          (llvm::MulOverflow(count, d, count) || count > maxElements))
+        return ("operand of more than 2^" +
+                Twine(llvm::Log2_64(maxElements)) + " elements")
+            .str();
+  }
+  return "";
 }
 
 std::string dwc::rangeIneligibility(StringRef name, int64_t v, int64_t lo,

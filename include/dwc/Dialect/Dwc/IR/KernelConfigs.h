@@ -30,6 +30,12 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "dwc.kernel";
 /// when the dwc.kernel attribute is verified.
 bool hasConvOperandRanks(Operation *op);
 
+/// Why the operands of `op` are not static, non-empty, identity-layout
+/// buffers or tensors of element type `elem` (null: any) with at most
+/// `maxElements` elements each (0: no bound); or "".
+std::string operandsIneligibility(Operation *op, Type elem,
+                                  int64_t maxElements = 0);
+
 /// Why `v` (0: not set) is not in [lo, hi], naming it `name`; or "".
 std::string rangeIneligibility(StringRef name, int64_t v, int64_t lo,
                                int64_t hi);

@@ -29,16 +29,7 @@ bool hasBackwardFilterRanks(DepthwiseConv2DBackwardFilterOp op) {
 
 /// Layouts and shapes the kernels read.
 std::string operandIneligibility(Operation *op) {
-  for (Value v : op->getOperands()) {
-    auto t = cast<ShapedType>(v.getType());
-    auto m = dyn_cast<MemRefType>(t);
-    if (m && !m.getLayout().isIdentity())
-      return "non-identity layout";
-    if (!t.hasStaticShape() ||
-        llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-      return "empty or dynamic operand";
-  }
-  return "";
+  return operandsIneligibility(op, Type());
 }
 
 ArrayRef<int64_t> dwShape(Operation *op) {

@@ -31,18 +31,7 @@ std::optional<StrideOneOperands> operandsOf(Operation *op) {
 
 /// Operand element types, layouts and shapes the kernels read.
 std::string operandIneligibility(Operation *op, Type elem) {
-  for (Value v : op->getOperands()) {
-    auto t = cast<ShapedType>(v.getType());
-    if (t.getElementType() != elem)
-      return "operands of different element types";
-    auto m = dyn_cast<MemRefType>(t);
-    if (m && !m.getLayout().isIdentity())
-      return "non-identity layout";
-    if (!t.hasStaticShape() ||
-        llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-      return "empty or dynamic operand";
-  }
-  return "";
+  return operandsIneligibility(op, elem);
 }
 
 ArrayRef<int64_t> filterShape(Operation *op) {

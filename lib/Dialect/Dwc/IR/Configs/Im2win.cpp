@@ -30,25 +30,10 @@ bool hasConv2DOperandRanks(Operation *op) {
   return op->getNumOperands() == 3 || op->getNumOperands() == 4;
 }
 
-/// Operand element types, layouts and sizes the kernels read.
+/// Operand element types, layouts and sizes the kernels read (element
+/// counts, and the GEMM extents below, stay far from overflow).
 std::string operandIneligibility(Operation *op, Type elem) {
-  for (Value v : op->getOperands()) {
-    auto t = cast<ShapedType>(v.getType());
-    if (t.getElementType() != elem)
-      return "mixed element types";
-    auto m = dyn_cast<MemRefType>(t);
-    if (m && !m.getLayout().isIdentity())
-      return "non-identity layout";
-    if (!t.hasStaticShape() ||
-        llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-      return "empty or dynamic operand";
-    // Element counts (and the GEMM extents below) stay far from overflow.
-    int64_t count = 1;
-    for (int64_t d : t.getShape())
-      if (llvm::MulOverflow(count, d, count) || count > (int64_t(1) << 40))
-        return "operand of more than 2^40 elements";
-  }
-  return "";
+  return operandsIneligibility(op, elem, int64_t(1) << 40);
 }
 
 /// Blocks of a grid of `mTile` x `nTile` output tiles, or why too many.

@@ -145,22 +145,15 @@ std::optional<ConvView> convViewOf(Operation *op) {
   return std::nullopt;
 }
 
-/// Operand shapes, layouts and element types.
+/// Operand shapes, layouts and element types; 31-bit extents.
 std::string operandIneligibility(Operation *op, Type elem) {
-  for (Value v : op->getOperands()) {
-    auto t = cast<ShapedType>(v.getType());
-    if (t.getElementType() != elem)
-      return "operands of different element types";
-    auto m = dyn_cast<MemRefType>(t);
-    if (m && !m.getLayout().isIdentity())
-      return "non-identity layout";
-    if (!t.hasStaticShape() ||
-        llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-      return "empty or dynamic operand";
-    if (llvm::any_of(t.getShape(),
+  std::string why = operandsIneligibility(op, elem);
+  if (!why.empty())
+    return why;
+  for (Value v : op->getOperands())
+    if (llvm::any_of(cast<ShapedType>(v.getType()).getShape(),
                      [](int64_t d) { return d >= (int64_t(1) << 31); }))
       return "a dimension of 2^31 or more";
-  }
   return "";
 }
 } // namespace

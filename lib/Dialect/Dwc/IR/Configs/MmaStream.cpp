@@ -44,24 +44,7 @@ std::optional<StreamOperands> streamOperandsOf(Operation *op) {
 
 /// Element types, layouts and sizes of the operands.
 std::string operandIneligibility(Operation *op, Type elem) {
-  for (Value v : op->getOperands()) {
-    auto t = cast<ShapedType>(v.getType());
-    if (t.getElementType() != elem)
-      return "operands of different element types";
-    auto m = dyn_cast<MemRefType>(t);
-    if (m && !m.getLayout().isIdentity())
-      return "non-identity layout";
-    if (!t.hasStaticShape() ||
-        llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-      return "empty or dynamic operand";
-    int64_t elements = 1;
-    for (int64_t d : t.getShape()) {
-      if (d > kMaxOperandElements / elements)
-        return "operand of more than 2^40 elements";
-      elements *= d;
-    }
-  }
-  return "";
+  return operandsIneligibility(op, elem, kMaxOperandElements);
 }
 
 /// The op-level rules: kind, ranks, types, strides, dilations, padding.
