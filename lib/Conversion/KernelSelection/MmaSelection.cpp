@@ -20,7 +20,7 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 namespace {
-/// Narrower filters are faster on the CUDA-core GEMV kernels (H200: the
+/// Narrower filters are faster on the CUDA-core GEMV kernels (measured: the
 /// GEMV kernel up to FW = 7, the ring kernel from FW = 9;
 /// bench/results/2026-11-30-fwd16-v3.md).
 constexpr int64_t kMinFilterWidth = 9;
@@ -38,7 +38,7 @@ std::string opIneligibility(Operation *op, bool given) {
   return why;
 }
 
-/// The band configuration measured best per shape on the H200
+/// The band configuration measured best per shape on sm_90
 /// (bench/results/2026-11-30-fwd16-rows.md), used on sm_90 where the ring
 /// without filter pairs fits the budget; elsewhere one row of 16 channels
 /// per warp, filter pairs, two barriers. `budget`: the shared memory the

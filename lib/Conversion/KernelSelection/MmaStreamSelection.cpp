@@ -49,7 +49,7 @@ int64_t chooseRowBlocksPerChunk(const StreamShape &s, const StreamTile &t,
 
 /// 2 blocks per SM (ptxas caps the registers) for the input-B and
 /// nhwc-input kernels of up to 2 slices where two blocks' shared memory
-/// fits: 1.05-1.15x on the H200.
+/// fits: 1.05-1.15x faster (docs/KernelSelection.md, mma_stream).
 int64_t chooseBlocksPerSm(const StreamShape &s, const StreamTile &t,
                           int64_t rows, bool smemInput, bool nhwc,
                           TargetAttr target) {
