@@ -12,6 +12,7 @@
 #define DWC_CONVERSION_INDEXEMITTER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -97,6 +98,53 @@ struct IndexEmitter {
         x = div(x, dims[i]);
     }
     return out;
+  }
+};
+
+/// An IndexEmitter for kernels whose values are `vector<vw x T>` of
+/// consecutive channels (also for vw = 1, where memory accesses are scalar).
+struct ChannelVectorEmitter : IndexEmitter {
+  int64_t vw;
+  ChannelVectorEmitter(OpBuilder &b, Location loc, int64_t vw)
+      : IndexEmitter(b, loc), vw(vw) {}
+
+  VectorType vecOf(Type elem) { return VectorType::get({vw}, elem); }
+  Value broadcast(Value scalar) {
+    return vector::BroadcastOp::create(b, loc, vecOf(scalar.getType()), scalar);
+  }
+  static unsigned bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
+  static Type elemOfMemRef(Value mem) {
+    return cast<MemRefType>(mem.getType()).getElementType();
+  }
+  /// Loads `vw` consecutive elements of `mem` at `idx`.
+  Value load(Value mem, ValueRange idx) {
+    Type elem = elemOfMemRef(mem);
+    if (vw == 1) {
+      Value s = memref::LoadOp::create(b, loc, mem, idx);
+      return vector::FromElementsOp::create(b, loc, vecOf(elem), s);
+    }
+    return vector::LoadOp::create(b, loc, vecOf(elem), mem, idx,
+                                  /*nontemporal=*/false,
+                                  llvm::Align(vw * bytesOf(elem)));
+  }
+  /// Stores the `vw` elements of `v` at `idx` of `mem`.
+  void store(Value v, Value mem, ValueRange idx) {
+    if (vw == 1) {
+      Value s = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+      memref::StoreOp::create(b, loc, s, mem, idx);
+      return;
+    }
+    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
+                            llvm::Align(vw * bytesOf(elemOfMemRef(mem))));
+  }
+  /// Converts a vector to element type `to` (extf / truncf / nothing).
+  Value convert(Value v, Type to) {
+    Type from = cast<VectorType>(v.getType()).getElementType();
+    if (from == to)
+      return v;
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, vecOf(to), v);
+    return arith::TruncFOp::create(b, loc, vecOf(to), v);
   }
 };
 

@@ -86,13 +86,10 @@ int64_t pickVectorWidth(Type elem, int64_t extent, ArrayRef<Value> vectorised) {
 
 /// Builds the body of one kernel. Values of "vector kind" are always
 /// `vector<vw x T>` (also for vw = 1, where loads/stores are scalar).
-struct KernelEmitter : IndexEmitter {
-  int64_t vw;
+struct KernelEmitter : ChannelVectorEmitter {
   Type acc;
   KernelEmitter(OpBuilder &b, Location loc, int64_t vw, Type acc)
-      : IndexEmitter(b, loc), vw(vw), acc(acc) {}
-
-  VectorType vecOf(Type elem) { return VectorType::get({vw}, elem); }
+      : ChannelVectorEmitter(b, loc, vw), acc(acc) {}
 
   Value splat(Type elem, const APFloat &value) {
     return arith::ConstantOp::create(
@@ -103,23 +100,6 @@ struct KernelEmitter : IndexEmitter {
         b, loc, DenseElementsAttr::get(vecOf(elem), b.getFloatAttr(elem, value)));
   }
   Value zero(Type elem) { return splat(elem, 0.0); }
-  Value broadcast(Value scalar) {
-    return vector::BroadcastOp::create(b, loc, vecOf(scalar.getType()), scalar);
-  }
-
-  unsigned bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
-
-  /// Loads `vw` consecutive elements of `mem` at `idx`.
-  Value load(Value mem, ValueRange idx) {
-    Type elem = elemOf(mem);
-    if (vw == 1) {
-      Value s = memref::LoadOp::create(b, loc, mem, idx);
-      return vector::FromElementsOp::create(b, loc, vecOf(elem), s);
-    }
-    return vector::LoadOp::create(b, loc, vecOf(elem), mem, idx,
-                                  /*nontemporal=*/false,
-                                  llvm::Align(vw * bytesOf(elem)));
-  }
   /// Like `load`, but yields zeros where `ok` is false (no memory access).
   Value predLoad(Value ok, Value mem, ValueRange idx) {
     if (!ok)
@@ -136,25 +116,6 @@ struct KernelEmitter : IndexEmitter {
           scf::YieldOp::create(nb, l, e.zero(elemOf(mem)));
         });
     return ifOp.getResult(0);
-  }
-  void store(Value v, Value mem, ValueRange idx) {
-    if (vw == 1) {
-      Value s = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
-      memref::StoreOp::create(b, loc, s, mem, idx);
-      return;
-    }
-    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            llvm::Align(vw * bytesOf(elemOf(mem))));
-  }
-
-  /// Converts a vector to element type `to` (extf / truncf / nothing).
-  Value convert(Value v, Type to) {
-    Type from = cast<VectorType>(v.getType()).getElementType();
-    if (from == to)
-      return v;
-    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-      return arith::ExtFOp::create(b, loc, vecOf(to), v);
-    return arith::TruncFOp::create(b, loc, vecOf(to), v);
   }
   Value toAcc(Value v) { return convert(v, acc); }
   Value fma(Value x, Value y, Value z) {

@@ -108,12 +108,9 @@ Plan planOf(Operation *op, int64_t vectorBits, int64_t rows, int64_t columns,
 
 /// Index arithmetic and `vector<vw x T>` helpers (vw = 1 uses scalar
 /// memory accesses).
-struct Emitter : IndexEmitter {
-  int64_t vw;
+struct Emitter : ChannelVectorEmitter {
   Emitter(OpBuilder &b, Location loc, int64_t vw)
-      : IndexEmitter(b, loc), vw(vw) {}
-
-  VectorType vecOf(Type elem) { return VectorType::get({vw}, elem); }
+      : ChannelVectorEmitter(b, loc, vw) {}
   Value splat(Type elem, TypedAttr value) {
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vecOf(elem), value));
@@ -126,37 +123,6 @@ struct Emitter : IndexEmitter {
   }
   Value splatI32(int64_t v) {
     return splat(b.getI32Type(), b.getI32IntegerAttr(v));
-  }
-  Value broadcast(Value scalar) {
-    return vector::BroadcastOp::create(b, loc, vecOf(scalar.getType()), scalar);
-  }
-  unsigned bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
-  Value load(Value mem, ValueRange idx) {
-    Type elem = elemOf(mem);
-    if (vw == 1) {
-      Value s = memref::LoadOp::create(b, loc, mem, idx);
-      return vector::FromElementsOp::create(b, loc, vecOf(elem), s);
-    }
-    return vector::LoadOp::create(b, loc, vecOf(elem), mem, idx,
-                                  /*nontemporal=*/false,
-                                  llvm::Align(vw * bytesOf(elem)));
-  }
-  void store(Value v, Value mem, ValueRange idx) {
-    if (vw == 1) {
-      Value s = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
-      memref::StoreOp::create(b, loc, s, mem, idx);
-      return;
-    }
-    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            llvm::Align(vw * bytesOf(elemOf(mem))));
-  }
-  Value convert(Value v, Type to) {
-    Type from = cast<VectorType>(v.getType()).getElementType();
-    if (from == to)
-      return v;
-    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-      return arith::ExtFOp::create(b, loc, vecOf(to), v);
-    return arith::TruncFOp::create(b, loc, vecOf(to), v);
   }
   Value select(Value cond, Value x, Value y) {
     if (!cond)
