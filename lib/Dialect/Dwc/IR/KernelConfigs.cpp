@@ -28,6 +28,20 @@ bool dwc::hasConvOperandRanks(Operation *op) {
   return op->getNumOperands() >= 3;
 }
 
+std::optional<DepthwiseConvView> dwc::depthwiseConvViewOf(Operation *op) {
+  if (auto f = dyn_cast<DepthwiseConv2DOp>(op))
+    return DepthwiseConvView{f.getInput(),      f.getFilter(),
+                             f.getInit(),       f.getAccType(),
+                             f.getStrides(),    f.getDilations(),
+                             f.getPadding(),    false};
+  if (auto b = dyn_cast<DepthwiseConv2DBackwardDataOp>(op))
+    return DepthwiseConvView{b.getOutputGrad(), b.getFilter(),
+                             b.getInit(),       b.getAccType(),
+                             b.getStrides(),    b.getDilations(),
+                             b.getPadding(),    true};
+  return std::nullopt;
+}
+
 std::string dwc::operandsIneligibility(Operation *op, Type elem,
                                        int64_t maxElements) {
   for (Value v : op->getOperands()) {

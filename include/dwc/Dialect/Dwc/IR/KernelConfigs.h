@@ -17,6 +17,7 @@
 #include "dwc/Dialect/Dwc/IR/Configs/Pool.h"
 #include "dwc/Dialect/Dwc/IR/Configs/Strided.h"
 #include "mlir/IR/Operation.h"
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -29,6 +30,18 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "dwc.kernel";
 /// filter second, a rank-1 bias): the op's own verifier may not have run yet
 /// when the dwc.kernel attribute is verified.
 bool hasConvOperandRanks(Operation *op);
+
+/// The operands and attributes of a depthwise convolution forward op (x:
+/// the input) or backward-data op (x: dY; backward), as the kernel families
+/// of both read them.
+struct DepthwiseConvView {
+  Value x, w, y;
+  Type acc;
+  ArrayRef<int64_t> strides, dilations, padding;
+  bool backward;
+};
+/// The view of a dwc.depthwise_conv2d or _backward_data op, else none.
+std::optional<DepthwiseConvView> depthwiseConvViewOf(Operation *op);
 
 /// Why the operands of `op` are not static, non-empty, identity-layout
 /// buffers or tensors of element type `elem` (null: any) with at most

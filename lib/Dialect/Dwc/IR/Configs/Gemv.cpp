@@ -13,32 +13,12 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 namespace {
-struct StrideOneOperands {
-  Value out;
-  Type acc;
-  ArrayRef<int64_t> strides, dilations, padding;
-};
-
-std::optional<StrideOneOperands> operandsOf(Operation *op) {
-  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
-    return StrideOneOperands{fwd.getInit(), fwd.getAccType(), fwd.getStrides(),
-                             fwd.getDilations(), fwd.getPadding()};
-  if (auto bwd = dyn_cast<DepthwiseConv2DBackwardDataOp>(op))
-    return StrideOneOperands{bwd.getInit(), bwd.getAccType(), bwd.getStrides(),
-                             bwd.getDilations(), bwd.getPadding()};
-  return std::nullopt;
-}
-
-/// Operand element types, layouts and shapes the kernels read.
-std::string operandIneligibility(Operation *op, Type elem) {
-  return operandsIneligibility(op, elem);
-}
 
 ArrayRef<int64_t> filterShape(Operation *op) {
   return cast<ShapedType>(op->getOperand(1).getType()).getShape();
 }
 ShapedType outType(Operation *op) {
-  return cast<ShapedType>(operandsOf(op)->out.getType());
+  return cast<ShapedType>(depthwiseConvViewOf(op)->y.getType());
 }
 
 /// `value` is one of `allowed` (or "": chosen by dwc-select-kernels).
@@ -54,13 +34,13 @@ std::string choiceIneligibility(StringRef name, StringRef value,
 } // namespace
 
 std::string dwc::gemvIneligibility(Operation *op) {
-  std::optional<StrideOneOperands> c = operandsOf(op);
+  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
   if (!c)
     return "not a depthwise convolution forward or backward-data op";
   if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
       c->dilations.size() != 2 || c->padding.size() != 4)
     return "operands or attributes of the wrong rank";
-  Type elem = cast<ShapedType>(c->out.getType()).getElementType();
+  Type elem = cast<ShapedType>(c->y.getType()).getElementType();
   if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
     return "element type is not f32, f16 or bf16";
   if (!c->acc.isF32())
@@ -71,7 +51,7 @@ std::string dwc::gemvIneligibility(Operation *op) {
     return "dilation is not 1";
   if (llvm::any_of(c->padding, [](int64_t p) { return p < 0; }))
     return "negative padding";
-  std::string why = operandIneligibility(op, elem);
+  std::string why = operandsIneligibility(op, elem);
   if (!why.empty())
     return why;
   auto [pt, pl] = gemvPadding(op);
@@ -82,7 +62,7 @@ std::string dwc::gemvIneligibility(Operation *op) {
 }
 
 std::pair<int64_t, int64_t> dwc::gemvPadding(Operation *op) {
-  ArrayRef<int64_t> pad = operandsOf(op)->padding;
+  ArrayRef<int64_t> pad = depthwiseConvViewOf(op)->padding;
   if (isa<DepthwiseConv2DOp>(op))
     return {pad[0], pad[2]};
   ArrayRef<int64_t> f = filterShape(op);

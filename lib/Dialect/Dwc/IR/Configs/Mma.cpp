@@ -127,23 +127,6 @@ MmaPlan dwc::mmaPlanOf(const MmaShape &s, const MmaChoice &choice) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct ConvView {
-  Value x, w, y;
-  Type acc;
-  ArrayRef<int64_t> strides, dilations, padding;
-  bool backward;
-};
-
-std::optional<ConvView> convViewOf(Operation *op) {
-  if (auto f = dyn_cast<DepthwiseConv2DOp>(op))
-    return ConvView{f.getInput(), f.getFilter(), f.getInit(), f.getAccType(),
-                    f.getStrides(), f.getDilations(), f.getPadding(), false};
-  if (auto b = dyn_cast<DepthwiseConv2DBackwardDataOp>(op))
-    return ConvView{b.getOutputGrad(), b.getFilter(), b.getInit(),
-                    b.getAccType(), b.getStrides(), b.getDilations(),
-                    b.getPadding(), true};
-  return std::nullopt;
-}
 
 /// Operand shapes, layouts and element types; 31-bit extents.
 std::string operandIneligibility(Operation *op, Type elem) {
@@ -159,7 +142,7 @@ std::string operandIneligibility(Operation *op, Type elem) {
 } // namespace
 
 std::string dwc::mmaKernelIneligibility(Operation *op) {
-  std::optional<ConvView> c = convViewOf(op);
+  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
   if (!c)
     return "not a depthwise convolution forward or backward-data op";
   if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
@@ -189,7 +172,7 @@ std::string dwc::mmaKernelIneligibility(Operation *op) {
 }
 
 MmaShape dwc::mmaShapeOf(Operation *op) {
-  ConvView c = *convViewOf(op);
+  DepthwiseConvView c = *depthwiseConvViewOf(op);
   auto in = cast<ShapedType>(c.x.getType()).getShape();
   auto f = cast<ShapedType>(c.w.getType()).getShape();
   auto out = cast<ShapedType>(c.y.getType()).getShape();

@@ -21,26 +21,6 @@ namespace {
 /// (and of these rules) far from overflowing.
 constexpr int64_t kMaxOperandElements = int64_t(1) << 40;
 
-struct StreamOperands {
-  Value x, w, y;
-  Type acc;
-  ArrayRef<int64_t> strides, dilations, padding;
-  bool backward;
-};
-
-std::optional<StreamOperands> streamOperandsOf(Operation *op) {
-  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
-    return StreamOperands{fwd.getInput(),    fwd.getFilter(),
-                          fwd.getInit(),     fwd.getAccType(),
-                          fwd.getStrides(),  fwd.getDilations(),
-                          fwd.getPadding(),  false};
-  if (auto bwd = dyn_cast<DepthwiseConv2DBackwardDataOp>(op))
-    return StreamOperands{bwd.getOutputGrad(), bwd.getFilter(),
-                          bwd.getInit(),       bwd.getAccType(),
-                          bwd.getStrides(),    bwd.getDilations(),
-                          bwd.getPadding(),    true};
-  return std::nullopt;
-}
 
 /// Element types, layouts and sizes of the operands.
 std::string operandIneligibility(Operation *op, Type elem) {
@@ -48,7 +28,7 @@ std::string operandIneligibility(Operation *op, Type elem) {
 }
 
 /// The op-level rules: kind, ranks, types, strides, dilations, padding.
-std::string opIneligibility(Operation *op, const StreamOperands &c) {
+std::string opIneligibility(Operation *op, const DepthwiseConvView &c) {
   if (!hasConvOperandRanks(op) || c.strides.size() != 2 ||
       c.dilations.size() != 2 || c.padding.size() != 4)
     return "operands or attributes of the wrong rank";
@@ -78,7 +58,7 @@ int64_t nextPowerOf2(int64_t v) {
 } // namespace
 
 std::string dwc::streamIneligibility(Operation *op, StreamShape &s) {
-  std::optional<StreamOperands> c = streamOperandsOf(op);
+  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
   if (!c)
     return "not a depthwise convolution forward or backward-data op";
   std::string why = opIneligibility(op, *c);

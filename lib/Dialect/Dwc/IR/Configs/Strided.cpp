@@ -13,21 +13,6 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 namespace {
-struct ConvOperands {
-  Value out;
-  Type acc;
-  ArrayRef<int64_t> strides, dilations, padding;
-};
-
-std::optional<ConvOperands> convOperandsOf(Operation *op) {
-  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
-    return ConvOperands{fwd.getInit(), fwd.getAccType(), fwd.getStrides(),
-                        fwd.getDilations(), fwd.getPadding()};
-  if (auto bwd = dyn_cast<DepthwiseConv2DBackwardDataOp>(op))
-    return ConvOperands{bwd.getInit(), bwd.getAccType(), bwd.getStrides(),
-                        bwd.getDilations(), bwd.getPadding()};
-  return std::nullopt;
-}
 
 /// Operand element types and layouts the strided kernels read; at most
 /// kStridedMaxTaps taps.
@@ -48,20 +33,20 @@ std::string stridedConfigIneligibility(Operation *op, int64_t channels) {
   std::string why = stridedIneligibility(op);
   if (!why.empty())
     return why;
-  auto out = cast<ShapedType>(convOperandsOf(op)->out.getType());
+  auto out = cast<ShapedType>(depthwiseConvViewOf(op)->y.getType());
   return channelsIneligibility(out.getElementType(), out.getDimSize(3),
                                channels);
 }
 } // namespace
 
 std::string dwc::stridedIneligibility(Operation *op) {
-  std::optional<ConvOperands> c = convOperandsOf(op);
+  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
   if (!c)
     return "not a depthwise convolution forward or backward-data op";
   if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
       c->dilations.size() != 2 || c->padding.size() != 4)
     return "operands or attributes of the wrong rank";
-  Type elem = cast<ShapedType>(c->out.getType()).getElementType();
+  Type elem = cast<ShapedType>(c->y.getType()).getElementType();
   if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
     return "element type is not f32, f16 or bf16";
   if (!c->acc.isF32())
