@@ -496,10 +496,25 @@ bool isToolOption(StringRef name) {
   });
 }
 
-/// Moves every `--<name>[=<value>]` argument that is not a dwc-aot option
-/// but a dwc-to-nvvm pipeline option into pipelineOptions() (parsed by the
-/// pipeline's own parser: one definition of the options, no copies), and
-/// removes it from argv. Fails with a message on a bad value.
+/// Whether `option` ("name=value") parses as a dwc-to-nvvm pipeline option;
+/// else `unknown` tells an option the pipeline does not have from a bad
+/// value (whose message llvm::cl has printed).
+bool parsesAsPipelineOption(StringRef option, bool &unknown) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  dwc::DwcToNVVMPipelineOptions probe;
+  unknown = false;
+  if (succeeded(probe.parseFromString(option, os)))
+    return true;
+  unknown = StringRef(why).contains("no such option");
+  return false;
+}
+
+/// Moves every `--<name>=<value>` (or `--<name> <value>`) argument that is
+/// not a dwc-aot option but a dwc-to-nvvm pipeline option into
+/// pipelineOptions() (parsed by the pipeline's own parser: one definition of
+/// the options, no copies), and removes it from argv. Fails with a message
+/// on a bad value.
 LogicalResult takePipelineOptions(int &argc, char **argv) {
   std::string pipeline;
   int kept = 1;
@@ -511,20 +526,23 @@ LogicalResult takePipelineOptions(int &argc, char **argv) {
       argv[kept++] = argv[i];
       continue;
     }
-    // (llvm::cl prints a bad value's message itself.)
-    std::string why;
-    llvm::raw_string_ostream os(why);
-    dwc::DwcToNVVMPipelineOptions probe;
-    if (failed(probe.parseFromString(arg.ltrim('-'), os))) {
-      if (StringRef(why).contains("no such option")) {
+    bool separate = !arg.contains('=') && i + 1 < argc;
+    std::string option = arg.ltrim('-').str();
+    if (separate)
+      option += "=" + std::string(argv[i + 1]);
+    bool unknown;
+    if (!parsesAsPipelineOption(option, unknown)) {
+      if (unknown) {
         argv[kept++] = argv[i]; // not a pipeline option: llvm::cl reports it
         continue;
       }
       fail("bad value of a dwc-to-nvvm pipeline option: " + arg +
-           (arg.contains('=') ? "" : " (write it as --<name>=<value>)"));
+           (separate ? " " + StringRef(argv[i + 1]) : StringRef()) +
+           (arg.contains('=') || separate ? "" : " (no value given)"));
       return failure();
     }
-    pipeline += " " + arg.ltrim('-').str();
+    pipeline += " " + option;
+    i += separate;
   }
   argc = kept;
   argv[argc] = nullptr;
