@@ -43,6 +43,7 @@ from aot_build import build_objects  # noqa: E402
 
 COPY_BPS = 4.24e12   # measured H200 copy bandwidth (anchors-h200.json)
 FFMA_FLOPS = 60e12   # measured H200 FP32 FFMA peak (CUDA cores)
+MMA16_FLOPS = 460e12 * 0.5625  # 16-bit mma.sync m16n8k8 at 56.25 % density
 L2_BYTES = 60 * 1024 * 1024
 ESIZE = {"f32": 4, "f16": 2, "bf16": 2}
 TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "bf16": 2e-3}
@@ -65,6 +66,7 @@ class Layer:
     padding: List[int] = None  # [pt, pb, pl, pr]; default F//2
     net: str = ""
     odd: bool = False
+    ops: List[str] = field(default_factory=lambda: list(OPS))  # fwd only: inference layers
 
     def __post_init__(self):
         if self.padding is None:
@@ -102,8 +104,11 @@ class Layer:
         return sum(self.elems()) * ESIZE[self.dtype]
 
     def floor_ms(self):
-        """Per op: max(bytes / copy bandwidth, FLOPs / FFMA peak)."""
-        return 1e3 * max(self.bytes_moved() / COPY_BPS, self.flops() / FFMA_FLOPS)
+        """Per op: max(bytes / copy bandwidth, FLOPs / unit peak), the unit
+        peak of ../shared/bench/anchors-h200.md (FP32 FFMA; 16-bit mma.sync at
+        56.25 % density)."""
+        peak = FFMA_FLOPS if self.dtype == "f32" else MMA16_FLOPS
+        return 1e3 * max(self.bytes_moved() / COPY_BPS, self.flops() / peak)
 
     def to_dict(self):
         d = asdict(self)
@@ -137,7 +142,7 @@ class Layer:
 
 
 def layer_from_dict(d):
-    keys = ("N", "H", "W", "C", "F", "dtype", "stride", "padding", "net", "odd")
+    keys = ("N", "H", "W", "C", "F", "dtype", "stride", "padding", "net", "odd", "ops")
     return Layer(**{k: d[k] for k in keys if k in d})
 
 
@@ -154,9 +159,43 @@ REAL = [
 ]
 
 
+# (C, H, [FH, FW], training batch, networks): the stride-1 depthwise layers at
+# 224x224 input (RepLKNet-31B / SLaK-T as bench/large_kernel_nets.py builds them).
+MN, EN = "mobilenetv2_100", "efficientnet_b0"
+REAL_S1 = [
+    (96, 56, [7, 7], 64, "convnext_tiny"), (192, 28, [7, 7], 64, "convnext_tiny"),
+    (384, 14, [7, 7], 64, "convnext_tiny"), (768, 7, [7, 7], 64, "convnext_tiny"),
+    (128, 56, [7, 7], 64, "convnext_base"), (256, 28, [7, 7], 64, "convnext_base"),
+    (512, 14, [7, 7], 64, "convnext_base"), (1024, 7, [7, 7], 64, "convnext_base"),
+    (32, 112, [3, 3], 64, f"{MN}, {EN}"), (144, 56, [3, 3], 64, f"{MN}, {EN}"),
+    (192, 28, [3, 3], 64, MN), (384, 14, [3, 3], 64, MN), (576, 14, [3, 3], 64, MN),
+    (960, 7, [3, 3], 64, MN),
+    (240, 28, [5, 5], 64, EN), (480, 14, [3, 3], 64, EN), (480, 14, [5, 5], 64, EN),
+    (672, 14, [5, 5], 64, EN), (1152, 7, [5, 5], 64, EN), (1152, 7, [3, 3], 64, EN),
+    (128, 56, [31, 31], 32, "replknet31b"), (256, 28, [29, 29], 32, "replknet31b"),
+    (512, 14, [27, 27], 32, "replknet31b"), (1024, 7, [13, 13], 32, "replknet31b"),
+    (128, 56, [5, 5], 32, "replknet31b"), (256, 28, [5, 5], 32, "replknet31b"),
+    (512, 14, [5, 5], 32, "replknet31b"), (1024, 7, [5, 5], 32, "replknet31b"),
+    (96, 56, [51, 5], 32, "slak_t"), (96, 56, [5, 51], 32, "slak_t"),
+    (192, 28, [49, 5], 32, "slak_t"), (192, 28, [5, 49], 32, "slak_t"),
+    (384, 14, [47, 5], 32, "slak_t"), (384, 14, [5, 47], 32, "slak_t"),
+    (768, 7, [13, 5], 32, "slak_t"), (768, 7, [5, 13], 32, "slak_t"),
+    (96, 56, [5, 5], 32, "slak_t"), (192, 28, [5, 5], 32, "slak_t"),
+    (384, 14, [5, 5], 32, "slak_t"), (768, 7, [5, 5], 32, "slak_t"),
+]
+DTYPES = ("f32", "f16", "bf16")
+
+
 def layers_set():
-    return [Layer(n, h, h, c, [f, f], dt, net=net)
-            for n in (64, 1) for dt in ("f32", "f16", "bf16") for (c, h, f, net) in REAL]
+    return [Layer(n, h, h, c, [f, f], dt, net=net, ops=list(OPS) if n > 1 else ["fwd"])
+            for n in (64, 1) for dt in DTYPES for (c, h, f, net) in REAL]
+
+
+def s1_set():
+    """Training batch: the three ops; batch 1: the forward (inference)."""
+    return [Layer(n, h, h, c, f, dt, [1, 1], net=net, ops=list(OPS) if n > 1 else ["fwd"])
+            for batch1 in (False, True) for dt in DTYPES for (c, h, f, nb, net) in REAL_S1
+            for n in ((1,) if batch1 else (nb,))]
 
 
 def odd_set():
@@ -186,6 +225,10 @@ def get_set(name):
         return odd_set()
     if name == "smoke":
         return smoke_set()
+    if name == "s1":
+        return s1_set()
+    if name == "net":
+        return s1_set() + layers_set()
     if name == "all":
         return layers_set() + odd_set()
     raise SystemExit(f"unknown set {name}")
@@ -238,7 +281,8 @@ def main():
     layers = select(get_set(a.set), a.only)
     ops = [o for o in a.ops.split(",") if o]
     kernels = dict(k.split("=", 1) for k in a.kernel)
-    cfgs = [OpConfig(l, op, a.tag, a.aot_flag, kernels.get(op, "")) for l in layers for op in ops]
+    cfgs = [OpConfig(l, op, a.tag, a.aot_flag, kernels.get(op, ""))
+            for l in layers for op in ops if op in l.ops]
     if a.list:
         for c in cfgs:
             print(c.name, f"floor {c.layer.floor_ms():.4f} ms")

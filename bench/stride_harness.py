@@ -96,6 +96,8 @@ def check(lib, L, fns, gen, rows):
     ref = references(L, x, w, dy, idx)
     for (side, op), fn in fns.items():
         r = rows.setdefault(side, {})
+        if op not in L.ops:
+            continue
         if fn is None:
             r[op + "_status"] = "not built"
             continue
@@ -131,7 +133,52 @@ def time_fn(launch, nbuf, iters, target_s):
     return statistics.median(s.elapsed_time(e) for s, e in zip(st, en))
 
 
-def torch_variants(L, sets, nbuf, iters, target_s):
+def graph_time(launch, nbuf, k, reps=5):
+    """K back-to-back launches (operand sets rotated) captured in one CUDA
+    graph on the current stream (the dwc runtime's too), replayed `reps`
+    times; median replay time / K. Per-run events on kernels of a few
+    microseconds measure the host's launch latency instead."""
+    g = torch.cuda.CUDAGraph()
+    sync()
+    g.capture_begin(capture_error_mode="relaxed")
+    try:
+        for i in range(k):
+            launch(i % nbuf)
+    finally:
+        g.capture_end()
+    g.replay()
+    sync()
+    st = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    en = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        st[i].record()
+        g.replay()
+        en[i].record()
+    sync()
+    ms = statistics.median(s.elapsed_time(e) for s, e in zip(st, en)) / k
+    del g
+    return ms
+
+
+GRAPH_BELOW_MS = 0.25
+
+
+def time_kernel(launch, nbuf, iters, target_s, graphs):
+    """(kernel ms, per-call ms): the kernel time from a CUDA graph when one
+    call takes under GRAPH_BELOW_MS (and graphs are on), else the per-call
+    event time."""
+    user = time_fn(launch, nbuf, iters, target_s)
+    if not graphs or user >= GRAPH_BELOW_MS:
+        return user, user
+    k = int(min(512, max(nbuf, 16, math.ceil(2.0 / user))))
+    try:
+        return graph_time(launch, nbuf, k), user
+    except RuntimeError as ex:
+        log("graph capture failed:", str(ex).splitlines()[0][:160])
+        return user, user
+
+
+def torch_variants(L, sets, nbuf, iters, target_s, graphs=False):
     """{variant: {fwd, bwd_data, bwd_filter, bwd_both}} in ms."""
     pt, pb, pl, pr = L.padding
     res = {}
@@ -161,17 +208,19 @@ def torch_variants(L, sets, nbuf, iters, target_s):
                 "bwd_both": lambda i: cb(ts[i][2], ts[i][0], ts[i][1],
                                          output_mask=[True, True, False], **args),
             }
+            if L.ops == ["fwd"]:
+                calls = {"fwd": calls["fwd"]}
             v = {}
             with torch.no_grad():
                 for op, fn in calls.items():
-                    v[op] = time_fn(fn, nbuf, iters, target_s)
+                    v[op], v[op + "_call"] = time_kernel(fn, nbuf, iters, target_s, graphs)
             res[f"{layout}/bench={'on' if bench else 'off'}"] = v
         del ts
     torch.backends.cudnn.benchmark = False
     return res
 
 
-def timing(lib, L, fns, gen, rows, iters, target_s):
+def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False):
     nbuf = int(min(64, max(2, math.ceil(3 * L2_BYTES / L.bytes_moved()))))
     rows["buffers"] = nbuf
     sets = [operands(L, gen) for _ in range(nbuf)]
@@ -180,15 +229,17 @@ def timing(lib, L, fns, gen, rows, iters, target_s):
         if fn is None or r.get(op + "_status") != "ok":
             continue
         outs = [torch.empty(out_shape(L, op), dtype=TD[L.dtype], device="cuda") for _ in sets]
-        r[op + "_ms"] = time_fn(lambda i: lib.call(fn, *call_args(op, *sets[i]), outs[i]),
-                                nbuf, iters, target_s)
+        r[op + "_ms"], r[op + "_call_ms"] = time_kernel(
+            lambda i: lib.call(fn, *call_args(op, *sets[i]), outs[i]), nbuf, iters, target_s,
+            graphs)
         del outs
-    tv = torch_variants(L, sets, nbuf, iters, target_s)
+    tv = torch_variants(L, sets, nbuf, iters, target_s, graphs)
     rows["torch"] = tv
     if tv:
-        best = {op: min(v[op] for v in tv.values()) for op in OPS}
-        best["step"] = min(v["fwd"] + min(v["bwd_data"] + v["bwd_filter"], v["bwd_both"])
-                           for v in tv.values())
+        best = {op: min(v[op] for v in tv.values()) for op in L.ops}
+        if all(op in L.ops for op in OPS):
+            best["step"] = min(v["fwd"] + min(v["bwd_data"] + v["bwd_filter"], v["bwd_both"])
+                               for v in tv.values())
         rows["torch_best"] = best
     for side in {s for s, _ in fns}:
         r = rows.get(side, {})
@@ -208,15 +259,18 @@ def write(out, label, meta, rows):
     lines = [f"# dwc strided depthwise layers: training step vs PyTorch ({meta['gpu']}, "
              f"torch {meta['torch']}, cuDNN {meta['cudnn']}, {meta['date']})", "",
              f"Command: `{meta['command']}` (commit {meta['commit']})", "",
-             "Kernel times in ms (median of CUDA-event runs, operands rotated beyond L2). "
+             f"Kernel times in ms ({meta['statistic']}; operands rotated beyond L2). "
              "PyTorch best = min over NCHW / channels_last x cudnn.benchmark on / off; its step = "
              "min over those of fwd + min(dX + dW, one dX+dW call). x = PyTorch best / ours. "
-             "% floor = floor / ours, floor per op max(bytes / 4.24 TB/s, FLOPs / 60 TFLOP/s), "
-             "step floor = 3 x that. before = main before this branch (direct kernels).", "",
-             "| layer | net | fwd before | fwd ours | fwd PT | fwd x | dX before | dX ours | dX PT | dX x | "
+             "% floor = floor / ours, floor per op max(bytes / 4.24 TB/s, FLOPs / unit peak) "
+             "(FP32 FFMA 60 TFLOP/s; 16-bit mma.sync 460 TFLOP/s x 56.25 %), "
+             "step floor = 3 x that. before = the baseline kernels of --before-dir. "
+             "floors: x >= 1.5 or % floor >= 85 (fwd; step).", "",
+             "| layer | net | fwd before | fwd ours | fwd PT | fwd x | fwd % floor | dX before | dX ours | dX PT | dX x | "
              "dW before | dW ours | dW PT | dW x | step before | step ours | step PT | step x | "
-             "step % floor | correct |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "step % floor | floors | correct |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    met = {}
     geo = {}
     for r in rows:
         b, a, t = r.get("before", {}), r.get("after", {}), r.get("torch_best", {})
@@ -227,27 +281,42 @@ def write(out, label, meta, rows):
         if r.get("odd"):
             errs = ", ".join(f"{op} {fmt(a.get(op + '_rel_err'), '%.1e')}" for op in OPS)
             lines.append(f"| {r['key']} (odd) | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | "
-                         f"- | - | - | {'yes' if ok else 'NO ' + ' '.join(bad)} ({errs}) |")
+                         f"- | - | - | - | - | {'yes' if ok else 'NO ' + ' '.join(bad)} ({errs}) |")
             continue
         x = lambda op: (t[op] / a[op + "_ms"]) if t.get(op) and a.get(op + "_ms") else None
         xs = t.get("step") / a["step_ms"] if t.get("step") and a.get("step_ms") else None
         pf = 100 * 3 * r["floor_ms"] / a["step_ms"] if a.get("step_ms") else None
+        pff = 100 * r["floor_ms"] / a["fwd_ms"] if a.get("fwd_ms") else None
         for k, v in (("fwd", x("fwd")), ("step", xs)):
             if v:
                 geo.setdefault((k, r["dtype"], r["N"]), []).append(v)
+        verdict = []
+        for k, v, p in (("fwd", x("fwd"), pff), ("step", xs, pf)):
+            if v is not None:
+                good = v >= 1.5 or (p or 0) >= 85
+                met.setdefault(k, []).append(good)
+                verdict.append(f"{k} {'ok' if good else 'NO'}")
         lines.append(
             f"| {r['key']} | {r.get('net', '')} | {fmt(b.get('fwd_ms'))} | {fmt(a.get('fwd_ms'))} | {fmt(t.get('fwd'))} | "
-            f"{fmt(x('fwd'), '%.2f')} | {fmt(b.get('bwd_data_ms'))} | {fmt(a.get('bwd_data_ms'))} | "
+            f"{fmt(x('fwd'), '%.2f')} | {fmt(pff, '%.0f%%')} | {fmt(b.get('bwd_data_ms'))} | {fmt(a.get('bwd_data_ms'))} | "
             f"{fmt(t.get('bwd_data'))} | {fmt(x('bwd_data'), '%.2f')} | {fmt(b.get('bwd_filter_ms'))} | "
             f"{fmt(a.get('bwd_filter_ms'))} | {fmt(t.get('bwd_filter'))} | {fmt(x('bwd_filter'), '%.2f')} | "
             f"{fmt(b.get('step_ms'))} | {fmt(a.get('step_ms'))} | {fmt(t.get('step'))} | "
-            f"{fmt(xs, '%.2f')} | {fmt(pf, '%.0f%%')} | {'yes' if ok else 'NO ' + ' '.join(bad)} |")
+            f"{fmt(xs, '%.2f')} | {fmt(pf, '%.0f%%')} | {', '.join(verdict) or '-'} | "
+            f"{'yes' if ok else 'NO ' + ' '.join(bad)} |")
     if geo:
         lines += ["", "| what | dtype | N | layers | geomean x | min | max |",
                   "|---|---|---|---|---|---|---|"]
-        for (k, dt, n), v in sorted(geo.items()):
+        groups = dict(geo)
+        for k in ("fwd", "step"):
+            allv = [u for (kk, _, _), v in geo.items() if kk == k for u in v]
+            if allv:
+                groups[(k, "all", "all")] = allv
+        for (k, dt, n), v in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
             g = math.exp(sum(math.log(u) for u in v) / len(v))
             lines.append(f"| {k} | {dt} | {n} | {len(v)} | {g:.2f} | {min(v):.2f} | {max(v):.2f} |")
+        lines += ["", "Per-layer floor (x >= 1.5 or >= 85 % of floor): " + "; ".join(
+            f"{k} {sum(v)}/{len(v)} layers" for k, v in met.items())]
     variants = [s for s in meta["sides"] if s not in ("after", "before")]
     if variants:
         lines += ["", "Tuning variants (ms; the kernels of dwc-aot with the options in the "
@@ -287,6 +356,9 @@ def main(argv=None):
     ap.add_argument("--target-s", type=float, default=0.08)
     ap.add_argument("--time-budget", type=float, default=420.0)
     ap.add_argument("--seed", type=int, default=2020)
+    ap.add_argument("--graphs", action="store_true",
+                    help=f"kernel time of calls under {GRAPH_BELOW_MS} ms from CUDA graphs of "
+                         "back-to-back launches (the per-call time is kept as *_call_ms)")
     a = ap.parse_args(argv)
     t0 = time.time()
 
@@ -325,7 +397,9 @@ def main(argv=None):
             "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
             "cudnn": torch.backends.cudnn.version(), "commit": man.get("commit"),
             "command": " ".join(["bench/stride_harness.py"] + sys.argv[1:]),
-            "statistic": "median of per-run CUDA events",
+            "statistic": ("kernel: median of CUDA-graph replays / launches under "
+                          f"{GRAPH_BELOW_MS} ms, else of per-run CUDA events" if a.graphs
+                          else "median of per-run CUDA events"),
             "sides": [s for s, _ in sides]}
     rows = []
     for L in layers:
@@ -333,16 +407,16 @@ def main(argv=None):
         rows.append(row)
         fns = {}
         for side, tag in sides:
-            for op in OPS:
+            for op in L.ops:
                 n = L.name(op, tag)
                 fns[(side, op)] = lib.entry("dwc_" + n, 3) if built.get(n) else None
-            if side != "after" and all(fns[(side, op)] is None for op in OPS):
-                for op in OPS:
+            if side != "after" and all(fns[(side, op)] is None for op in L.ops):
+                for op in L.ops:
                     del fns[(side, op)]
         try:
             check(lib, L, fns, gen, row)
             if not L.odd and time.time() - t0 < a.time_budget:
-                timing(lib, L, fns, gen, row, a.iters, a.target_s)
+                timing(lib, L, fns, gen, row, a.iters, a.target_s, a.graphs)
             elif not L.odd:
                 row["timing"] = "skipped: time budget"
         except torch.cuda.OutOfMemoryError as ex:
