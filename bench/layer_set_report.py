@@ -1,0 +1,155 @@
+"""The issue-20 layer-set table: every depthwise layer of the real networks
+(bench/stride_configs.py, set `net`) from one or more bench/stride_harness.py
+result files, a later file's row replacing an earlier one's for the same
+layer (a re-run of the layers whose kernels changed). No torch needed.
+
+    python3 bench/layer_set_report.py RUN1.json [RUN2.json ...] --out DIR \
+        --label L [--plot]
+
+Writes DIR/<label>.md (per-layer kernel times, ratios against PyTorch's best,
+% of floor, the per-layer verdict, where each row was measured) and, with
+--plot, DIR/<label>.png (speedup per layer, forward and training step).
+"""
+
+import argparse
+import json
+import math
+import os
+
+OPS = ("fwd", "bwd_data", "bwd_filter")
+FLOOR_X, FLOOR_PCT = 1.5, 85.0
+
+
+def load_rows(paths):
+    """{key: (row, source file)}, later files first to win."""
+    rows = {}
+    for p in paths:
+        with open(p) as f:
+            d = json.load(f)
+        for r in d["rows"]:
+            if r.get("odd"):
+                continue
+            rows[r["key"]] = (r, os.path.basename(p))
+    return rows
+
+
+def ratios(r):
+    """(fwd x, fwd % floor, step x, step % floor) or None where not timed."""
+    a, t = r.get("after", {}), r.get("torch_best", {})
+    fx = t["fwd"] / a["fwd_ms"] if t.get("fwd") and a.get("fwd_ms") else None
+    fp = 100 * r["floor_ms"] / a["fwd_ms"] if a.get("fwd_ms") else None
+    step = a.get("step_ms") or (sum(a[o + "_ms"] for o in OPS)
+                                if all(a.get(o + "_ms") for o in OPS) else None)
+    sx = t["step"] / step if t.get("step") and step else None
+    sp = 100 * 3 * r["floor_ms"] / step if step else None
+    return fx, fp, sx, sp, step
+
+
+def correct(r):
+    a = r.get("after", {})
+    st = [v for k, v in a.items() if k.endswith("_status")]
+    return bool(st) and all(v == "ok" for v in st)
+
+
+def meets(x, pct):
+    return x is not None and (x >= FLOOR_X or (pct or 0) >= FLOOR_PCT)
+
+
+def geomean(v):
+    return math.exp(sum(math.log(u) for u in v) / len(v)) if v else None
+
+
+def fmt(v, p="%.3f"):
+    return (p % v) if isinstance(v, (int, float)) else "-"
+
+
+def table(rows):
+    head = ["| layer | net | fwd ours | fwd PT | fwd x | fwd % floor | dX ours | dX PT | "
+            "dW ours | dW PT | step ours | step PT | step x | step % floor | floors | correct | run |",
+            "|" + "---|" * 17]
+    out = []
+    for key, (r, src) in rows.items():
+        a, t = r.get("after", {}), r.get("torch_best", {})
+        fx, fp, sx, sp, step = ratios(r)
+        verdict = [f"{k} {'ok' if meets(x, p) else 'NO'}"
+                   for k, x, p in (("fwd", fx, fp), ("step", sx, sp)) if x is not None]
+        out.append(
+            f"| {key} | {r.get('net', '')} | {fmt(a.get('fwd_ms'))} | {fmt(t.get('fwd'))} | "
+            f"{fmt(fx, '%.2f')} | {fmt(fp, '%.0f%%')} | {fmt(a.get('bwd_data_ms'))} | "
+            f"{fmt(t.get('bwd_data'))} | {fmt(a.get('bwd_filter_ms'))} | {fmt(t.get('bwd_filter'))} | "
+            f"{fmt(step)} | {fmt(t.get('step'))} | {fmt(sx, '%.2f')} | {fmt(sp, '%.0f%%')} | "
+            f"{', '.join(verdict) or '-'} | {'yes' if correct(r) else 'NO'} | {src} |")
+    return head + out
+
+
+def summary(rows):
+    groups, met = {}, {"fwd": [], "step": []}
+    for r, _ in rows.values():
+        fx, fp, sx, sp, _ = ratios(r)
+        for k, x, p in (("fwd", fx, fp), ("step", sx, sp)):
+            if x is None:
+                continue
+            met[k].append(meets(x, p))
+            for g in ((k, "all", "all"), (k, r["dtype"], "all"), (k, r["dtype"], r["N"]),
+                      (k, "net " + r.get("net", "").split(",")[0], "all")):
+                groups.setdefault(g, []).append(x)
+    lines = ["| what | group | N | layers | geomean x | min | max |", "|---|---|---|---|---|---|---|"]
+    for (k, g, n), v in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
+        lines.append(f"| {k} | {g} | {n} | {len(v)} | {geomean(v):.2f} | {min(v):.2f} | {max(v):.2f} |")
+    wrong = [key for key, (r, _) in rows.items() if not correct(r)]
+    lines += ["", "Per-layer floor (x >= 1.5 or >= 85 % of floor): " +
+              "; ".join(f"{k} {sum(v)}/{len(v)}" for k, v in met.items()),
+              f"Incorrect layers: {len(wrong)}" + (f" ({', '.join(wrong)})" if wrong else "")]
+    return lines
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    items = [(k, r) for k, (r, _) in rows.items()]
+    fig, axes = plt.subplots(2, 1, figsize=(max(12, 0.12 * len(items)), 9))
+    colors = {"f32": "tab:blue", "f16": "tab:orange", "bf16": "tab:green"}
+    for ax, (what, idx) in zip(axes, (("forward", 0), ("training step", 2))):
+        xs = [(k, r["dtype"], ratios(r)[idx]) for k, r in items if ratios(r)[idx]]
+        ax.bar(range(len(xs)), [v for _, _, v in xs], color=[colors[d] for _, d, _ in xs])
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.axhline(FLOOR_X, color="r", lw=0.8, ls="--")
+        ax.set_yscale("log")
+        ax.set_ylabel(f"{what}: PyTorch best / dwc")
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([k for k, _, _ in xs], rotation=90, fontsize=4)
+    axes[0].set_title("dwc depthwise kernels on the layers of real networks (H200; red: 1.5x)")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colors.values()]
+    axes[0].legend(handles, list(colors), loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=150)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--out", default="bench/results")
+    ap.add_argument("--label", required=True)
+    ap.add_argument("--plot", action="store_true")
+    ap.add_argument("--command", default="", help="the command line to record")
+    a = ap.parse_args()
+    rows = load_rows(a.runs)
+    lines = [f"# dwc depthwise kernels on the layers of real networks ({a.label})", "",
+             "Composed by `python3 bench/layer_set_report.py " + " ".join(a.runs) +
+             f" --out {a.out} --label {a.label}{' --plot' if a.plot else ''}`"
+             + (f"; runs: {a.command}" if a.command else ""), "",
+             "Kernel ms (the `run` column names the harness result each row comes from; its "
+             "statistic and command are in that file). x = PyTorch best / ours; floor per op = "
+             "max(bytes / 4.24 TB/s, FLOPs / unit peak), step = the three ops.", ""]
+    lines += summary(rows) + [""] + table(rows)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, a.label + ".md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if a.plot:
+        plot(rows, os.path.join(a.out, a.label + ".png"))
+    print("\n".join(summary(rows)))
+
+
+if __name__ == "__main__":
+    main()
