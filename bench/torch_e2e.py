@@ -537,7 +537,20 @@ def _train_step(model, opt, x, target, amp):
 
 
 def _agreement(stock, ours, x, target, amp, train):
-    """Relative logit error and worst relative gradient error (by norm)."""
+    """Relative logit error and worst relative gradient error (by norm), both
+    sides with cuDNN's TF32 off: PyTorch's default (allow_tf32 = True) runs
+    stock f32 convolutions in TF32 (10-bit mantissa), which alone moves a
+    deep f32 network's logits by ~1e-2 and cannot be the 1e-4 reference."""
+    import torch
+    tf32 = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    try:
+        return _agreement_fp32(stock, ours, x, target, amp, train)
+    finally:
+        torch.backends.cudnn.allow_tf32 = tf32
+
+
+def _agreement_fp32(stock, ours, x, target, amp, train):
     import torch
     outs, grads = [], []
     for m in (stock, ours):
