@@ -15,6 +15,10 @@ import argparse
 import json
 import math
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stride_configs import layer_from_dict  # noqa: E402
 
 OPS = ("fwd", "bwd_data", "bwd_filter")
 FLOOR_X, FLOOR_PCT = 1.5, 85.0
@@ -29,6 +33,8 @@ def load_rows(paths):
         for r in d["rows"]:
             if r.get("odd"):
                 continue
+            # One floor for every run (older runs used the FP32 peak for 16-bit too).
+            r["floor_ms"] = layer_from_dict(r).floor_ms()
             rows[r["key"]] = (r, os.path.basename(p))
     return rows
 
