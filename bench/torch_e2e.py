@@ -16,8 +16,9 @@ run cut short still reports what it did):
                the PyTorch fallback), the filter cache after an in-place
                update, autocast vs PyTorch's autocast conv2d
   overhead     host time per forward call on a chain of 50 small depthwise
-               layers (module, raw op, nn.Conv2d), GPU time per chain,
-               and capture + replay in a CUDA graph
+               layers (module, plan, raw op, nn.Conv2d), GPU time per chain,
+               the C++ probe of the hot path's parts, and capture + replay
+               in a CUDA graph (overhead_host: the same without the graphs)
   models       timm convnext_tiny and mobilenetv2_100, channels_last, f32
                and AMP f16/bf16: inference at batch 1 and 64, training step
                at batch 64; stock PyTorch (cudnn.benchmark=True) vs
@@ -455,7 +456,12 @@ def _gpu_ms(fn, reps=20, warm=3):
     return statistics.median(ts)
 
 
-def section_overhead(res):
+def section_overhead_host(res):
+    """The overhead section without the CUDA graph checks (repeat runs)."""
+    section_overhead(res, graphs=False)
+
+
+def section_overhead(res, graphs=True):
     import torch
     import dwc_torch
     c = CHAIN
@@ -522,8 +528,9 @@ def section_overhead(res):
                                kernels.checked_entry(chain_specs()[0], "fwd") or 0)
     res.add(section="overhead_probe", layer="1x32x14x14 3x3 f32 bias", calls=400,
             **{k: (round(v, 1) if isinstance(v, float) else v) for k, v in probe.items()})
-    section_graph(res, ours, x)
-    section_graph_train(res, ours, x)
+    if graphs:
+        section_graph(res, ours, x)
+        section_graph_train(res, ours, x)
 
 
 def section_graph_train(res, model, x):
@@ -765,8 +772,9 @@ def run(args):
     n = sum(dwc_torch.load_kernels(k) for k in args.kernels.split(","))
     res.add(section="setup", torch=torch.__version__, device=torch.cuda.get_device_name(),
             extension_and_load_s=round(time.time() - t0, 1), entry_points=n)
-    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead)):
-        if name in args.sections:
+    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead),
+                     ("overhead_host", section_overhead_host)):
+        if name in args.sections.split(","):
             try:
                 fn(res)
             except Exception as e:
