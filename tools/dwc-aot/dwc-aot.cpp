@@ -4,8 +4,10 @@
 // object (PIC) holding the GPU binary, the host code and one C-ABI entry
 // point per public function:
 //   dwc_status dwc_<name>(const void *in0, ..., void *out0, ...)
-// taking raw device pointers of dense row-major buffers, plus a C/C++ header
-// declaring them. The object links against libdwc_runtime.
+// taking raw device pointers of dense row-major buffers (and
+// dwc_<name>_trusted, the same without the driver's per-pointer query),
+// plus a C/C++ header declaring them. The object links against
+// libdwc_runtime.
 //
 //===----------------------------------------------------------------------===//
 

@@ -309,6 +309,9 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
                           at::IntArrayRef size, at::IntArrayRef stride,
                           at::IntArrayRef padding, at::IntArrayRef dilation,
                           const c10::optional<at::Tensor> &weightHwc) {
+  TORCH_CHECK(size.size() == 4 && padding.size() == 4,
+              "dwc::depthwise_conv2d_backward_data: input_size is [N, C, H, W], padding "
+              "[t, b, l, r]");
   const int64_t C = weight.size(0), KH = weight.size(2), KW = weight.size(3);
   if (!usable(gy) || gy.scalar_type() != weight.scalar_type())
     return torchBwdData(gy, weight, size, stride, padding, dilation);
@@ -317,7 +320,7 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
           padding[0], padding[1], padding[2], padding[3], 0};
   const int64_t OH = outSize(size[2], KH, stride[0], dilation[0], padding[0], padding[1]);
   const int64_t OW = outSize(size[3], KW, stride[1], dilation[1], padding[2], padding[3]);
-  TORCH_CHECK(size.size() == 4 && C == size[1] && weight.size(1) == 1 &&
+  TORCH_CHECK(C == size[1] && weight.size(1) == 1 &&
                   gy.sizes() == at::IntArrayRef({size[0], C, OH, OW}),
               "dwc::depthwise_conv2d_backward_data: grad_out ", gy.sizes(), " and weight ",
               weight.sizes(), " do not match the input size ", size);
