@@ -16,8 +16,9 @@ run cut short still reports what it did):
                the PyTorch fallback), the filter cache after an in-place
                update, autocast vs PyTorch's autocast conv2d
   overhead     host time per forward call on a chain of 50 small depthwise
-               layers (module, raw op, nn.Conv2d), GPU time per chain,
-               and capture + replay in a CUDA graph
+               layers (module, plan, raw op, nn.Conv2d), GPU time per chain,
+               the C++ probe of the hot path's parts, and capture + replay
+               in a CUDA graph (overhead_host: the same without the graphs)
   models       timm convnext_tiny and mobilenetv2_100, channels_last, f32
                and AMP f16/bf16: inference at batch 1 and 64, training step
                at batch 64; stock PyTorch (cudnn.benchmark=True) vs
@@ -334,6 +335,53 @@ def check_module(res):
                 ok=bool(ok and y.dtype == yr.dtype and rel_err(y, yr) <= 1e-2))
 
 
+def check_trusted_paths(res):
+    """The C++ extension calls the trusted entry points (no driver query per
+    pointer) after checking the tensors itself: a weight on another device
+    or with other channels is refused with PyTorch's kind of error, never a
+    kernel reading host memory; the checked entry point still refuses a host
+    pointer, the trusted one a null or misaligned pointer."""
+    import ctypes
+
+    import torch
+    from dwc_torch import kernels
+    from dwc_torch.extension import load_runtime
+    s = chain_specs()[0]
+    x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").contiguous(
+        memory_format=torch.channels_last)
+    w, b = torch.randn(s.C, 1, 3, 3), torch.randn(s.C)
+    d = torch.ops.dwc.depthwise_conv2d
+    for what, args in (("cpu_weight", (w, b.cuda())), ("cpu_bias", (w.cuda(), b)),
+                       ("other_channels", (w[:16].cuda(), b[:16].cuda()))):
+        try:
+            d(x, *args, [1, 1], [1, 1, 1, 1], [1, 1])
+            torch.cuda.synchronize()
+            res.add(section="correctness", op="refused", case=what, ok=False, error="not refused")
+        except RuntimeError as e:
+            res.add(section="correctness", op="refused", case=what, message=str(e)[:200],
+                    ok=True)
+    rt = load_runtime()
+    checked = kernels.checked_entry(s, "fwd")
+    trusted = kernels.resolve(s.registry_key("fwd"))
+    sig = ctypes.CFUNCTYPE(ctypes.c_int, *([ctypes.c_void_p] * 4))
+    y = torch.empty_like(x)
+    wd, bd = w.cuda().reshape(s.C, 9).t().contiguous(), b.cuda()
+    host = (ctypes.c_float * (s.N * s.C * s.H * s.W + 4))()
+    host_x = (ctypes.addressof(host) + 15) // 16 * 16  # aligned: refused as host memory
+    cases = (("checked_host_x", checked, host_x, 3, "not a CUDA device pointer"),
+             ("trusted_null_out", trusted, None, 3, "is null"),
+             ("trusted_misaligned_x", trusted, x.data_ptr() + 4, 4, "not 16-byte aligned"))
+    for what, fn, xp, want, text in cases:
+        args = [xp, wd.data_ptr(), bd.data_ptr(), y.data_ptr()]
+        if what == "trusted_null_out":
+            args = [x.data_ptr(), wd.data_ptr(), bd.data_ptr(), None]
+        st = sig(fn)(*args) if fn else -1
+        msg = rt.dwcGetLastErrorMessage().decode()
+        res.add(section="correctness", op="entry_check", case=what, status=st, message=msg,
+                distinct_entries=bool(checked and trusted and checked != trusted),
+                ok=bool(st == want and text in msg and checked != trusted))
+
+
 def large_specs():
     """Layers of the large-kernel networks (batch 32), f16 and f32."""
     from dwc_torch.spec import LayerSpec
@@ -373,6 +421,7 @@ def section_correctness(res):
         check_pool(res, s)
     check_gap_conv(res, gaps, convs)
     check_module(res)
+    check_trusted_paths(res)
 
 
 def _host_us(fn, calls, reps=15, inner=8):
@@ -407,7 +456,12 @@ def _gpu_ms(fn, reps=20, warm=3):
     return statistics.median(ts)
 
 
-def section_overhead(res):
+def section_overhead_host(res):
+    """The overhead section without the CUDA graph checks (repeat runs)."""
+    section_overhead(res, graphs=False)
+
+
+def section_overhead(res, graphs=True):
     import torch
     import dwc_torch
     c = CHAIN
@@ -437,10 +491,19 @@ def section_overhead(res):
         for _ in range(L):
             y = plan(y, w, b)
         return y
+
+    call = plan.call  # the same plan call as a pybind11 method (v3's __call__)
+
+    def planned_method():
+        y = x
+        for _ in range(L):
+            y = call(y, w, b)
+        return y
     calls0 = dwc_torch.stats()["calls"]
     with torch.no_grad():
         rows = {"module_no_grad": (_host_us(lambda: ours(x), L), _gpu_ms(lambda: ours(x))),
                 "plan_call_no_grad": (_host_us(planned, L), _gpu_ms(planned)),
+                "plan_method_no_grad": (_host_us(planned_method, L), _gpu_ms(planned_method)),
                 "raw_op_no_grad": (_host_us(raw, L), _gpu_ms(raw)),
                 "torch_no_grad": (_host_us(lambda: stock(x), L), _gpu_ms(lambda: stock(x))),
                 "identity_modules": (_host_us(lambda: idle(x), L), 0.0)}
@@ -460,11 +523,14 @@ def section_overhead(res):
     for k, (h, g) in rows.items():
         res.add(section="overhead", variant=k, host_us_per_call=round(h, 2),
                 gpu_ms_per_chain=round(g, 4), chain=c, dwc_kernels_used=used)
-    probe = ext.probe_hot_path(plan, x, w, b, 400)
+    from dwc_torch import kernels
+    probe = ext.probe_hot_path(plan, x, w, b, 400,
+                               kernels.checked_entry(chain_specs()[0], "fwd") or 0)
     res.add(section="overhead_probe", layer="1x32x14x14 3x3 f32 bias", calls=400,
             **{k: (round(v, 1) if isinstance(v, float) else v) for k, v in probe.items()})
-    section_graph(res, ours, x)
-    section_graph_train(res, ours, x)
+    if graphs:
+        section_graph(res, ours, x)
+        section_graph_train(res, ours, x)
 
 
 def section_graph_train(res, model, x):
@@ -719,8 +785,9 @@ def run(args):
     n = sum(dwc_torch.load_kernels(k) for k in args.kernels.split(","))
     res.add(section="setup", torch=torch.__version__, device=torch.cuda.get_device_name(),
             extension_and_load_s=round(time.time() - t0, 1), entry_points=n)
-    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead)):
-        if name in args.sections:
+    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead),
+                     ("overhead_host", section_overhead_host)):
+        if name in args.sections.split(","):
             try:
                 fn(res)
             except Exception as e:

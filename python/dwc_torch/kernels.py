@@ -24,7 +24,8 @@ from .spec import spec_from_key
 
 log = logging.getLogger("dwc_torch")
 _lock = threading.RLock()
-_symbols = {}        # symbol -> address, from loaded kernel libraries
+_symbols = {}        # symbol -> address the extension calls (trusted entry where there is one)
+_checked = {}        # symbol -> address of the checked entry point dwc_<name>
 _libs = []           # keep the ctypes handles alive
 _unresolved = {}     # symbol -> why PyTorch runs it
 _kernel_dirs = []
@@ -65,18 +66,42 @@ def current_chip():
     return "sm_90"
 
 
+def _address(lib, sym):
+    try:
+        return ctypes.cast(getattr(lib, sym), ctypes.c_void_p).value
+    except AttributeError:
+        return None
+
+
 def _open_library(so, symbols):
+    """{symbol: address} of the entry points the C++ extension calls: the
+    trusted entry point (`<symbol>_trusted`: no driver query per pointer;
+    the extension passes only CUDA tensors of the current device, checked
+    itself) where the object has one (dwc-aot of this version), else the
+    checked `<symbol>`."""
     from .extension import load_runtime
     load_runtime()
     lib = ctypes.CDLL(so)
     _libs.append(lib)
     found = {}
     for sym in symbols:
-        try:
-            found[sym] = ctypes.cast(getattr(lib, sym), ctypes.c_void_p).value
-        except AttributeError:
-            pass
+        checked = _address(lib, sym)
+        addr = _address(lib, sym + "_trusted") or checked
+        if addr:
+            found[sym] = addr
+        if checked:
+            _checked[sym] = checked
     return found
+
+
+def checked_entry(spec, op):
+    """Address of the checked entry point of (spec, op) (every pointer asked
+    of the driver; for tests and probes), or None when not loaded."""
+    with _lock:
+        for alias in _aliases(spec, op):
+            if alias in _checked:
+                return _checked[alias]
+    return None
 
 
 def load_kernels(kernels_dir, chip=None):

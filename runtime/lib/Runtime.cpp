@@ -421,8 +421,32 @@ struct ModuleRecord {
   int refs = 0;
   std::mutex mutex;
   std::vector<std::pair<CUcontext, CUmodule>> loaded;
-  std::map<std::pair<CUcontext, std::string>, CUfunction> functions;
+  /// Kernels looked up so far: found by the name's address first (generated
+  /// host code passes the same constant string on every launch), confirmed
+  /// by its text (a caller may reuse a buffer for another name). The list
+  /// belongs to the record, so nothing outlives a module's unload.
+  struct Function {
+    CUcontext ctx;
+    const char *namePtr;
+    std::string name;
+    CUfunction fn;
+  };
+  std::vector<Function> functions;
 };
+
+/// The cached kernel `name` of `rec` in `ctx`, or null. Call with
+/// rec->mutex held. No allocation: the hot path of every launch.
+CUfunction cachedFunction(ModuleRecord *rec, CUcontext ctx, const char *name) {
+  for (const ModuleRecord::Function &f : rec->functions)
+    if (f.ctx == ctx && f.namePtr == name && f.name == name)
+      return f.fn;
+  for (ModuleRecord::Function &f : rec->functions)
+    if (f.ctx == ctx && f.name == name) {
+      f.namePtr = name; // same kernel, other string: remember this address
+      return f.fn;
+    }
+  return nullptr;
+}
 
 std::mutex gModulesMutex;
 // Never destroyed: compiled code unregisters its modules from global
@@ -715,17 +739,19 @@ dwc_status dwcSynchronize(void) {
 
 dwc_status dwcCheckPointerNamed(const void *ptr, size_t alignment,
                                 const char *name) {
-  std::string what = name ? std::string("argument ") + name : "pointer";
+  // "argument <name>" or "pointer": formatted only when a check fails (this
+  // runs for every argument of every call).
+  const char *pre = name ? "argument " : "", *what = name ? name : "pointer";
   if (!ptr)
-    return setError(DWC_ERROR_INVALID_VALUE, "%s is null", what.c_str());
+    return setError(DWC_ERROR_INVALID_VALUE, "%s%s is null", pre, what);
   if (alignment > 1) {
     if (alignment & (alignment - 1))
       return setError(DWC_ERROR_INVALID_VALUE,
                       "dwcCheckPointer: alignment %zu is not a power of two",
                       alignment);
     if (reinterpret_cast<uintptr_t>(ptr) & (alignment - 1))
-      return setError(DWC_ERROR_MISALIGNED, "%s (%p) is not %zu-byte aligned",
-                      what.c_str(), ptr, alignment);
+      return setError(DWC_ERROR_MISALIGNED, "%s%s (%p) is not %zu-byte aligned",
+                      pre, what, ptr, alignment);
   }
   // Only when the driver is already up: checking must not initialise it.
   if (gDriver.ok.load(std::memory_order_acquire)) {
@@ -735,8 +761,8 @@ dwc_status dwcCheckPointerNamed(const void *ptr, size_t alignment,
                                    reinterpret_cast<CUdeviceptr>(ptr));
     if (r == CUDA_ERROR_INVALID_VALUE)
       return setError(DWC_ERROR_INVALID_VALUE,
-                      "%s (%p) is not a CUDA device pointer (host memory?)",
-                      what.c_str(), ptr);
+                      "%s%s (%p) is not a CUDA device pointer (host memory?)",
+                      pre, what, ptr);
   }
   return DWC_SUCCESS;
 }
@@ -819,10 +845,8 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   }
   auto *rec = static_cast<ModuleRecord *>(module);
   std::lock_guard<std::mutex> lock(rec->mutex);
-  auto key = std::make_pair(ctx, std::string(name));
-  auto it = rec->functions.find(key);
-  if (it != rec->functions.end())
-    return it->second;
+  if (CUfunction fn = cachedFunction(rec, ctx, name))
+    return fn;
   CUmodule mod = moduleIn(rec, ctx);
   if (!mod)
     return nullptr;
@@ -834,7 +858,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
              cuErrorText(r).c_str());
     return nullptr;
   }
-  rec->functions[key] = fn;
+  rec->functions.push_back({ctx, name, name, fn});
   return fn;
 }
 

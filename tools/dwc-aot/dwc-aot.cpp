@@ -4,8 +4,10 @@
 // object (PIC) holding the GPU binary, the host code and one C-ABI entry
 // point per public function:
 //   dwc_status dwc_<name>(const void *in0, ..., void *out0, ...)
-// taking raw device pointers of dense row-major buffers, plus a C/C++ header
-// declaring them. The object links against libdwc_runtime.
+// taking raw device pointers of dense row-major buffers (and
+// dwc_<name>_trusted, the same without the driver's per-pointer query),
+// plus a C/C++ header declaring them. The object links against
+// libdwc_runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,8 +189,14 @@ bool isCIdentifier(StringRef name) {
          llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-/// Checks that `fn` can be given the entry point dwc_<name>: a C identifier
-/// that no other symbol of the module already uses.
+/// The entry point without the driver's pointer query (addTrustedEntryPoint).
+std::string trustedEntryName(StringRef name) {
+  return "dwc_" + name.str() + "_trusted";
+}
+
+/// Checks that `fn` can be given the entry points dwc_<name> and
+/// dwc_<name>_trusted: a C identifier that no other symbol of the module
+/// already uses, and no function's entry point is another's trusted one.
 LogicalResult checkEntryName(ModuleOp module, func::FuncOp fn) {
   StringRef name = fn.getName();
   if (!isCIdentifier(name))
@@ -196,11 +204,19 @@ LogicalResult checkEntryName(ModuleOp module, func::FuncOp fn) {
                           << "' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"
                              "; its entry point dwc_"
                           << name << " could not be declared in C";
-  std::string entry = "dwc_" + name.str();
-  if (SymbolTable::lookupSymbolIn(module, entry))
-    return fn.emitError() << "dwc-aot: entry point " << entry << " of @" << name
-                          << " clashes with the symbol @" << entry
-                          << " of the module (rename one of them)";
+  for (std::string entry : {"dwc_" + name.str(), trustedEntryName(name)})
+    if (SymbolTable::lookupSymbolIn(module, entry))
+      return fn.emitError() << "dwc-aot: entry point " << entry << " of @"
+                            << name << " clashes with the symbol @" << entry
+                            << " of the module (rename one of them)";
+  if (name.ends_with("_trusted")) {
+    StringRef base = name.drop_back(strlen("_trusted"));
+    auto other = module.lookupSymbol<func::FuncOp>(base);
+    if (other && !other.isDeclaration() && other.isPublic())
+      return fn.emitError() << "dwc-aot: entry point dwc_" << name << " of @"
+                            << name << " is also the trusted entry point of @"
+                            << base << " (rename one of them)";
+  }
   return success();
 }
 
@@ -289,51 +305,14 @@ LogicalResult checkLoweredAbi(ModuleOp module, const EntrySig &sig) {
   return success();
 }
 
-/// Adds `i32 dwc_<name>(ptr...)`: checks every pointer, builds the memref
-/// descriptors of dense row-major buffers, calls _mlir_ciface_<name> and
-/// returns the runtime's pending error.
-void addEntryPoint(llvm::Module &m, const EntrySig &sig) {
-  llvm::LLVMContext &ctx = m.getContext();
-  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+/// The entry point `fn` of `sig`, from `b`'s insertion point on: builds the
+/// memref descriptors of dense row-major buffers from its pointer arguments,
+/// calls _mlir_ciface_<name> and returns the runtime's pending error.
+void emitCallAndReturn(llvm::IRBuilder<> &b, llvm::Function *fn,
+                       const EntrySig &sig, llvm::FunctionCallee take) {
+  llvm::LLVMContext &ctx = fn->getContext();
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
   llvm::PointerType *ptr = llvm::PointerType::getUnqual(ctx);
-
-  llvm::FunctionCallee take = m.getOrInsertFunction(
-      "dwcTakeLastError", llvm::FunctionType::get(i32, {}, false));
-  llvm::FunctionCallee checkPtr = m.getOrInsertFunction(
-      "dwcCheckPointerNamed",
-      llvm::FunctionType::get(i32, {ptr, i64, ptr}, false));
-  llvm::Function *ciface = m.getFunction("_mlir_ciface_" + sig.name);
-
-  std::vector<llvm::Type *> params(sig.args.size(), ptr);
-  auto *fty = llvm::FunctionType::get(i32, params, false);
-  auto *fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
-                                    "dwc_" + sig.name, m);
-  fn->setVisibility(llvm::GlobalValue::DefaultVisibility);
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
-  for (unsigned i = 0; i < sig.args.size(); ++i)
-    fn->getArg(i)->setName(sig.args[i].name);
-
-  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
-  llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "bad_arg", fn);
-  llvm::IRBuilder<> b(entry);
-  b.CreateCall(take); // a call reports its own errors only
-  llvm::IRBuilder<> fb(fail);
-  llvm::PHINode *failStatus = fb.CreatePHI(i32, sig.args.size());
-  fb.CreateCall(take);
-  fb.CreateRet(failStatus);
-
-  for (unsigned i = 0; i < sig.args.size(); ++i) {
-    llvm::Value *name = b.CreateGlobalString(
-        sig.args[i].name + " of dwc_" + sig.name, "dwc.argname");
-    llvm::Value *st =
-        b.CreateCall(checkPtr, {fn->getArg(i), b.getInt64(alignment), name});
-    llvm::BasicBlock *next = llvm::BasicBlock::Create(ctx, "ok", fn, fail);
-    b.CreateCondBr(b.CreateICmpNE(st, b.getInt32(0)), fail, next);
-    failStatus->addIncoming(st, b.GetInsertBlock());
-    b.SetInsertPoint(next);
-  }
-
   std::vector<llvm::Value *> descs;
   for (unsigned i = 0; i < sig.args.size(); ++i) {
     const BufferArg &a = sig.args[i];
@@ -364,8 +343,99 @@ void addEntryPoint(llvm::Module &m, const EntrySig &sig) {
     }
     descs.push_back(d);
   }
-  b.CreateCall(ciface, descs);
+  b.CreateCall(fn->getParent()->getFunction("_mlir_ciface_" + sig.name), descs);
   b.CreateRet(b.CreateCall(take));
+}
+
+/// Declares `i32 <name>(ptr...)` with one named pointer per buffer.
+llvm::Function *declareEntry(llvm::Module &m, const EntrySig &sig,
+                             const std::string &name) {
+  llvm::LLVMContext &ctx = m.getContext();
+  std::vector<llvm::Type *> params(sig.args.size(),
+                                   llvm::PointerType::getUnqual(ctx));
+  auto *fty = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), params, false);
+  auto *fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
+                                    name, m);
+  fn->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  for (unsigned i = 0; i < sig.args.size(); ++i)
+    fn->getArg(i)->setName(sig.args[i].name);
+  return fn;
+}
+
+/// Adds `i32 dwc_<name>(ptr...)`: checks every pointer (null, alignment, and
+/// through the driver that it is device memory), then calls the function.
+llvm::Function *addEntryPoint(llvm::Module &m, const EntrySig &sig) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::PointerType *ptr = llvm::PointerType::getUnqual(ctx);
+
+  llvm::FunctionCallee take = m.getOrInsertFunction(
+      "dwcTakeLastError", llvm::FunctionType::get(i32, {}, false));
+  llvm::FunctionCallee checkPtr = m.getOrInsertFunction(
+      "dwcCheckPointerNamed",
+      llvm::FunctionType::get(i32, {ptr, i64, ptr}, false));
+  llvm::Function *fn = declareEntry(m, sig, "dwc_" + sig.name);
+
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
+  llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "bad_arg", fn);
+  llvm::IRBuilder<> b(entry);
+  b.CreateCall(take); // a call reports its own errors only
+  llvm::IRBuilder<> fb(fail);
+  llvm::PHINode *failStatus = fb.CreatePHI(i32, sig.args.size());
+  fb.CreateCall(take);
+  fb.CreateRet(failStatus);
+
+  for (unsigned i = 0; i < sig.args.size(); ++i) {
+    llvm::Value *name = b.CreateGlobalString(
+        sig.args[i].name + " of dwc_" + sig.name, "dwc.argname");
+    llvm::Value *st =
+        b.CreateCall(checkPtr, {fn->getArg(i), b.getInt64(alignment), name});
+    llvm::BasicBlock *next = llvm::BasicBlock::Create(ctx, "ok", fn, fail);
+    b.CreateCondBr(b.CreateICmpNE(st, b.getInt32(0)), fail, next);
+    failStatus->addIncoming(st, b.GetInsertBlock());
+    b.SetInsertPoint(next);
+  }
+  emitCallAndReturn(b, fn, sig, take);
+  return fn;
+}
+
+/// Adds `i32 dwc_<name>_trusted(ptr...)` for callers that have validated
+/// their buffers as device memory of the current context themselves (e.g.
+/// dwc_torch with CUDA tensors): null and alignment are checked with integer
+/// arithmetic, without the driver's per-pointer query; a pointer failing
+/// them is handed to the checked entry `checked`, which reports it.
+void addTrustedEntryPoint(llvm::Module &m, const EntrySig &sig,
+                          llvm::Function *checked) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::FunctionCallee take = m.getOrInsertFunction(
+      "dwcTakeLastError", llvm::FunctionType::get(i32, {}, false));
+  llvm::Function *fn = declareEntry(m, sig, trustedEntryName(sig.name));
+
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
+  llvm::BasicBlock *bad = llvm::BasicBlock::Create(ctx, "bad_arg", fn);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "call", fn);
+  llvm::IRBuilder<> b(entry);
+  llvm::Value *anyBad = b.getFalse();
+  for (llvm::Argument &arg : fn->args()) {
+    llvm::Value *addr = b.CreatePtrToInt(&arg, i64);
+    llvm::Value *isNull = b.CreateICmpEQ(addr, b.getInt64(0));
+    llvm::Value *misaligned = b.CreateICmpNE(
+        b.CreateAnd(addr, b.getInt64(alignment - 1)), b.getInt64(0));
+    anyBad = b.CreateOr(anyBad, b.CreateOr(isNull, misaligned));
+  }
+  b.CreateCondBr(anyBad, bad, body);
+  llvm::IRBuilder<> badB(bad);
+  std::vector<llvm::Value *> args;
+  for (llvm::Argument &arg : fn->args())
+    args.push_back(&arg);
+  badB.CreateRet(badB.CreateCall(checked, args));
+  llvm::IRBuilder<> bb(body);
+  bb.CreateCall(take); // a call reports its own errors only
+  emitCallAndReturn(bb, fn, sig, take);
 }
 
 std::string shapeStr(const BufferArg &a) {
@@ -415,15 +485,20 @@ std::string writeHeader(const std::vector<EntrySig> &sigs,
          << n * ((a.elemBits + 7) / 8) << " bytes)\n";
     }
     os << " */\n";
-    os << "dwc_status dwc_" << sig.name << "(";
+    std::string params;
     for (size_t i = 0; i < sig.args.size(); ++i) {
       const BufferArg &a = sig.args[i];
-      os << (i ? ", " : "") << (a.isConst ? "const void *" : "void *")
-         << a.name;
+      params += std::string(i ? ", " : "") +
+                (a.isConst ? "const void *" : "void *") + a.name;
     }
     if (sig.args.empty())
-      os << "void";
-    os << ");\n\n";
+      params = "void";
+    os << "dwc_status dwc_" << sig.name << "(" << params << ");\n";
+    os << "/* The same without asking the driver whether each pointer is "
+          "device memory\n * (null and alignment are still checked): for "
+          "callers that know. */\n";
+    os << "dwc_status " << trustedEntryName(sig.name) << "(" << params
+       << ");\n\n";
   }
   os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
      << guard << " */\n";
@@ -610,7 +685,7 @@ std::unique_ptr<llvm::Module> translateToHostIR(ModuleOp module,
     return nullptr;
   }
   for (const EntrySig &sig : sigs)
-    addEntryPoint(*m, sig);
+    addTrustedEntryPoint(*m, sig, addEntryPoint(*m, sig));
   // MLIR's host functions become internal so that several dwc-aot objects
   // link into one library.
   if (!keepMlirSymbols) {

@@ -2,7 +2,9 @@
 // implementation and autograd are registered in Python: dwc_torch/ops.py).
 //
 // Hot path: build the registry key of the call (ints), find the entry point
-// compiled by dwc-aot, lay out the arguments (NHWC = channels_last, no copy
+// compiled by dwc-aot (its trusted variant, dwc_<name>_trusted: the tensors'
+// devices, shapes and dtypes are checked here, so the driver is not asked
+// about each pointer), lay out the arguments (NHWC = channels_last, no copy
 // when the tensor already is), set libdwc_runtime's external stream to
 // PyTorch's current stream and call the entry point: no Python, no ctypes,
 // no synchronisation. A key not yet in the registry is handed once to a
@@ -10,7 +12,10 @@
 // the user); a key that stays unresolved runs PyTorch's own operator.
 #include <torch/extension.h>
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/autocast_mode.h>
+#include <torch/csrc/Exceptions.h>
+#include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/autograd/functions/utils.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
@@ -137,10 +142,55 @@ at::Tensor aligned(const at::Tensor &t) {
   return r;
 }
 
-// Calls `fn` on the device pointers on PyTorch's current stream.
+// Makes x's device current for the scope of a CUDA op (allocation and
+// launch), switching only when it is not already (c10::DeviceGuard would
+// query and restore it through the CUDA runtime on every call).
+class CurrentDevice {
+public:
+  explicit CurrentDevice(const at::Tensor &x) {
+    const c10::impl::DeviceGuardImplInterface *impl =
+        c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
+    if (impl->getDevice() != x.device())
+      guard_.reset_device(x.device());
+  }
+
+private:
+  c10::OptionalDeviceGuard guard_;
+};
+
+// The trusted entry points take raw pointers without asking the driver
+// whether they are device memory: every tensor of a call must be a CUDA
+// tensor of x's device (the dispatcher only guarantees one of them is).
+void checkDevice(const char *op, const char *what, const at::Tensor &t, const at::Tensor &x) {
+  TORCH_CHECK(t.device() == x.device(), "dwc::", op, ": ", what, " is on ", t.device(),
+              ", the input on ", x.device(), " (all tensors of a call on one device)");
+}
+
+// A new tensor on x's device (current, see CurrentDevice) from the
+// allocator at::empty uses for CUDA tensors, without the dispatcher round
+// trip of at::empty (the allocator is taken from the first tensor at::empty
+// made; the same caching allocator, stream- and graph-capture-aware).
+at::Tensor emptyCuda(at::IntArrayRef sizes, const at::Tensor &x, at::ScalarType dt,
+                     at::MemoryFormat mf) {
+  static std::atomic<c10::Allocator *> allocator{nullptr};
+  c10::Allocator *a = allocator.load(std::memory_order_acquire);
+  if (!a) {
+    at::Tensor t = at::empty(sizes, x.options().dtype(dt).memory_format(mf));
+    allocator.store(t.storage().allocator(), std::memory_order_release);
+    return t;
+  }
+  constexpr c10::DispatchKeySet cuda(c10::DispatchKey::CUDA);
+  return at::detail::empty_generic(sizes, a, cuda, dt, mf);
+}
+
+at::Tensor emptyNhwc(at::IntArrayRef sizes, const at::Tensor &x) {
+  return emptyCuda(sizes, x, x.scalar_type(), at::MemoryFormat::ChannelsLast);
+}
+
+// Calls `fn` on the device pointers on PyTorch's current stream (on x's
+// device, made current by the caller's CurrentDevice).
 void launch(void *fn, const at::Tensor &any, std::initializer_list<void *> ptrs) {
   TORCH_CHECK(runtime.setStream, "dwc_torch: libdwc_runtime is not attached");
-  c10::DeviceGuard guard(any.device());
   c10::Stream s = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)
                       ->getStream(any.device());
   void *handle = s.native_handle();
@@ -217,17 +267,23 @@ at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
   if (!usable(x) || x.scalar_type() != weight.scalar_type() ||
       (bias && bias->scalar_type() != x.scalar_type()))
     return torchConv(x, weight, bias, stride, padding, dilation, C);
+  // Shapes PyTorch's convolution would refuse: it runs them and raises.
+  if (C != x.size(1) || weight.size(1) != 1 || (bias && bias->numel() != C))
+    return torchConv(x, weight, bias, stride, padding, dilation, C);
   void *fn = lookup(convKey(Fwd, x, {KH, KW}, stride, padding, dilation, bias.has_value()));
   if (!fn)
     return torchConv(x, weight, bias, stride, padding, dilation, C);
+  checkDevice("depthwise_conv2d", "the weight", weight, x);
+  if (bias)
+    checkDevice("depthwise_conv2d", "the bias", *bias, x);
+  CurrentDevice device(x);
   at::Tensor xin = nhwc(x);
   at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
                      ? *weightHwc
                      : aligned(weight.reshape({C, KH * KW}).t());
   const int64_t OH = outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]);
   const int64_t OW = outSize(x.size(3), KW, stride[1], dilation[1], padding[2], padding[3]);
-  at::Tensor y = at::empty({x.size(0), C, OH, OW},
-                           x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  at::Tensor y = emptyNhwc({x.size(0), C, OH, OW}, x);
   if (bias) {
     at::Tensor b = aligned(*bias);
     launch(fn, x, {xin.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr()});
@@ -253,21 +309,31 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
                           at::IntArrayRef size, at::IntArrayRef stride,
                           at::IntArrayRef padding, at::IntArrayRef dilation,
                           const c10::optional<at::Tensor> &weightHwc) {
+  TORCH_CHECK(size.size() == 4 && padding.size() == 4,
+              "dwc::depthwise_conv2d_backward_data: input_size is [N, C, H, W], padding "
+              "[t, b, l, r]");
   const int64_t C = weight.size(0), KH = weight.size(2), KW = weight.size(3);
   if (!usable(gy) || gy.scalar_type() != weight.scalar_type())
     return torchBwdData(gy, weight, size, stride, padding, dilation);
   Key key{BwdData, dtypeId(gy.scalar_type()), size[0], size[1], size[2], size[3],
           KH, KW, stride[0], stride[1], dilation[0], dilation[1],
           padding[0], padding[1], padding[2], padding[3], 0};
+  const int64_t OH = outSize(size[2], KH, stride[0], dilation[0], padding[0], padding[1]);
+  const int64_t OW = outSize(size[3], KW, stride[1], dilation[1], padding[2], padding[3]);
+  TORCH_CHECK(C == size[1] && weight.size(1) == 1 &&
+                  gy.sizes() == at::IntArrayRef({size[0], C, OH, OW}),
+              "dwc::depthwise_conv2d_backward_data: grad_out ", gy.sizes(), " and weight ",
+              weight.sizes(), " do not match the input size ", size);
   void *fn = lookup(key);
   if (!fn)
     return torchBwdData(gy, weight, size, stride, padding, dilation);
+  checkDevice("depthwise_conv2d_backward_data", "the weight", weight, gy);
+  CurrentDevice device(gy);
   at::Tensor g = nhwc(gy);
   at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
                      ? *weightHwc
                      : aligned(weight.reshape({C, KH * KW}).t());
-  at::Tensor dx = at::empty({size[0], size[1], size[2], size[3]},
-                            gy.options().memory_format(at::MemoryFormat::ChannelsLast));
+  at::Tensor dx = emptyNhwc({size[0], size[1], size[2], size[3]}, gy);
   launch(fn, gy, {g.data_ptr(), w.data_ptr(), dx.data_ptr()});
   return dx;
 }
@@ -290,14 +356,25 @@ at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntAr
                             at::IntArrayRef dilation) {
   if (!usable(x) || gy.scalar_type() != x.scalar_type())
     return torchBwdFilter(x, gy, k, stride, padding, dilation);
+  const int64_t C = x.size(1);
+  TORCH_CHECK(gy.dim() == 4 &&
+                  gy.sizes() == at::IntArrayRef(
+                                    {x.size(0), C,
+                                     outSize(x.size(2), k[0], stride[0], dilation[0], padding[0],
+                                             padding[1]),
+                                     outSize(x.size(3), k[1], stride[1], dilation[1], padding[2],
+                                             padding[3])}),
+              "dwc::depthwise_conv2d_backward_filter: grad_out ", gy.sizes(),
+              " does not match the input ", x.sizes());
   void *fn = lookup(convKey(BwdFilter, x, k, stride, padding, dilation, false));
   if (!fn)
     return torchBwdFilter(x, gy, k, stride, padding, dilation);
-  const int64_t C = x.size(1);
+  checkDevice("depthwise_conv2d_backward_filter", "grad_out", gy, x);
+  CurrentDevice device(x);
   at::Tensor xin = nhwc(x), g = nhwc(gy);
   // f16/bf16 layers sum dW in f32 (the op's f32 result), rounded once here.
   auto acc = x.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-  at::Tensor dw = at::empty({k[0] * k[1], C}, x.options().dtype(acc));
+  at::Tensor dw = emptyCuda({k[0] * k[1], C}, x, acc, at::MemoryFormat::Contiguous);
   launch(fn, x, {xin.data_ptr(), g.data_ptr(), dw.data_ptr()});
   return dw.t().reshape({C, 1, k[0], k[1]}).to(x.scalar_type());
 }
@@ -340,11 +417,12 @@ at::Tensor poolForward(const at::Tensor &x, c10::string_view kindName, at::IntAr
   void *fn = lookup(poolKey(PoolFwd, x, kind, window, stride, padding, ceil, cip));
   if (!fn)
     return torchPool(x, kind, window, stride, padding, ceil, cip);
+  CurrentDevice device(x);
   at::Tensor xin = nhwc(x);
-  at::Tensor y = at::empty(
+  at::Tensor y = emptyNhwc(
       {x.size(0), x.size(1), poolOut(x.size(2), window[0], stride[0], padding[0], padding[1], ceil),
        poolOut(x.size(3), window[1], stride[1], padding[2], padding[3], ceil)},
-      x.options().memory_format(at::MemoryFormat::ChannelsLast));
+      x);
   launch(fn, x, {xin.data_ptr(), y.data_ptr()});
   return y;
 }
@@ -377,11 +455,22 @@ at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_v
   const int64_t kind = poolKind(kindName);
   if (!usable(x) || x.scalar_type() == at::kDouble || gy.scalar_type() != x.scalar_type())
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
+  TORCH_CHECK(gy.dim() == 4 &&
+                  gy.sizes() == at::IntArrayRef(
+                                    {x.size(0), x.size(1),
+                                     poolOut(x.size(2), window[0], stride[0], padding[0],
+                                             padding[1], ceil),
+                                     poolOut(x.size(3), window[1], stride[1], padding[2],
+                                             padding[3], ceil)}),
+              "dwc::pool2d_backward: grad_out ", gy.sizes(), " does not match the input ",
+              x.sizes());
   void *fn = lookup(poolKey(PoolBwd, x, kind, window, stride, padding, ceil, cip));
   if (!fn)
     return torchPoolBackward(x, gy, kind, window, stride, padding, ceil, cip);
+  checkDevice("pool2d_backward", "grad_out", gy, x);
+  CurrentDevice device(x);
   at::Tensor xin = nhwc(x), g = nhwc(gy);
-  at::Tensor dx = at::empty_like(xin, at::MemoryFormat::ChannelsLast);
+  at::Tensor dx = emptyNhwc(x.sizes(), x);
   launch(fn, x, {xin.data_ptr(), g.data_ptr(), dx.data_ptr()});
   return dx;
 }
@@ -397,9 +486,9 @@ at::Tensor globalAvgPool(const at::Tensor &x) {
     count(Fallbacks);
     return at::mean(x, {2, 3}, true);
   }
+  CurrentDevice device(x);
   at::Tensor xin = nhwc(x);
-  at::Tensor y = at::empty({x.size(0), x.size(1), 1, 1},
-                           x.options().memory_format(at::MemoryFormat::ChannelsLast));
+  at::Tensor y = emptyNhwc({x.size(0), x.size(1), 1, 1}, x);
   launch(fn, x, {xin.data_ptr(), y.data_ptr()});
   return y;
 }
@@ -412,19 +501,25 @@ at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
   if (!usable(x) || x.scalar_type() != weight.scalar_type() ||
       (bias && bias->scalar_type() != x.scalar_type()))
     return torchConv(x, weight, bias, stride, padding, dilation, 1);
+  if (weight.size(1) != x.size(1) || (bias && bias->numel() != OC))
+    return torchConv(x, weight, bias, stride, padding, dilation, 1);
   void *fn = lookup(convKey(ConvFwd, x, {KH, KW}, stride, padding, dilation,
                             bias.has_value(), OC));
   if (!fn)
     return torchConv(x, weight, bias, stride, padding, dilation, 1);
+  checkDevice("conv2d", "the weight", weight, x);
+  if (bias)
+    checkDevice("conv2d", "the bias", *bias, x);
+  CurrentDevice device(x);
   at::Tensor xin = nhwc(x);
   // nn.Conv2d's OC x C x KH x KW -> the op's KH x KW x C x OC.
   at::Tensor w = cachedFilter(weightHwc, weight, {KH, KW, weight.size(1), OC})
                      ? *weightHwc
                      : aligned(weight.permute({2, 3, 1, 0}));
-  at::Tensor y = at::empty(
+  at::Tensor y = emptyNhwc(
       {x.size(0), OC, outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]),
        outSize(x.size(3), KW, stride[1], dilation[1], padding[2], padding[3])},
-      x.options().memory_format(at::MemoryFormat::ChannelsLast));
+      x);
   if (bias) {
     at::Tensor b = aligned(*bias);
     launch(fn, x, {xin.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr()});
@@ -828,6 +923,55 @@ private:
 
 at::Tensor gapCall(const at::Tensor &x) { return gapOp().call(x); }
 
+// --- the plans' __call__ as the type's call slot ---------------------------
+// A converted module's forward calls its plan once per call; as a pybind11
+// method that is an overload resolution, argument vectors and casters per
+// call. The call slot (tp_call) takes the tensors straight from the Python
+// objects; errors are raised as PyTorch raises them (RuntimeError, ...).
+
+template <typename Plan> Plan *planOf(PyObject *self) {
+  auto *inst = reinterpret_cast<py::detail::instance *>(self);
+  Plan *plan = inst->get_value_and_holder().value_ptr<Plan>();
+  if (!plan)
+    throw py::type_error("dwc_torch: the plan is not constructed");
+  return plan;
+}
+
+const at::Tensor &tensorArg(PyObject *args, Py_ssize_t i, const char *what) {
+  PyObject *o = PyTuple_GET_ITEM(args, i);
+  if (!THPVariable_Check(o))
+    throw py::type_error(std::string("dwc_torch plan: ") + what + " must be a Tensor");
+  return THPVariable_Unpack(o);
+}
+
+void checkCallArgs(PyObject *args, PyObject *kwargs, Py_ssize_t n, const char *signature) {
+  if ((kwargs && PyDict_GET_SIZE(kwargs) != 0) || PyTuple_GET_SIZE(args) != n)
+    throw py::type_error(std::string("dwc_torch: call a plan as ") + signature);
+}
+
+PyObject *convPlanCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  HANDLE_TH_ERRORS
+  checkCallArgs(args, kwargs, 3, "plan(x, weight, bias or None)");
+  const at::Tensor &x = tensorArg(args, 0, "x"), &w = tensorArg(args, 1, "weight");
+  PyObject *b = PyTuple_GET_ITEM(args, 2);
+  OptT bias = b == Py_None ? OptT() : OptT(tensorArg(args, 2, "bias"));
+  return THPVariable_Wrap(planOf<ConvPlan>(self)->call(x, w, bias));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject *poolPlanCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  HANDLE_TH_ERRORS
+  checkCallArgs(args, kwargs, 1, "plan(x)");
+  return THPVariable_Wrap(planOf<PoolPlan>(self)->call(tensorArg(args, 0, "x")));
+  END_HANDLE_TH_ERRORS
+}
+
+template <typename Class> void setCallSlot(Class &cls, ternaryfunc call) {
+  auto *type = reinterpret_cast<PyTypeObject *>(cls.ptr());
+  type->tp_call = call;
+  PyType_Modified(type);
+}
+
 // Host-time probes of the hot path's parts (bench/torch_e2e.py, overhead
 // section): the best of 3 rounds of `n` calls (n below the launch queue's
 // depth, the stream drained before each round); ns per call.
@@ -846,8 +990,10 @@ double timeLoop(int64_t n, const c10::Stream &stream, const std::function<void()
   return best;
 }
 
+// `checkedFn`: the address of the checked entry point dwc_<name> of the
+// same kernel (0: not measured); the registry holds the trusted one.
 py::dict probeHotPath(ConvPlan &plan, const at::Tensor &x, const at::Tensor &w, const OptT &b,
-                      int64_t n) {
+                      int64_t n, uintptr_t checkedFn) {
   py::dict d;
   at::NoGradGuard noGrad;
   OptT hwc = plan.filter(x, w);
@@ -866,24 +1012,36 @@ py::dict probeHotPath(ConvPlan &plan, const at::Tensor &x, const at::Tensor &w, 
   runtime.setStream(stream.native_handle() ? stream.native_handle()
                                            : reinterpret_cast<void *>(0x1));
   py::gil_scoped_release nogil;
-  double entry = timeLoop(n, stream, [&] {
-    int st = b ? reinterpret_cast<int (*)(void *, void *, void *, void *)>(fn)(xp, wp, bp, yp)
-               : reinterpret_cast<int (*)(void *, void *, void *)>(fn)(xp, wp, yp);
-    (void)st;
-  });
-  double launchNs = timeLoop(n, stream, [&] {
+  auto entry = [&](void *f) {
+    return timeLoop(n, stream, [&] {
+      int st = b ? reinterpret_cast<int (*)(void *, void *, void *, void *)>(f)(xp, wp, bp, yp)
+                 : reinterpret_cast<int (*)(void *, void *, void *)>(f)(xp, wp, yp);
+      (void)st;
+    });
+  };
+  double trustedNs = entry(fn);
+  double checkedNs = checkedFn ? entry(reinterpret_cast<void *>(checkedFn)) : -1;
+  auto callLaunch = [&] {
     if (b)
       launch(fn, x, {xp, wp, bp, yp});
     else
       launch(fn, x, {xp, wp, yp});
+  };
+  double launchNs = timeLoop(n, stream, callLaunch);
+  double guardedNs = timeLoop(n, stream, [&] {
+    c10::DeviceGuard guard(x.device()); // what launch() did before CurrentDevice
+    callLaunch();
   });
+  double currentDeviceNs = timeLoop(n, stream, [&] { CurrentDevice device(x); });
+  double captureNs = timeLoop(n, stream, [&] { (void)capturing(x); });
   double lookupNs = timeLoop(n, stream, [&] {
     (void)lookup(convKey(Fwd, x, {KH, KW}, s, p, dl, b.has_value()));
   });
+  const std::vector<int64_t> ysizes{x.size(0), C, x.size(2), x.size(3)};
   double emptyNs = timeLoop(n, stream, [&] {
-    (void)at::empty({x.size(0), C, x.size(2), x.size(3)},
-                    x.options().memory_format(at::MemoryFormat::ChannelsLast));
+    (void)at::empty(ysizes, x.options().memory_format(at::MemoryFormat::ChannelsLast));
   });
+  double emptyCudaNs = timeLoop(n, stream, [&] { (void)emptyNhwc(ysizes, x); });
   double implNs = timeLoop(n, stream, [&] { (void)dwForward(x, w, b, s, p, dl, hwc); });
   double dispatchNs = timeLoop(n, stream, [&] { (void)dwOp().call(x, w, b, s, p, dl, hwc); });
   double planNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
@@ -908,10 +1066,15 @@ py::dict probeHotPath(ConvPlan &plan, const at::Tensor &x, const at::Tensor &w, 
   d["plan_grad_ns"] = gradNs;
   d["plan_grad_function_node_ns"] = gradFunctionNs;
   d["node_edges_saved_ns"] = nodeNs;
-  d["entry_point_ns"] = entry;
+  d["entry_point_ns"] = trustedNs;
+  d["entry_point_checked_ns"] = checkedNs;
   d["launch_ns"] = launchNs;
+  d["launch_device_guard_ns"] = guardedNs;
+  d["current_device_ns"] = currentDeviceNs;
+  d["capture_query_ns"] = captureNs;
   d["registry_lookup_ns"] = lookupNs;
   d["at_empty_ns"] = emptyNs;
+  d["empty_cuda_ns"] = emptyCudaNs;
   d["cuda_impl_ns"] = implNs;
   d["dispatcher_no_grad_ns"] = dispatchNs;
   d["plan_no_grad_ns"] = planNs;
@@ -1002,20 +1165,23 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("clear_registry", &clearRegistry, py::arg("unresolved_only") = true);
   m.def("stats", &stats);
   m.def("reset_stats", &resetStats);
-  py::class_<ConvPlan>(m, "ConvPlan")
+  py::class_<ConvPlan> convPlan(m, "ConvPlan");
+  convPlan
       .def(py::init<std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, bool>(),
            py::arg("stride"), py::arg("padding"), py::arg("dilation"), py::arg("dense"))
-      .def("__call__", &ConvPlan::call)
+      .def("call", &ConvPlan::call, "plan(x, weight, bias) as a pybind11 method (probes)")
       .def("filter", &ConvPlan::filter)
       .def_property_readonly("relayouts", &ConvPlan::relayouts)
       .def_property_readonly("tag", &ConvPlan::tag)
       .def_property_readonly("cached", &ConvPlan::cached);
-  py::class_<PoolPlan>(m, "PoolPlan")
-      .def(py::init<std::string, std::vector<int64_t>, std::vector<int64_t>,
-                    std::vector<int64_t>, bool, bool>())
-      .def("__call__", &PoolPlan::call);
+  setCallSlot(convPlan, &convPlanCall);
+  py::class_<PoolPlan> poolPlan(m, "PoolPlan");
+  poolPlan.def(py::init<std::string, std::vector<int64_t>, std::vector<int64_t>,
+                        std::vector<int64_t>, bool, bool>());
+  setCallSlot(poolPlan, &poolPlanCall);
   m.def("global_avg_pool", &gapCall);
-  m.def("probe_hot_path", &probeHotPath);
+  m.def("probe_hot_path", &probeHotPath, py::arg("plan"), py::arg("x"), py::arg("w"),
+        py::arg("b"), py::arg("n"), py::arg("checked_fn") = 0);
   m.def("set_light_autograd_node", [](bool on) { lightNode.store(on); },
         "depthwise_conv2d records DwBackward (True, default) or the autograd::Function");
 }

@@ -3,6 +3,8 @@ directory (python -m dwc_torch.aot --model ...) are linked and found by the
 registry key the C++ extension builds; an unseen key is compiled on first
 use when dwc-aot is there, else reported with a pasteable command; calling
 a resolved entry point reports 'no CUDA driver' (status 1), never crashes.
+The extension gets the trusted entry point (dwc_<name>_trusted) of a kernel,
+distinct from the checked one, which still names a null argument.
 
 usage: resolve_check.py KERNELS_DIR DWC_AOT"""
 import ctypes
@@ -40,3 +42,9 @@ fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_v
 st = fn(4096, 4096, 4096, 4096)
 from dwc_torch.extension import load_runtime  # noqa: E402
 print("call status:", st, load_runtime().dwcGetLastErrorMessage().decode())
+checked = kernels.checked_entry(dw, "fwd")
+print("trusted entry resolved:", bool(checked) and checked != addr)
+st = ctypes.CFUNCTYPE(ctypes.c_int, *([ctypes.c_void_p] * 4))(checked)(4096, 4096, 4096, None)
+print("checked call status:", st, load_runtime().dwcGetLastErrorMessage().decode())
+st = fn(4096, 4104, 4096, 4096)
+print("trusted misaligned status:", st, load_runtime().dwcGetLastErrorMessage().decode())
