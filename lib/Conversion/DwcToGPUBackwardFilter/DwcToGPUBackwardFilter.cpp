@@ -656,7 +656,7 @@ void SplitZKernel::emit(RewriterBase &rewriter) {
 
 /// Copies of 128-bit vectors issued before their stores (all of a block's
 /// copy of one strip when it has at most this many per thread).
-constexpr int64_t kImageCopyBatch = 16;
+constexpr int64_t kImageCopyBatch = 8;
 
 /// One output row of the image kernel's thread: the output columns fully
 /// unrolled, so that the input columns past the image are known zeros (no
