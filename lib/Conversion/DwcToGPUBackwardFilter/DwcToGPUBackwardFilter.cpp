@@ -911,9 +911,9 @@ void emitSliceReduction(RewriterBase &rewriter, Location loc, Value ws,
         Value r = loop.getResult(0);
         if (!dwElem.isF32())
           r = arith::TruncFOp::create(kb, loc, k.vec(dwElem), r);
+        int64_t bytes = 4 * dwElem.getIntOrFloatBitWidth() / 8;
         vector::StoreOp::create(kb, loc, r, dw, ValueRange{fh, fw, c},
-                                /*nontemporal=*/false,
-                                llvm::Align(4 * dwElem.getIntOrFloatBitWidth() / 8));
+                                /*nontemporal=*/false, llvm::Align(bytes));
       });
 }
 

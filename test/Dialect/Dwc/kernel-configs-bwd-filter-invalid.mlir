@@ -272,3 +272,13 @@ func.func @image_shared_memory(%x: tensor<1x16x2048x512xf32>, %dy: tensor<1x16x2
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<channels = 256, rows = 1>} -> tensor<3x3x512xf32>
   return %r : tensor<3x3x512xf32>
 }
+
+// -----
+
+// A strip past 2^63 bytes: the shared-memory size saturates.
+func.func @image_shared_memory_saturates(%x: memref<1x2147483647x2147483647x1024xf32>, %dy: memref<1x2147483647x2147483647x1024xf32>, %dw: memref<1x1x1024xf32>) {
+  // expected-error @+1 {{does not fit this op: shared memory of 9223372036854775807 bytes exceeds the target's 232448}}
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x2147483647x2147483647x1024xf32>, memref<1x2147483647x2147483647x1024xf32>) outs(%dw : memref<1x1x1024xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 1024, rows = 2147483647>}
+  return
+}

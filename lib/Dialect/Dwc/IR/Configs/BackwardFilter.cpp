@@ -9,6 +9,8 @@
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -138,10 +140,16 @@ int64_t dwc::bwdFilterImageSharedBytes(Operation *op, int64_t channels,
   int64_t esize = in.getElementType().getIntOrFloatBitWidth() / 8;
   rows = std::clamp<int64_t>(rows, 1, dy.getDimSize(1));
   int64_t inRows = std::min(rows + f[0] - 1, in.getDimSize(1));
+  // (Extents below 2^31, channels at most 1024: the rows fit; their
+  // products saturate.)
   int64_t xRow = in.getDimSize(2) * channels * esize;
   xRow += bwdFilterImageRowPadBytes(xRow);
   int64_t dyRow = dy.getDimSize(2) * channels * esize;
-  return inRows * xRow + rows * dyRow;
+  uint64_t bytes = llvm::SaturatingAdd(
+      llvm::SaturatingMultiply(uint64_t(inRows), uint64_t(xRow)),
+      llvm::SaturatingMultiply(uint64_t(rows), uint64_t(dyRow)));
+  return int64_t(
+      std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
 }
 
 StringRef BwdFilterImageKernelAttr::getFamily() const { return getMnemonic(); }
@@ -184,8 +192,8 @@ std::string BwdFilterImageKernelAttr::whyNotFor(Operation *op) const {
     int64_t bytes = bwdFilterImageSharedBytes(op, c, getRows());
     int64_t limit = TargetAttr::lookup(op).getSharedMemoryPerBlock();
     if (bytes > limit)
-      why = ("shared memory of " + Twine(bytes) + " bytes exceeds the target's " +
-             Twine(limit))
+      why = ("shared memory of " + Twine(bytes) +
+             " bytes exceeds the target's " + Twine(limit))
                 .str();
   }
   return why;
