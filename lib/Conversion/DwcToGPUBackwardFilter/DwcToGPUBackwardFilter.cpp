@@ -651,6 +651,285 @@ void SplitZKernel::emit(RewriterBase &rewriter) {
 }
 
 //===----------------------------------------------------------------------===//
+// The image kernel (small maps)
+//===----------------------------------------------------------------------===//
+
+/// Copies of 128-bit vectors issued before their stores (all of a block's
+/// copy of one strip when it has at most this many per thread).
+constexpr int64_t kImageCopyBatch = 8;
+
+/// One output row of the image kernel's thread: the output columns fully
+/// unrolled, so that the input columns past the image are known zeros (no
+/// load, no FMA).
+struct ImageRow {
+  const Dims &d;
+  Location loc;
+  Value smem, xBase, dyBase;
+  int64_t Cb;
+
+  /// The FW sums after one output row (vector<2xf32> each).
+  SmallVector<Value> emit(OpBuilder &b, ValueRange accs) {
+    Emitter e{b, loc, 2};
+    SmallVector<Value> acc(accs);
+    // window[j]: input column ow - pl + j of the current output column ow,
+    // null where it lies outside the image.
+    std::deque<Value> window;
+    auto load = [&](int64_t iw) -> Value {
+      if (iw < 0 || iw >= d.IW)
+        return Value();
+      return e.load(smem, ValueRange{e.add(xBase, iw * Cb)});
+    };
+    for (int64_t j = 0; j + 1 < d.FW; ++j)
+      window.push_back(load(j - d.pl));
+    for (int64_t ow = 0; ow < d.OW; ++ow) {
+      window.push_back(load(ow + d.FW - 1 - d.pl));
+      Value g = e.load(smem, ValueRange{e.add(dyBase, ow * Cb)});
+      for (int64_t fw = 0; fw < d.FW; ++fw)
+        if (window[fw])
+          acc[fw] = vector::FMAOp::create(b, loc, window[fw], g, acc[fw]);
+      window.pop_front();
+    }
+    return acc;
+  }
+};
+
+/// The image kernel's block: channel group x run of strips; thread (fh,
+/// pair).
+struct ImageKernel {
+  const Dims &d;
+  const ImagePlan &p;
+  Location loc;
+  Value x, dy, ws;
+  bool threadCopy;
+  gpu::LaunchOp launch;
+  Value smem, tid, fh, pair, group, chunk, c0, chanOk;
+
+  void emitCoordinates(OpBuilder &b);
+  std::pair<Value, Value> copyVector(Emitter &e, Value src, Value i,
+                                     int64_t width, int64_t pitch,
+                                     int64_t base, Value n, Value row0,
+                                     int64_t rowLimit);
+  void emitCopy(OpBuilder &b, Value src, int64_t rows, int64_t width,
+                int64_t pitch, int64_t base, Value n, Value row0,
+                int64_t rowLimit);
+  SmallVector<Value> emitStrip(OpBuilder &b, Value u, ValueRange accs);
+  void emit(RewriterBase &rewriter);
+};
+
+void ImageKernel::emitCoordinates(OpBuilder &b) {
+  Emitter e{b, loc, 2};
+  tid = launch.getThreadIds().x;
+  Value bid = launch.getBlockIds().x;
+  fh = e.div(tid, p.pairs);
+  pair = e.rem(tid, p.pairs);
+  group = e.rem(bid, p.groups);
+  chunk = e.div(bid, p.groups);
+  c0 = e.add(e.mul(group, p.Cb), e.mul(pair, 2));
+  if (d.C % p.Cb != 0)
+    chanOk = e.lt(c0, d.C);
+}
+
+/// One 128-bit vector of the strip copy: linear index `i` -> (row, column,
+/// channel part) of `src` (image `n`, rows from `row0` clamped below
+/// `rowLimit`: rows past it are copies of the last row and never read;
+/// channels past C clamped the same way); returns the loaded vector and its
+/// shared-memory index.
+std::pair<Value, Value> ImageKernel::copyVector(Emitter &e, Value src,
+                                                Value i, int64_t width,
+                                                int64_t pitch, int64_t base,
+                                                Value n, Value row0,
+                                                int64_t rowLimit) {
+  const int64_t vec = channelsPerThread(d.elem), perPixel = p.Cb / vec;
+  Value row = e.div(i, width * perPixel);
+  Value col = e.div(e.rem(i, width * perPixel), perPixel);
+  Value part = e.mul(e.rem(i, perPixel), vec);
+  Value c = e.add(e.mul(group, p.Cb), part);
+  if (d.C % p.Cb != 0)
+    c = e.minc(c, d.C - vec);
+  Value r = e.minc(e.add(row0, row), rowLimit - 1);
+  Value v = vector::LoadOp::create(
+      e.b, loc, VectorType::get({vec}, d.elem), src,
+      ValueRange{n, r, col, c}, /*nontemporal=*/false, llvm::Align(16));
+  Value at = e.add(e.add(e.mul(row, pitch), e.mul(col, p.Cb)),
+                   e.add(part, base));
+  return {v, at};
+}
+
+/// Copies `rows` rows of `width` pixels x Cb channels of `src` into shared
+/// memory at `base`, `pitch` elements per row: the block's threads share
+/// the vectors (loads issued in batches before their stores), or with
+/// `copy = "thread"` every thread copies all of them.
+void ImageKernel::emitCopy(OpBuilder &b, Value src, int64_t rows,
+                           int64_t width, int64_t pitch, int64_t base,
+                           Value n, Value row0, int64_t rowLimit) {
+  const int64_t total = rows * width * (p.Cb / channelsPerThread(d.elem));
+  Emitter e{b, loc, 2};
+  auto store = [&](OpBuilder &sb, std::pair<Value, Value> va) {
+    vector::StoreOp::create(sb, loc, va.first, smem, ValueRange{va.second},
+                            /*nontemporal=*/false, llvm::Align(16));
+  };
+  if (threadCopy) {
+    scf::ForOp::create(b, loc, e.cst(0), e.cst(total), e.cst(1), ValueRange{},
+                       [&](OpBuilder &lb, Location, Value i, ValueRange) {
+                         Emitter le{lb, loc, 2};
+                         store(lb, copyVector(le, src, i, width, pitch, base,
+                                              n, row0, rowLimit));
+                         scf::YieldOp::create(lb, loc);
+                       });
+    return;
+  }
+  const int64_t iters = (total + p.threads - 1) / p.threads;
+  for (int64_t k0 = 0; k0 < iters; k0 += kImageCopyBatch) {
+    SmallVector<std::pair<Value, Value>> batch;
+    for (int64_t k = k0; k < std::min(iters, k0 + kImageCopyBatch); ++k) {
+      Value i = e.add(tid, k * p.threads);
+      if ((k + 1) * p.threads > total)
+        i = e.minc(i, total - 1);
+      batch.push_back(
+          copyVector(e, src, i, width, pitch, base, n, row0, rowLimit));
+    }
+    for (auto va : batch)
+      store(b, va);
+  }
+}
+
+/// Strip `u` (image u / strips, output rows from (u % strips) * R): its
+/// copies, then the thread's rows; yields the new sums.
+SmallVector<Value> ImageKernel::emitStrip(OpBuilder &b, Value u,
+                                          ValueRange accs) {
+  Emitter e{b, loc, 2};
+  Value n = e.div(u, p.strips);
+  Value oh0 = e.mul(e.rem(u, p.strips), p.R);
+  // First input row in shared memory: the strip's first, inside the image.
+  Value ihLo = e.maxc(e.add(oh0, -d.pt), 0);
+  // The previous strip's reads are done before the copy overwrites it (a
+  // thread copy reads only what the thread wrote).
+  if (!threadCopy && p.perBlock > 1)
+    gpu::BarrierOp::create(b, loc);
+  emitCopy(b, x, p.inRows, d.IW, p.xPitch, 0, n, ihLo, d.IH);
+  emitCopy(b, dy, p.R, d.OW, p.dyPitch, p.inRows * p.xPitch, n, oh0, d.OH);
+  if (!threadCopy)
+    gpu::BarrierOp::create(b, loc);
+  SmallVector<Type> types(d.FW, e.vec());
+  auto rowLoop = scf::ForOp::create(
+      b, loc, e.cst(0), e.cst(p.R), e.cst(1), accs,
+      [&](OpBuilder &rb, Location, Value r, ValueRange a) {
+        Emitter re{rb, loc, 2};
+        Value oh = re.add(oh0, r);
+        Value ih = re.add(re.add(oh, fh), -d.pt);
+        Value ok = re.andi(re.ge(ih, 0), re.lt(ih, d.IH));
+        if (d.OH % p.R != 0)
+          ok = re.andi(ok, re.lt(oh, d.OH));
+        auto ifRow = scf::IfOp::create(rb, loc, types, ok,
+                                       /*withElseRegion=*/true);
+        OpBuilder tb = ifRow.getThenBodyBuilder();
+        Emitter te{tb, loc, 2};
+        Value xBase = te.add(te.mul(te.sub(ih, ihLo), p.xPitch),
+                             te.mul(pair, 2));
+        Value dyBase = te.add(te.mul(r, p.dyPitch),
+                              te.add(te.mul(pair, 2), p.inRows * p.xPitch));
+        scf::YieldOp::create(
+            tb, loc, ImageRow{d, loc, smem, xBase, dyBase, p.Cb}.emit(tb, a));
+        OpBuilder eb = ifRow.getElseBodyBuilder();
+        scf::YieldOp::create(eb, loc, a);
+        scf::YieldOp::create(rb, loc, ifRow.getResults());
+      });
+  return SmallVector<Value>(rowLoop.getResults());
+}
+
+/// The image kernel: the block's sums over its strips into its workspace
+/// slice ws[chunk] (f32, every element written once).
+void ImageKernel::emit(RewriterBase &rewriter) {
+  Type elem = d.elem;
+  int64_t bytes = p.smemElems * elem.getIntOrFloatBitWidth() / 8;
+  bool dynamic = bytes > kBwdFilterImageStaticSmem;
+  auto wg = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                       gpu::AddressSpace::Workgroup);
+  auto smemTy = MemRefType::get({p.smemElems}, elem, AffineMap(), wg);
+  Value dynBytes;
+  if (dynamic)
+    dynBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
+  auto launchAndBuilder = createGridLaunch(
+      rewriter, loc, p.blocks, 1, p.threads,
+      dynamic ? TypeRange{} : TypeRange{smemTy}, dynBytes);
+  launch = launchAndBuilder.first;
+  OpBuilder &b = launchAndBuilder.second;
+  Emitter e{b, loc, 2};
+  if (dynamic) {
+    auto raw = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        wg));
+    smem = memref::ViewOp::create(b, loc, smemTy, raw, e.cst(0),
+                                  ValueRange{});
+  } else {
+    smem = launch.getWorkgroupAttributions()[0];
+  }
+  emitCoordinates(b);
+  Value u0 = e.mul(chunk, p.perBlock);
+  Value u1 = e.add(u0, p.perBlock);
+  if (p.units % p.perBlock != 0)
+    u1 = b.createOrFold<arith::MinSIOp>(loc, u1, e.cst(p.units));
+  SmallVector<Value> init(d.FW, e.zeros());
+  auto unitLoop = scf::ForOp::create(
+      b, loc, u0, u1, e.cst(1), init,
+      [&](OpBuilder &ub, Location, Value u, ValueRange a) {
+        scf::YieldOp::create(ub, loc, emitStrip(ub, u, a));
+      });
+  emitIf(b, loc, chanOk, [&](OpBuilder &sb) {
+    Emitter se{sb, loc, 2};
+    for (int64_t fw = 0; fw < d.FW; ++fw)
+      vector::StoreOp::create(sb, loc, unitLoop.getResult(fw), ws,
+                              ValueRange{chunk, fh, se.cst(fw), c0},
+                              /*nontemporal=*/false, llvm::Align(8));
+  });
+  nameKernel(launch, BwdFilterImageKernelAttr::getMnemonic());
+}
+
+/// dW = the sum of the workspace's `chunks` slices in slice order (4
+/// channels per thread), rounded once to dW's type.
+void emitSliceReduction(RewriterBase &rewriter, Location loc, Value ws,
+                        Value dw, const Dims &d, int64_t chunks) {
+  Type dwElem = cast<MemRefType>(dw.getType()).getElementType();
+  const int64_t C = d.C, FW = d.FW;
+  emitVectorKernel(
+      rewriter, loc, d.FH * FW * C / 4, BwdFilterImageKernelAttr::getMnemonic(),
+      "reduce", [&](OpBuilder &kb, Value i) {
+        Emitter k{kb, loc, 4};
+        Value flat = k.mul(i, 4);
+        Value c = k.rem(flat, C), tap = k.div(flat, C);
+        Value fh = k.div(tap, FW), fw = k.rem(tap, FW);
+        auto loop = scf::ForOp::create(
+            kb, loc, k.cst(0), k.cst(chunks), k.cst(1), ValueRange{k.zeros()},
+            [&](OpBuilder &lb, Location, Value s, ValueRange a) {
+              Value v = vector::LoadOp::create(
+                  lb, loc, k.vec(), ws, ValueRange{s, fh, fw, c},
+                  /*nontemporal=*/false, llvm::Align(16));
+              scf::YieldOp::create(
+                  lb, loc, ValueRange{arith::AddFOp::create(lb, loc, a[0], v)});
+            });
+        Value r = loop.getResult(0);
+        if (!dwElem.isF32())
+          r = arith::TruncFOp::create(kb, loc, k.vec(dwElem), r);
+        int64_t bytes = 4 * dwElem.getIntOrFloatBitWidth() / 8;
+        vector::StoreOp::create(kb, loc, r, dw, ValueRange{fh, fw, c},
+                                /*nontemporal=*/false, llvm::Align(bytes));
+      });
+}
+
+/// The image kernel and its reduction, with the workspace around them.
+void emitImageKernels(RewriterBase &rewriter, Location loc, const Dims &d,
+                      const ImagePlan &p, bool threadCopy, Value x, Value dy,
+                      Value dw) {
+  auto ws = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({p.chunks, d.FH, d.FW, d.C}, rewriter.getF32Type()));
+  ImageKernel{d, p, loc, x, dy, ws, threadCopy}.emit(rewriter);
+  emitSliceReduction(rewriter, loc, ws, dw, d, p.chunks);
+  memref::DeallocOp::create(rewriter, loc, ws);
+}
+
+//===----------------------------------------------------------------------===//
 // The pattern
 //===----------------------------------------------------------------------===//
 
@@ -704,8 +983,9 @@ void emitConversion(RewriterBase &rewriter, Location loc, Value acc, Value dw,
 FailureOr<KernelConfigAttrInterface>
 configOf(DepthwiseConv2DBackwardFilterOp op, PatternRewriter &rewriter) {
   auto config = op->getAttrOfType<KernelConfigAttrInterface>(kKernelAttrName);
-  if (!config || !isa<BwdFilterStreamKernelAttr, BwdFilterSplitZKernelAttr>(
-                     config) ||
+  if (!config ||
+      !isa<BwdFilterStreamKernelAttr, BwdFilterSplitZKernelAttr,
+           BwdFilterImageKernelAttr>(config) ||
       !config.isComplete())
     return rewriter.notifyMatchFailure(
         op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
@@ -723,12 +1003,28 @@ struct BackwardFilterLowering
       : OpRewritePattern(ctx), target(target) {}
   TargetAttr target;
 
+  LogicalResult rewriteImage(DepthwiseConv2DBackwardFilterOp op,
+                             BwdFilterImageKernelAttr image, const Dims &d,
+                             PatternRewriter &rewriter) const {
+    ImagePlan p = imagePlan(d, image.getChannels(), image.getRows(),
+                            image.getUnits());
+    if (p.blocks > std::numeric_limits<int32_t>::max())
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    rewriter.setInsertionPoint(op);
+    emitImageKernels(rewriter, op.getLoc(), d, p, image.getCopy() == "thread",
+                     op.getInput(), op.getOutputGrad(), op.getInit());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<KernelConfigAttrInterface> config = configOf(op, rewriter);
     if (failed(config))
       return failure();
     Dims d = dimsOf(op);
+    if (auto image = dyn_cast<BwdFilterImageKernelAttr>(*config))
+      return rewriteImage(op, image, d, rewriter);
     auto stream = dyn_cast<BwdFilterStreamKernelAttr>(*config);
     auto splitZ = dyn_cast<BwdFilterSplitZKernelAttr>(*config);
     StreamPlan sp{};

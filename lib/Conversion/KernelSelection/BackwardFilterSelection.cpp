@@ -31,6 +31,14 @@ constexpr int64_t kTileWidthF32 = 17, kTileWidth16 = 6, kTileWidthHalfSums = 9;
 constexpr int64_t kWarpReduceMaxTaps = 64;
 /// Work-unit slots per warp.
 constexpr int64_t kSlotsPerWarp = 32 / kLanes;
+/// Image kernel: channels per block (16-bit: 32 = 16 channel pairs per
+/// filter row; f32: 16) and the most shared memory per block the default
+/// strips take (several blocks per SM).
+constexpr int64_t kImageChannels16 = 32, kImageChannelsF32 = 16;
+constexpr int64_t kImageStripBytes = 48 * 1024;
+/// Registers per thread the image kernel's occupancy estimate adds to its
+/// 4 * FW sums and window values.
+constexpr int64_t kImageRegisterOverhead = 40;
 
 bool gridFits(int64_t blocks) {
   return blocks <= std::numeric_limits<int32_t>::max();
@@ -105,12 +113,89 @@ Attribute selectSplitZ(Operation *op, TargetAttr target, Attribute given,
   return BwdFilterSplitZKernelAttr::get(op->getContext(), z, tileWidth,
                                         warpSlices, halfSteps);
 }
+/// The image kernel's default channels per block (a last group past C is
+/// masked).
+int64_t imageChannels(const Dims &d) {
+  return d.elem.isF32() ? kImageChannelsF32 : kImageChannels16;
+}
+
+/// The most output rows per strip whose shared memory fits `budget` (at
+/// least 1): (R + FH - 1) padded input rows and R dY rows (fewer input rows
+/// when the image has fewer).
+int64_t imageRows(Operation *op, const Dims &d, int64_t channels,
+                  int64_t budget) {
+  if (bwdFilterImageSharedBytes(op, channels, d.OH) <= budget)
+    return d.OH;
+  int64_t one = bwdFilterImageSharedBytes(op, channels, 1);
+  int64_t two = bwdFilterImageSharedBytes(op, channels, 2);
+  // bytes(R) = one + (R - 1) * (two - one) while R + FH - 1 <= IH.
+  int64_t step = std::max<int64_t>(two - one, 1);
+  int64_t rows = budget >= one ? 1 + (budget - one) / step : 1;
+  return std::clamp<int64_t>(rows, 1, d.OH);
+}
+
+/// Strips per block: one wave of resident blocks (by threads, shared
+/// memory and an estimate of the registers), each taking an equal run.
+int64_t imageUnits(const Dims &d, const ImagePlan &p, int64_t bytes,
+                   TargetAttr target) {
+  int64_t regs = (4 * d.FW + kImageRegisterOverhead + 7) / 8 * 8;
+  int64_t perSm = std::min({target.getThreadsPerSm() / p.threads,
+                            target.getSharedMemoryPerSm() / bytes,
+                            target.getRegistersPerSm() / (regs * p.threads)});
+  int64_t resident = std::max<int64_t>(1, perSm) * target.getSmCount();
+  int64_t blocks = p.groups * p.units;
+  return std::max<int64_t>(1, blocks / resident);
+}
+
+/// #dwc.bwd_filter_image: completes a requested configuration (stride 1,
+/// filter rows of at most 17 taps). Not chosen on its own: it has not been
+/// timed on a GPU yet (docs/KernelSelection.md, "backward filter").
+Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
+                      std::string &why) {
+  why = backwardFilterIneligibility(op);
+  if (!why.empty())
+    return {};
+  auto g = dyn_cast_or_null<BwdFilterImageKernelAttr>(given);
+  if (!g) {
+    why = "only when requested";
+    return {};
+  }
+  Dims d = dimsOf(cast<DepthwiseConv2DBackwardFilterOp>(op));
+  if (d.sh != 1 || d.sw != 1 || d.FW > kBwdFilterImageMaxRowTaps) {
+    why = "strided dY or a filter row of more than 17 taps";
+    return {};
+  }
+  int64_t channels = g.getChannels() ? g.getChannels() : imageChannels(d);
+  int64_t rows = g.getRows() ? g.getRows()
+                             : imageRows(op, d, channels, kImageStripBytes);
+  int64_t bytes = bwdFilterImageSharedBytes(op, channels, rows);
+  if (bytes > target.getSharedMemoryPerBlock()) {
+    why = "strip of one row exceeds the shared memory";
+    return {};
+  }
+  ImagePlan p = imagePlan(d, channels, rows, 1);
+  StringRef copy = !g.getCopy().empty() ? g.getCopy() : "block";
+  int64_t units = g.getUnits()       ? g.getUnits()
+                  : copy == "thread" ? 1
+                                     : imageUnits(d, p, bytes, target);
+  p = imagePlan(d, channels, rows, units);
+  if (!gridFits(p.blocks)) {
+    why = "grid too large";
+    return {};
+  }
+  auto config = BwdFilterImageKernelAttr::get(op->getContext(), channels,
+                                              rows, units, copy);
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
 } // namespace
 
 void dwc::appendBackwardFilterKernelFamilies(
     SmallVectorImpl<KernelFamily> &families) {
   families.push_back(
       {BwdFilterStreamKernelAttr::getMnemonic(), selectStream});
+  families.push_back(
+      {BwdFilterImageKernelAttr::getMnemonic(), selectImage});
   families.push_back(
       {BwdFilterSplitZKernelAttr::getMnemonic(), selectSplitZ});
 }

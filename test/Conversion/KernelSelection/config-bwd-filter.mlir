@@ -93,3 +93,35 @@ func.func @refused(%x0: memref<1x8x8x32xf32>, %w0: memref<1x8x8x32xf32>, %y0: me
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
+
+// -----
+
+// #dwc.bwd_filter_image, completed when requested (not chosen on its own:
+// split-z takes the last op). Defaults: 32 channels per block for 16-bit
+// data (16 for f32); the most output rows per strip whose shared memory
+// fits 48 KB (whole 14 x 14 images: 25984 bytes; 56 x 56 bf16: 3 rows,
+// 9 x 3648 + 3 x 3584 = 43584 bytes); strips per block for one wave of
+// resident blocks: 56 x 56: 3 groups x 64 x 19 strips = 3648 / (132 SMs x
+// 5 blocks, by shared memory) = 5; 14 x 14: 12 x 64 = 768 blocks, fewer
+// than one wave -> 1. copy = "thread" takes one strip per block.
+// CHECK-LABEL: func @image
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 7, units = 2, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "thread">
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 896, tile_width = 6, warp_slices = 4>
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 896, tile_width = 6, warp_slices = 4>: chosen; refused: bwd_filter_stream (filter of more than 9 taps); bwd_filter_image (only when requested)
+func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %w0: memref<7x7x384xf16>, %x1: memref<64x56x56x96xbf16>, %d1: memref<64x56x56x96xbf16>, %w1: memref<7x7x96xbf16>, %x2: memref<64x7x7x768xf32>, %d2: memref<64x7x7x768xf32>, %w2: memref<7x7x768xf32>, %x3: memref<1x14x14x384xf16>, %d3: memref<1x14x14x384xf16>, %w3: memref<7x7x384xf16>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x0, %d0 : memref<64x14x14x384xf16>, memref<64x14x14x384xf16>) outs(%w0 : memref<7x7x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_image<>}
+  dwc.depthwise_conv2d_backward_filter ins(%x1, %d1 : memref<64x56x56x96xbf16>, memref<64x56x56x96xbf16>) outs(%w1 : memref<7x7x96xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_image<>}
+  dwc.depthwise_conv2d_backward_filter ins(%x2, %d2 : memref<64x7x7x768xf32>, memref<64x7x7x768xf32>) outs(%w2 : memref<7x7x768xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_image<units = 2>}
+  dwc.depthwise_conv2d_backward_filter ins(%x3, %d3 : memref<1x14x14x384xf16>, memref<1x14x14x384xf16>) outs(%w3 : memref<7x7x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_image<copy = "thread">}
+  dwc.depthwise_conv2d_backward_filter ins(%x0, %d0 : memref<64x14x14x384xf16>, memref<64x14x14x384xf16>) outs(%w0 : memref<7x7x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  return
+}

@@ -189,3 +189,96 @@ func.func @split_z_half_steps_f32(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_split_z<half_steps = 4>} -> tensor<3x3x32xf32>
   return %r : tensor<3x3x32xf32>
 }
+
+// -----
+
+// #dwc.bwd_filter_image: every branch of its rules.
+func.func @image_strided(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x4x4x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: stride is not 1}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x4x4x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 32>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @image_wide_filter(%x: tensor<1x8x20x32xf16>, %dy: tensor<1x8x2x32xf16>, %dw: tensor<1x19x32xf16>) -> tensor<1x19x32xf16> {
+  // expected-error @+1 {{does not fit this op: filter row of more than 17 taps}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x20x32xf16>, tensor<1x8x2x32xf16>) outs(%dw : tensor<1x19x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 32>} -> tensor<1x19x32xf16>
+  return %r : tensor<1x19x32xf16>
+}
+
+// -----
+
+func.func @image_channels(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: channels = 12 is not a multiple of 8 in [8, 1024]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<channels = 12>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @image_threads(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x2x8x32xf32>, %dw: tensor<7x1x32xf32>) -> tensor<7x1x32xf32> {
+  // expected-error @+1 {{does not fit this op: FH x channels / 2 = 1792 threads is more than 1024}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x2x8x32xf32>) outs(%dw : tensor<7x1x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 512>} -> tensor<7x1x32xf32>
+  return %r : tensor<7x1x32xf32>
+}
+
+// -----
+
+func.func @image_rows(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: rows = -1 is not in [1, 2147483647]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<rows = -1>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @image_units(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: units = -2 is not in [1, 2147483647]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<units = -2>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @image_copy(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: copy = "warp" is not one of "block", "thread"}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<copy = "warp">} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @image_thread_copy_units(%x: tensor<2x8x8x32xf16>, %dy: tensor<2x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: copy = "thread" needs units = 1}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<2x8x8x32xf16>, tensor<2x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<units = 2, copy = "thread">} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+// 256 f32 channels x 2048 columns: 3 input rows (padded by 64 bytes) + 1 dY row.
+func.func @image_shared_memory(%x: tensor<1x16x2048x512xf32>, %dy: tensor<1x16x2048x512xf32>, %dw: tensor<3x3x512xf32>) -> tensor<3x3x512xf32> {
+  // expected-error @+1 {{does not fit this op: shared memory of 8388800 bytes exceeds the target's 232448}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x16x2048x512xf32>, tensor<1x16x2048x512xf32>) outs(%dw : tensor<3x3x512xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<channels = 256, rows = 1>} -> tensor<3x3x512xf32>
+  return %r : tensor<3x3x512xf32>
+}
+
+// -----
+
+// A strip past 2^63 bytes: the shared-memory size saturates.
+func.func @image_shared_memory_saturates(%x: memref<1x2147483647x2147483647x1024xf32>, %dy: memref<1x2147483647x2147483647x1024xf32>, %dw: memref<1x1x1024xf32>) {
+  // expected-error @+1 {{does not fit this op: shared memory of 9223372036854775807 bytes exceeds the target's 232448}}
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x2147483647x2147483647x1024xf32>, memref<1x2147483647x2147483647x1024xf32>) outs(%dw : memref<1x1x1024xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 1024, rows = 2147483647>}
+  return
+}

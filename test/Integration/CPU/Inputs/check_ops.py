@@ -1025,7 +1025,9 @@ def resolve_lib(lib, runner):
 LAUNCH_RE = re.compile(
     r"gpu\.launch blocks\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), (%\w+) = (%\w+), "
     r"(%\w+) = (%\w+)\) threads\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), "
-    r"(%\w+) = (%\w+), (%\w+) = (%\w+)\)(?: function\(@\w+\))? \{")
+    r"(%\w+) = (%\w+), (%\w+) = (%\w+)\)(?: function\(@\w+\))?"
+    r"(?: workgroup\((%\w+) : (memref<.*>)\))? \{")
+WORKGROUP = ", #gpu.address_space<workgroup>"
 
 
 def launches_to_loops(text):
@@ -1033,9 +1035,10 @@ def launches_to_loops(text):
     blocks: the launch becomes scf.for over blocks (x, y) x threads (x) (the
     z block id and y/z thread ids are 0), its
     gpu.terminator the end of the loops. Exact for kernels in which no
-    thread reads what another writes."""
+    thread reads what another writes. A workgroup buffer becomes one host
+    buffer of the launch (blocks run one after another)."""
     out, k = [], 0
-    for line in text.splitlines():
+    for line in text.replace(WORKGROUP, "").splitlines():
         m = LAUNCH_RE.search(line)
         if m:
             g = m.groups()
@@ -1046,11 +1049,16 @@ def launches_to_loops(text):
             k += 1
             out.append("%s%s = arith.constant 0 : index" % (ind, z))
             out.append("%s%s = arith.constant 1 : index" % (ind, o))
+            wg = "%%emu_wg%d" % k
+            if g[18]:
+                out.append("%s%s = memref.alloc() : %s" % (ind, wg, g[19]))
             out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[0], z, g[4], o))
             out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[1], z, g[6], o))
             out.append("%sscf.for %s = %s to %s step %s {" % (ind, g[9], z, g[13], o))
             for name, size in ((g[2], None), (g[10], None), (g[11], None)):
                 out.append("%s  %s = arith.constant 0 : index" % (ind, name))
+            if g[18]:
+                out.append("%s  %s = memref.cast %s : %s to %s" % (ind, g[18], wg, g[19], g[19]))
             for name, size in ((g[3], g[4]), (g[5], g[6]), (g[7], g[8]), (g[12], g[13]),
                                (g[14], g[15]), (g[16], g[17])):
                 out.append("%s  %s = arith.addi %s, %s : index" % (ind, name, size, z))

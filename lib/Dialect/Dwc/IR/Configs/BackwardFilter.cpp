@@ -9,6 +9,8 @@
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -123,5 +125,76 @@ std::string BwdFilterSplitZKernelAttr::whyNotFor(Operation *op) const {
   Type elem = cast<ShapedType>(op->getOperand(0).getType()).getElementType();
   if (why.empty() && getHalfSteps() && !elem.isF16())
     why = "half_steps needs f16 inputs";
+  return why;
+}
+
+//===----------------------------------------------------------------------===//
+// #dwc.bwd_filter_image
+//===----------------------------------------------------------------------===//
+
+int64_t dwc::bwdFilterImageSharedBytes(Operation *op, int64_t channels,
+                                       int64_t rows) {
+  auto in = cast<ShapedType>(op->getOperand(0).getType());
+  auto dy = cast<ShapedType>(op->getOperand(1).getType());
+  ArrayRef<int64_t> f = dwShape(op);
+  int64_t esize = in.getElementType().getIntOrFloatBitWidth() / 8;
+  rows = std::clamp<int64_t>(rows, 1, dy.getDimSize(1));
+  int64_t inRows = std::min(rows + f[0] - 1, in.getDimSize(1));
+  // (Extents below 2^31, channels at most 1024: the rows fit; their
+  // products saturate.)
+  int64_t xRow = in.getDimSize(2) * channels * esize;
+  xRow += bwdFilterImageRowPadBytes(xRow);
+  int64_t dyRow = dy.getDimSize(2) * channels * esize;
+  uint64_t bytes = llvm::SaturatingAdd(
+      llvm::SaturatingMultiply(uint64_t(inRows), uint64_t(xRow)),
+      llvm::SaturatingMultiply(uint64_t(rows), uint64_t(dyRow)));
+  return int64_t(
+      std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
+}
+
+StringRef BwdFilterImageKernelAttr::getFamily() const { return getMnemonic(); }
+bool BwdFilterImageKernelAttr::isComplete() const {
+  return getChannels() && getRows() && getUnits() && !getCopy().empty();
+}
+std::string BwdFilterImageKernelAttr::whyNotFor(Operation *op) const {
+  std::string why = backwardFilterIneligibility(op);
+  if (!why.empty())
+    return why;
+  auto bwd = cast<DepthwiseConv2DBackwardFilterOp>(op);
+  if (llvm::any_of(bwd.getStrides(), [](int64_t s) { return s != 1; }))
+    return "stride is not 1";
+  ArrayRef<int64_t> f = dwShape(op);
+  if (f[1] > kBwdFilterImageMaxRowTaps)
+    return "filter row of more than 17 taps";
+  Type elem = cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+  int64_t vec = 128 / elem.getIntOrFloatBitWidth();
+  int64_t c = getChannels();
+  if (c != 0 && (c < vec || c > 1024 || c % vec != 0))
+    return ("channels = " + Twine(c) + " is not a multiple of " + Twine(vec) +
+            " in [" + Twine(vec) + ", 1024]")
+        .str();
+  if (c != 0 && f[0] * c / 2 > 1024)
+    return ("FH x channels / 2 = " + Twine(f[0] * c / 2) +
+            " threads is more than 1024")
+        .str();
+  why = rangeIneligibility("rows", getRows(), 1,
+                           std::numeric_limits<int32_t>::max());
+  if (why.empty())
+    why = rangeIneligibility("units", getUnits(), 1,
+                             std::numeric_limits<int32_t>::max());
+  if (why.empty() && !getCopy().empty() && getCopy() != "block" &&
+      getCopy() != "thread")
+    why = ("copy = \"" + getCopy() + "\" is not one of \"block\", \"thread\"")
+              .str();
+  if (why.empty() && getCopy() == "thread" && getUnits() > 1)
+    why = "copy = \"thread\" needs units = 1";
+  if (why.empty() && c != 0 && getRows() != 0) {
+    int64_t bytes = bwdFilterImageSharedBytes(op, c, getRows());
+    int64_t limit = TargetAttr::lookup(op).getSharedMemoryPerBlock();
+    if (bytes > limit)
+      why = ("shared memory of " + Twine(bytes) +
+             " bytes exceeds the target's " + Twine(limit))
+                .str();
+  }
   return why;
 }

@@ -19,6 +19,12 @@ namespace dwc {
 inline constexpr int64_t kBwdFilterStreamMaxTaps = 49;
 /// Most filter taps per thread of the split-z kernel along a row.
 inline constexpr int64_t kBwdFilterMaxTileWidth = 17;
+/// Most taps along a filter row of the small-map (image) kernel (a thread
+/// owns the row's taps x 2 channels and a window of as many inputs).
+inline constexpr int64_t kBwdFilterImageMaxRowTaps = 17;
+/// Static shared memory of one block (bytes) up to which the image kernel
+/// takes workgroup attributions; larger strips take dynamic shared memory.
+inline constexpr int64_t kBwdFilterImageStaticSmem = 48 * 1024;
 
 /// Why `op` (a dwc.depthwise_conv2d_backward_filter, on tensors or buffers)
 /// cannot take the backward-filter kernels, whatever their configuration:
@@ -26,6 +32,20 @@ inline constexpr int64_t kBwdFilterMaxTileWidth = 17;
 /// dilation 1, C a multiple of 128 bits, identity layouts, static
 /// non-empty shapes. Empty if it can.
 std::string backwardFilterIneligibility(Operation *op);
+
+/// Bytes of padding after a shared input row of the image kernel of
+/// `rowBytes` bytes (a multiple of 16): consecutive rows start 64 bytes
+/// apart modulo 128, so the two filter rows of a warp (fewer than 32 channel
+/// pairs per filter row) read opposite halves of the banks.
+inline int64_t bwdFilterImageRowPadBytes(int64_t rowBytes) {
+  return ((64 - rowBytes % 128) + 128) % 128;
+}
+
+/// Shared memory (bytes) of the image kernel's block: the strip's input rows
+/// (`rows` + FH - 1, at most IH; padded rows) and its `rows` dY rows,
+/// `channels` channels of the inputs' type.
+int64_t bwdFilterImageSharedBytes(Operation *op, int64_t channels,
+                                  int64_t rows);
 
 } // namespace dwc
 } // namespace mlir
