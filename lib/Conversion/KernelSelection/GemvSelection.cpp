@@ -172,9 +172,9 @@ int64_t powerOfTwoDividing(int64_t c, int64_t cap) {
 SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
                                     TargetAttr target, PlaneKernelAttr g) {
   auto pick = [&](int64_t given, int64_t dflt) { return given ? given : dflt; };
-  int64_t V = pick(g ? g.getChannels() : 0, s.elem.isF32() ? 1 : 2);
-  if (s.C % V != 0)
-    V = 1;
+  // 16-bit data: 2 channels (one 32-bit word) per thread where C allows.
+  int64_t V = pick(g ? g.getChannels() : 0,
+                   !s.elem.isF32() && s.C % 2 == 0 ? 2 : 1);
   int64_t TM = pick(g ? g.getColumns() : 0,
                     llvm::divideCeil(s.OW, llvm::divideCeil(s.OW, kPlaneMaxColumns)));
   int64_t TH = pick(g ? g.getRows() : 0, kPlaneRows);
@@ -219,6 +219,10 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
     why = "not requested (no GPU measurement yet)";
     return {};
   }
+  // The given fields first (the completion divides by them).
+  why = g.whyNotFor(op);
+  if (!why.empty())
+    return {};
   SmallVector<int64_t, 5> f = planeFields(op, s, target, g);
   auto config =
       PlaneKernelAttr::get(op->getContext(), f[0], f[1], f[2], f[3], f[4]);

@@ -216,19 +216,15 @@ bool PlaneKernelAttr::isComplete() const {
 
 namespace {
 /// The channel fields: V in {1, 2, 4} dividing C, CB a multiple of V
-/// dividing C, the filter in at most 200 f32 registers.
+/// dividing C (with at most 49 taps the filter takes at most 196 f32
+/// registers).
 std::string planeChannelsIneligibility(Operation *op, PlaneKernelAttr config) {
   int64_t C = outType(op).getDimSize(3), V = config.getChannels();
   int64_t CB = config.getBlockChannels();
-  ArrayRef<int64_t> f = filterShape(op);
   if (V && V != 1 && V != 2 && V != 4)
     return ("channels = " + Twine(V) + " is not 1, 2 or 4").str();
   if (V && C % V != 0)
     return ("channels = " + Twine(V) + " does not divide C = " + Twine(C))
-        .str();
-  if (V && f[0] * f[1] * V > kPlaneFilterRegisters)
-    return ("filter of " + Twine(f[0] * f[1] * V) +
-            " f32 registers (more than 200)")
         .str();
   if (CB < 0 || (CB && C % CB != 0))
     return ("block_channels = " + Twine(CB) + " does not divide C = " +

@@ -34,8 +34,6 @@ std::pair<int64_t, int64_t> gemvPadding(Operation *op);
 /// shared memory).
 inline constexpr int64_t kPlaneMaxThreads = 1024;
 inline constexpr int64_t kPlaneMaxSharedBytes = 48 * 1024;
-/// Most f32 registers the plane kernel's filter takes (FH x FW x channels).
-inline constexpr int64_t kPlaneFilterRegisters = 200;
 
 /// How the plane kernel lays out one op under a complete #dwc.plane whose
 /// fields are in range (shared by its rules, the selector and the

@@ -81,8 +81,8 @@ def Dwc_PlaneKernelAttr : Dwc_KernelConfig<"PlaneKernel", "plane"> {
     once into a register window (width-first) and feeds each output row it
     touches; the filter is held in f32 registers.
 
-    * `channels`: channels per thread: 1, 2 or 4, dividing C, with
-      FH x FW x `channels` <= 200 filter registers;
+    * `channels`: channels per thread: 1, 2 or 4, dividing C (a filter of
+      at most 49 taps: at most 196 f32 filter registers);
     * `block_channels`: channels per block: a multiple of `channels`
       dividing C;
     * `rows`: output rows per thread, in [1, 16]; `columns`: outputs per
