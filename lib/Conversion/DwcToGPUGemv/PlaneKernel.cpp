@@ -21,6 +21,10 @@ using namespace mlir::dwc::gemv;
 
 namespace {
 
+/// Most staging copies per thread issued as one unrolled sequence (their
+/// loads all in flight together); more are copied by a loop.
+constexpr int64_t kMaxUnrolledCopies = 16;
+
 /// The plane kernel of one op (see the #dwc.plane description).
 struct PlaneKernel {
   DepthwiseProblem pb;
@@ -38,6 +42,8 @@ struct PlaneKernel {
   int64_t blocks() const { return sz.N * l.bands * (sz.C / l.CB); }
 
   void emitStaging(OpBuilder &b);
+  Value loadSlot(OpBuilder &lb, Value slot, Value inRange);
+  void storeSlot(OpBuilder &sb, Value slot, Value v);
   void emitTiles(OpBuilder &b);
   void emit(RewriterBase &rewriter);
 };
@@ -57,29 +63,76 @@ Value tileStart(Emitter &e, Value t, int64_t tiles, int64_t size,
 
 /// Copies the band's input rows and halo (zeros outside the image) into
 /// the shared plane, widened to f32: the block's threads stride over the
-/// staged positions x channel vectors of up to 128 bits.
+/// staged positions x channel vectors of up to 128 bits (slot = tid + k x
+/// threads).
 void PlaneKernel::emitStaging(OpBuilder &b) {
   const int64_t SV = l.stageVector, vectors = l.CB / SV;
   const int64_t slots = l.stagedRows * l.stagedCols * vectors;
+  const int64_t perThread = llvm::divideCeil(slots, l.threads);
   Emitter e{b, loc, SV};
-  auto loop = scf::ForOp::create(b, loc, tid, e.cst(slots), e.cst(l.threads));
-  OpBuilder lb = OpBuilder::atBlockTerminator(loop.getBody());
+  if (perThread > kMaxUnrolledCopies) {
+    auto loop =
+        scf::ForOp::create(b, loc, tid, e.cst(slots), e.cst(l.threads));
+    OpBuilder lb = OpBuilder::atBlockTerminator(loop.getBody());
+    Value v = loadSlot(lb, loop.getInductionVar(), Value());
+    storeSlot(lb, loop.getInductionVar(), v);
+    return;
+  }
+  // Unrolled: every copy's load issued before the first store (one
+  // latency per block instead of one per copy); the last round guarded
+  // when the threads do not divide the slots.
+  SmallVector<std::pair<Value, Value>> copies;
+  for (int64_t k = 0; k < perThread; ++k) {
+    Value slot = e.add(tid, k * l.threads);
+    Value inRange =
+        (k + 1) * l.threads > slots ? e.lt(slot, slots) : Value();
+    if (inRange)
+      slot = e.minc(slot, slots - 1);
+    copies.push_back({slot, inRange});
+  }
+  SmallVector<Value> values;
+  for (auto [slot, inRange] : copies)
+    values.push_back(loadSlot(b, slot, inRange));
+  for (auto [copy, v] : llvm::zip(copies, values)) {
+    if (!copy.second) {
+      storeSlot(b, copy.first, v);
+      continue;
+    }
+    auto guard = scf::IfOp::create(b, loc, copy.second, false);
+    OpBuilder gb = guard.getThenBodyBuilder();
+    storeSlot(gb, copy.first, v);
+  }
+}
+
+/// The input vector of staged slot `slot` (position-major, channel vectors
+/// innermost) as f32: zeros in the halo (and where `inRange`, if set, is
+/// false).
+Value PlaneKernel::loadSlot(OpBuilder &lb, Value slot, Value inRange) {
+  const int64_t SV = l.stageVector, vectors = l.CB / SV;
   Emitter s{lb, loc, SV};
-  auto co = s.delinearize(loop.getInductionVar(),
-                          {l.stagedRows, l.stagedCols, vectors});
+  auto co = s.delinearize(slot, {l.stagedRows, l.stagedCols, vectors});
   Value ih = s.add(s.add(h0, co[0]), -pb.pt);
   Value iw = s.add(co[1], -pb.pl);
   Value ok = s.andi(s.andi(s.ge(ih, 0), s.lt(ih, sz.IH)),
                     s.andi(s.ge(iw, 0), s.lt(iw, sz.IW)));
+  if (inRange)
+    ok = s.andi(ok, inRange);
   Value ch = s.add(c0, s.mul(co[2], SV));
-  ValueRange at{n, s.clamp(ih, 0, sz.IH - 1), s.clamp(iw, 0, sz.IW - 1), ch};
+  SmallVector<Value, 4> at{n, s.clamp(ih, 0, sz.IH - 1),
+                           s.clamp(iw, 0, sz.IW - 1), ch};
   Type elem = cast<MemRefType>(pb.x.getType()).getElementType();
   // 16-bit pairs are zeroed as words before widening; single 16-bit
   // channels (CB = 1) after it.
-  Value v = elem.isF32() || SV == 1
-                ? s.select(ok, s.load(pb.x, at), s.zeros())
-                : s.loadOrZero(pb.x, at, ok);
-  vector::StoreOp::create(lb, loc, v, smem,
+  return elem.isF32() || SV == 1 ? s.select(ok, s.load(pb.x, at), s.zeros())
+                                 : s.loadOrZero(pb.x, at, ok);
+}
+
+/// Stores the f32 vector `v` of staged slot `slot` into the plane.
+void PlaneKernel::storeSlot(OpBuilder &sb, Value slot, Value v) {
+  const int64_t SV = l.stageVector, vectors = l.CB / SV;
+  Emitter s{sb, loc, SV};
+  auto co = s.delinearize(slot, {l.stagedRows, l.stagedCols, vectors});
+  vector::StoreOp::create(sb, loc, v, smem,
                           ValueRange{co[0], co[1], s.mul(co[2], SV)},
                           /*nontemporal=*/false,
                           llvm::Align(std::min<int64_t>(16, SV * 4)));

@@ -8,22 +8,28 @@
 // f16 14 x 14 x 16, 2 channels x 2 rows x 7 outputs per thread, 16
 // channels and the whole plane per block: 2 blocks (one per image) of 8
 // lanes x 7 x 2 strips = 112 threads; a 20 x 20 x 16 f32 plane (800
-// 128-bit input vectors copied by a loop striding over the threads,
-// clamped loads zeroed as 32-bit words in the halo); the 49 filter vectors;
+// 128-bit input vectors, slot tid + k x 112: 8 copies per thread, all 8
+// loads issued before the stores, the last store guarded; clamped loads
+// zeroed as 32-bit words in the halo); the 49 filter vectors;
 // 8 input rows of 13 window vectors each feeding 1 or 2 output rows (49 /
 // 98 FMAs), output row 0 stored after its last filter row (input row 6),
 // row 1 after input row 7.
 // CHECK-LABEL: func @f16_14x14
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c2{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c112{{[^,]*}},
 // CHECK-SAME: function(@f16_14x14_plane) workgroup(%[[P:.*]] : memref<20x20x16xf32, #gpu.address_space<workgroup>>)
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c800 step %c112 {
+// CHECK-NOT: scf.for
+// CHECK: arith.cmpi slt, %{{.*}}, %c800 : index
 // CHECK: vector.load %arg0{{.*}} : memref<2x14x14x16xf16>, vector<8xf16>
 // CHECK-NEXT: vector.bitcast {{.*}} : vector<8xf16> to vector<4xi32>
 // CHECK-NEXT: arith.select
 // CHECK-NEXT: vector.bitcast
 // CHECK-NEXT: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
-// CHECK-NEXT: vector.store {{.*}}, %[[P]]{{.*}} : memref<20x20x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
-// CHECK-NEXT: }
+// CHECK-COUNT-7: vector.load %arg0{{.*}} : memref<2x14x14x16xf16>, vector<8xf16>
+// CHECK-NOT: vector.load %arg0
+// CHECK-COUNT-7: vector.store {{.*}}, %[[P]]{{.*}} : memref<20x20x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: vector.store {{.*}}, %[[P]]
+// CHECK-NEXT: {{^ +[}]$}}
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // CHECK-COUNT-49: vector.load %arg1{{.*}} : memref<7x7x16xf16>, vector<2xf16>
@@ -76,12 +82,14 @@ func.func @bank_pad(%x: memref<1x14x14x8xf32>, %w: memref<7x7x8xf32>, %y: memref
 // of the 7 rows (the second band moved back to rows 2..6), tiles of 3 rows
 // (the last moved back to row 2 of the band) x 4 outputs (the last of 9
 // moved back to column 5): the starts are selected by tile index; an 8 x
-// 10 x 4 plane; the filter read rotated (tap (3, 1) first).
+// 10 x 4 plane (80 slots: 7 copies per thread); the filter read rotated
+// (tap (3, 1) first).
 // CHECK-LABEL: func @bwd
 // CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c2{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c12{{[^,]*}},
 // CHECK-SAME: workgroup(%[[P:.*]] : memref<8x10x4xf32, #gpu.address_space<workgroup>>)
 // CHECK: arith.select %{{.*}}, %c2, %{{.*}} : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c80 step %c12 {
+// CHECK-COUNT-7: vector.load %arg0{{.*}} : memref<1x7x9x4xbf16>, vector<4xbf16>
+// CHECK: scf.if
 // CHECK: gpu.barrier
 // CHECK: arith.select %{{.*}}, %c2, %{{.*}} : index
 // CHECK: arith.select %{{.*}}, %c5, %{{.*}} : index
@@ -93,6 +101,23 @@ func.func @bwd(%dy: memref<1x7x9x4xbf16>, %w: memref<4x2x4xbf16>, %dx: memref<1x
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x7x9x4xbf16>, memref<4x2x4xbf16>)
     outs(%dx : memref<1x7x9x4xbf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 2, 1, 0]
     {dwc.kernel = #dwc.plane<channels = 2, block_channels = 4, rows = 3, columns = 4, band = 5>}
+  return
+}
+
+// -----
+
+// More than 16 copies per thread (4 threads, 400 slots): a copy loop.
+// CHECK-LABEL: func @copy_loop
+// CHECK: threads({{[^)]*}}) in ({{[^,]*}} = %c4{{[^,]*}},
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c400 step %c4 {
+// CHECK: vector.load %arg0
+// CHECK: vector.store
+// CHECK-NEXT: {{^ +[}]$}}
+// CHECK-NEXT: gpu.barrier
+func.func @copy_loop(%x: memref<1x14x14x4xf16>, %w: memref<7x7x4xf16>, %y: memref<1x14x14x4xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x4xf16>, memref<7x7x4xf16>)
+    outs(%y : memref<1x14x14x4xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.plane<channels = 4, block_channels = 4, rows = 4, columns = 16, band = 14>}
   return
 }
 
