@@ -3,7 +3,8 @@
 // Lowers the stride-1 depthwise convolutions (memref form) whose dwc.kernel
 // is a #dwc.gemv or #dwc.row_tile to the CUDA-core GEMV-dataflow kernel
 // (BN-channel x 16-patch block tiles, TM outputs x V channels per thread,
-// width-first register-window input reuse) or the register row-tile kernel.
+// width-first register-window input reuse) or the register row-tile kernel;
+// #dwc.plane (planes in shared memory) is PlaneKernel.cpp's.
 // Stride-1 backward-data ops take the same kernels on the 180-degree rotated
 // filter (rotation fused into the filter loads). See the pass description in
 // include/dwc/Conversion/Passes.td; the choice is dwc-select-kernels'.

@@ -1,6 +1,6 @@
-//===- Gemv.h - rules of the GEMV and row-tile depthwise kernels -*- C++ -*-===//
+//===- Gemv.h - rules of the GEMV, row-tile and plane kernels -*- C++ -*-===//
 //
-// Which ops the GEMV and row-tile depthwise kernel configurations take: shared by their
+// Which ops the GEMV, row-tile and plane depthwise kernel configurations take: shared by their
 // verifiers, dwc-select-kernels and the pass that emits them.
 //
 //===----------------------------------------------------------------------===//

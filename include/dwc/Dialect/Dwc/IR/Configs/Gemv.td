@@ -1,6 +1,6 @@
 //===- Gemv.td - kernel configurations of one family ---*- tablegen -*-===//
 //
-// The configuration attributes of the GEMV and row-tile depthwise kernels (convert-dwc-to-gpu-gemv).
+// The configuration attributes of the GEMV, row-tile and plane depthwise kernels (convert-dwc-to-gpu-gemv).
 // Included by DwcAttrs.td after Dwc_KernelConfig.
 //
 //===----------------------------------------------------------------------===//
