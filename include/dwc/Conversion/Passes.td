@@ -284,9 +284,10 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
   let description = [{
     Replaces each memref-form `dwc.depthwise_conv2d` and stride-1
     `dwc.depthwise_conv2d_backward_data` whose `dwc.kernel` is a
-    `#dwc.gemv` (below) or a `#dwc.row_tile` (register row tiles, further
-    below) with a tiled `gpu.launch` (kernel `<func>_gemv` /
-    `<func>_row_tile`); `dwc-select-kernels` chooses the kernel and its
+    `#dwc.gemv` (below), a `#dwc.row_tile` (register row tiles, further
+    below) or a `#dwc.plane` (planes in shared memory, below those) with a
+    tiled `gpu.launch` (kernel `<func>_gemv` / `<func>_row_tile` /
+    `<func>_plane`); `dwc-select-kernels` chooses the kernel and its
     fields (docs/KernelSelection.md), ops without such a configuration are
     left alone. The GEMV kernel follows the Flash-DWC GEMV dataflow on CUDA
     cores:
@@ -357,6 +358,19 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     1.07-1.20x the GEMV kernel at 3x3 (94-96% of copy bandwidth),
     1.25-1.32x at 5x5, 1.28-1.37x at 7x7 (bench/results/2026-12-01-
     rowtile-f32.md); small grids keep the GEMV kernel.
+
+    Planes in shared memory (`#dwc.plane`, on request: a partial
+    `#dwc.plane<>` is completed by dwc-select-kernels; filters of at most 49
+    taps, forward and backward data): for small maps, where the row tiles
+    re-read a 7x7 filter's halo per tile and widen each 16-bit load for few
+    FMAs. A block (1-D grid over images x row bands x channel groups) copies
+    its band's input rows with the zero halo into a shared f32 plane once
+    (up to 128-bit loads, clamped and zeroed in the halo, widened; rows
+    padded against bank conflicts), one barrier, then each thread computes
+    a row tile from the plane like the row-tile kernel (no bounds checks,
+    no conversions: shared-memory loads and FMAs), the filter in registers.
+    Tails: the last band and tile are moved back to the edge (overlapping,
+    same values stored).
 
     Eligible (Configs/Gemv.h; dwc-select-kernels leaves everything else to
     the other families and `convert-dwc-to-gpu`, the direct kernel): f32,

@@ -3,13 +3,15 @@
 // Lowers the stride-1 depthwise convolutions (memref form) whose dwc.kernel
 // is a #dwc.gemv or #dwc.row_tile to the CUDA-core GEMV-dataflow kernel
 // (BN-channel x 16-patch block tiles, TM outputs x V channels per thread,
-// width-first register-window input reuse) or the register row-tile kernel.
+// width-first register-window input reuse) or the register row-tile kernel;
+// #dwc.plane (planes in shared memory) is PlaneKernel.cpp's.
 // Stride-1 backward-data ops take the same kernels on the 180-degree rotated
 // filter (rotation fused into the filter loads). See the pass description in
 // include/dwc/Conversion/Passes.td; the choice is dwc-select-kernels'.
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemvCommon.h"
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
@@ -36,6 +38,7 @@ namespace mlir::dwc {
 
 using namespace mlir;
 using namespace mlir::dwc;
+using namespace mlir::dwc::gemv;
 
 namespace {
 
@@ -50,44 +53,6 @@ constexpr int64_t kThreads = kWarps * 32;
 /// Filter taps per shared-memory row block: one copy round of 128 threads x
 /// 16 bytes covers 16 taps x 32 channels.
 constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
-
-/// The stride-1 problem of a GEMV-family op (forward, or backward data on
-/// the rotated filter) if it is in memref form and carries a complete
-/// configuration of type ConfigAttr.
-template <typename ConfigAttr>
-FailureOr<std::pair<DepthwiseProblem, ConfigAttr>>
-problemOf(Operation *op, PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
-  if (!config || !config.isComplete())
-    return rewriter.notifyMatchFailure(
-        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
-  if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
-    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
-  std::string why = config.whyNotFor(op);
-  if (!why.empty())
-    return rewriter.notifyMatchFailure(op, why);
-  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
-    return std::make_pair(forwardProblem(fwd), config);
-  FailureOr<DepthwiseProblem> bwd =
-      backwardDataProblem(cast<DepthwiseConv2DBackwardDataOp>(op), why);
-  if (failed(bwd))
-    return rewriter.notifyMatchFailure(op, why);
-  return std::make_pair(*bwd, config);
-}
-
-/// Small IR-building helpers for index arithmetic and vectors: memory holds
-/// `vw` elements of its element type per thread, arithmetic is f32.
-struct Emitter : F32VectorEmitter {
-  using F32VectorEmitter::F32VectorEmitter;
-  /// Rounds an f32 vector once to the memory's element type and stores it.
-  void store(Value v, Value mem, ValueRange idx) {
-    Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    if (!elem.isF32())
-      v = arith::TruncFOp::create(b, loc, vec(elem), v);
-    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            align(elem));
-  }
-};
 
 /// The GEMV kernel of one op: the launch and the thread's coordinates, and
 /// the pieces of its body (see the pass description).
@@ -557,6 +522,7 @@ struct ConvertDwcToGPUGemvPass
                  GemvDepthwiseLowering<DepthwiseConv2DOp>,
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext());
+    populatePlanePatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

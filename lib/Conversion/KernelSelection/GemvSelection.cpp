@@ -1,8 +1,8 @@
 //===- GemvSelection.cpp - configurations of the GEMV and row-tile kernels ---===//
 //
-// Row tile or GEMV kernel, channel vectors, tile sizes and filter staging of
+// Plane, row tile or GEMV kernel, channel vectors, tile sizes and filter staging of
 // the stride-1 depthwise forward and backward-data ops (evidence:
-// docs/KernelSelection.md, "row tile" and "GEMV").
+// docs/KernelSelection.md, "plane", "row tile" and "GEMV").
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +147,90 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
 }
 
 //===----------------------------------------------------------------------===//
+// Planes
+//===----------------------------------------------------------------------===//
+
+/// Outputs per thread along the width: the fewest strips of at most 8.
+constexpr int64_t kPlaneMaxColumns = 8;
+/// Output rows per thread (each staged row read feeds 2 output rows).
+constexpr int64_t kPlaneRows = 2;
+/// Threads per block the channel split aims at, and the waves of the
+/// target's SMs the grid should fill (narrower channel groups, then row
+/// bands, below that).
+constexpr int64_t kPlaneThreads = 256;
+constexpr int64_t kPlaneMinWaves = 2;
+
+/// The largest power of two dividing `c`, at most `cap`.
+int64_t powerOfTwoDividing(int64_t c, int64_t cap) {
+  int64_t p = 1;
+  while (p * 2 <= cap && c % (p * 2) == 0)
+    p *= 2;
+  return p;
+}
+
+/// The default #dwc.plane fields for `s`, honouring the given ones.
+SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
+                                    TargetAttr target, PlaneKernelAttr g) {
+  auto pick = [&](int64_t given, int64_t dflt) { return given ? given : dflt; };
+  // 16-bit data: 2 channels (one 32-bit word) per thread where C allows.
+  int64_t V = pick(g ? g.getChannels() : 0,
+                   !s.elem.isF32() && s.C % 2 == 0 ? 2 : 1);
+  int64_t TM = pick(g ? g.getColumns() : 0,
+                    llvm::divideCeil(s.OW, llvm::divideCeil(s.OW, kPlaneMaxColumns)));
+  int64_t TH = pick(g ? g.getRows() : 0, kPlaneRows);
+  int64_t band = pick(g ? g.getBand() : 0, s.OH);
+  auto layout = [&](int64_t CB, int64_t B) {
+    return planeLayoutOf(op, V, CB, TH, TM, B);
+  };
+  int64_t CB = g && g.getBlockChannels() ? g.getBlockChannels() : 0;
+  if (!CB) {
+    CB = powerOfTwoDividing(s.C, 1024);
+    while (CB > V && (layout(CB, band).threads > kPlaneThreads ||
+                      layout(CB, band).sharedBytes() > kPlaneMaxSharedBytes))
+      CB /= 2;
+    uint64_t want = kPlaneMinWaves * target.getSmCount();
+    auto blocks = [&](int64_t cb, int64_t b) {
+      return uint64_t(s.N) * layout(cb, b).bands * uint64_t(s.C / cb);
+    };
+    while (CB > V && blocks(CB, band) < want)
+      CB /= 2;
+    while (!(g && g.getBand()) && band > TH && blocks(CB, band) < want)
+      band = llvm::divideCeil(band, 2);
+  }
+  return {V, CB, TH, TM, band};
+}
+
+/// #dwc.plane, on request only (a partial #dwc.plane<> is completed): its
+/// GPU timing against the row tiles on the small maps is still to be
+/// measured (docs/KernelSelection.md, "plane").
+Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
+                      std::string &why) {
+  auto g = dyn_cast_or_null<PlaneKernelAttr>(given);
+  why = familyIneligibility(op, given);
+  if (!why.empty())
+    return {};
+  Sizes s = sizesOf(op);
+  if (s.FH > kRowTileMaxTaps || s.FW > kRowTileMaxTaps ||
+      s.FH * s.FW > kRowTileMaxTaps) {
+    why = "filter of more than 49 taps";
+    return {};
+  }
+  if (!g) {
+    why = "not requested (no GPU measurement yet)";
+    return {};
+  }
+  // The given fields first (the completion divides by them).
+  why = g.whyNotFor(op);
+  if (!why.empty())
+    return {};
+  SmallVector<int64_t, 5> f = planeFields(op, s, target, g);
+  auto config =
+      PlaneKernelAttr::get(op->getContext(), f[0], f[1], f[2], f[3], f[4]);
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
+
+//===----------------------------------------------------------------------===//
 // GEMV
 //===----------------------------------------------------------------------===//
 
@@ -197,7 +281,9 @@ Attribute selectGemv(Operation *op, TargetAttr, Attribute given,
 } // namespace
 
 void dwc::appendGemvKernelFamilies(SmallVectorImpl<KernelFamily> &families) {
-  // Row tiles first: they take the short filters they fit.
+  // Planes first (small maps), then row tiles: they take the short filters
+  // they fit.
+  families.push_back({PlaneKernelAttr::getMnemonic(), selectPlane});
   families.push_back({RowTileKernelAttr::getMnemonic(), selectRowTile});
   families.push_back({GemvKernelAttr::getMnemonic(), selectGemv});
 }

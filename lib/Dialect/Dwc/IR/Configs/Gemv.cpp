@@ -1,13 +1,16 @@
 //===- Gemv.cpp - the GEMV and row-tile depthwise kernels' configurations ---===//
 //
-// Which ops #dwc.gemv and #dwc.row_tile take (shared by their verifier,
+// Which ops #dwc.gemv, #dwc.row_tile and #dwc.plane take (shared by their verifier,
 // dwc-select-kernels and convert-dwc-to-gpu-gemv).
 //
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::dwc;
@@ -144,4 +147,126 @@ std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
   if (why.empty())
     why = choiceIneligibility("filter", getFilter(), {"registers", "global"});
   return why;
+}
+
+//===----------------------------------------------------------------------===//
+// #dwc.plane
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Shared-memory wavefronts of a warp's first window load (warp 0, tap
+/// (0, 0)) with `pitch` positions per staged row: the most distinct words
+/// any of the 32 banks serves.
+int64_t firstLoadWavefronts(const PlaneLayout &l, int64_t pitch) {
+  llvm::SmallDenseMap<int64_t, llvm::SmallDenseSet<int64_t, 4>, 32> banks;
+  int64_t lanes = l.CB / l.V;
+  for (int64_t t = 0; t < std::min<int64_t>(32, l.threads); ++t) {
+    int64_t s = t / lanes, sr = s / l.colTiles, sc = s % l.colTiles;
+    int64_t word = (sr * l.TH * pitch + sc * l.TM) * l.CB + t % lanes * l.V;
+    for (int64_t k = 0; k < l.V; ++k)
+      banks[(word + k) % 32].insert(word + k);
+  }
+  int64_t most = 0;
+  for (auto &b : banks)
+    most = std::max<int64_t>(most, b.second.size());
+  return most;
+}
+} // namespace
+
+PlaneLayout dwc::planeLayoutOf(Operation *op, int64_t channels,
+                               int64_t blockChannels, int64_t rows,
+                               int64_t columns, int64_t band) {
+  ArrayRef<int64_t> f = filterShape(op);
+  ShapedType out = outType(op);
+  int64_t OH = out.getDimSize(1), OW = out.getDimSize(2);
+  PlaneLayout l;
+  l.V = channels;
+  l.CB = blockChannels;
+  l.band = std::min(band, OH);
+  l.TH = std::min(rows, l.band);
+  l.TM = std::min(columns, OW);
+  l.bands = llvm::divideCeil(OH, l.band);
+  l.rowTiles = llvm::divideCeil(l.band, l.TH);
+  l.colTiles = llvm::divideCeil(OW, l.TM);
+  l.threads = l.CB / l.V * l.rowTiles * l.colTiles;
+  l.stagedRows = l.band + f[0] - 1;
+  l.stagedCols = OW + f[1] - 1;
+  // Staging vectors: up to 128 bits of the input, dividing CB.
+  int64_t bits = out.getElementType().getIntOrFloatBitWidth();
+  l.stageVector = 1;
+  while (l.stageVector * 2 * bits <= 128 && l.CB % (l.stageVector * 2) == 0)
+    l.stageVector *= 2;
+  // Row pitch: the fewest bank conflicts of the window loads (the first
+  // of 8 candidates that reaches the fewest).
+  l.pitch = l.stagedCols;
+  int64_t best = firstLoadWavefronts(l, l.pitch);
+  for (int64_t extra = 1; extra < 8 && best > l.V; ++extra) {
+    int64_t w = firstLoadWavefronts(l, l.stagedCols + extra);
+    if (w < best)
+      best = w, l.pitch = l.stagedCols + extra;
+  }
+  return l;
+}
+
+StringRef PlaneKernelAttr::getFamily() const { return getMnemonic(); }
+bool PlaneKernelAttr::isComplete() const {
+  return getChannels() && getBlockChannels() && getRows() && getColumns() &&
+         getBand();
+}
+
+namespace {
+/// The channel fields: V in {1, 2, 4} dividing C, CB a multiple of V
+/// dividing C (with at most 49 taps the filter takes at most 196 f32
+/// registers).
+std::string planeChannelsIneligibility(Operation *op, PlaneKernelAttr config) {
+  int64_t C = outType(op).getDimSize(3), V = config.getChannels();
+  int64_t CB = config.getBlockChannels();
+  if (V && V != 1 && V != 2 && V != 4)
+    return ("channels = " + Twine(V) + " is not 1, 2 or 4").str();
+  if (V && C % V != 0)
+    return ("channels = " + Twine(V) + " does not divide C = " + Twine(C))
+        .str();
+  if (CB < 0 || (CB && C % CB != 0))
+    return ("block_channels = " + Twine(CB) + " does not divide C = " +
+            Twine(C))
+        .str();
+  if (CB && V && CB % V != 0)
+    return ("block_channels = " + Twine(CB) +
+            " is not a multiple of channels = " + Twine(V))
+        .str();
+  return "";
+}
+} // namespace
+
+std::string PlaneKernelAttr::whyNotFor(Operation *op) const {
+  std::string why = gemvIneligibility(op);
+  if (!why.empty())
+    return why;
+  ArrayRef<int64_t> f = filterShape(op);
+  if (f[0] > kRowTileMaxTaps || f[1] > kRowTileMaxTaps ||
+      f[0] * f[1] > kRowTileMaxTaps)
+    return "filter of more than 49 taps";
+  why = planeChannelsIneligibility(op, *this);
+  if (why.empty())
+    why = rangeIneligibility("rows", getRows(), 1, 16);
+  if (why.empty())
+    why = rangeIneligibility("columns", getColumns(), 1, 16);
+  if (why.empty())
+    why = rangeIneligibility("band", getBand(), 1,
+                             std::numeric_limits<int32_t>::max());
+  if (!why.empty() || !isComplete())
+    return why;
+  PlaneLayout l = planeLayoutOf(op, getChannels(), getBlockChannels(),
+                                getRows(), getColumns(), getBand());
+  if (l.threads > kPlaneMaxThreads)
+    return ("blocks of " + Twine(l.threads) + " threads (more than 1024)")
+        .str();
+  if (l.sharedBytes() > kPlaneMaxSharedBytes)
+    return ("a staged plane of " + Twine(l.sharedBytes()) +
+            " bytes (more than 48 KiB)")
+        .str();
+  int64_t N = outType(op).getDimSize(0), C = outType(op).getDimSize(3);
+  if (N * l.bands * (C / l.CB) > std::numeric_limits<int32_t>::max())
+    return "grid too large";
+  return "";
 }

@@ -1,6 +1,6 @@
-//===- Gemv.h - rules of the GEMV and row-tile depthwise kernels -*- C++ -*-===//
+//===- Gemv.h - rules of the GEMV, row-tile and plane kernels -*- C++ -*-===//
 //
-// Which ops the GEMV and row-tile depthwise kernel configurations take: shared by their
+// Which ops the GEMV, row-tile and plane depthwise kernel configurations take: shared by their
 // verifiers, dwc-select-kernels and the pass that emits them.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,27 @@ std::string gemvIneligibility(Operation *op);
 /// left): the op's own, or for backward data the transposed padding
 /// (FH - 1 - top, FW - 1 - left). Only for ops gemvIneligibility accepts.
 std::pair<int64_t, int64_t> gemvPadding(Operation *op);
+
+/// Most threads per block and staged bytes of the plane kernel (static
+/// shared memory).
+inline constexpr int64_t kPlaneMaxThreads = 1024;
+inline constexpr int64_t kPlaneMaxSharedBytes = 48 * 1024;
+
+/// How the plane kernel lays out one op under a complete #dwc.plane whose
+/// fields are in range (shared by its rules, the selector and the
+/// emitter): a block of `threads` = (CB / V) channel lanes x rowTiles x
+/// colTiles strips owns CB channels of `band` output rows of one image and
+/// stages `stagedRows` x `pitch` positions x CB channels of f32 (the band's
+/// input rows with their halo; `stagedCols` of the `pitch` positions are
+/// used, the rest pads the rows against shared-memory bank conflicts).
+struct PlaneLayout {
+  int64_t V, CB, TH, TM, band, bands, rowTiles, colTiles, threads;
+  int64_t stagedRows, stagedCols, pitch, stageVector;
+  int64_t sharedBytes() const { return stagedRows * pitch * CB * 4; }
+};
+PlaneLayout planeLayoutOf(Operation *op, int64_t channels,
+                          int64_t blockChannels, int64_t rows,
+                          int64_t columns, int64_t band);
 
 } // namespace dwc
 } // namespace mlir

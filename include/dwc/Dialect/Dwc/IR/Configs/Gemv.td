@@ -1,6 +1,6 @@
 //===- Gemv.td - kernel configurations of one family ---*- tablegen -*-===//
 //
-// The configuration attributes of the GEMV and row-tile depthwise kernels (convert-dwc-to-gpu-gemv).
+// The configuration attributes of the GEMV, row-tile and plane depthwise kernels (convert-dwc-to-gpu-gemv).
 // Included by DwcAttrs.td after Dwc_KernelConfig.
 //
 //===----------------------------------------------------------------------===//
@@ -64,5 +64,41 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
                         DefaultValuedParameter<"int64_t", "0">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$columns,
                         StringRefParameter<"", "\"\"">:$filter);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Dwc_PlaneKernelAttr : Dwc_KernelConfig<"PlaneKernel", "plane"> {
+  let summary = "Stride-1 depthwise forward / backward data on small maps: "
+                "whole planes staged in shared memory";
+  let description = [{
+    `convert-dwc-to-gpu-gemv`'s plane kernel for the ops the row tiles take
+    (filters of at most 49 taps): a block owns `block_channels` channels of
+    `band` output rows of one image (the whole plane when `band` >= OH). It
+    stages the band's input rows with their zero halo once in shared memory
+    (widened to f32: no bounds checks, no conversions in the inner loop),
+    then each thread computes `rows` x `columns` outputs x `channels`
+    channels from the staged plane: every input row of its tile is read
+    once into a register window (width-first) and feeds each output row it
+    touches; the filter is held in f32 registers.
+
+    * `channels`: channels per thread: 1, 2 or 4, dividing C (a filter of
+      at most 49 taps: at most 196 f32 filter registers);
+    * `block_channels`: channels per block: a multiple of `channels`
+      dividing C;
+    * `rows`: output rows per thread, in [1, 16]; `columns`: outputs per
+      thread along the width, in [1, 16] (both clamped to the band and the
+      output's width);
+    * `band`: output rows per block, >= 1 (clamped to OH);
+    * at most 1024 threads per block and 48 KiB of staged plane.
+
+    ```mlir
+    {dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
+                        DefaultValuedParameter<"int64_t", "0">:$block_channels,
+                        DefaultValuedParameter<"int64_t", "0">:$rows,
+                        DefaultValuedParameter<"int64_t", "0">:$columns,
+                        DefaultValuedParameter<"int64_t", "0">:$band);
   let assemblyFormat = "`<` struct(params) `>`";
 }

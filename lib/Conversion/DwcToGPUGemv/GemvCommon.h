@@ -1,0 +1,65 @@
+//===- GemvCommon.h - pieces shared by convert-dwc-to-gpu-gemv's kernels -*- C++ -*-===//
+//
+// The problem of a GEMV-family op (forward, or backward data on the rotated
+// filter) with its configuration, and the f32 channel-vector emitter of the
+// GEMV, row-tile and plane kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWC_LIB_CONVERSION_DWCTOGPUGEMV_GEMVCOMMON_H
+#define DWC_LIB_CONVERSION_DWCTOGPUGEMV_GEMVCOMMON_H
+
+#include "dwc/Conversion/DepthwiseProblem.h"
+#include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::dwc::gemv {
+
+/// The stride-1 problem of a GEMV-family op (forward, or backward data on
+/// the rotated filter) if it is in memref form and carries a complete
+/// configuration of type ConfigAttr.
+template <typename ConfigAttr>
+FailureOr<std::pair<DepthwiseProblem, ConfigAttr>>
+problemOf(Operation *op, PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+  if (!config || !config.isComplete())
+    return rewriter.notifyMatchFailure(
+        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
+  if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+  std::string why = config.whyNotFor(op);
+  if (!why.empty())
+    return rewriter.notifyMatchFailure(op, why);
+  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
+    return std::make_pair(forwardProblem(fwd), config);
+  FailureOr<DepthwiseProblem> bwd =
+      backwardDataProblem(cast<DepthwiseConv2DBackwardDataOp>(op), why);
+  if (failed(bwd))
+    return rewriter.notifyMatchFailure(op, why);
+  return std::make_pair(*bwd, config);
+}
+
+/// Small IR-building helpers for index arithmetic and vectors: memory holds
+/// `vw` elements of its element type per thread, arithmetic is f32.
+struct Emitter : F32VectorEmitter {
+  using F32VectorEmitter::F32VectorEmitter;
+  /// Rounds an f32 vector once to the memory's element type and stores it.
+  void store(Value v, Value mem, ValueRange idx) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    if (!elem.isF32())
+      v = arith::TruncFOp::create(b, loc, vec(elem), v);
+    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
+                            align(elem));
+  }
+};
+
+/// The plane kernel's lowering patterns (PlaneKernel.cpp).
+void populatePlanePatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::dwc::gemv
+
+#endif // DWC_LIB_CONVERSION_DWCTOGPUGEMV_GEMVCOMMON_H
