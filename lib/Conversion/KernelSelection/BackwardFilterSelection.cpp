@@ -147,35 +147,53 @@ int64_t imageUnits(const Dims &d, const ImagePlan &p, int64_t bytes,
   return std::max<int64_t>(1, blocks / resident);
 }
 
-/// #dwc.bwd_filter_image: completes a requested configuration (stride 1,
-/// filter rows of at most 17 taps). Not chosen on its own: it has not been
-/// timed on a GPU yet (docs/KernelSelection.md, "backward filter").
+/// Where the image kernel is chosen without a request: the shapes it was
+/// measured faster than the streaming / split-z kernels on (filters up to
+/// 7 x 7; docs/KernelSelection.md, "backward filter"): 16-bit filters 5+
+/// taps wide on maps of up to 56 output rows, 16-bit 3 x 3 on up to 28
+/// rows (the streaming kernel wins at 56), f32 filters 5+ wide on up to 14
+/// rows (split-z / streaming win on larger f32 maps and on f32 3 x 3).
+constexpr int64_t kImageDefaultMaxTaps = 7, kImageWideFilter = 5;
+constexpr int64_t kImage16WideMaxRows = 56, kImage16NarrowMaxRows = 28;
+constexpr int64_t kImageF32MaxRows = 14;
+bool imageByDefault(const Dims &d) {
+  if (d.FH > kImageDefaultMaxTaps || d.FW > kImageDefaultMaxTaps)
+    return false;
+  bool wide = d.FW >= kImageWideFilter;
+  if (d.elem.isF32())
+    return wide && d.OH <= kImageF32MaxRows;
+  return d.OH <= (wide ? kImage16WideMaxRows : kImage16NarrowMaxRows);
+}
+
+/// #dwc.bwd_filter_image: stride 1, filter rows of at most 17 taps; chosen
+/// on its own where imageByDefault says, else only when requested.
 Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
   why = backwardFilterIneligibility(op);
   if (!why.empty())
     return {};
   auto g = dyn_cast_or_null<BwdFilterImageKernelAttr>(given);
-  if (!g) {
-    why = "only when requested";
-    return {};
-  }
   Dims d = dimsOf(cast<DepthwiseConv2DBackwardFilterOp>(op));
   if (d.sh != 1 || d.sw != 1 || d.FW > kBwdFilterImageMaxRowTaps) {
     why = "strided dY or a filter row of more than 17 taps";
     return {};
   }
-  int64_t channels = g.getChannels() ? g.getChannels() : imageChannels(d);
-  int64_t rows = g.getRows() ? g.getRows()
-                             : imageRows(op, d, channels, kImageStripBytes);
+  if (!g && !imageByDefault(d)) {
+    why = "a larger map or filter, or f32 3 x 3 (streaming / split-z are "
+          "faster)";
+    return {};
+  }
+  int64_t channels = g && g.getChannels() ? g.getChannels() : imageChannels(d);
+  int64_t rows = g && g.getRows() ? g.getRows()
+                                  : imageRows(op, d, channels, kImageStripBytes);
   int64_t bytes = bwdFilterImageSharedBytes(op, channels, rows);
   if (bytes > target.getSharedMemoryPerBlock()) {
     why = "strip of one row exceeds the shared memory";
     return {};
   }
   ImagePlan p = imagePlan(d, channels, rows, 1);
-  StringRef copy = !g.getCopy().empty() ? g.getCopy() : "block";
-  int64_t units = g.getUnits()       ? g.getUnits()
+  StringRef copy = g && !g.getCopy().empty() ? g.getCopy() : "block";
+  int64_t units = g && g.getUnits() ? g.getUnits()
                   : copy == "thread" ? 1
                                      : imageUnits(d, p, bytes, target);
   p = imagePlan(d, channels, rows, units);
@@ -192,10 +210,11 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
 
 void dwc::appendBackwardFilterKernelFamilies(
     SmallVectorImpl<KernelFamily> &families) {
-  families.push_back(
-      {BwdFilterStreamKernelAttr::getMnemonic(), selectStream});
+  // The image kernel first: where its rule holds it beats both.
   families.push_back(
       {BwdFilterImageKernelAttr::getMnemonic(), selectImage});
+  families.push_back(
+      {BwdFilterStreamKernelAttr::getMnemonic(), selectStream});
   families.push_back(
       {BwdFilterSplitZKernelAttr::getMnemonic(), selectSplitZ});
 }

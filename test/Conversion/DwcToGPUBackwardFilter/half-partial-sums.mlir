@@ -30,7 +30,8 @@ func.func @f16_7x7(%x: memref<1x4x40x64xf16>, %dy: memref<1x4x40x64xf16>, %dw: m
 // -----
 
 // CHECK-LABEL: func @f16_7x7_f32
-// Widened once on load, f32 FMAs; maxTW = 6: 2 tiles of TW = 4.
+// The split-z kernel requested (on this small map the image kernel is the
+// default): widened once on load, f32 FMAs; maxTW = 6: 2 tiles of TW = 4.
 // CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: vector.load %arg0{{.*}} vector<8xf16>
 // CHECK-NEXT: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
@@ -38,7 +39,7 @@ func.func @f16_7x7(%x: memref<1x4x40x64xf16>, %dy: memref<1x4x40x64xf16>, %dw: m
 // CHECK: vector.fma {{.*}} : vector<8xf32>
 func.func @f16_7x7_f32(%x: memref<1x4x40x64xf16>, %dy: memref<1x4x40x64xf16>, %dw: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x4x40x64xf16>, memref<1x4x40x64xf16>) outs(%dw : memref<7x7x64xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_split_z<>}
   return
 }
 
@@ -53,6 +54,6 @@ func.func @f16_7x7_f32(%x: memref<1x4x40x64xf16>, %dy: memref<1x4x40x64xf16>, %d
 // CHECK: return
 func.func @bf16_7x7(%x: memref<1x4x40x64xbf16>, %dy: memref<1x4x40x64xbf16>, %dw: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x4x40x64xbf16>, memref<1x4x40x64xbf16>) outs(%dw : memref<7x7x64xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_split_z<>}
   return
 }

@@ -41,7 +41,8 @@ func.func @bwd_filter_f32(%x: tensor<2x8x16x32xf32>, %dy: tensor<2x8x16x32xf32>)
 func.func @bwd_filter_f16(%x: tensor<2x8x16x64xf16>, %dy: tensor<2x8x16x64xf16>) -> tensor<7x7x64xf16> {
   %init = tensor.empty() : tensor<7x7x64xf16>
   %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<2x8x16x64xf16>, tensor<2x8x16x64xf16>)
-    outs(%init : tensor<7x7x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<7x7x64xf16>
+    outs(%init : tensor<7x7x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.bwd_filter_split_z<>} -> tensor<7x7x64xf16>
   return %dw : tensor<7x7x64xf16>
 }
 

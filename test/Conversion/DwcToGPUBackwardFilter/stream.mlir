@@ -85,7 +85,8 @@ func.func @f32_3x3_atomics(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>
 
 // -----
 
-// f16 in, f16 out: 8 channels per thread widened to f32 on load, R = 2,
+// f16 in, f16 out (requested: on a map this small the image kernel is the
+// default, config-bwd-filter.mlir): 8 channels per thread widened to f32 on load, R = 2,
 // the f32 workspace (zeroed, block sums added atomically) rounded by the
 // conversion kernel.
 // CHECK-LABEL: func @f16_3x3
@@ -101,21 +102,22 @@ func.func @f32_3x3_atomics(%x: memref<2x8x20x32xf32>, %dy: memref<2x8x20x32xf32>
 // CHECK: memref.dealloc %[[WS]]
 func.func @f16_3x3(%x: memref<2x8x8x64xf16>, %dy: memref<2x8x8x64xf16>, %dw: memref<3x3x64xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x8x64xf16>, memref<2x8x8x64xf16>) outs(%dw : memref<3x3x64xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<>}
   return
 }
 
 // -----
 
-// 5x5 = 25 taps > 9: the split-z kernel (no shared
-// memory). (Strided dY: strided.mlir.)
+// 5x5 = 25 taps > 9: not streamed; a 64 x 64 map (larger f32 maps are
+// not the image kernel's) takes the split-z kernel (no shared memory).
+// (Strided dY: strided.mlir.)
 // CHECK-LABEL: func @not_streamed
 // CHECK-NOT: workgroup
 // CHECK: memref.atomic_rmw addf
 // CHECK-NOT: workgroup
 // CHECK-NOT: dwc.depthwise_conv2d_backward_filter
-func.func @not_streamed(%x: memref<1x8x8x32xf32>, %dy: memref<1x8x8x32xf32>, %dw: memref<5x5x32xf32>) {
-  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%dw : memref<5x5x32xf32>)
+func.func @not_streamed(%x: memref<1x64x64x32xf32>, %dy: memref<1x64x64x32xf32>, %dw: memref<5x5x32xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x64x64x32xf32>, memref<1x64x64x32xf32>) outs(%dw : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }

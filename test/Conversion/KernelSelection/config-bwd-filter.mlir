@@ -13,30 +13,31 @@
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 2, threads = 256, workers = 4224, reduce = "block">
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">: chosen
-func.func @stream(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<2x8x8x64xf16>, %w1: memref<2x8x8x64xf16>, %y1: memref<3x3x64xf16>) {
+func.func @stream(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<2x56x56x64xf16>, %w1: memref<2x56x56x64xf16>, %y1: memref<3x3x64xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%y0 : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
-  dwc.depthwise_conv2d_backward_filter ins(%x1, %w1 : memref<2x8x8x64xf16>, memref<2x8x8x64xf16>) outs(%y1 : memref<3x3x64xf16>)
+  dwc.depthwise_conv2d_backward_filter ins(%x1, %w1 : memref<2x56x56x64xf16>, memref<2x56x56x64xf16>) outs(%y1 : memref<3x3x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
 
 // -----
 
-// Split-z: larger filters; slices for four waves of resident threads,
+// Split-z: larger filters (and maps the image kernel leaves: f32 above 14
+// output rows, 16-bit above 56); slices for four waves of resident threads,
 // clamped to N x OH; tiles of at most 17 taps (f32) / 6 (f16/bf16); the warp
 // reduction up to 64 taps (9x9 = 81: none).
 // CHECK-LABEL: func @split_z
-// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 4>
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 1>
-// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 4, tile_width = 6, warp_slices = 4>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 4>: chosen; refused: {{.*}}bwd_filter_stream (filter of more than 9 taps)
-func.func @split_z(%x0: memref<1x8x8x32xf32>, %w0: memref<1x8x8x32xf32>, %y0: memref<5x5x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<9x9x32xf32>, %x2: memref<1x4x40x64xf16>, %w2: memref<1x4x40x64xf16>, %y2: memref<7x7x64xf32>) {
-  dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%y0 : memref<5x5x32xf32>)
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 64, tile_width = 6, warp_slices = 4>
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>: chosen; refused: bwd_filter_image (a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
+func.func @split_z(%x0: memref<1x32x32x32xf32>, %w0: memref<1x32x32x32xf32>, %y0: memref<5x5x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<9x9x32xf32>, %x2: memref<1x64x40x64xf16>, %w2: memref<1x64x40x64xf16>, %y2: memref<7x7x64xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<1x32x32x32xf32>, memref<1x32x32x32xf32>) outs(%y0 : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   dwc.depthwise_conv2d_backward_filter ins(%x1, %w1 : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%y1 : memref<9x9x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
-  dwc.depthwise_conv2d_backward_filter ins(%x2, %w2 : memref<1x4x40x64xf16>, memref<1x4x40x64xf16>) outs(%y2 : memref<7x7x64xf32>)
+  dwc.depthwise_conv2d_backward_filter ins(%x2, %w2 : memref<1x64x40x64xf16>, memref<1x64x40x64xf16>) outs(%y2 : memref<7x7x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
   return
 }
@@ -63,14 +64,14 @@ func.func @strided(%x0: memref<2x9x11x32xf16>, %w0: memref<2x5x6x32xf16>, %y0: m
 // CHECK-LABEL: func @requested
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64, workers = 8448, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "atomics">
-// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 4, tile_width = 9, warp_slices = 4, half_steps = 16>
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 64, tile_width = 9, warp_slices = 4, half_steps = 16>
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64, workers = 8448, reduce = "block">: chosen
-func.func @requested(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<5x5x32xf32>, %x2: memref<1x4x40x64xf16>, %w2: memref<1x4x40x64xf16>, %y2: memref<7x7x64xf32>) {
+func.func @requested(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: memref<3x3x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<5x5x32xf32>, %x2: memref<1x64x40x64xf16>, %w2: memref<1x64x40x64xf16>, %y2: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<2x8x20x32xf32>, memref<2x8x20x32xf32>) outs(%y0 : memref<3x3x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<rows = 1, threads = 64>}
   dwc.depthwise_conv2d_backward_filter ins(%x1, %w1 : memref<1x8x8x32xf32>, memref<1x8x8x32xf32>) outs(%y1 : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_stream<reduce = "atomics">}
-  dwc.depthwise_conv2d_backward_filter ins(%x2, %w2 : memref<1x4x40x64xf16>, memref<1x4x40x64xf16>) outs(%y2 : memref<7x7x64xf32>)
+  dwc.depthwise_conv2d_backward_filter ins(%x2, %w2 : memref<1x64x40x64xf16>, memref<1x64x40x64xf16>) outs(%y2 : memref<7x7x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_split_z<half_steps = 16>}
   return
 }
@@ -109,9 +110,9 @@ func.func @refused(%x0: memref<1x8x8x32xf32>, %w0: memref<1x8x8x32xf32>, %y0: me
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 7, units = 2, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "thread">
-// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 896, tile_width = 6, warp_slices = 4>
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 896, tile_width = 6, warp_slices = 4>: chosen; refused: bwd_filter_stream (filter of more than 9 taps); bwd_filter_image (only when requested)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">: chosen
 func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %w0: memref<7x7x384xf16>, %x1: memref<64x56x56x96xbf16>, %d1: memref<64x56x56x96xbf16>, %w1: memref<7x7x96xbf16>, %x2: memref<64x7x7x768xf32>, %d2: memref<64x7x7x768xf32>, %w2: memref<7x7x768xf32>, %x3: memref<1x14x14x384xf16>, %d3: memref<1x14x14x384xf16>, %w3: memref<7x7x384xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %d0 : memref<64x14x14x384xf16>, memref<64x14x14x384xf16>) outs(%w0 : memref<7x7x384xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_image<>}
@@ -123,5 +124,41 @@ func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.bwd_filter_image<copy = "thread">}
   dwc.depthwise_conv2d_backward_filter ins(%x0, %d0 : memref<64x14x14x384xf16>, memref<64x14x14x384xf16>) outs(%w0 : memref<7x7x384xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  return
+}
+
+// -----
+
+// Where the image kernel is the default (filters up to 7 x 7, stride 1;
+// measured: docs/KernelSelection.md, "backward filter"): 16-bit 3 x 3 on
+// maps of up to 28 output rows (56: streaming), 16-bit 5+ taps wide up to 56
+// rows, f32 5+ taps wide up to 14 rows (28: split-z; f32 3 x 3: streaming);
+// wider filters split-z.
+// CHECK-LABEL: func @image_default
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
+func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf16>, %c: memref<32x56x56x128xbf16>, %d: memref<64x14x14x480xf32>, %e: memref<64x28x28x240xf32>, %f: memref<64x7x7x960xf32>, %g: memref<32x14x14x384xf16>,
+    %wa: memref<3x3x192xf16>, %wb: memref<3x3x144xf16>, %wc: memref<5x5x128xbf16>, %wd: memref<5x5x480xf32>, %we: memref<5x5x240xf32>, %wf: memref<3x3x960xf32>, %wg: memref<9x9x384xf16>) {
+  dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x28x28x192xf16>, memref<64x28x28x192xf16>) outs(%wa : memref<3x3x192xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%b, %b : memref<64x56x56x144xf16>, memref<64x56x56x144xf16>) outs(%wb : memref<3x3x144xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%c, %c : memref<32x56x56x128xbf16>, memref<32x56x56x128xbf16>) outs(%wc : memref<5x5x128xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%d, %d : memref<64x14x14x480xf32>, memref<64x14x14x480xf32>) outs(%wd : memref<5x5x480xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%e, %e : memref<64x28x28x240xf32>, memref<64x28x28x240xf32>) outs(%we : memref<5x5x240xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%f, %f : memref<64x7x7x960xf32>, memref<64x7x7x960xf32>) outs(%wf : memref<3x3x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%g, %g : memref<32x14x14x384xf16>, memref<32x14x14x384xf16>) outs(%wg : memref<9x9x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
   return
 }
