@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -35,7 +36,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_CONVERTDWCTOGPUIM2WIN
@@ -1811,9 +1811,7 @@ struct ConvertDwcToGPUIm2winPass
     : dwc::impl::ConvertDwcToGPUIm2winBase<ConvertDwcToGPUIm2winPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<Im2winConvLowering>(&getContext(), /*benefit=*/2);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<Im2winConvLowering>(getOperation(), /*benefit=*/2);
   }
 };
 

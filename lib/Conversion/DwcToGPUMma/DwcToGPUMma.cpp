@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/CooperativeCopy.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -40,7 +41,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_CONVERTDWCTOGPUMMA
@@ -1022,11 +1022,7 @@ struct ConvertDwcToGPUMmaPass
     : dwc::impl::ConvertDwcToGPUMmaBase<ConvertDwcToGPUMmaPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
-                 MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), /*benefit=*/3);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<MmaDepthwiseLowering<DepthwiseConv2DOp>, MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/3);
   }
 };
 

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
@@ -34,7 +35,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include <array>
 
 namespace mlir::dwc {
@@ -1195,11 +1195,7 @@ struct ConvertDwcToGPUMmaStreamPass
     : dwc::impl::ConvertDwcToGPUMmaStreamBase<ConvertDwcToGPUMmaStreamPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
-                 StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), /*benefit=*/4);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<StreamDepthwiseLowering<DepthwiseConv2DOp>, StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/4);
   }
 };
 
