@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwc/Conversion/KernelPass.h"
+#include "dwc/Conversion/AsyncCopyPipeline.h"
 #include "dwc/Conversion/CooperativeCopy.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -30,6 +31,8 @@
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/SharedMemoryPlan.h"
+#include "dwc/Conversion/Swizzle.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,11 +58,12 @@ namespace {
 
 struct Emitter : IndexEmitter {
   using IndexEmitter::IndexEmitter;
-  /// Element offset of 16-byte chunk `h` of shared row `row` (XOR swizzle
-  /// over the 8 chunks of a 128-byte row: conflict-free cp.async writes,
-  /// spread fragment reads).
+  /// Element offset of 16-byte chunk `h` of shared row `row` (the 128-byte
+  /// swizzle of Swizzle.h: conflict-free cp.async writes, spread fragment
+  /// reads).
   Value swizzled(Value row, Value h) {
-    return mul(xori(h, rem(row, kChunks)), kVec);
+    static_assert(kChunks == kSwizzleRows, "a row is one swizzle period");
+    return mul(SwizzledRow(*this, row).at(h), kVec);
   }
   /// Row-ring layout: position of input column `col` (a gap after every
   /// 8 columns; band packing: every 16).
@@ -288,16 +292,13 @@ void MmaKernel::emitLaunch(RewriterBase &rewriter, int64_t bytes) {
   OpBuilder &b = launchAndBuilder.second;
   Emitter e{b, loc};
   if (dynamic) {
-    auto wg = inSmemTy.getMemorySpace();
-    auto raw = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                        wg));
-    int64_t inBytes = inSmemTy.getNumElements() * 2;  // 16-byte multiple
-    inSmem = memref::ViewOp::create(b, loc, inSmemTy, raw, e.cst(0),
-                                    ValueRange{});
-    zSmem = memref::ViewOp::create(b, loc, zSmemTy, raw, e.cst(inBytes),
-                                   ValueRange{});
+    SharedMemoryPlan smem;
+    smem.add("input", inSmemTy.getNumElements() * 2);
+    smem.add("filter", zSmemTy.getNumElements() * 2);
+    assert(smem.totalBytes() <= bytes && "the launch holds the buffers");
+    Value raw = dynamicSharedBuffer(b, loc);
+    inSmem = viewRegion(b, loc, raw, smem, "input", inSmemTy);
+    zSmem = viewRegion(b, loc, raw, smem, "filter", zSmemTy);
   } else {
     inSmem = launch.getWorkgroupAttributions()[0];
     zSmem = launch.getWorkgroupAttributions()[1];
@@ -315,8 +316,7 @@ void MmaKernel::emitLaunch(RewriterBase &rewriter, int64_t bytes) {
       copyRingRow(b, e.cst(t));
   }
   prefetch(b, zero, zero);
-  auto firstGroup =
-      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, ValueRange{});
+  Operation *firstGroup = commitCopyGroup(b, loc).getDefiningOp();
   // Blocks per SM wanted (dwc-kernel-occupancy turns the marker into
   // nvvm.minctasm on the outlined kernel).
   if (p.c.minBlocksPerSm > 0)
@@ -628,9 +628,8 @@ void MmaKernel::emitStage(OpBuilder &lb, Value stage, ValueRange accs) {
     prefetch(nb, next,
              p.zbufs == 2 ? ne.sub(ne.cst(1), buf) : ne.rem(next, p.zbufs));
   }
-  Value tok =
-      nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy, ValueRange{});
-  nvgpu::DeviceAsyncWaitOp::create(lb, loc, tok, lb.getI32IntegerAttr(1));
+  // Stage t + 1 copies in flight while stage t is read.
+  waitCopyGroups(lb, loc, commitCopyGroup(lb, loc), /*pending=*/1);
   gpu::BarrierOp::create(lb, loc);
 
   SmallVector<Value> acc(accs);
