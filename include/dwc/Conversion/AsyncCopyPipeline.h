@@ -14,6 +14,7 @@
 #ifndef DWC_CONVERSION_ASYNCCOPYPIPELINE_H
 #define DWC_CONVERSION_ASYNCCOPYPIPELINE_H
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -34,6 +35,16 @@ inline void waitCopyGroups(OpBuilder &b, Location loc, Value token,
                            int32_t pending) {
   nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
                                    b.getI32IntegerAttr(pending));
+}
+
+/// Makes this thread's shared-memory writes (generic proxy: cp.async, plain
+/// stores) visible to the async proxy that wgmma and TMA read through
+/// (fence.proxy.async.shared::cta).
+inline void fenceSharedToAsyncProxy(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
 }
 
 } // namespace dwc

@@ -797,7 +797,7 @@ struct KernelBuilder {
         nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy, ValueRange{});
     nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(0));
     if (p.tma) // generic stores after the TMA (async proxy) writes
-      fenceAsyncProxy(ob);
+      fenceSharedToAsyncProxy(ob, loc);
     gpu::BarrierOp::create(ob, loc);
     return memref::CollapseShapeOp::create(
         ob, loc, fits(bS) ? bS : aS, ArrayRef<ReassociationIndices>{{0, 1, 2}});
@@ -957,12 +957,6 @@ struct KernelBuilder {
   void arriveOn(OpBuilder &ob, Value bar) {
     NVVM::MBarrierArriveOp::create(ob, loc, Type(), bar, Value());
   }
-  void fenceAsyncProxy(OpBuilder &ob) {
-    NVVM::FenceProxyOp::create(
-        ob, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ob.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-  }
 
   /// Thread 0 initialises the mbarriers (full: the copying threads arrive,
   /// empty: the multiplying ones); the block barrier publishes them.
@@ -1007,7 +1001,7 @@ struct KernelBuilder {
       OpBuilder rb = ready.getThenBodyBuilder();
       Emitter r{rb, loc};
       nvgpu::DeviceAsyncWaitOp::create(rb, loc, tok, rb.getI32IntegerAttr(L));
-      fenceAsyncProxy(rb);
+      fenceSharedToAsyncProxy(rb, loc);
       arriveOn(rb, barrierPtr(rb, r.rem(r.add(it, -L), S)));
     }
     return l.add(it, 1);
@@ -1041,7 +1035,7 @@ struct KernelBuilder {
     Value tok =
         nvgpu::DeviceAsyncCreateGroupOp::create(pb, loc, tokTy, ValueRange{});
     nvgpu::DeviceAsyncWaitOp::create(pb, loc, tok, pb.getI32IntegerAttr(0));
-    fenceAsyncProxy(pb);
+    fenceSharedToAsyncProxy(pb, loc);
     Value from = arith::MaxSIOp::create(pb, loc, pe.add(itEnd, -L), zero);
     scf::ForOp::create(pb, loc, from, itEnd, one, ValueRange{},
                        [&](OpBuilder &db, Location, Value j, ValueRange) {
@@ -1115,14 +1109,6 @@ struct KernelBuilder {
   void asyncWait(OpBuilder &ob, Value tok, int32_t n) {
     waitCopyGroups(ob, loc, tok, n);
   }
-  /// The wgmma operands are read through the async proxy: make this
-  /// thread's (generic-proxy) cp.async writes visible to it.
-  void fenceSharedToAsync(OpBuilder &ob) {
-    NVVM::FenceProxyOp::create(
-        ob, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ob.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-  }
 
   void buildLoop(Emitter &e) {
     Value zero = e.cst(0), one = e.cst(1);
@@ -1171,7 +1157,7 @@ struct KernelBuilder {
         [&](OpBuilder &lb, Location, Value t, ValueRange args) {
           Emitter l{lb, loc};
           Value acc = args[0];
-          fenceSharedToAsync(lb);
+          fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           acc = computeWG(lb, l.rem(t, S), ValueRange{acc})[0];
           auto last = scf::IfOp::create(lb, loc, l.lt(l.add(t, 1), p.T),
@@ -1210,7 +1196,7 @@ struct KernelBuilder {
         b, loc, zero, e.cst(p.T), one, iter,
         [&](OpBuilder &lb, Location, Value t, ValueRange args) {
           Emitter l{lb, loc};
-          fenceSharedToAsync(lb);
+          fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           Value acc = computeWG(lb, l.rem(t, S), args)[0];
           Value tn = l.add(t, S - 1);
@@ -1258,7 +1244,7 @@ struct KernelBuilder {
               asyncWait(lb, asyncCommit(lb), 0);
           }
           if (p.wg)
-            fenceSharedToAsync(lb);
+            fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           acc = computeTile(lb, cur, acc);
           if (S > 1)

@@ -200,6 +200,22 @@ MmaKernel::MmaKernel(const MmaShape &s, const MmaPlan &p,
   tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
 }
 
+/// A workspace kernel of `total` threads, `threads` a block, named
+/// `<func>_mma_band_<role>`: a builder inside the guard id < total and the
+/// thread's id.
+std::pair<OpBuilder, Value> workspaceLaunch(RewriterBase &rewriter,
+                                            Location loc, int64_t total,
+                                            int64_t threads, StringRef role) {
+  auto [pre, b0] = createGridLaunch(
+      rewriter, loc, llvm::divideCeil(total, threads), 1, threads);
+  nameKernel(pre, MmaBandKernelAttr::getMnemonic(), role);
+  Emitter k{b0, loc};
+  Value id =
+      k.add(k.mul(pre.getBlockIds().x, threads), pre.getThreadIds().x);
+  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
+  return {ifOp.getThenBodyBuilder(), id};
+}
+
 /// Filter-pairs workspace: ws[fh][s][2c + e] = v_fh[s + e][c] (v_fh: the
 /// zero-padded filter row, v[t + 7] = tap t; backward data: rotated).
 void MmaKernel::emitFilterPairsWorkspace(RewriterBase &rewriter) {
@@ -207,14 +223,8 @@ void MmaKernel::emitFilterPairsWorkspace(RewriterBase &rewriter) {
   const bool rotate = prob.rotateFilter;
   ws = memref::AllocOp::create(rewriter, loc,
                                MemRefType::get({FH, ZP, 2 * C}, et));
-  int64_t total = FH * ZP * (C / kVec);
-  auto [pre, b0] = createGridLaunch(
-      rewriter, loc, llvm::divideCeil(total, int64_t(128)), 1, 128);
-  nameKernel(pre, MmaBandKernelAttr::getMnemonic(), "filter_pairs");
-  Emitter k{b0, loc};
-  Value id = k.add(k.mul(pre.getBlockIds().x, 128), pre.getThreadIds().x);
-  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
-  OpBuilder tb = ifOp.getThenBodyBuilder();
+  auto [tb, id] = workspaceLaunch(rewriter, loc, FH * ZP * (C / kVec),
+                                  /*threads=*/128, "filter_pairs");
   Emitter t{tb, loc};
   Value c8 = t.rem(id, C / kVec), rest = t.div(id, C / kVec);
   Value sp = t.rem(rest, ZP), fh = t.div(rest, ZP);
@@ -244,14 +254,8 @@ void MmaKernel::emitInputPairsWorkspace(RewriterBase &rewriter) {
                 par = p.par;
   xp = memref::AllocOp::create(rewriter, loc,
                                MemRefType::get({N, IH, JW, 2 * C}, et));
-  int64_t total = N * IH * JW * (C / kVec);
-  auto [pre, b0] = createGridLaunch(
-      rewriter, loc, llvm::divideCeil(total, int64_t(256)), 1, 256);
-  nameKernel(pre, MmaBandKernelAttr::getMnemonic(), "input_pairs");
-  Emitter k{b0, loc};
-  Value id = k.add(k.mul(pre.getBlockIds().x, 256), pre.getThreadIds().x);
-  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
-  OpBuilder tb = ifOp.getThenBodyBuilder();
+  auto [tb, id] = workspaceLaunch(rewriter, loc, N * IH * JW * (C / kVec),
+                                  /*threads=*/256, "input_pairs");
   Emitter t{tb, loc};
   Value c8 = t.rem(id, C / kVec), rest = t.div(id, C / kVec);
   Value j = t.rem(rest, JW);
