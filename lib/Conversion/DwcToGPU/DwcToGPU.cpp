@@ -241,6 +241,45 @@ WindowExtents extentsOf(Value in, Value filter, Value out) {
   return {i[0], i[1], i[2], i[3], f[0], f[1], o[1], o[2]};
 }
 
+/// Along one dimension of a forward window: the input coordinate of window
+/// offset `f` (static range [lo, hi], dilation `dil`) from `base` (the
+/// output coordinate times the stride), and `ok` (null: true) and-ed with
+/// whether it lies in the input of `size` (padding `pad` before it, `out`
+/// outputs of stride `stride`; checks the static range makes true fold).
+Value windowInput(KernelEmitter &e, Value base, Value f, int64_t dil,
+                  int64_t pad, int64_t lo, int64_t hi, int64_t stride,
+                  int64_t out, int64_t size, Value &ok) {
+  Value i = e.add(e.add(base, e.mul(f, dil)), -pad);
+  ok = e.andi(ok, e.inBounds(i, lo * dil - pad,
+                             (out - 1) * stride + hi * dil - pad, size));
+  return i;
+}
+
+/// The input coordinates of a forward window (depthwise and dense
+/// convolution) of the output at (ohBase, owBase) / strides: per window row
+/// the filter row, the input row and its check; per tap the input column and
+/// the tap's check.
+struct ForwardWindow {
+  Value ohBase, owBase;
+  ArrayRef<int64_t> s, d, p;
+  WindowExtents x;
+  Value fh, ih, hOk;
+
+  void row(KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
+    fh = r;
+    hOk = Value();
+    ih = windowInput(eh, ohBase, fh, d[0], p[0], lo, hi, s[0], x.OH, x.IH, hOk);
+  }
+  /// The input column of tap `fw` and whether the tap reads the input.
+  std::pair<Value, Value> column(KernelEmitter &ew, Value fw, int64_t lo,
+                                 int64_t hi) {
+    Value ok = hOk;
+    Value iw =
+        windowInput(ew, owBase, fw, d[1], p[2], lo, hi, s[1], x.OW, x.IW, ok);
+    return {iw, ok};
+  }
+};
+
 /// The patterns of this pass: each op becomes its direct kernel unless its
 /// dwc.kernel names another family.
 template <typename OpTy> struct DirectLowering : OpRewritePattern<OpTy> {
@@ -264,7 +303,8 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
   void emit(DepthwiseConv2DOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
-    auto [N, IH, IW, C, FH, FW, OH, OW] = extentsOf(x, w, y);
+    WindowExtents ext = extentsOf(x, w, y);
+    auto [N, IH, IW, C, FH, FW, OH, OW] = ext;
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     int64_t vw = pickVectorWidth(elemOf(x), C, {x, w, bias, y});
     Type acc = op.getAccType();
@@ -277,22 +317,15 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
       auto co = e.delinearize(gid, {N, OH, OW, C / vw});
       Value n = co[0], oh = co[1], ow = co[2], c = e.mul(co[3], vw);
       Value init = bias ? e.toAcc(e.load(bias, {c})) : e.zero(acc);
-      Value ohBase = e.mul(oh, s[0]), owBase = e.mul(ow, s[1]);
-      Value fh, ih, hOk;
+      ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
-        fh = r;
-        ih = eh.add(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
-        hOk = eh.inBounds(ih, lo * d[0] - p[0],
-                          (OH - 1) * s[0] + hi * d[0] - p[0], IH);
+        win.row(eh, r, lo, hi);
       };
       auto tap = [&](KernelEmitter &ew, Value fw, int64_t lo, int64_t hi,
                      ValueRange a) -> SmallVector<Value> {
-        Value iw = ew.add(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
-        Value ok = ew.andi(
-            hOk, ew.inBounds(iw, lo * d[1] - p[2],
-                             (OW - 1) * s[1] + hi * d[1] - p[2], IW));
-        Value xv = ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c}));
-        Value wv = ew.toAcc(ew.load(w, {fh, fw, c}));
+        auto [iw, ok] = win.column(ew, fw, lo, hi);
+        Value xv = ew.toAcc(ew.predLoad(ok, x, {n, win.ih, iw, c}));
+        Value wv = ew.toAcc(ew.load(w, {win.fh, fw, c}));
         return {ew.fma(xv, wv, a[0])};
       };
       auto res = emitWindow(e, FH, FW, unrollH, unrollW, init, row, tap,
@@ -577,7 +610,8 @@ struct Conv2DLowering : DirectLowering<Conv2DOp> {
   void emit(Conv2DOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
-    auto [N, IH, IW, C, FH, FW, OH, OW] = extentsOf(x, w, y);
+    WindowExtents ext = extentsOf(x, w, y);
+    auto [N, IH, IW, C, FH, FW, OH, OW] = ext;
     int64_t OC = shapeOf(w)[3];
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     // Vectorised along the output channels; input elements are broadcast.
@@ -592,21 +626,15 @@ struct Conv2DLowering : DirectLowering<Conv2DOp> {
       auto co = e.delinearize(gid, {N, OH, OW, OC / vw});
       Value n = co[0], oh = co[1], ow = co[2], oc = e.mul(co[3], vw);
       Value init = bias ? e.toAcc(e.load(bias, {oc})) : e.zero(acc);
-      Value ohBase = e.mul(oh, s[0]), owBase = e.mul(ow, s[1]);
-      Value fh, ih, hOk;
+      ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
       // (Rows are never unrolled: ivRange gives the whole range.)
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
-        fh = r;
-        ih = eh.add(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
-        hOk = eh.inBounds(ih, lo * d[0] - p[0],
-                          (OH - 1) * s[0] + hi * d[0] - p[0], IH);
+        win.row(eh, r, lo, hi);
       };
       auto tap = [&](KernelEmitter &ew, Value fw, int64_t lo, int64_t hi,
                      ValueRange a) -> SmallVector<Value> {
-        Value iw = ew.add(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
-        Value ok = ew.andi(
-            hOk, ew.inBounds(iw, lo * d[1] - p[2],
-                             (OW - 1) * s[1] + hi * d[1] - p[2], IW));
+        std::pair<Value, Value> column = win.column(ew, fw, lo, hi);
+        Value iw = column.first, ok = column.second, ih = win.ih, fh = win.fh;
         return emitLoop(
             ew.b, ew.loc, C, false, a,
             [&](OpBuilder &bc, Location l3, Value c, std::optional<int64_t>,
