@@ -18,6 +18,14 @@
 
 using namespace mlir;
 
+void dwc::addOneShotBufferization(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufOpts;
+  bufOpts.bufferizeFunctionBoundaries = true;
+  bufOpts.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+}
+
 void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
   pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(dwc::createDwcDecomposeConvPool());
@@ -26,11 +34,7 @@ void dwc::buildDwcToLLVMCPUPipeline(OpPassManager &pm) {
   // mlir-runner does not know the dwc dialect.)
   pm.addPass(dwc::createDwcDetachTarget());
   pm.addPass(createCanonicalizerPass());
-  bufferization::OneShotBufferizePassOptions bufOpts;
-  bufOpts.bufferizeFunctionBoundaries = true;
-  bufOpts.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  dwc::addOneShotBufferization(pm);
   bufferization::BufferDeallocationPipelineOptions deallocOpts;
   bufferization::buildBufferDeallocationPipeline(pm, deallocOpts);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -65,11 +65,7 @@ void addBufferization(OpPassManager &pm) {
   pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(dwc::createDwcFuseConvPool());
   pm.addPass(createCanonicalizerPass());
-  bufferization::OneShotBufferizePassOptions bufOpts;
-  bufOpts.bufferizeFunctionBoundaries = true;
-  bufOpts.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  dwc::addOneShotBufferization(pm);
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   bufferization::BufferResultsToOutParamsPassOptions outOpts;
   outOpts.hoistStaticAllocs = true;

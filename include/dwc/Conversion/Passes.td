@@ -341,23 +341,19 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     clamped loads replaced by
     zeros (selected as 32-bit words before they are widened: one select per
     two 16-bit channels), so all loads of a tile may be in flight together.
-    Tiles dwc-select-kernels chooses (`channels`, `rows`, `columns`),
-    measured on the H200: up to 9 taps 4 channels (64 bits) x TH = 4 x TM =
-    4, 82-86% of copy bandwidth at 3x3 f16 against the GEMV kernel's 69-76%
-    and cuDNN's 80-82% (bench/results/2026-11-30-rowtile-v1..v3.md); 10 to
-    25 taps 2 channels (32 bits) x 8 x 4 and 26 to 49 taps 2 channels x 8 x
-    8, 1.03-1.07x at 5x5 and 1.09-1.11x at 7x7 over 4 channels x 4 x 8 /
-    4 x 4: half the filter registers buy taller and wider tiles, which load
-    and widen each input word for more FMAs - the kernel is issue-bound
-    (bench/results/2026-12-01-rowtile-v2.md); grids of fewer than 528
-    blocks with those tiles take the short-filter tile instead (4 x 4, 4
-    channels where C allows: more threads for small problems). A row or
+    Tiles dwc-select-kernels chooses (`channels`, `rows`, `columns`; the
+    measurements are in docs/KernelSelection.md, "row tile / GEMV"): up to
+    9 taps 4 channels (64 bits) x TH = 4 x TM = 4; 10 to 25 taps 2 channels
+    (32 bits) x 8 x 4 and 26 to 49 taps 2 channels x 8 x 8: half the filter
+    registers buy taller and wider tiles, which load and widen each input
+    word for more FMAs - the kernel is issue-bound; grids of fewer than 4
+    waves of the target's SMs with those tiles take the short-filter tile
+    instead (4 x 4, 4 channels where C allows: more threads for small
+    problems). A row or
     column the tile does not divide ends with a tile moved back to the
     image's edge (overlapping its neighbour, no guarded stores). f32 (no
-    widening): 3x3 and 7x7 2 channels x 4 x 8, 5x5 1 channel x 8 x 8 -
-    1.07-1.20x the GEMV kernel at 3x3 (94-96% of copy bandwidth),
-    1.25-1.32x at 5x5, 1.28-1.37x at 7x7 (bench/results/2026-12-01-
-    rowtile-f32.md); small grids keep the GEMV kernel.
+    widening): 3x3 and 7x7 2 channels x 4 x 8, 5x5 1 channel x 8 x 8;
+    small grids keep the GEMV kernel.
 
     Planes in shared memory (`#dwc.plane`, on request: a partial
     `#dwc.plane<>` is completed by dwc-select-kernels; filters of at most 49
@@ -544,9 +540,8 @@ def ConvertDwcToGPUGlobalPool
       the H * W, K = ceil(H*W / R) of them. CT is the widest tile (32
       vectors, or C rounded up to a power of two), halved while the grid
       has fewer blocks than SMs (of #dwc.target; N = 1), not below 64
-      bytes per row: wide rows stream faster even with idle lanes (on the
-      H200, 128x56x56x144 f32: 0.059 ms with 32-vector tiles, 0.080 ms with
-      4-vector ones). R gives 256 threads (fewer for small maps), doubled
+      bytes per row: wide rows stream faster even with idle lanes
+      (docs/KernelSelection.md, "global pool"). R gives 256 threads (fewer for small maps), doubled
       up to 1024 while the grid holds less than half of the GPU's threads.
     * Bytes in flight: a thread's positions are visited in groups of
       `unroll` (field) independent 128-bit loads (or stores) per scf.for step,
@@ -741,9 +736,9 @@ def ConvertDwcToGPUMmaStream
       streaming launch (producer and consumer blocks, roles from an atomic
       ticket in start order, so no schedule deadlocks).
 
-    Measured on the H200 (bench/results/2026-11-30-fwd16-stream-final.md):
-    1.4-2.2x the ring kernel of `convert-dwc-to-gpu-mma` from FW = 13;
-    docs/KernelSelection.md has the evidence of each choice.
+    docs/KernelSelection.md ("streaming tensor-core kernel") has the
+    evidence of each choice, against the ring kernel of
+    `convert-dwc-to-gpu-mma` among others.
     test/Conversion/DwcToGPUMmaStream/Inputs/stream_model.py mirrors the
     index math. Over 48 KB the kernel takes dynamic shared memory. The
     kernels are named `<func>_mma_stream_workspace`, `<func>_mma_stream_band`
@@ -947,7 +942,7 @@ def ConvertDwcToGPUBackwardFilter
        (consecutive threads, coalesced 128-bit loads) x T/lanes workers
        (T = `threads`, 256). The N*OH output rows are cut into
        row blocks of R rows (`rows`; chosen: R = 3 for f32, 2 for
-       f16/bf16, the fastest in the H200 sweeps); worker w of a channel group
+       f16/bf16, the fastest measured); worker w of a channel group
        streams row blocks w, w + W, w + 2W, ... (W workers per group), so
        the neighbours of a row block are read at the same time by the
        neighbouring workers and DRAM sees each byte about once. Per output
@@ -971,15 +966,9 @@ def ConvertDwcToGPUBackwardFilter
        W0 = max(1, sm-count * blocksPerSM / groups) * workersPerBlock,
        iterations = ceil(N*ceil(OH/R) / W0) and W = ceil(N*ceil(OH/R) /
        iterations), so that every worker streams the same number of row
-       blocks (W0 is the configuration's `workers`). Measured on the H200
-       (bench/results/2026-11-30-bwdf-*, 3x3, 128x64x64x256 /
-       128x32x32x1024): f32 0.43 / 0.49 ms (split-z) -> 0.25-0.26 / 0.27 ms
-       (R = 3; R = 1, 2, 4: 0.35, 0.28-0.29, 0.28 ms), 93-101% of the 4.24
-       TB/s copy bandwidth for reading X and dY once, cuDNN 0.26-0.28 /
-       0.29 ms; f16 0.29 / 0.21 -> 0.16 / 0.16 ms (R = 2; R = 1: 0.18 /
-       0.23), cuDNN 0.17. T = 128 was slower (the register estimate can
-       allow one block too many: R = 3 took 0.54 ms), a second wave of
-       blocks too (0.30 against 0.29 ms at R = 2).
+       blocks (W0 is the configuration's `workers`). The measurements of R,
+       T and the one-wave rule are in docs/KernelSelection.md ("backward
+       filter").
        b. larger filters: the split-z kernel: the N*OH rows of dY are split
        into Z contiguous
        slices; a block is 8 threads along channels (128-bit vectors: 4 f32 /
@@ -1000,25 +989,20 @@ def ConvertDwcToGPUBackwardFilter
        (`gpu.shuffle xor` 8, 16) and only the first slot adds (4x fewer
        atomics). Larger filters keep the 4 slots of a warp on 4 tap tiles of
        the same rows (their dY loads are one broadcast: the kernel is bound
-       by L1 traffic there). Measured on the H200: F=3 f32 0.57 -> 0.43 ms,
-       f16 F=3 1.09 -> 0.48 ms with the reduction, F=51 f32 39 -> 71 ms;
+       by L1 traffic there; docs/KernelSelection.md has the measurements).
        f16 inputs, opt-in (`half_steps` = k, default 0:
        off, f32 FMAs as the op's f32 accumulation promises):
        the window and dY stay f16 and the FMAs are packed f16x2
        (`vector.fma` on vector<8xf16>, PTX `fma.rn.f16x2`) into f16 partial
        sums over runs of k columns, each run flushed into the f32 sums with
        one widening add; no f16 -> f32 conversion per input element (the
-       conversions, not the FMAs, bounded the f16 kernel: F=13 f16 took
-       3.6 ms against 2.0 ms for f32). The partial sums hold at most k
+       conversions, not the FMAs, bound the f16 kernel otherwise). The
+       partial sums hold at most k
        products; the f16 range limits each partial sum (|sum of k products|
        < 65504: inputs in [64, 128] overflow to +inf at k = 16) and its
        per-element error is about k * 2^-11 of the partial sum, ~20x an
-       f32-accumulation bound, hence off by default.
-       Measured (H200, 128x64x64x256 / 128x32x32x1024, f16): F=7 0.75 /
-       0.73 ms -> 0.62 / 0.57 ms with k = 16 (k = 8: 0.71 / 0.71, slower:
-       every flush converts), cuDNN 0.65 / 0.72; F=13 3.6 / 3.7 -> 2.4 /
-       3.2 ms; F=51 29.9 / 21.9 -> 13.2 / 11.0 ms. Relative error ~6e-4
-       (k = 16) against float64.
+       f32-accumulation bound, hence off by default (times and errors:
+       docs/KernelSelection.md).
        maxTW is then 9 (f16 window and partial sums take half the
        registers; 13 spills);
     3. for f16/bf16 filter gradients a conversion kernel rounds the f32
@@ -1049,23 +1033,17 @@ def ConvertDwcToGPUBackwardFilter
     of equal width TW = ceil(FW / tiles) (maxTW = 17 for f32, 6 for
     f16/bf16, whose vectors are twice as wide, 9 for f16 with
     half_steps > 0; the configuration's `tile_width`); taps of the last tile
-    past FW are computed and dropped. maxTW = 17 for f32 (was 9) from the
-    H200 sweeps (bench/results/2026-11-30-bwdf-sweep3/4): F=13 2.03 ->
-    1.79 ms, F=31 9.94 -> 9.24 ms, F=51 37.5 -> 20.7 ms (128x64x64x256;
-    128x32x32x1024: 1.95 -> 1.82, 8.76 -> 7.92, 30.9 -> 16.8 ms); 255
-    registers without spills at TW = 17. maxTW = 13 was slower or erratic
-    (F=31: 24.9 ms). Z: four waves
+    past FW are computed and dropped (ptxas keeps TW = 17 in 255 registers
+    without spills). Z: four waves
     of resident threads at full occupancy,
     Z = ceil(4 * sm-count * 2048 / (threads per slice)), threads per slice
     = 8 * ceil(C / (8V)) * FH * tiles, clamped to [1, N*OH] and rounded so
     that slices are equal (the configuration's `z`; sm-count is
     #dwc.target's); for 16-bit inputs on strided dY at most 256 slices (64
     atomic adds per dW element after the warp reduction: the short slices
-    of small strided maps made the atomics the bottleneck, Z = 224 was
-    1.2-1.5x faster than one row per slice on the H200). Four waves come from a one-off profile on the H200
-    (128x64x64x256 f32): at F=7, Z = 146 / 586 / 2048 took 0.98 / 1.04 /
-    0.73 ms, at F=51 Z = 4 / 14 / 56 took 69 / 42 / 39 ms; shorter slices
-    balance the SMs better than the extra atomics cost. Every slice adds
+    of small strided maps made the atomics the bottleneck). Four waves:
+    shorter slices balance the SMs better than the extra atomics cost (the
+    profiles of both rules are in docs/KernelSelection.md). Every slice adds
     FH*FW*C atomics, at most one per output column of work per thread.
 
     Strided dY (any stride sh x sw; every downsampling block of MobileNet /
@@ -1074,16 +1052,11 @@ def ConvertDwcToGPUBackwardFilter
     along the width, output column ow reads input columns ow*sw - pl + fw,
     so max(FW - sw, 0) window columns (split-z: TW - sw vectors) carry over
     to the next output column and the others are loaded (one at stride 1).
-    R keeps its stride-1 defaults (3 for f32, 2 for f16/bf16): on the
-    H200 at 64x96x112x112 3x3 stride 2 they took 0.21 / 0.10 ms against
-    0.34 / 0.16 ms with R = 2 / 1 (bench/results/2026-12-01-stride-v1.md).
-    With a stride, only f16/bf16 filters of at most 9 taps
+    R keeps its stride-1 defaults (3 for f32, 2 for f16/bf16; measured on
+    strided layers too, docs/KernelSelection.md). With a stride, only f16/bf16 filters of at most 9 taps
     whose streaming grid has at least sm-count / 4 blocks stream; the rest
     take split-z (the row blocks are the streaming kernel's only
-    parallelism): measured on the H200 (2026-12-01-stride-v2.md, 3x3 stride
-    2), f32 split-z was 1.1-1.6x faster on every layer, f16/bf16 streaming
-    1.3-1.4x faster at batch 64 on 56x56 and larger maps and split-z 1.2-2.4x
-    faster at batch 1.
+    parallelism; the stride-2 measurements are in docs/KernelSelection.md).
 
     Eligible (everything else is left to `convert-dwc-to-gpu`): dilations
     1, C a multiple of 128 bits, identity layouts. Vector accesses assume

@@ -18,6 +18,10 @@ namespace dwc {
 /// Builds the CPU reference pipeline: dwc -> linalg -> loops -> LLVM.
 void buildDwcToLLVMCPUPipeline(OpPassManager &pm);
 
+/// One-shot bufferization of whole modules as both pipelines run it:
+/// function boundaries bufferized, identity layouts at the boundaries.
+void addOneShotBufferization(OpPassManager &pm);
+
 /// Options of the GPU pipeline (dwc -> NVVM -> GPU binary + host code): the
 /// target and the output only. Which kernel implements each op is not an
 /// option: dwc-select-kernels records it as the op's dwc.kernel

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/LaunchBuilder.h"
@@ -33,7 +34,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/APFloat.h"
 #include <limits>
 #include <optional>
@@ -165,6 +165,44 @@ std::pair<int64_t, int64_t> ivRange(std::optional<int64_t> c, int64_t n) {
   return c ? std::make_pair(*c, *c) : std::make_pair<int64_t, int64_t>(0, n - 1);
 }
 
+/// Per-row work of a window loop: the emitter of the row's body, the row
+/// variable and its static range [lo, hi].
+using WindowRow =
+    function_ref<void(KernelEmitter &, Value r, int64_t lo, int64_t hi)>;
+/// One tap of a window loop: the column variable, its static range and the
+/// carried values; returns the new carried values.
+using WindowTap = function_ref<SmallVector<Value>(
+    KernelEmitter &, Value c, int64_t lo, int64_t hi, ValueRange carried)>;
+
+/// The two loops over a `rows` x `cols` window (rows outside), carrying
+/// `init`: `row` runs once per row before the row's taps, `tap` once per
+/// window position. `keepRowsRolled` as in emitLoop.
+SmallVector<Value> emitWindow(KernelEmitter &e, int64_t rows, int64_t cols,
+                              bool unrollRows, bool unrollCols,
+                              ValueRange init, WindowRow row, WindowTap tap,
+                              bool keepRowsRolled) {
+  int64_t vw = e.vw;
+  Type acc = e.acc;
+  return emitLoop(
+      e.b, e.loc, rows, unrollRows, init,
+      [&](OpBuilder &bh, Location l, Value r, std::optional<int64_t> cr,
+          ValueRange a) -> SmallVector<Value> {
+        KernelEmitter eh{bh, l, vw, acc};
+        auto [rLo, rHi] = ivRange(cr, rows);
+        row(eh, r, rLo, rHi);
+        return emitLoop(
+            bh, l, cols, unrollCols, a,
+            [&](OpBuilder &bw, Location l2, Value c,
+                std::optional<int64_t> cc,
+                ValueRange a2) -> SmallVector<Value> {
+              KernelEmitter ew{bw, l2, vw, acc};
+              auto [cLo, cHi] = ivRange(cc, cols);
+              return tap(ew, c, cLo, cHi, a2);
+            });
+      },
+      keepRowsRolled);
+}
+
 /// Replaces `op` with a 1-D gpu.launch of `total` threads; `body` receives
 /// the global thread id (only called for ids below `total`).
 void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
@@ -193,21 +231,80 @@ void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
   rewriter.eraseOp(op);
 }
 
+/// The extents a direct kernel of a windowed op reads: the NHWC side `in`
+/// (input or input gradient), the filter window and the output side.
+struct WindowExtents {
+  int64_t N, IH, IW, C, FH, FW, OH, OW;
+};
+WindowExtents extentsOf(Value in, Value filter, Value out) {
+  auto i = shapeOf(in), f = shapeOf(filter), o = shapeOf(out);
+  return {i[0], i[1], i[2], i[3], f[0], f[1], o[1], o[2]};
+}
+
+/// Along one dimension of a forward window: the input coordinate of window
+/// offset `f` (static range [lo, hi], dilation `dil`) from `base` (the
+/// output coordinate times the stride), and `ok` (null: true) and-ed with
+/// whether it lies in the input of `size` (padding `pad` before it, `out`
+/// outputs of stride `stride`; checks the static range makes true fold).
+Value windowInput(KernelEmitter &e, Value base, Value f, int64_t dil,
+                  int64_t pad, int64_t lo, int64_t hi, int64_t stride,
+                  int64_t out, int64_t size, Value &ok) {
+  Value i = e.add(e.add(base, e.mul(f, dil)), -pad);
+  ok = e.andi(ok, e.inBounds(i, lo * dil - pad,
+                             (out - 1) * stride + hi * dil - pad, size));
+  return i;
+}
+
+/// The input coordinates of a forward window (depthwise and dense
+/// convolution) of the output at (ohBase, owBase) / strides: per window row
+/// the filter row, the input row and its check; per tap the input column and
+/// the tap's check.
+struct ForwardWindow {
+  Value ohBase, owBase;
+  ArrayRef<int64_t> s, d, p;
+  WindowExtents x;
+  Value fh, ih, hOk;
+
+  void row(KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
+    fh = r;
+    hOk = Value();
+    ih = windowInput(eh, ohBase, fh, d[0], p[0], lo, hi, s[0], x.OH, x.IH, hOk);
+  }
+  /// The input column of tap `fw` and whether the tap reads the input.
+  std::pair<Value, Value> column(KernelEmitter &ew, Value fw, int64_t lo,
+                                 int64_t hi) {
+    Value ok = hOk;
+    Value iw =
+        windowInput(ew, owBase, fw, d[1], p[2], lo, hi, s[1], x.OW, x.IW, ok);
+    return {iw, ok};
+  }
+};
+
+/// The patterns of this pass: each op becomes its direct kernel unless its
+/// dwc.kernel names another family.
+template <typename OpTy> struct DirectLowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    if (hasOtherKernel(op, "direct"))
+      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+    emit(op, rewriter);
+    return success();
+  }
+  virtual void emit(OpTy op, PatternRewriter &rewriter) const = 0;
+};
+
 //===----------------------------------------------------------------------===//
 // Depthwise convolution, forward
 //===----------------------------------------------------------------------===//
 
-struct DepthwiseConv2DLowering : OpRewritePattern<DepthwiseConv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
+  using DirectLowering::DirectLowering;
+  void emit(DepthwiseConv2DOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
-    auto in = shapeOf(x), f = shapeOf(w), out = shapeOf(y);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1], OH = out[1], OW = out[2];
+    WindowExtents ext = extentsOf(x, w, y);
+    auto [N, IH, IW, C, FH, FW, OH, OW] = ext;
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     int64_t vw = pickVectorWidth(elemOf(x), C, {x, w, bias, y});
     Type acc = op.getAccType();
@@ -220,37 +317,21 @@ struct DepthwiseConv2DLowering : OpRewritePattern<DepthwiseConv2DOp> {
       auto co = e.delinearize(gid, {N, OH, OW, C / vw});
       Value n = co[0], oh = co[1], ow = co[2], c = e.mul(co[3], vw);
       Value init = bias ? e.toAcc(e.load(bias, {c})) : e.zero(acc);
-      Value ohBase = e.mul(oh, s[0]), owBase = e.mul(ow, s[1]);
-      auto res = emitLoop(
-          b, loc, FH, unrollH, init,
-          [&](OpBuilder &bh, Location l, Value fh, std::optional<int64_t> cfh,
-              ValueRange a) -> SmallVector<Value> {
-            KernelEmitter eh{bh, l, vw, acc};
-            auto [fhLo, fhHi] = ivRange(cfh, FH);
-            Value ih = eh.add(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
-            Value hOk = eh.inBounds(ih, fhLo * d[0] - p[0],
-                                    (OH - 1) * s[0] + fhHi * d[0] - p[0], IH);
-            return emitLoop(
-                bh, l, FW, unrollW, a,
-                [&](OpBuilder &bw, Location l2, Value fw,
-                    std::optional<int64_t> cfw,
-                    ValueRange a2) -> SmallVector<Value> {
-                  KernelEmitter ew{bw, l2, vw, acc};
-                  auto [fwLo, fwHi] = ivRange(cfw, FW);
-                  Value iw = ew.add(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
-                  Value ok = ew.andi(
-                      hOk, ew.inBounds(iw, fwLo * d[1] - p[2],
-                                       (OW - 1) * s[1] + fwHi * d[1] - p[2],
-                                       IW));
-                  Value xv = ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c}));
-                  Value wv = ew.toAcc(ew.load(w, {fh, fw, c}));
-                  return {ew.fma(xv, wv, a2[0])};
-                });
-          },
-          /*keepRolled=*/!unrollH);
+      ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
+      auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
+        win.row(eh, r, lo, hi);
+      };
+      auto tap = [&](KernelEmitter &ew, Value fw, int64_t lo, int64_t hi,
+                     ValueRange a) -> SmallVector<Value> {
+        auto [iw, ok] = win.column(ew, fw, lo, hi);
+        Value xv = ew.toAcc(ew.predLoad(ok, x, {n, win.ih, iw, c}));
+        Value wv = ew.toAcc(ew.load(w, {win.fh, fw, c}));
+        return {ew.fma(xv, wv, a[0])};
+      };
+      auto res = emitWindow(e, FH, FW, unrollH, unrollW, init, row, tap,
+                            /*keepRowsRolled=*/!unrollH);
       e.store(e.convert(res[0], elemOf(y)), y, {n, oh, ow, c});
     });
-    return success();
   }
 };
 
@@ -258,17 +339,11 @@ struct DepthwiseConv2DLowering : OpRewritePattern<DepthwiseConv2DOp> {
 // Depthwise convolution, backward data
 //===----------------------------------------------------------------------===//
 
-struct DepthwiseConv2DBackwardDataLowering
-    : OpRewritePattern<DepthwiseConv2DBackwardDataOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(DepthwiseConv2DBackwardDataOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct DepthwiseConv2DBackwardDataLowering : DirectLowering<DepthwiseConv2DBackwardDataOp> {
+  using DirectLowering::DirectLowering;
+  void emit(DepthwiseConv2DBackwardDataOp op, PatternRewriter &rewriter) const override {
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
-    auto og = shapeOf(dy), f = shapeOf(w), ig = shapeOf(dx);
-    int64_t N = ig[0], IH = ig[1], IW = ig[2], C = ig[3];
-    int64_t FH = f[0], FW = f[1], OH = og[1], OW = og[2];
+    auto [N, IH, IW, C, FH, FW, OH, OW] = extentsOf(dx, w, dy);
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     int64_t vw = pickVectorWidth(elemOf(dx), C, {dy, w, dx});
     Type acc = op.getAccType();
@@ -276,7 +351,7 @@ struct DepthwiseConv2DBackwardDataLowering
 
     // dX[n, ih, iw, c] = sum_{fh, fw} dY[n, oh, ow, c] * W[fh, fw, c] with
     // oh = (ih + pt - fh*dh) / sh when that is exact and in [0, OH).
-    auto tap = [](KernelEmitter &e, Value pos, int64_t pad, Value f,
+    auto dyIndex = [](KernelEmitter &e, Value pos, int64_t pad, Value f,
                   int64_t dil, int64_t stride, int64_t outSize, int64_t posHi,
                   int64_t fLo, int64_t fHi, Value &ok) -> Value {
       Value t = e.sub(e.add(pos, pad), e.mul(f, dil));
@@ -301,34 +376,24 @@ struct DepthwiseConv2DBackwardDataLowering
       KernelEmitter e{b, loc, vw, acc};
       auto co = e.delinearize(gid, {N, IH, IW, C / vw});
       Value n = co[0], ih = co[1], iw = co[2], c = e.mul(co[3], vw);
-      auto res = emitLoop(
-          b, loc, FH, unrollH, e.zero(acc),
-          [&](OpBuilder &bh, Location l, Value fh, std::optional<int64_t> cfh,
-              ValueRange a) -> SmallVector<Value> {
-            KernelEmitter eh{bh, l, vw, acc};
-            auto [fhLo, fhHi] = ivRange(cfh, FH);
-            Value hOk;
-            Value oh = tap(eh, ih, p[0], fh, d[0], s[0], OH, IH - 1, fhLo,
-                           fhHi, hOk);
-            return emitLoop(
-                bh, l, FW, unrollW, a,
-                [&](OpBuilder &bw, Location l2, Value fw,
-                    std::optional<int64_t> cfw,
-                    ValueRange a2) -> SmallVector<Value> {
-                  KernelEmitter ew{bw, l2, vw, acc};
-                  auto [fwLo, fwHi] = ivRange(cfw, FW);
-                  Value ok = hOk;
-                  Value ow = tap(ew, iw, p[2], fw, d[1], s[1], OW, IW - 1,
-                                 fwLo, fwHi, ok);
-                  Value g = ew.toAcc(ew.predLoad(ok, dy, {n, oh, ow, c}));
-                  Value wv = ew.toAcc(ew.load(w, {fh, fw, c}));
-                  return {ew.fma(g, wv, a2[0])};
-                });
-          },
-          /*keepRolled=*/!unrollH);
+      Value fh, oh, hOk;
+      auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
+        fh = r;
+        hOk = Value();
+        oh = dyIndex(eh, ih, p[0], fh, d[0], s[0], OH, IH - 1, lo, hi, hOk);
+      };
+      auto tapAt = [&](KernelEmitter &ew, Value fw, int64_t lo, int64_t hi,
+                       ValueRange a) -> SmallVector<Value> {
+        Value ok = hOk;
+        Value ow = dyIndex(ew, iw, p[2], fw, d[1], s[1], OW, IW - 1, lo, hi, ok);
+        Value g = ew.toAcc(ew.predLoad(ok, dy, {n, oh, ow, c}));
+        Value wv = ew.toAcc(ew.load(w, {fh, fw, c}));
+        return {ew.fma(g, wv, a[0])};
+      };
+      auto res = emitWindow(e, FH, FW, unrollH, unrollW, e.zero(acc), row,
+                            tapAt, /*keepRowsRolled=*/!unrollH);
       e.store(e.convert(res[0], elemOf(dx)), dx, {n, ih, iw, c});
     });
-    return success();
   }
 };
 
@@ -336,17 +401,11 @@ struct DepthwiseConv2DBackwardDataLowering
 // Depthwise convolution, backward filter
 //===----------------------------------------------------------------------===//
 
-struct DepthwiseConv2DBackwardFilterLowering
-    : OpRewritePattern<DepthwiseConv2DBackwardFilterOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct DepthwiseConv2DBackwardFilterLowering : DirectLowering<DepthwiseConv2DBackwardFilterOp> {
+  using DirectLowering::DirectLowering;
+  void emit(DepthwiseConv2DBackwardFilterOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), dy = op.getOutputGrad(), dw = op.getInit();
-    auto in = shapeOf(x), og = shapeOf(dy), f = shapeOf(dw);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1], OH = og[1], OW = og[2];
+    auto [N, IH, IW, C, FH, FW, OH, OW] = extentsOf(x, dw, dy);
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     int64_t vw = pickVectorWidth(elemOf(x), C, {x, dy, dw});
     Type acc = op.getAccType();
@@ -363,36 +422,30 @@ struct DepthwiseConv2DBackwardFilterLowering
           b, loc, N, false, e.zero(acc),
           [&](OpBuilder &bn, Location l, Value n, std::optional<int64_t>,
               ValueRange a) -> SmallVector<Value> {
-            return emitLoop(
-                bn, l, OH, false, a,
-                [&](OpBuilder &bh, Location l1, Value oh,
-                    std::optional<int64_t>, ValueRange a1) -> SmallVector<Value> {
-                  KernelEmitter eh{bh, l1, vw, acc};
-                  Value ih = eh.add(eh.mul(oh, s[0]), hOff);
-                  Value hOk = eh.inBounds(ih, -p[0],
-                                          (OH - 1) * s[0] + (FH - 1) * d[0] - p[0],
-                                          IH);
-                  return emitLoop(
-                      bh, l1, OW, false, a1,
-                      [&](OpBuilder &bw, Location l2, Value ow,
-                          std::optional<int64_t>,
-                          ValueRange a2) -> SmallVector<Value> {
-                        KernelEmitter ew{bw, l2, vw, acc};
-                        Value iw = ew.add(ew.mul(ow, s[1]), wOff);
-                        Value ok = ew.andi(
-                            hOk, ew.inBounds(iw, -p[2],
-                                             (OW - 1) * s[1] + (FW - 1) * d[1] -
-                                                 p[2],
-                                             IW));
-                        Value xv = ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c}));
-                        Value g = ew.toAcc(ew.load(dy, {n, oh, ow, c}));
-                        return {ew.fma(xv, g, a2[0])};
-                      });
-                });
+            KernelEmitter en{bn, l, vw, acc};
+            Value oh, ih, hOk;
+            auto row = [&](KernelEmitter &eh, Value r, int64_t, int64_t) {
+              oh = r;
+              ih = eh.add(eh.mul(oh, s[0]), hOff);
+              hOk = eh.inBounds(ih, -p[0],
+                                (OH - 1) * s[0] + (FH - 1) * d[0] - p[0], IH);
+            };
+            auto tap = [&](KernelEmitter &ew, Value ow, int64_t, int64_t,
+                           ValueRange a2) -> SmallVector<Value> {
+              Value iw = ew.add(ew.mul(ow, s[1]), wOff);
+              Value ok = ew.andi(
+                  hOk, ew.inBounds(iw, -p[2],
+                                   (OW - 1) * s[1] + (FW - 1) * d[1] - p[2],
+                                   IW));
+              Value xv = ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c}));
+              Value g = ew.toAcc(ew.load(dy, {n, oh, ow, c}));
+              return {ew.fma(xv, g, a2[0])};
+            };
+            return emitWindow(en, OH, OW, false, false, a, row, tap,
+                              /*keepRowsRolled=*/false);
           });
       e.store(e.convert(res[0], elemOf(dw)), dw, {fh, fw, c});
     });
-    return success();
   }
 };
 
@@ -400,12 +453,9 @@ struct DepthwiseConv2DBackwardFilterLowering
 // Pooling
 //===----------------------------------------------------------------------===//
 
-struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(Pool2DOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct Pool2DLowering : DirectLowering<Pool2DOp> {
+  using DirectLowering::DirectLowering;
+  void emit(Pool2DOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), y = op.getInit();
     auto in = shapeOf(x), out = shapeOf(y);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
@@ -429,49 +479,41 @@ struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
       const llvm::fltSemantics &sem = cast<FloatType>(acc).getFloatSemantics();
       Value init = isMax ? e.splat(acc, APFloat::getInf(sem, /*Negative=*/true))
                          : e.zero(acc);
-      auto res = emitLoop(
-          b, loc, KH, unrollH, init,
-          [&](OpBuilder &bh, Location l, Value kh, std::optional<int64_t> ckh,
-              ValueRange a) -> SmallVector<Value> {
-            KernelEmitter eh{bh, l, vw, acc};
-            auto [khLo, khHi] = ivRange(ckh, KH);
-            Value ih = eh.add(hs, kh);
-            Value hOk = eh.inBounds(ih, khLo - p[0],
-                                    (OH - 1) * s[0] + khHi - p[0], IH);
-            return emitLoop(
-                bh, l, KW, unrollW, a,
-                [&](OpBuilder &bw, Location l2, Value kw,
-                    std::optional<int64_t> ckw,
-                    ValueRange a2) -> SmallVector<Value> {
-                  KernelEmitter ew{bw, l2, vw, acc};
-                  auto [kwLo, kwHi] = ivRange(ckw, KW);
-                  Value iw = ew.add(ws, kw);
-                  Value ok = ew.andi(
-                      hOk, ew.inBounds(iw, kwLo - p[2],
-                                       (OW - 1) * s[1] + kwHi - p[2], IW));
-                  if (!isMax)
-                    return {arith::AddFOp::create(
-                        bw, l2, a2[0], ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c})))};
-                  // Max: padding never takes part.
-                  auto update = [&](OpBuilder &ib, Location il) -> Value {
-                    KernelEmitter ei{ib, il, vw, acc};
-                    Value v = ei.toAcc(ei.load(x, {n, ih, iw, c}));
-                    return arith::MaximumFOp::create(ib, il, a2[0], v);
-                  };
-                  if (!ok)
-                    return {update(bw, l2)};
-                  auto ifOp = scf::IfOp::create(
-                      bw, l2, ok,
-                      [&](OpBuilder &ib, Location il) {
-                        scf::YieldOp::create(ib, il, update(ib, il));
-                      },
-                      [&](OpBuilder &ib, Location il) {
-                        scf::YieldOp::create(ib, il, a2[0]);
-                      });
-                  return {ifOp.getResult(0)};
-                });
-          },
-          /*keepRolled=*/!unrollH);
+      Value ih, hOk;
+      auto row = [&](KernelEmitter &eh, Value kh, int64_t lo, int64_t hi) {
+        ih = eh.add(hs, kh);
+        hOk = eh.inBounds(ih, lo - p[0], (OH - 1) * s[0] + hi - p[0], IH);
+      };
+      auto tap = [&](KernelEmitter &ew, Value kw, int64_t lo, int64_t hi,
+                     ValueRange a) -> SmallVector<Value> {
+        OpBuilder &bw = ew.b;
+        Location l2 = ew.loc;
+        Value iw = ew.add(ws, kw);
+        Value ok = ew.andi(
+            hOk, ew.inBounds(iw, lo - p[2], (OW - 1) * s[1] + hi - p[2], IW));
+        if (!isMax)
+          return {arith::AddFOp::create(
+              bw, l2, a[0], ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c})))};
+        // Max: padding never takes part.
+        auto update = [&](OpBuilder &ib, Location il) -> Value {
+          KernelEmitter ei{ib, il, vw, acc};
+          Value v = ei.toAcc(ei.load(x, {n, ih, iw, c}));
+          return arith::MaximumFOp::create(ib, il, a[0], v);
+        };
+        if (!ok)
+          return {update(bw, l2)};
+        auto ifOp = scf::IfOp::create(
+            bw, l2, ok,
+            [&](OpBuilder &ib, Location il) {
+              scf::YieldOp::create(ib, il, update(ib, il));
+            },
+            [&](OpBuilder &ib, Location il) {
+              scf::YieldOp::create(ib, il, a[0]);
+            });
+        return {ifOp.getResult(0)};
+      };
+      auto res = emitWindow(e, KH, KW, unrollH, unrollW, init, row, tap,
+                            /*keepRowsRolled=*/!unrollH);
       Value r = res[0];
       if (!isMax) {
         // Divisor: elements inside the input, or (count_include_pad) the
@@ -494,16 +536,12 @@ struct Pool2DLowering : OpRewritePattern<Pool2DOp> {
       r = applyActivation(b, loc, r, op.getActivation());
       e.store(e.convert(r, elemOf(y)), y, {n, oh, ow, c});
     });
-    return success();
   }
 };
 
-struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct GlobalAvgPoolLowering : DirectLowering<GlobalAvgPoolOp> {
+  using DirectLowering::DirectLowering;
+  void emit(GlobalAvgPoolOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), y = op.getInit();
     auto in = shapeOf(x);
     int64_t N = in[0], H = in[1], W = in[2], C = in[3];
@@ -515,25 +553,20 @@ struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
       KernelEmitter e{b, loc, vw, acc};
       auto co = e.delinearize(gid, {N, C / vw});
       Value n = co[0], c = e.mul(co[1], vw);
-      auto res = emitLoop(
-          b, loc, H, false, e.zero(acc),
-          [&](OpBuilder &bh, Location l, Value h, std::optional<int64_t>,
-              ValueRange a) -> SmallVector<Value> {
-            return emitLoop(
-                bh, l, W, W <= kMaxUnroll, a,
-                [&](OpBuilder &bw, Location l2, Value w,
-                    std::optional<int64_t>, ValueRange a2) -> SmallVector<Value> {
-                  KernelEmitter ew{bw, l2, vw, acc};
-                  return {arith::AddFOp::create(
-                      bw, l2, a2[0], ew.toAcc(ew.load(x, {n, h, w, c})))};
-                });
-          });
+      Value h;
+      auto row = [&](KernelEmitter &, Value r, int64_t, int64_t) { h = r; };
+      auto tap = [&](KernelEmitter &ew, Value w, int64_t, int64_t,
+                     ValueRange a) -> SmallVector<Value> {
+        return {arith::AddFOp::create(ew.b, ew.loc, a[0],
+                                      ew.toAcc(ew.load(x, {n, h, w, c})))};
+      };
+      auto res = emitWindow(e, H, W, false, W <= kMaxUnroll, e.zero(acc), row,
+                            tap, /*keepRowsRolled=*/false);
       Value r = arith::DivFOp::create(b, loc, res[0],
                                       e.splat(acc, double(H * W)));
       Value zero = e.cst(0);
       e.store(e.convert(r, elemOf(y)), y, {n, zero, zero, c});
     });
-    return success();
   }
 };
 
@@ -541,12 +574,9 @@ struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
 // im2win and dense convolution
 //===----------------------------------------------------------------------===//
 
-struct Im2winLowering : OpRewritePattern<Im2winOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(Im2winOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct Im2winLowering : DirectLowering<Im2winOp> {
+  using DirectLowering::DirectLowering;
+  void emit(Im2winOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), r = op.getInit();
     auto in = shapeOf(x), out = shapeOf(r);
     int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
@@ -572,21 +602,17 @@ struct Im2winLowering : OpRewritePattern<Im2winOp> {
                  e.store(e.convert(e.predLoad(ok, x, {n, ih, iw, c}), elemOf(r)),
                          r, {n, oh, wp, fh, c});
                });
-    return success();
   }
 };
 
-struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(Conv2DOp op,
-                                PatternRewriter &rewriter) const override {
-    if (hasOtherKernel(op, "direct"))
-      return rewriter.notifyMatchFailure(op, "dwc.kernel names another kernel");
+struct Conv2DLowering : DirectLowering<Conv2DOp> {
+  using DirectLowering::DirectLowering;
+  void emit(Conv2DOp op, PatternRewriter &rewriter) const override {
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
-    auto in = shapeOf(x), f = shapeOf(w), out = shapeOf(y);
-    int64_t N = in[0], IH = in[1], IW = in[2], C = in[3];
-    int64_t FH = f[0], FW = f[1], OC = f[3], OH = out[1], OW = out[2];
+    WindowExtents ext = extentsOf(x, w, y);
+    auto [N, IH, IW, C, FH, FW, OH, OW] = ext;
+    int64_t OC = shapeOf(w)[3];
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
     // Vectorised along the output channels; input elements are broadcast.
     int64_t vw = pickVectorWidth(elemOf(y), OC, {w, bias, y});
@@ -600,46 +626,33 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       auto co = e.delinearize(gid, {N, OH, OW, OC / vw});
       Value n = co[0], oh = co[1], ow = co[2], oc = e.mul(co[3], vw);
       Value init = bias ? e.toAcc(e.load(bias, {oc})) : e.zero(acc);
-      Value ohBase = e.mul(oh, s[0]), owBase = e.mul(ow, s[1]);
-      auto res = emitLoop(
-          b, loc, FH, false, init,
-          [&](OpBuilder &bh, Location l, Value fh, std::optional<int64_t>,
-              ValueRange a) -> SmallVector<Value> {
-            KernelEmitter eh{bh, l, vw, acc};
-            Value ih = eh.add(eh.add(ohBase, eh.mul(fh, d[0])), -p[0]);
-            Value hOk = eh.inBounds(ih, -p[0],
-                                    (OH - 1) * s[0] + (FH - 1) * d[0] - p[0], IH);
-            return emitLoop(
-                bh, l, FW, unrollW, a,
-                [&](OpBuilder &bw, Location l2, Value fw,
-                    std::optional<int64_t> cfw,
-                    ValueRange a2) -> SmallVector<Value> {
-                  KernelEmitter ew{bw, l2, vw, acc};
-                  auto [fwLo, fwHi] = ivRange(cfw, FW);
-                  Value iw = ew.add(ew.add(owBase, ew.mul(fw, d[1])), -p[2]);
-                  Value ok = ew.andi(
-                      hOk, ew.inBounds(iw, fwLo * d[1] - p[2],
-                                       (OW - 1) * s[1] + fwHi * d[1] - p[2],
-                                       IW));
-                  return emitLoop(
-                      bw, l2, C, false, a2,
-                      [&](OpBuilder &bc, Location l3, Value c,
-                          std::optional<int64_t>,
-                          ValueRange a3) -> SmallVector<Value> {
-                        // Scalar (predicated) input element, broadcast.
-                        KernelEmitter es{bc, l3, 1, acc};
-                        Value xs = es.predLoad(ok, x, {n, ih, iw, c});
-                        Value xsAcc = vector::ExtractOp::create(
-                            bc, l3, es.toAcc(xs), ArrayRef<int64_t>{0});
-                        KernelEmitter ec{bc, l3, vw, acc};
-                        Value wv = ec.toAcc(ec.load(w, {fh, fw, c, oc}));
-                        return {ec.fma(ec.broadcast(xsAcc), wv, a3[0])};
-                      });
-                });
-          });
+      ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
+      // (Rows are never unrolled: ivRange gives the whole range.)
+      auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
+        win.row(eh, r, lo, hi);
+      };
+      auto tap = [&](KernelEmitter &ew, Value fw, int64_t lo, int64_t hi,
+                     ValueRange a) -> SmallVector<Value> {
+        std::pair<Value, Value> column = win.column(ew, fw, lo, hi);
+        Value iw = column.first, ok = column.second, ih = win.ih, fh = win.fh;
+        return emitLoop(
+            ew.b, ew.loc, C, false, a,
+            [&](OpBuilder &bc, Location l3, Value c, std::optional<int64_t>,
+                ValueRange a3) -> SmallVector<Value> {
+              // Scalar (predicated) input element, broadcast.
+              KernelEmitter es{bc, l3, 1, acc};
+              Value xs = es.predLoad(ok, x, {n, ih, iw, c});
+              Value xsAcc = vector::ExtractOp::create(
+                  bc, l3, es.toAcc(xs), ArrayRef<int64_t>{0});
+              KernelEmitter ec{bc, l3, vw, acc};
+              Value wv = ec.toAcc(ec.load(w, {fh, fw, c, oc}));
+              return {ec.fma(ec.broadcast(xsAcc), wv, a3[0])};
+            });
+      };
+      auto res = emitWindow(e, FH, FW, false, unrollW, init, row, tap,
+                            /*keepRowsRolled=*/false);
       e.store(e.convert(res[0], elemOf(y)), y, {n, oh, ow, oc});
     });
-    return success();
   }
 };
 
@@ -689,12 +702,11 @@ struct ConvertDwcToGPUPass
     if (failedCheck)
       return signalPassFailure();
 
-    RewritePatternSet patterns(&getContext());
-    patterns.add<DepthwiseConv2DLowering, DepthwiseConv2DBackwardDataLowering,
-                 DepthwiseConv2DBackwardFilterLowering, Pool2DLowering,
-                 GlobalAvgPoolLowering, Im2winLowering, Conv2DLowering>(
-        &getContext());
-    walkAndApplyPatterns(module, std::move(patterns));
+    applyKernelPatterns<DepthwiseConv2DLowering,
+                        DepthwiseConv2DBackwardDataLowering,
+                        DepthwiseConv2DBackwardFilterLowering, Pool2DLowering,
+                        GlobalAvgPoolLowering, Im2winLowering, Conv2DLowering>(
+        module);
 
     module.walk([&](Operation *op) {
       if (isa<DwcDialect>(op->getDialect())) {

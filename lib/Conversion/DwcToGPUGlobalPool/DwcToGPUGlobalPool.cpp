@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
@@ -23,7 +24,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 #include <limits>
 
@@ -365,10 +365,7 @@ struct ConvertDwcToGPUGlobalPoolPass
     : dwc::impl::ConvertDwcToGPUGlobalPoolBase<ConvertDwcToGPUGlobalPoolPass> {
   using ConvertDwcToGPUGlobalPoolBase::ConvertDwcToGPUGlobalPoolBase;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<GlobalAvgPoolLowering, GlobalPool2DLowering,
-                 GlobalPool2DBackwardLowering>(&getContext());
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<GlobalAvgPoolLowering, GlobalPool2DLowering, GlobalPool2DBackwardLowering>(getOperation());
   }
 };
 

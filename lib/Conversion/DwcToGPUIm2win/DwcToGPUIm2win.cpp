@@ -18,8 +18,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/AsyncCopyPipeline.h"
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/SharedMemoryPlan.h"
+#include "dwc/Conversion/Swizzle.h"
+#include "dwc/Conversion/WgmmaDescriptor.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
@@ -35,7 +40,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_CONVERTDWCTOGPUIM2WIN
@@ -296,10 +300,10 @@ struct KernelBuilder {
       Row r = p.sw.precompute ? rows[i] : rowInfo(e, row);
       Value valid = e.andi(inBounds(e, r, k.fh, k.fw), k.valid);
       Value dstCol = kk;
-      if (p.wg && p.V == 8) // 128-byte swizzle: chunk c of row m at c ^ (m % 8)
-        dstCol = e.mul(e.xori(e.div(kk, p.V), e.rem(row, 8)), p.V);
+      if (p.wg && p.V == 8) // 128-byte swizzle (Swizzle.h)
+        dstCol = e.mul(SwizzledRow(e, row).at(e.div(kk, p.V)), p.V);
       else if (p.wg) // 8-byte halves of the swizzled 16-byte chunks
-        dstCol = e.add(e.mul(e.xori(e.div(kk, 8), e.rem(row, 8)), 8),
+        dstCol = e.add(e.mul(SwizzledRow(e, row).at(e.div(kk, 8)), 8),
                        e.rem(kk, 8));
       SmallVector<Value> dIdx = {buf, row, dstCol};
       Value lin;
@@ -419,9 +423,9 @@ struct KernelBuilder {
       if (p.OC % p.BN != 0)
         valid = e.andi(valid, e.lt(oc, p.OC));
       SmallVector<Value> dIdx = {buf, kr, e.mul(bChunk(e, kr, cc), p.VB)};
-      if (p.wg) // half cc / 8, 128-byte swizzle: chunk c of row k at c ^ (k % 8)
+      if (p.wg) // half cc / 8, 128-byte swizzle (Swizzle.h)
         dIdx = {e.add(e.mul(buf, p.BN / 64), e.div(cc, 8)), kr,
-                e.mul(e.xori(e.rem(cc, 8), e.rem(kr, 8)), p.VB)};
+                e.mul(SwizzledRow(e, kr).at(e.rem(cc, 8)), p.VB)};
       SmallVector<Value> sIdx = {e.select(valid, k, zero),
                                  e.select(valid, oc, zero)};
       if (p.sw.asyncCopy) {
@@ -526,37 +530,20 @@ struct KernelBuilder {
   }
 
   // --- warpgroup MMA (wgmma) ------------------------------------------
-  // Shared-memory matrix descriptors (PTX ISA, wgmma "matrix descriptor"):
-  // bits 0-13 start address >> 4, 16-29 leading-dimension byte offset
-  // >> 4, 32-45 stride-dimension byte offset >> 4, 62-63 swizzle mode
-  // (1: 128 bytes). A (BM x 64, k contiguous, K-major): rows of 128 bytes,
-  // 8-row groups 1024 bytes apart (stride offset; the leading offset is
-  // unused for swizzled K-major operands, 1 by convention). B (64 x 128,
+  // The operands' descriptor layouts (WgmmaDescriptor.h), 128-byte swizzle.
+  // A (BM x 64, k contiguous, K-major): rows of 128 bytes, 8-row groups
+  // 1024 bytes apart (stride offset; the leading offset is unused for
+  // swizzled K-major operands, 16 bytes by convention). B (64 x 128,
   // channels contiguous, N-major, transposed): two halves of 64 channels
   // 8192 bytes apart (leading offset), 8-row k groups 1024 bytes apart.
+  WgmmaLayout layoutA() const {
+    return {/*leadingByteOffset=*/16, /*strideByteOffset=*/kSwizzlePeriodBytes};
+  }
+  WgmmaLayout layoutB() const {
+    return {/*leadingByteOffset=*/p.BK * 128,
+            /*strideByteOffset=*/kSwizzlePeriodBytes};
+  }
   Value descA0, descB0;  // descriptors of buffer 0, k step 0
-
-  Value i64c(OpBuilder &ob, int64_t v) {
-    return arith::ConstantIntOp::create(ob, loc, v, 64);
-  }
-  Value descriptorOf(OpBuilder &ob, Value mem, int64_t leading,
-                     int64_t stride) {
-    Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(ob, loc, mem);
-    Value addr = arith::IndexCastUIOp::create(ob, loc, ob.getI64Type(), ptr);
-    Value field = arith::AndIOp::create(
-        ob, loc, arith::ShRUIOp::create(ob, loc, addr, i64c(ob, 4)),
-        i64c(ob, 0x3FFF));
-    int64_t bits = ((leading >> 4) << 16) | ((stride >> 4) << 32) |
-                   (int64_t(1) << 62);
-    return arith::OrIOp::create(ob, loc, field, i64c(ob, bits));
-  }
-  /// Descriptor `d0` advanced by `bytes` (a multiple of 16, within the
-  /// 18-bit shared window: no carry out of the address field).
-  Value advance(OpBuilder &ob, Value d0, Value bytes) {
-    Value v = arith::IndexCastUIOp::create(ob, loc, ob.getI64Type(), bytes);
-    return arith::AddIOp::create(
-        ob, loc, d0, arith::ShRUIOp::create(ob, loc, v, i64c(ob, 4)));
-  }
 
   SmallVector<Value> computeWG(OpBuilder &ob, Value buf, ValueRange accIn) {
     Emitter e{ob, loc};
@@ -572,8 +559,9 @@ struct KernelBuilder {
     NVVM::WgmmaFenceAlignedOp::create(ob, loc);
     for (int64_t s = 0; s < p.BK / 16; ++s) {
       // k step s: 32 bytes along an A row, 16 rows (2048 bytes) of B.
-      Value dA = advance(ob, descA0, e.add(aOff, 32 * s));
-      Value dB = advance(ob, descB0, e.add(bOff, 16 * 128 * s));
+      Value dA = advanceWgmmaDescriptor(ob, loc, descA0, e.add(aOff, 32 * s));
+      Value dB =
+          advanceWgmmaDescriptor(ob, loc, descB0, e.add(bOff, 16 * 128 * s));
       acc = NVVM::WgmmaMmaAsyncOp::create(
           ob, loc, acc.getType(), acc, dA, dB, shape, ty, ty,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
@@ -809,7 +797,7 @@ struct KernelBuilder {
         nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy, ValueRange{});
     nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(0));
     if (p.tma) // generic stores after the TMA (async proxy) writes
-      fenceAsyncProxy(ob);
+      fenceSharedToAsyncProxy(ob, loc);
     gpu::BarrierOp::create(ob, loc);
     return memref::CollapseShapeOp::create(
         ob, loc, fits(bS) ? bS : aS, ArrayRef<ReassociationIndices>{{0, 1, 2}});
@@ -969,12 +957,6 @@ struct KernelBuilder {
   void arriveOn(OpBuilder &ob, Value bar) {
     NVVM::MBarrierArriveOp::create(ob, loc, Type(), bar, Value());
   }
-  void fenceAsyncProxy(OpBuilder &ob) {
-    NVVM::FenceProxyOp::create(
-        ob, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ob.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-  }
 
   /// Thread 0 initialises the mbarriers (full: the copying threads arrive,
   /// empty: the multiplying ones); the block barrier publishes them.
@@ -1019,7 +1001,7 @@ struct KernelBuilder {
       OpBuilder rb = ready.getThenBodyBuilder();
       Emitter r{rb, loc};
       nvgpu::DeviceAsyncWaitOp::create(rb, loc, tok, rb.getI32IntegerAttr(L));
-      fenceAsyncProxy(rb);
+      fenceSharedToAsyncProxy(rb, loc);
       arriveOn(rb, barrierPtr(rb, r.rem(r.add(it, -L), S)));
     }
     return l.add(it, 1);
@@ -1053,7 +1035,7 @@ struct KernelBuilder {
     Value tok =
         nvgpu::DeviceAsyncCreateGroupOp::create(pb, loc, tokTy, ValueRange{});
     nvgpu::DeviceAsyncWaitOp::create(pb, loc, tok, pb.getI32IntegerAttr(0));
-    fenceAsyncProxy(pb);
+    fenceSharedToAsyncProxy(pb, loc);
     Value from = arith::MaxSIOp::create(pb, loc, pe.add(itEnd, -L), zero);
     scf::ForOp::create(pb, loc, from, itEnd, one, ValueRange{},
                        [&](OpBuilder &db, Location, Value j, ValueRange) {
@@ -1109,8 +1091,8 @@ struct KernelBuilder {
     Value tid0 = tid;
     initSpecializedBarriers(e);
     gpu::BarrierOp::create(b, loc);
-    descA0 = descriptorOf(b, aS, /*leading=*/16, /*stride=*/1024);
-    descB0 = descriptorOf(b, bS, /*leading=*/p.BK * 128, /*stride=*/1024);
+    descA0 = wgmmaDescriptor(b, loc, aS, layoutA());
+    descB0 = wgmmaDescriptor(b, loc, bS, layoutB());
     auto role = scf::IfOp::create(b, loc, e.lt(tid0, 128),
                                   /*withElseRegion=*/true);
     OpBuilder pb = role.getThenBodyBuilder();
@@ -1123,21 +1105,9 @@ struct KernelBuilder {
     tid = tid0;
   }
 
-  Value asyncCommit(OpBuilder &ob) {
-    auto tokTy = nvgpu::DeviceAsyncTokenType::get(ob.getContext());
-    return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy,
-                                                   ValueRange{});
-  }
+  Value asyncCommit(OpBuilder &ob) { return commitCopyGroup(ob, loc); }
   void asyncWait(OpBuilder &ob, Value tok, int32_t n) {
-    nvgpu::DeviceAsyncWaitOp::create(ob, loc, tok, ob.getI32IntegerAttr(n));
-  }
-  /// The wgmma operands are read through the async proxy: make this
-  /// thread's (generic-proxy) cp.async writes visible to it.
-  void fenceSharedToAsync(OpBuilder &ob) {
-    NVVM::FenceProxyOp::create(
-        ob, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ob.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    waitCopyGroups(ob, loc, tok, n);
   }
 
   void buildLoop(Emitter &e) {
@@ -1150,8 +1120,8 @@ struct KernelBuilder {
                                                   b.getF32FloatAttr(0.0f)))
                    .getResult();
     if (p.wg) {
-      descA0 = descriptorOf(b, aS, /*leading=*/16, /*stride=*/1024);
-      descB0 = descriptorOf(b, bS, /*leading=*/p.BK * 128, /*stride=*/1024);
+      descA0 = wgmmaDescriptor(b, loc, aS, layoutA());
+      descB0 = wgmmaDescriptor(b, loc, bS, layoutB());
     }
     // Prologue (S > 1): tiles 0 .. S-2 into buffers 0 .. S-2, one cp.async
     // group each.
@@ -1187,7 +1157,7 @@ struct KernelBuilder {
         [&](OpBuilder &lb, Location, Value t, ValueRange args) {
           Emitter l{lb, loc};
           Value acc = args[0];
-          fenceSharedToAsync(lb);
+          fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           acc = computeWG(lb, l.rem(t, S), ValueRange{acc})[0];
           auto last = scf::IfOp::create(lb, loc, l.lt(l.add(t, 1), p.T),
@@ -1226,7 +1196,7 @@ struct KernelBuilder {
         b, loc, zero, e.cst(p.T), one, iter,
         [&](OpBuilder &lb, Location, Value t, ValueRange args) {
           Emitter l{lb, loc};
-          fenceSharedToAsync(lb);
+          fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           Value acc = computeWG(lb, l.rem(t, S), args)[0];
           Value tn = l.add(t, S - 1);
@@ -1274,7 +1244,7 @@ struct KernelBuilder {
               asyncWait(lb, asyncCommit(lb), 0);
           }
           if (p.wg)
-            fenceSharedToAsync(lb);
+            fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           acc = computeTile(lb, cur, acc);
           if (S > 1)
@@ -1553,7 +1523,8 @@ gpu::GPUFuncOp createKernelFunc(ModuleOp module, Location loc, StringRef name,
   if (p.wg && !p.dynamicSmem)
     for (unsigned i = 0; i < 2; ++i)
       kernel.setWorkgroupAttributionAttr(
-          i, LLVM::LLVMDialect::getAlignAttrName(), fb.getI64IntegerAttr(1024));
+          i, LLVM::LLVMDialect::getAlignAttrName(),
+          fb.getI64IntegerAttr(kSwizzlePeriodBytes));
   kernel.setKnownBlockSizeAttr(
       fb.getDenseI32ArrayAttr({int32_t(p.threads), 1, 1}));
   // Launch bound on request only: two blocks per SM (128 registers) for
@@ -1579,11 +1550,10 @@ void viewDynamicShared(OpBuilder &b, Location loc, const Plan &p,
   Emitter e{b, loc};
   auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
                                        gpu::AddressSpace::Workgroup);
-  auto raw = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg));
+  Value raw = dynamicSharedBuffer(b, loc);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
-  Value pad = arith::AndIOp::create(b, loc, e.sub(0, base), e.cst(1023));
+  Value pad = arith::AndIOp::create(b, loc, e.sub(0, base),
+                                    e.cst(kSwizzlePeriodBytes - 1));
   kb.aS = memref::ViewOp::create(b, loc, tiles.a, raw, pad, ValueRange{});
   kb.bS = memref::ViewOp::create(b, loc, tiles.b, raw,
                                  e.add(pad, tiles.a.getNumElements() * 2),
@@ -1811,9 +1781,7 @@ struct ConvertDwcToGPUIm2winPass
     : dwc::impl::ConvertDwcToGPUIm2winBase<ConvertDwcToGPUIm2winPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<Im2winConvLowering>(&getContext(), /*benefit=*/2);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<Im2winConvLowering>(getOperation(), /*benefit=*/2);
   }
 };
 

@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
+#include "dwc/Conversion/AsyncCopyPipeline.h"
 #include "dwc/Conversion/CooperativeCopy.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -29,6 +31,8 @@
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/SharedMemoryPlan.h"
+#include "dwc/Conversion/Swizzle.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,7 +44,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_CONVERTDWCTOGPUMMA
@@ -55,11 +58,12 @@ namespace {
 
 struct Emitter : IndexEmitter {
   using IndexEmitter::IndexEmitter;
-  /// Element offset of 16-byte chunk `h` of shared row `row` (XOR swizzle
-  /// over the 8 chunks of a 128-byte row: conflict-free cp.async writes,
-  /// spread fragment reads).
+  /// Element offset of 16-byte chunk `h` of shared row `row` (the 128-byte
+  /// swizzle of Swizzle.h: conflict-free cp.async writes, spread fragment
+  /// reads).
   Value swizzled(Value row, Value h) {
-    return mul(xori(h, rem(row, kChunks)), kVec);
+    static_assert(kChunks == kSwizzleRows, "a row is one swizzle period");
+    return mul(SwizzledRow(*this, row).at(h), kVec);
   }
   /// Row-ring layout: position of input column `col` (a gap after every
   /// 8 columns; band packing: every 16).
@@ -196,6 +200,22 @@ MmaKernel::MmaKernel(const MmaShape &s, const MmaPlan &p,
   tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
 }
 
+/// A workspace kernel of `total` threads, `threads` a block, named
+/// `<func>_mma_band_<role>`: a builder inside the guard id < total and the
+/// thread's id.
+std::pair<OpBuilder, Value> workspaceLaunch(RewriterBase &rewriter,
+                                            Location loc, int64_t total,
+                                            int64_t threads, StringRef role) {
+  auto [pre, b0] = createGridLaunch(
+      rewriter, loc, llvm::divideCeil(total, threads), 1, threads);
+  nameKernel(pre, MmaBandKernelAttr::getMnemonic(), role);
+  Emitter k{b0, loc};
+  Value id =
+      k.add(k.mul(pre.getBlockIds().x, threads), pre.getThreadIds().x);
+  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
+  return {ifOp.getThenBodyBuilder(), id};
+}
+
 /// Filter-pairs workspace: ws[fh][s][2c + e] = v_fh[s + e][c] (v_fh: the
 /// zero-padded filter row, v[t + 7] = tap t; backward data: rotated).
 void MmaKernel::emitFilterPairsWorkspace(RewriterBase &rewriter) {
@@ -203,14 +223,8 @@ void MmaKernel::emitFilterPairsWorkspace(RewriterBase &rewriter) {
   const bool rotate = prob.rotateFilter;
   ws = memref::AllocOp::create(rewriter, loc,
                                MemRefType::get({FH, ZP, 2 * C}, et));
-  int64_t total = FH * ZP * (C / kVec);
-  auto [pre, b0] = createGridLaunch(
-      rewriter, loc, llvm::divideCeil(total, int64_t(128)), 1, 128);
-  nameKernel(pre, MmaBandKernelAttr::getMnemonic(), "filter_pairs");
-  Emitter k{b0, loc};
-  Value id = k.add(k.mul(pre.getBlockIds().x, 128), pre.getThreadIds().x);
-  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
-  OpBuilder tb = ifOp.getThenBodyBuilder();
+  auto [tb, id] = workspaceLaunch(rewriter, loc, FH * ZP * (C / kVec),
+                                  /*threads=*/128, "filter_pairs");
   Emitter t{tb, loc};
   Value c8 = t.rem(id, C / kVec), rest = t.div(id, C / kVec);
   Value sp = t.rem(rest, ZP), fh = t.div(rest, ZP);
@@ -240,14 +254,8 @@ void MmaKernel::emitInputPairsWorkspace(RewriterBase &rewriter) {
                 par = p.par;
   xp = memref::AllocOp::create(rewriter, loc,
                                MemRefType::get({N, IH, JW, 2 * C}, et));
-  int64_t total = N * IH * JW * (C / kVec);
-  auto [pre, b0] = createGridLaunch(
-      rewriter, loc, llvm::divideCeil(total, int64_t(256)), 1, 256);
-  nameKernel(pre, MmaBandKernelAttr::getMnemonic(), "input_pairs");
-  Emitter k{b0, loc};
-  Value id = k.add(k.mul(pre.getBlockIds().x, 256), pre.getThreadIds().x);
-  auto ifOp = scf::IfOp::create(b0, loc, k.lt(id, total), false);
-  OpBuilder tb = ifOp.getThenBodyBuilder();
+  auto [tb, id] = workspaceLaunch(rewriter, loc, N * IH * JW * (C / kVec),
+                                  /*threads=*/256, "input_pairs");
   Emitter t{tb, loc};
   Value c8 = t.rem(id, C / kVec), rest = t.div(id, C / kVec);
   Value j = t.rem(rest, JW);
@@ -288,16 +296,13 @@ void MmaKernel::emitLaunch(RewriterBase &rewriter, int64_t bytes) {
   OpBuilder &b = launchAndBuilder.second;
   Emitter e{b, loc};
   if (dynamic) {
-    auto wg = inSmemTy.getMemorySpace();
-    auto raw = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                        wg));
-    int64_t inBytes = inSmemTy.getNumElements() * 2;  // 16-byte multiple
-    inSmem = memref::ViewOp::create(b, loc, inSmemTy, raw, e.cst(0),
-                                    ValueRange{});
-    zSmem = memref::ViewOp::create(b, loc, zSmemTy, raw, e.cst(inBytes),
-                                   ValueRange{});
+    SharedMemoryPlan smem;
+    smem.add("input", inSmemTy.getNumElements() * 2);
+    smem.add("filter", zSmemTy.getNumElements() * 2);
+    assert(smem.totalBytes() <= bytes && "the launch holds the buffers");
+    Value raw = dynamicSharedBuffer(b, loc);
+    inSmem = viewRegion(b, loc, raw, smem, "input", inSmemTy);
+    zSmem = viewRegion(b, loc, raw, smem, "filter", zSmemTy);
   } else {
     inSmem = launch.getWorkgroupAttributions()[0];
     zSmem = launch.getWorkgroupAttributions()[1];
@@ -315,8 +320,7 @@ void MmaKernel::emitLaunch(RewriterBase &rewriter, int64_t bytes) {
       copyRingRow(b, e.cst(t));
   }
   prefetch(b, zero, zero);
-  auto firstGroup =
-      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, ValueRange{});
+  Operation *firstGroup = commitCopyGroup(b, loc).getDefiningOp();
   // Blocks per SM wanted (dwc-kernel-occupancy turns the marker into
   // nvvm.minctasm on the outlined kernel).
   if (p.c.minBlocksPerSm > 0)
@@ -628,9 +632,8 @@ void MmaKernel::emitStage(OpBuilder &lb, Value stage, ValueRange accs) {
     prefetch(nb, next,
              p.zbufs == 2 ? ne.sub(ne.cst(1), buf) : ne.rem(next, p.zbufs));
   }
-  Value tok =
-      nvgpu::DeviceAsyncCreateGroupOp::create(lb, loc, tokTy, ValueRange{});
-  nvgpu::DeviceAsyncWaitOp::create(lb, loc, tok, lb.getI32IntegerAttr(1));
+  // Stage t + 1 copies in flight while stage t is read.
+  waitCopyGroups(lb, loc, commitCopyGroup(lb, loc), /*pending=*/1);
   gpu::BarrierOp::create(lb, loc);
 
   SmallVector<Value> acc(accs);
@@ -1022,11 +1025,7 @@ struct ConvertDwcToGPUMmaPass
     : dwc::impl::ConvertDwcToGPUMmaBase<ConvertDwcToGPUMmaPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<MmaDepthwiseLowering<DepthwiseConv2DOp>,
-                 MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), /*benefit=*/3);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<MmaDepthwiseLowering<DepthwiseConv2DOp>, MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/3);
   }
 };
 

@@ -20,11 +20,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
+#include "dwc/Conversion/AsyncCopyPipeline.h"
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/MmaEmitter.h"
 #include "dwc/Conversion/Passes.h"
+#include "dwc/Conversion/SharedMemoryPlan.h"
+#include "dwc/Conversion/Swizzle.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,7 +38,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include <array>
 
 namespace mlir::dwc {
@@ -202,11 +205,11 @@ RowLoadSchedule scheduleOf(const StreamPlan &p, int64_t FH) {
 }
 
 /// nhwc_input: position P of a row's buffer lives in chunk P ^ ((P >> 4) &
-/// 7): the lanes of a warp read one channel at positions 16 g + 2 q (+ 8 k),
-/// which would otherwise share 4 of the 8 chunk slots of a 128-byte bank
-/// row.
+/// 7) (the swizzle of Swizzle.h over rows of 16 positions): the lanes of a
+/// warp read one channel at positions 16 g + 2 q (+ 8 k), which would
+/// otherwise share 4 of the 8 chunk slots of a 128-byte bank row.
 Value swizzle(IndexEmitter &t, Value pos) {
-  return t.xori(pos, t.rem(t.div(pos, 16), 8));
+  return swizzleLinear(t, pos, /*unitsPerRow=*/16);
 }
 
 /// One transposition unit's eight 16-byte loads and where it is stored.
@@ -256,7 +259,8 @@ private:
   void emitBandKernel();
   // The streaming kernel.
   void createStreamLaunch();
-  void bindDynamicSharedMemory(MemRefType bandTy, MemRefType stageTy,
+  void bindDynamicSharedMemory(const SharedMemoryPlan &smem, MemRefType bandTy,
+                               MemRefType stageTy,
                                MemRefType inputTy, MemRefType ticketTy);
   Value takeTicket();
   void assignOverlapRoles();
@@ -531,9 +535,14 @@ void StreamKernelEmitter::createStreamLaunch() {
                                AffineMap(), wg)
              : MemRefType::get({2, steps0, kWarps, p.images * p.segLen}, et,
                                AffineMap(), wg);
-  const int64_t ticketBytes = p.overlap ? 16 : 0;
-  const int64_t smemBytes =
-      p.filterBytes + p.stageBytes + p.inputBytes + ticketBytes;
+  SharedMemoryPlan smem;
+  smem.add("band", p.filterBytes);
+  smem.add("stage", p.stageBytes);
+  if (p.smemInput)
+    smem.add("input", p.inputBytes);
+  if (p.overlap)
+    smem.add("ticket", 16);
+  const int64_t smemBytes = smem.totalBytes();
   auto ticketTy = MemRefType::get({4}, rewriter.getI32Type(), AffineMap(), wg);
   // (The input buffers always take dynamic shared memory.)
   const bool dynamic = smemBytes > kStaticSmemBytes || p.smemInput;
@@ -553,7 +562,7 @@ void StreamKernelEmitter::createStreamLaunch() {
   nameKernel(launch, MmaStreamKernelAttr::getMnemonic());
   b.setInsertionPoint(kb.getInsertionBlock(), kb.getInsertionPoint());
   if (dynamic) {
-    bindDynamicSharedMemory(bandTy, stageTy, inputTy, ticketTy);
+    bindDynamicSharedMemory(smem, bandTy, stageTy, inputTy, ticketTy);
   } else {
     band = launch.getWorkgroupAttributions()[0];
     stage = launch.getWorkgroupAttributions()[1];
@@ -567,25 +576,18 @@ void StreamKernelEmitter::createStreamLaunch() {
 
 /// Views of the band, the stage, the input buffers and the ticket slot in
 /// the dynamic shared memory, in that order.
-void StreamKernelEmitter::bindDynamicSharedMemory(MemRefType bandTy,
+void StreamKernelEmitter::bindDynamicSharedMemory(const SharedMemoryPlan &smem,
+                                                  MemRefType bandTy,
                                                   MemRefType stageTy,
                                                   MemRefType inputTy,
                                                   MemRefType ticketTy) {
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto raw = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg));
-  band = memref::ViewOp::create(b, loc, bandTy, raw, e.cst(0), ValueRange{});
-  stage = memref::ViewOp::create(b, loc, stageTy, raw, e.cst(p.filterBytes),
-                                 ValueRange{});
+  Value raw = dynamicSharedBuffer(b, loc);
+  band = viewRegion(b, loc, raw, smem, "band", bandTy);
+  stage = viewRegion(b, loc, raw, smem, "stage", stageTy);
   if (p.smemInput)
-    inputSmem = memref::ViewOp::create(b, loc, inputTy, raw,
-                                       e.cst(p.filterBytes + p.stageBytes),
-                                       ValueRange{});
+    inputSmem = viewRegion(b, loc, raw, smem, "input", inputTy);
   if (p.overlap)
-    ticketSlot = memref::ViewOp::create(
-        b, loc, ticketTy, raw,
-        e.cst(p.filterBytes + p.stageBytes + p.inputBytes), ValueRange{});
+    ticketSlot = viewRegion(b, loc, raw, smem, "ticket", ticketTy);
 }
 
 /// overlap_workspace: thread 0 takes the block's ticket (start order), the
@@ -743,8 +745,7 @@ Value StreamKernelEmitter::copyGroup(
       copyOne(ob, id);
     }
   }
-  return nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, tokTy, ValueRange{})
-      .getResult();
+  return commitCopyGroup(ob, loc);
 }
 
 /// nhwc_input: each position's 8 channels, one 16-byte copy from the NHWC
@@ -822,7 +823,7 @@ Value StreamKernelEmitter::copyRowBlock(OpBuilder &ob, Value rbIdx,
 void StreamKernelEmitter::emitFirstBarrier() {
   if (p.smemInput) {
     Value tok = copyRowBlock(b, rbBegin, e.cst(0));
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, tok, b.getI32IntegerAttr(0));
+    waitCopyGroups(b, loc, tok, /*pending=*/0);
   }
   auto firstBarrier = gpu::BarrierOp::create(b, loc);
   if (p.blocksPerSm > 0)
@@ -1195,11 +1196,7 @@ struct ConvertDwcToGPUMmaStreamPass
     : dwc::impl::ConvertDwcToGPUMmaStreamBase<ConvertDwcToGPUMmaStreamPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<StreamDepthwiseLowering<DepthwiseConv2DOp>,
-                 StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext(), /*benefit=*/4);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<StreamDepthwiseLowering<DepthwiseConv2DOp>, StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/4);
   }
 };
 

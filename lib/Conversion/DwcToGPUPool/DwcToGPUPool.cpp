@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Conversion/Passes.h"
@@ -25,7 +26,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 #include <optional>
 
@@ -1381,10 +1381,7 @@ struct ConvertDwcToGPUPoolPass
     : dwc::impl::ConvertDwcToGPUPoolBase<ConvertDwcToGPUPoolPass> {
   using ConvertDwcToGPUPoolBase::ConvertDwcToGPUPoolBase;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<Pool2DForward, Pool2DBackward, ConvPoolForward>(
-        &getContext());
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<Pool2DForward, Pool2DBackward, ConvPoolForward>(getOperation());
   }
 };
 

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Conversion/IndexEmitter.h"
@@ -34,7 +35,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include <deque>
 #include <limits>
 
@@ -374,10 +374,7 @@ struct StridedForwardLowering : OpRewritePattern<DepthwiseConv2DOp> {
 struct ConvertDwcToGPUStridedPass
     : dwc::impl::ConvertDwcToGPUStridedBase<ConvertDwcToGPUStridedPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<StridedBackwardDataLowering, StridedForwardLowering>(
-        &getContext(), /*benefit=*/2);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    applyKernelPatterns<StridedBackwardDataLowering, StridedForwardLowering>(getOperation(), /*benefit=*/2);
   }
 };
 

@@ -87,6 +87,48 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, int64_t top,
   return tensor::PadOp::create(b, loc, resType, x, low, high, padValue);
 }
 
+/// The NHWC pooling input `x` padded by `pad` with `padAttr`, and further on
+/// the bottom / right for the overhang of ceil-mode windows of output `out`.
+Value poolPadded(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> out,
+                 ArrayRef<int64_t> win, ArrayRef<int64_t> st,
+                 ArrayRef<int64_t> pad, TypedAttr padAttr) {
+  auto in = cast<RankedTensorType>(x.getType()).getShape();
+  int64_t extraH = std::max<int64_t>(
+      0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
+  int64_t extraW = std::max<int64_t>(
+      0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
+  return padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
+                    pad[3] + extraW, padAttr);
+}
+
+/// Per pooling output position (linalg.index 1 and 2 of the enclosing
+/// generic): the number of elements the forward op divides by (see
+/// dwc.pool2d), as an `acc` scalar.
+Value poolDivisor(OpBuilder &nb, Location l, Type acc, ArrayRef<int64_t> win,
+                  ArrayRef<int64_t> st, ArrayRef<int64_t> pad,
+                  ArrayRef<int64_t> in, bool includePad) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(nb, l, v);
+  };
+  auto extent = [&](unsigned dim, int64_t stride, int64_t k, int64_t before,
+                    int64_t size, int64_t after) -> Value {
+    Value o = linalg::IndexOp::create(nb, l, dim);
+    Value start = arith::SubIOp::create(
+        nb, l, arith::MulIOp::create(nb, l, o, cst(stride)), cst(before));
+    Value end = arith::AddIOp::create(nb, l, start, cst(k));
+    Value lo =
+        arith::MaxSIOp::create(nb, l, start, cst(includePad ? -before : 0));
+    Value hi = arith::MinSIOp::create(
+        nb, l, end, cst(includePad ? size + after : size));
+    return arith::SubIOp::create(nb, l, hi, lo);
+  };
+  Value rows = extent(1, st[0], win[0], pad[0], in[1], pad[1]);
+  Value cols = extent(2, st[1], win[1], pad[2], in[2], pad[3]);
+  Value count = arith::MulIOp::create(nb, l, rows, cols);
+  Value countI = arith::IndexCastOp::create(nb, l, nb.getI64Type(), count);
+  return arith::SIToFPOp::create(nb, l, acc, countI);
+}
+
 /// A tensor of `shape` x `type` filled with `value`.
 Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    Type type, Value value) {
@@ -115,6 +157,33 @@ void macBody(OpBuilder &b, Location loc, ValueRange args) {
   Value prod = arith::MulFOp::create(b, loc, x, w);
   Value sum = arith::AddFOp::create(b, loc, args[2], prod);
   linalg::YieldOp::create(b, loc, sum);
+}
+
+/// `x` padded spatially by `pad` (top, bottom, left, right) with zeros.
+Value zeroPadded(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pad) {
+  return padSpatial(b, loc, x, pad[0], pad[1], pad[2], pad[3],
+                    zeroAttr(b, elementType(x)));
+}
+
+/// The zero accumulator of a reduction into `init` (see accumulator).
+Value zeroAccumulator(OpBuilder &b, Location loc, Value init, Type acc) {
+  return accumulator(b, loc, init, acc, floatConstant(b, loc, acc, 0.0));
+}
+
+/// The multiply-accumulate of a window op over the loops of `iterators`:
+/// `acc` (the accumulator) plus the products lhs[maps[0]] * rhs[maps[1]]
+/// summed over the reduction loops; maps[2] indexes the accumulator.
+Value windowMac(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc,
+                ArrayRef<SmallVector<AffineExpr>> maps,
+                ArrayRef<utils::IteratorType> iterators) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> affineMaps;
+  for (const SmallVector<AffineExpr> &m : maps)
+    affineMaps.push_back(AffineMap::get(iterators.size(), 0, m, ctx));
+  return linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
+                                   ValueRange{lhs, rhs}, ValueRange{acc},
+                                   affineMaps, iterators, macBody)
+      .getResult(0);
 }
 
 /// Writes the rank-4 accumulator `sum` into `init`: adds the optional
@@ -212,29 +281,17 @@ struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
-    Type elt = elementType(adaptor.getInput());
-    Type acc = op.getAccType();
-    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
-                          pad[3], zeroAttr(b, elt));
-    Value init = accumulator(b, loc, adaptor.getInit(), acc,
-                             floatConstant(b, loc, acc, 0.0));
+    Value xp = zeroPadded(b, loc, adaptor.getInput(), pad);
+    Value init = zeroAccumulator(b, loc, adaptor.getInit(), op.getAccType());
     // Loops (n, oh, ow, c, fh, fw).
     AffineExpr n, oh, ow, c, fh, fw;
     bindDims(ctx, n, oh, ow, c, fh, fw);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(6, 0,
-                       {n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
-                       ctx),
-        AffineMap::get(6, 0, {fh, fw, c}, ctx),
-        AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
-    Value sum = linalg::GenericOp::create(
-                    b, loc, TypeRange{init.getType()},
-                    ValueRange{xp, adaptor.getFilter()}, ValueRange{init},
-                    maps,
-                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar,
-                                                     kRed, kRed},
-                    macBody)
-                    .getResult(0);
+    Value sum = windowMac(
+        b, loc, xp, adaptor.getFilter(), init,
+        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+         {fh, fw, c},
+         {n, oh, ow, c}},
+        {kPar, kPar, kPar, kPar, kRed, kRed});
     return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit());
   }
 };
@@ -324,24 +381,17 @@ struct BackwardDataLowering : DwcLowering<dwc::DepthwiseConv2DBackwardDataOp> {
       }
     }
 
-    Value init = accumulator(b, loc, adaptor.getInit(), acc,
-                             floatConstant(b, loc, acc, 0.0));
+    Value init = zeroAccumulator(b, loc, adaptor.getInit(), acc);
     // Loops (n, ih, iw, c, fh, fw).
     AffineExpr n, ih, iw, c, fh, fw;
     bindDims(ctx, n, ih, iw, c, fh, fw);
     int64_t rh = (fShape[0] - 1) * dl[0], rw = (fShape[1] - 1) * dl[1];
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(
-            6, 0, {n, ih + rh - fh * dl[0], iw + rw - fw * dl[1], c}, ctx),
-        AffineMap::get(6, 0, {fh, fw, c}, ctx),
-        AffineMap::get(6, 0, {n, ih, iw, c}, ctx)};
-    Value sum = linalg::GenericOp::create(
-                    b, loc, TypeRange{init.getType()},
-                    ValueRange{p, adaptor.getFilter()}, ValueRange{init}, maps,
-                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar,
-                                                     kRed, kRed},
-                    macBody)
-                    .getResult(0);
+    Value sum = windowMac(
+        b, loc, p, adaptor.getFilter(), init,
+        {{n, ih + rh - fh * dl[0], iw + rw - fw * dl[1], c},
+         {fh, fw, c},
+         {n, ih, iw, c}},
+        {kPar, kPar, kPar, kPar, kRed, kRed});
     return roundInto(b, loc, sum, adaptor.getInit());
   }
 };
@@ -360,29 +410,17 @@ struct BackwardFilterLowering
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
-    Type elt = elementType(adaptor.getInput());
-    Type acc = op.getAccType();
-    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
-                          pad[3], zeroAttr(b, elt));
-    Value init = accumulator(b, loc, adaptor.getInit(), acc,
-                             floatConstant(b, loc, acc, 0.0));
+    Value xp = zeroPadded(b, loc, adaptor.getInput(), pad);
+    Value init = zeroAccumulator(b, loc, adaptor.getInit(), op.getAccType());
     // Loops (fh, fw, c, n, oh, ow).
     AffineExpr fh, fw, c, n, oh, ow;
     bindDims(ctx, fh, fw, c, n, oh, ow);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(6, 0,
-                       {n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
-                       ctx),
-        AffineMap::get(6, 0, {n, oh, ow, c}, ctx),
-        AffineMap::get(6, 0, {fh, fw, c}, ctx)};
-    Value sum = linalg::GenericOp::create(
-                    b, loc, TypeRange{init.getType()},
-                    ValueRange{xp, adaptor.getOutputGrad()}, ValueRange{init},
-                    maps,
-                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kRed,
-                                                     kRed, kRed},
-                    macBody)
-                    .getResult(0);
+    Value sum = windowMac(
+        b, loc, xp, adaptor.getOutputGrad(), init,
+        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+         {n, oh, ow, c},
+         {fh, fw, c}},
+        {kPar, kPar, kPar, kRed, kRed, kRed});
     return roundInto(b, loc, sum, adaptor.getInit());
   }
 };
@@ -411,13 +449,7 @@ struct Pool2DLowering : DwcLowering<dwc::Pool2DOp> {
     auto in = shapeOf(x);
     auto out = shapeOf(adaptor.getInit());
     bool isMax = op.getKind() == dwc::PoolKind::Max;
-    // Extra bottom/right padding for the overhang of ceil-mode windows.
-    int64_t extraH = std::max<int64_t>(
-        0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
-    int64_t extraW = std::max<int64_t>(
-        0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
-    Value xp = padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
-                          pad[3] + extraW,
+    Value xp = poolPadded(b, loc, x, out, win, st, pad,
                           isMax ? negInfAttr(b, elt) : zeroAttr(b, elt));
     Type acc = isMax ? elt : op.getAccType();
     Value init = accumulator(b, loc, adaptor.getInit(), acc,
@@ -470,30 +502,8 @@ struct Pool2DLowering : DwcLowering<dwc::Pool2DOp> {
                ValueRange{adaptor.getInit()}, SmallVector<AffineMap>{id, id},
                SmallVector<utils::IteratorType>(4, kPar),
                [&](OpBuilder &nb, Location l, ValueRange args) {
-                 auto cst = [&](int64_t v) -> Value {
-                   return arith::ConstantIndexOp::create(nb, l, v);
-                 };
-                 // Number of counted positions along one dimension.
-                 auto extent = [&](unsigned dim, int64_t stride, int64_t k,
-                                   int64_t before, int64_t size,
-                                   int64_t after) -> Value {
-                   Value o = linalg::IndexOp::create(nb, l, dim);
-                   Value start = arith::SubIOp::create(
-                       nb, l, arith::MulIOp::create(nb, l, o, cst(stride)),
-                       cst(before));
-                   Value end = arith::AddIOp::create(nb, l, start, cst(k));
-                   Value lo = arith::MaxSIOp::create(
-                       nb, l, start, cst(includePad ? -before : 0));
-                   Value hi = arith::MinSIOp::create(
-                       nb, l, end, cst(includePad ? size + after : size));
-                   return arith::SubIOp::create(nb, l, hi, lo);
-                 };
-                 Value rows = extent(1, st[0], win[0], pad[0], in[1], pad[1]);
-                 Value cols = extent(2, st[1], win[1], pad[2], in[2], pad[3]);
-                 Value count = arith::MulIOp::create(nb, l, rows, cols);
-                 Value countI = arith::IndexCastOp::create(
-                     nb, l, nb.getI64Type(), count);
-                 Value divisor = arith::SIToFPOp::create(nb, l, acc, countI);
+                 Value divisor =
+                     poolDivisor(nb, l, acc, win, st, pad, in, includePad);
                  Value avg = arith::DivFOp::create(nb, l, args[0], divisor);
                  avg = dwc::applyActivation(nb, l, avg, act);
                  linalg::YieldOp::create(nb, l,
@@ -574,35 +584,6 @@ struct GlobalAvgPoolLowering : DwcLowering<dwc::GlobalAvgPoolOp> {
 struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
   using DwcLowering::DwcLowering;
 
-  /// Per output position: the number of elements the forward op divides by
-  /// (see dwc.pool2d), as an `acc` scalar, from linalg.index 1 and 2.
-  static Value divisor(OpBuilder &nb, Location l, Type acc,
-                       ArrayRef<int64_t> win, ArrayRef<int64_t> st,
-                       ArrayRef<int64_t> pad, ArrayRef<int64_t> in,
-                       bool includePad) {
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(nb, l, v);
-    };
-    auto extent = [&](unsigned dim, int64_t stride, int64_t k, int64_t before,
-                      int64_t size, int64_t after) -> Value {
-      Value o = linalg::IndexOp::create(nb, l, dim);
-      Value start = arith::SubIOp::create(
-          nb, l, arith::MulIOp::create(nb, l, o, cst(stride)), cst(before));
-      Value end = arith::AddIOp::create(nb, l, start, cst(k));
-      Value lo =
-          arith::MaxSIOp::create(nb, l, start, cst(includePad ? -before : 0));
-      Value hi = arith::MinSIOp::create(
-          nb, l, end, cst(includePad ? size + after : size));
-      return arith::SubIOp::create(nb, l, hi, lo);
-    };
-    Value rows = extent(1, st[0], win[0], pad[0], in[1], pad[1]);
-    Value cols = extent(2, st[1], win[1], pad[2], in[2], pad[3]);
-    Value count = arith::MulIOp::create(nb, l, rows, cols);
-    Value countI =
-        arith::IndexCastOp::create(nb, l, nb.getI64Type(), count);
-    return arith::SIToFPOp::create(nb, l, acc, countI);
-  }
-
   /// Spreads the N x OH x OW x C tensor `src` into a `fill`-filled tensor of
   /// extent N x (IH + KH - 1) x (IW + KW - 1) x C (see above).
   static Value spread(OpBuilder &b, Location loc, Value src,
@@ -652,12 +633,7 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
     // Loops (n, oh, ow, c, kh, kw); taps outside the input are skipped
     // by index (the pad value never takes part), ties keep the smaller
     // tap, so the result does not depend on the iteration order.
-    int64_t extraH = std::max<int64_t>(
-        0, (out[1] - 1) * st[0] + win[0] - (in[1] + pad[0] + pad[1]));
-    int64_t extraW = std::max<int64_t>(
-        0, (out[2] - 1) * st[1] + win[1] - (in[2] + pad[2] + pad[3]));
-    Value xp = padSpatial(b, loc, x, pad[0], pad[1] + extraH, pad[2],
-                          pad[3] + extraW, negInfAttr(b, elt));
+    Value xp = poolPadded(b, loc, x, out, win, st, pad, negInfAttr(b, elt));
     Value maxInit = filledTensor(b, loc, out, elt,
                                  arith::ConstantOp::create(b, loc, negInfAttr(b, elt)));
     Value tapInit = filledTensor(b, loc, out, i32,
@@ -740,7 +716,7 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
             ValueRange{gInit}, SmallVector<AffineMap>{id, id},
             SmallVector<utils::IteratorType>(4, kPar),
             [&](OpBuilder &nb, Location l, ValueRange args) {
-              Value d = divisor(nb, l, acc, win, st, pad, in, includePad);
+              Value d = poolDivisor(nb, l, acc, win, st, pad, in, includePad);
               Value v = convertFloat(nb, l, args[0], acc);
               linalg::YieldOp::create(nb, l,
                                       arith::DivFOp::create(nb, l, v, d)
@@ -759,8 +735,7 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
     Type acc = op.getAccType();
     Type i32 = b.getI32Type();
     bool isMax = op.getKind() == dwc::PoolKind::Max;
-    Value init = accumulator(b, loc, adaptor.getInit(), acc,
-                             floatConstant(b, loc, acc, 0.0));
+    Value init = zeroAccumulator(b, loc, adaptor.getInit(), acc);
     // Loops (n, ih, iw, c, kh, kw).
     AffineExpr n, ih, iw, c, kh, kw;
     bindDims(ctx, n, ih, iw, c, kh, kw);
@@ -837,9 +812,7 @@ struct Im2winLowering : DwcLowering<dwc::Im2winOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
-    Type elt = elementType(adaptor.getInput());
-    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
-                          pad[3], zeroAttr(b, elt));
+    Value xp = zeroPadded(b, loc, adaptor.getInput(), pad);
     // Loops (n, oh, w, fh, c).
     AffineExpr n, oh, w, fh, c;
     bindDims(ctx, n, oh, w, fh, c);
@@ -871,29 +844,17 @@ struct Conv2DLowering : DwcLowering<dwc::Conv2DOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
-    Type elt = elementType(adaptor.getInput());
-    Type acc = op.getAccType();
-    Value xp = padSpatial(b, loc, adaptor.getInput(), pad[0], pad[1], pad[2],
-                          pad[3], zeroAttr(b, elt));
-    Value init = accumulator(b, loc, adaptor.getInit(), acc,
-                             floatConstant(b, loc, acc, 0.0));
+    Value xp = zeroPadded(b, loc, adaptor.getInput(), pad);
+    Value init = zeroAccumulator(b, loc, adaptor.getInit(), op.getAccType());
     // Loops (n, oh, ow, oc, fh, fw, c).
     AffineExpr n, oh, ow, oc, fh, fw, c;
     bindDims(ctx, n, oh, ow, oc, fh, fw, c);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(7, 0,
-                       {n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
-                       ctx),
-        AffineMap::get(7, 0, {fh, fw, c, oc}, ctx),
-        AffineMap::get(7, 0, {n, oh, ow, oc}, ctx)};
-    Value sum = linalg::GenericOp::create(
-                    b, loc, TypeRange{init.getType()},
-                    ValueRange{xp, adaptor.getFilter()}, ValueRange{init},
-                    maps,
-                    SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar,
-                                                     kRed, kRed, kRed},
-                    macBody)
-                    .getResult(0);
+    Value sum = windowMac(
+        b, loc, xp, adaptor.getFilter(), init,
+        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+         {fh, fw, c, oc},
+         {n, oh, ow, oc}},
+        {kPar, kPar, kPar, kPar, kRed, kRed, kRed});
     return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit());
   }
 };

@@ -29,18 +29,6 @@ BoolAttr flagOr(MLIRContext *ctx, BoolAttr given, bool dflt) {
   return given ? given : BoolAttr::get(ctx, dflt);
 }
 
-/// The shape of a dense conv2d the family takes, or null with `why`.
-std::optional<Im2winShape> eligibleShape(Operation *op, std::string &why) {
-  if (!isa<Conv2DOp>(op)) {
-    why = "not a dwc.conv2d";
-    return std::nullopt;
-  }
-  why = im2winIneligibility(op);
-  if (!why.empty())
-    return std::nullopt;
-  return im2winShapeOf(op);
-}
-
 /// Channels per block tile of the CUDA-core / mma.sync kernels: 64 (256 x 64
 /// tiles) when OC <= 64, else 128.
 int64_t gemmTileN(const Im2winShape &s) { return s.OC <= 64 ? 64 : 128; }
@@ -61,7 +49,7 @@ int64_t gemmStages(const Im2winShape &s, int64_t tileN, int64_t given,
 template <typename Attr>
 Attribute selectGemm(Operation *op, Attribute given, std::string &why,
                      bool wantF32) {
-  std::optional<Im2winShape> s = eligibleShape(op, why);
+  std::optional<Im2winShape> s = im2winEligibleShape(op, why);
   if (!s)
     return {};
   if (s->isF32() != wantF32) {
@@ -178,7 +166,7 @@ void chooseWgmmaCopies(const Im2winShape &s, Im2winWgmmaKernelAttr g,
 
 Attribute selectWgmma(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
-  std::optional<Im2winShape> s = eligibleShape(op, why);
+  std::optional<Im2winShape> s = im2winEligibleShape(op, why);
   if (!s)
     return {};
   auto g = dyn_cast_or_null<Im2winWgmmaKernelAttr>(given);

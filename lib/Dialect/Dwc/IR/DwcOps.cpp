@@ -207,6 +207,61 @@ LogicalResult checkForm(Operation *op) {
   return success();
 }
 
+/// One operand's expected rank, with the names the diagnostic gives it and
+/// its dimensions.
+struct RankedOperand {
+  Value value;
+  int64_t rank;
+  StringRef name, layout;
+};
+
+/// The form of `op` (checkForm), then the rank of each operand, in order.
+LogicalResult checkFormAndRanks(Operation *op,
+                                ArrayRef<RankedOperand> operands) {
+  if (failed(checkForm(op)))
+    return failure();
+  for (const RankedOperand &o : operands)
+    if (failed(checkRank(op, o.value, o.rank, o.name, o.layout)))
+      return failure();
+  return success();
+}
+
+/// A pooling or im2win window: two positive values within the bound.
+LogicalResult checkWindow(Operation *op, ArrayRef<int64_t> window) {
+  if (window.size() != 2)
+    return op->emitOpError() << "expects a 2-D window, got " << window.size()
+                             << " values";
+  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
+    return op->emitOpError() << "expects a positive window";
+  return checkAttrBound(op, window, "window");
+}
+
+/// The checks after the ranks shared by the forward convolutions: one
+/// element type (`bias` may be null), the filter's `filterChannels` (named
+/// `channelWord`) match the input's channels, and the optional bias holds
+/// `outChannels` values.
+LogicalResult checkConvOperands(Operation *op, Value input, Value filter,
+                                Value bias, Value init, int64_t filterChannels,
+                                StringRef channelWord, int64_t outChannels) {
+  SmallVector<Value> typed = {input, filter, init};
+  if (bias)
+    typed.push_back(bias);
+  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
+    return failure();
+  int64_t inChannels = shapeOf(input)[3];
+  if (filterChannels != inChannels)
+    return op->emitOpError() << "filter has " << filterChannels << " "
+                             << channelWord << " but the input has "
+                             << inChannels;
+  if (bias) {
+    auto b = shapeOf(bias);
+    if (b.size() != 1 || b[0] != outChannels)
+      return op->emitOpError() << "expects a bias of shape " << outChannels
+                               << ", got " << shapeStr(b);
+  }
+  return success();
+}
+
 /// Memory effects of the memref form: inputs are read, the destination is
 /// written (not read). The tensor form has none.
 void dpsEffects(Operation *op,
@@ -309,29 +364,16 @@ static LogicalResult checkDepthwiseForward(Operation *op, Value input,
                                            ArrayRef<int64_t> padding,
                                            StringRef outDims, int64_t &oh,
                                            int64_t &ow) {
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, input, 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, filter, 3, "filter", "FH x FW x C")) ||
-      failed(checkRank(op, init, 4, "output", outDims)) ||
+  if (failed(checkFormAndRanks(op, {{input, 4, "input", "N x IH x IW x C"},
+                                   {filter, 3, "filter", "FH x FW x C"},
+                                   {init, 4, "output", outDims}})) ||
       failed(checkSpatialAttrs(op, strides, dilations, padding)))
-    return failure();
-  SmallVector<Value> typed = {input, filter, init};
-  if (bias)
-    typed.push_back(bias);
-  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
     return failure();
   auto in = shapeOf(input);
   auto f = shapeOf(filter);
-  if (f[2] != in[3])
-    return op->emitOpError() << "filter has " << f[2]
-                             << " channels but the input has " << in[3];
-  if (bias) {
-    auto b = shapeOf(bias);
-    if (b.size() != 1 || b[0] != in[3])
-      return op->emitOpError() << "expects a bias of shape " << in[3]
-                               << ", got " << shapeStr(b);
-  }
+  if (failed(checkConvOperands(op, input, filter, bias, init, f[2], "channels",
+                               in[3])))
+    return failure();
   return checkWindowFits(op, in, f[0], f[1], strides, dilations, padding, oh,
                          ow);
 }
@@ -362,12 +404,10 @@ Type DepthwiseConv2DBackwardDataOp::getAccType() {
 
 LogicalResult DepthwiseConv2DBackwardDataOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getOutputGrad(), 4, "output gradient",
-                       "N x OH x OW x C")) ||
-      failed(checkRank(op, getFilter(), 3, "filter", "FH x FW x C")) ||
-      failed(checkRank(op, getInit(), 4, "input gradient", "N x IH x IW x C")) ||
+  if (failed(checkFormAndRanks(
+          op, {{getOutputGrad(), 4, "output gradient", "N x OH x OW x C"},
+               {getFilter(), 3, "filter", "FH x FW x C"},
+               {getInit(), 4, "input gradient", "N x IH x IW x C"}})) ||
       failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
     return failure();
   if (failed(checkSameElementType(op, {getOutputGrad(), getFilter(), getInit()},
@@ -406,12 +446,10 @@ Type DepthwiseConv2DBackwardFilterOp::getAccType() {
 
 LogicalResult DepthwiseConv2DBackwardFilterOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getOutputGrad(), 4, "output gradient",
-                       "N x OH x OW x C")) ||
-      failed(checkRank(op, getInit(), 3, "filter gradient", "FH x FW x C")) ||
+  if (failed(checkFormAndRanks(
+          op, {{getInput(), 4, "input", "N x IH x IW x C"},
+               {getOutputGrad(), 4, "output gradient", "N x OH x OW x C"},
+               {getInit(), 3, "filter gradient", "FH x FW x C"}})) ||
       failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
     return failure();
   if (failed(checkSameElementType(op, {getInput(), getOutputGrad()},
@@ -451,12 +489,7 @@ static LogicalResult checkPoolAttrs(Operation *op, PoolKind kind,
                                     ArrayRef<int64_t> pad, bool ceil,
                                     bool countIncludePad,
                                     SmallVectorImpl<int64_t> &outShape) {
-  if (window.size() != 2)
-    return op->emitOpError() << "expects a 2-D window, got " << window.size()
-                             << " values";
-  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
-    return op->emitOpError() << "expects a positive window";
-  if (failed(checkAttrBound(op, window, "window")))
+  if (failed(checkWindow(op, window)))
     return failure();
   SmallVector<int64_t> ones = {1, 1};
   if (failed(checkSpatialAttrs(op, strides, ones, pad)))
@@ -482,12 +515,9 @@ static LogicalResult checkPoolAttrs(Operation *op, PoolKind kind,
 
 LogicalResult Pool2DOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x C")))
-    return failure();
-  if (failed(checkSameElementType(op, {getInput(), getInit()},
+  if (failed(checkFormAndRanks(op, {{getInput(), 4, "input", "N x IH x IW x C"},
+                                   {getInit(), 4, "output", "N x OH x OW x C"}})) ||
+      failed(checkSameElementType(op, {getInput(), getInit()},
                                   "input and output")))
     return failure();
   SmallVector<int64_t> outShape;
@@ -544,12 +574,10 @@ Type Pool2DBackwardOp::getAccType() {
 
 LogicalResult Pool2DBackwardOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getOutputGrad(), 4, "output gradient",
-                       "N x OH x OW x C")) ||
-      failed(checkRank(op, getInit(), 4, "input gradient", "N x IH x IW x C")))
+  if (failed(checkFormAndRanks(
+          op, {{getInput(), 4, "input", "N x IH x IW x C"},
+               {getOutputGrad(), 4, "output gradient", "N x OH x OW x C"},
+               {getInit(), 4, "input gradient", "N x IH x IW x C"}})))
     return failure();
   if (failed(checkSameElementType(op, {getInput(), getOutputGrad(), getInit()},
                                   "input, output gradient and input gradient")))
@@ -579,10 +607,8 @@ Type GlobalAvgPoolOp::getAccType() {
 
 LogicalResult GlobalAvgPoolOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x H x W x C")) ||
-      failed(checkRank(op, getInit(), 4, "output", "N x 1 x 1 x C")) ||
+  if (failed(checkFormAndRanks(op, {{getInput(), 4, "input", "N x H x W x C"},
+                                   {getInit(), 4, "output", "N x 1 x 1 x C"}})) ||
       failed(checkSameElementType(op, {getInput(), getInit()},
                                   "input and output")))
     return failure();
@@ -598,18 +624,12 @@ LogicalResult GlobalAvgPoolOp::verify() {
 
 LogicalResult Im2winOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getInit(), 5, "output", "N x OH x IWp x FH x C")))
+  if (failed(checkFormAndRanks(
+          op, {{getInput(), 4, "input", "N x IH x IW x C"},
+               {getInit(), 5, "output", "N x OH x IWp x FH x C"}})))
     return failure();
   auto window = getWindow();
-  if (window.size() != 2)
-    return emitOpError() << "expects a 2-D window, got " << window.size()
-                         << " values";
-  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
-    return emitOpError() << "expects a positive window";
-  if (failed(checkAttrBound(op, window, "window")) ||
+  if (failed(checkWindow(op, window)) ||
       failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())) ||
       failed(checkSameElementType(op, {getInput(), getInit()},
                                   "input and output")))
@@ -633,29 +653,17 @@ Type Conv2DOp::getAccType() { return accOrF32(Builder(getContext()), getAcc()); 
 
 LogicalResult Conv2DOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkForm(op)))
-    return failure();
-  if (failed(checkRank(op, getInput(), 4, "input", "N x IH x IW x C")) ||
-      failed(checkRank(op, getFilter(), 4, "filter", "FH x FW x C x OC")) ||
-      failed(checkRank(op, getInit(), 4, "output", "N x OH x OW x OC")) ||
+  if (failed(checkFormAndRanks(
+          op, {{getInput(), 4, "input", "N x IH x IW x C"},
+               {getFilter(), 4, "filter", "FH x FW x C x OC"},
+               {getInit(), 4, "output", "N x OH x OW x OC"}})) ||
       failed(checkSpatialAttrs(op, getStrides(), getDilations(), getPadding())))
-    return failure();
-  SmallVector<Value> typed = {getInput(), getFilter(), getInit()};
-  if (getBias())
-    typed.push_back(getBias());
-  if (failed(checkSameElementType(op, typed, "input, filter, bias and output")))
     return failure();
   auto in = shapeOf(getInput());
   auto f = shapeOf(getFilter());
-  if (f[2] != in[3])
-    return emitOpError() << "filter has " << f[2]
-                         << " input channels but the input has " << in[3];
-  if (getBias()) {
-    auto b = shapeOf(getBias());
-    if (b.size() != 1 || b[0] != f[3])
-      return emitOpError() << "expects a bias of shape " << f[3] << ", got "
-                           << shapeStr(b);
-  }
+  if (failed(checkConvOperands(op, getInput(), getFilter(), getBias(),
+                               getInit(), f[2], "input channels", f[3])))
+    return failure();
   int64_t oh, ow;
   if (failed(checkWindowFits(op, in, f[0], f[1], getStrides(), getDilations(),
                              getPadding(), oh, ow)))
@@ -663,47 +671,6 @@ LogicalResult Conv2DOp::verify() {
   if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, f[3]}, "output")))
     return failure();
   return checkAccType(op, getAcc());
-}
-
-//===----------------------------------------------------------------------===//
-// Memory effects
-//===----------------------------------------------------------------------===//
-
-void DepthwiseConv2DOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void DepthwiseConv2DBackwardDataOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void DepthwiseConv2DBackwardFilterOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void Pool2DOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void DepthwiseConv2DPool2DOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void Pool2DBackwardOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void GlobalAvgPoolOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void Im2winOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
-}
-void Conv2DOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &e) {
-  dpsEffects(getOperation(), e);
 }
 
 #define GET_OP_CLASSES

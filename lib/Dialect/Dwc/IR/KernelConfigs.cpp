@@ -42,6 +42,39 @@ std::optional<DepthwiseConvView> dwc::depthwiseConvViewOf(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<DepthwiseConvView>
+dwc::depthwiseRuleView(Operation *op, Value DepthwiseConvView::*elemOf,
+                       function_ref<bool(Type)> elemOk, StringRef elemWhy,
+                       std::string &why) {
+  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
+  if (!c) {
+    why = "not a depthwise convolution forward or backward-data op";
+    return std::nullopt;
+  }
+  if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
+      c->dilations.size() != 2 || c->padding.size() != 4) {
+    why = "operands or attributes of the wrong rank";
+    return std::nullopt;
+  }
+  if (!elemOk(elementTypeOf((*c).*elemOf))) {
+    why = elemWhy.str();
+    return std::nullopt;
+  }
+  if (!c->acc.isF32()) {
+    why = "accumulation type is not f32";
+    return std::nullopt;
+  }
+  return c;
+}
+
+std::string dwc::unitDilationIneligibility(const DepthwiseConvView &c) {
+  if (llvm::any_of(c.dilations, [](int64_t d) { return d != 1; }))
+    return "dilation is not 1";
+  if (llvm::any_of(c.padding, [](int64_t p) { return p < 0; }))
+    return "negative padding";
+  return "";
+}
+
 std::string dwc::operandsIneligibility(Operation *op, Type elem,
                                        int64_t maxElements) {
   for (Value v : op->getOperands()) {

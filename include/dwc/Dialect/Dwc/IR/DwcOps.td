@@ -36,6 +36,15 @@ class Dwc_Op<string mnemonic, list<Trait> traits = []>
   code dpsMethods = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
   }];
+  // Every op has the memory effects of its destination-style operands
+  // (dpsEffects in DwcOps.cpp).
+  let extraClassDefinition = [{
+    void $cppClass::getEffects(::llvm::SmallVectorImpl<
+        ::mlir::SideEffects::EffectInstance<::mlir::MemoryEffects::Effect>>
+            &effects) {
+      dpsEffects(getOperation(), effects);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

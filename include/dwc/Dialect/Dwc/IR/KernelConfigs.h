@@ -16,6 +16,7 @@
 #include "dwc/Dialect/Dwc/IR/Configs/MmaStream.h"
 #include "dwc/Dialect/Dwc/IR/Configs/Pool.h"
 #include "dwc/Dialect/Dwc/IR/Configs/Strided.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Operation.h"
 #include <optional>
 #include <string>
@@ -42,6 +43,26 @@ struct DepthwiseConvView {
 };
 /// The view of a dwc.depthwise_conv2d or _backward_data op, else none.
 std::optional<DepthwiseConvView> depthwiseConvViewOf(Operation *op);
+
+/// The element type of the shaped value `v`.
+inline Type elementTypeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+/// The view of `op` for the rules of a depthwise kernel family: a depthwise
+/// forward or backward-data op whose operands and attributes have the
+/// expected ranks, whose element type (that of the view's operand `elemOf`)
+/// `elemOk` accepts and whose accumulation type is f32. Otherwise none, and
+/// `why` says the first of these that fails (`elemWhy` for the element
+/// type).
+std::optional<DepthwiseConvView>
+depthwiseRuleView(Operation *op, Value DepthwiseConvView::*elemOf,
+                  function_ref<bool(Type)> elemOk, StringRef elemWhy,
+                  std::string &why);
+
+/// Why the dilations or the padding of `c` do not suit a depthwise kernel
+/// family that takes dilation 1 and non-negative padding only; or "".
+std::string unitDilationIneligibility(const DepthwiseConvView &c);
 
 /// Why the operands of `op` are not static, non-empty, identity-layout
 /// buffers or tensors of element type `elem` (null: any) with at most

@@ -67,8 +67,10 @@ std::string gemmFieldIneligibility(Attr config, const Im2winShape &s) {
   return tileN ? gridIneligibility(s, im2winTileM(tileN), tileN) : "";
 }
 
-/// The shape of a conv2d config's op and the family-wide rules, or `why`.
-std::optional<Im2winShape> checkedShape(Operation *op, std::string &why) {
+} // namespace
+
+std::optional<Im2winShape> dwc::im2winEligibleShape(Operation *op,
+                                                    std::string &why) {
   if (!isa<Conv2DOp>(op)) {
     why = "not a dwc.conv2d";
     return std::nullopt;
@@ -78,7 +80,6 @@ std::optional<Im2winShape> checkedShape(Operation *op, std::string &why) {
     return std::nullopt;
   return im2winShapeOf(op);
 }
-} // namespace
 
 std::optional<Im2winShape> dwc::im2winShapeOf(Operation *op) {
   auto conv = dyn_cast<Conv2DOp>(op);
@@ -165,7 +166,7 @@ bool Im2winSimtKernelAttr::isComplete() const {
 }
 std::string Im2winSimtKernelAttr::whyNotFor(Operation *op) const {
   std::string why;
-  std::optional<Im2winShape> s = checkedShape(op, why);
+  std::optional<Im2winShape> s = im2winEligibleShape(op, why);
   if (!s)
     return why;
   if (!s->isF32())
@@ -181,7 +182,7 @@ bool Im2winMmaKernelAttr::isComplete() const {
 }
 std::string Im2winMmaKernelAttr::whyNotFor(Operation *op) const {
   std::string why;
-  std::optional<Im2winShape> s = checkedShape(op, why);
+  std::optional<Im2winShape> s = im2winEligibleShape(op, why);
   if (!s)
     return why;
   if (s->isF32())
@@ -286,7 +287,7 @@ bool Im2winWgmmaKernelAttr::isComplete() const {
 }
 std::string Im2winWgmmaKernelAttr::whyNotFor(Operation *op) const {
   std::string why;
-  std::optional<Im2winShape> s = checkedShape(op, why);
+  std::optional<Im2winShape> s = im2winEligibleShape(op, why);
   if (!s)
     return why;
   TargetAttr target = TargetAttr::lookup(op);

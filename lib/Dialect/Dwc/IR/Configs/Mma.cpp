@@ -142,24 +142,18 @@ std::string operandIneligibility(Operation *op, Type elem) {
 } // namespace
 
 std::string dwc::mmaKernelIneligibility(Operation *op) {
-  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
+  std::string why;
+  std::optional<DepthwiseConvView> c = depthwiseRuleView(
+      op, &DepthwiseConvView::x,
+      [](Type t) { return t.isF16() || t.isBF16(); },
+      "element type is not f16 or bf16", why);
   if (!c)
-    return "not a depthwise convolution forward or backward-data op";
-  if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
-      c->dilations.size() != 2 || c->padding.size() != 4)
-    return "operands or attributes of the wrong rank";
-  Type elem = cast<ShapedType>(c->x.getType()).getElementType();
-  if (!elem.isF16() && !elem.isBF16())
-    return "element type is not f16 or bf16";
-  if (!c->acc.isF32())
-    return "accumulation type is not f32";
+    return why;
   if (llvm::any_of(c->strides, [](int64_t s) { return s != 1; }))
     return "stride is not 1";
-  if (llvm::any_of(c->dilations, [](int64_t d) { return d != 1; }))
-    return "dilation is not 1";
-  if (llvm::any_of(c->padding, [](int64_t p) { return p < 0; }))
-    return "negative padding";
-  std::string why = operandIneligibility(op, elem);
+  why = unitDilationIneligibility(*c);
+  if (why.empty())
+    why = operandIneligibility(op, elementTypeOf(c->x));
   if (!why.empty())
     return why;
   if (cast<ShapedType>(c->x.getType()).getDimSize(3) % kVec != 0)

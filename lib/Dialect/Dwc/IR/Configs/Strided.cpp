@@ -40,26 +40,21 @@ std::string stridedConfigIneligibility(Operation *op, int64_t channels) {
 } // namespace
 
 std::string dwc::stridedIneligibility(Operation *op) {
-  std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
+  std::string why;
+  std::optional<DepthwiseConvView> c = depthwiseRuleView(
+      op, &DepthwiseConvView::y,
+      [](Type t) { return t.isF32() || t.isF16() || t.isBF16(); },
+      "element type is not f32, f16 or bf16", why);
   if (!c)
-    return "not a depthwise convolution forward or backward-data op";
-  if (!hasConvOperandRanks(op) || c->strides.size() != 2 ||
-      c->dilations.size() != 2 || c->padding.size() != 4)
-    return "operands or attributes of the wrong rank";
-  Type elem = cast<ShapedType>(c->y.getType()).getElementType();
-  if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
-    return "element type is not f32, f16 or bf16";
-  if (!c->acc.isF32())
-    return "accumulation type is not f32";
+    return why;
   if (llvm::all_of(c->strides, [](int64_t s) { return s == 1; }))
     return "stride 1 (the GEMV and tensor-core kernels take it)";
   if (llvm::any_of(c->strides, [](int64_t s) { return s < 1; }))
     return "stride is not positive";
-  if (llvm::any_of(c->dilations, [](int64_t d) { return d != 1; }))
-    return "dilation is not 1";
-  if (llvm::any_of(c->padding, [](int64_t p) { return p < 0; }))
-    return "negative padding";
-  return operandIneligibility(op, elem);
+  why = unitDilationIneligibility(*c);
+  if (!why.empty())
+    return why;
+  return operandIneligibility(op, elementTypeOf(c->y));
 }
 
 StringRef StridedForwardKernelAttr::getFamily() const { return getMnemonic(); }

@@ -42,6 +42,11 @@ std::optional<Im2winShape> im2winShapeOf(Operation *op);
 /// layouts, static non-empty shapes, OC a multiple of 128 bits.
 std::string im2winIneligibility(Operation *op);
 
+/// The shape of a dwc.conv2d the im2win family takes, or none with the
+/// reason in `why` (the family-wide rules of every im2win configuration).
+std::optional<Im2winShape> im2winEligibleShape(Operation *op,
+                                               std::string &why);
+
 /// The CUDA-core / mma.sync kernels' block tile for `tileN` channels:
 /// 256 x 64 or 128 x 128; their K tile (16 for f32, 32 for f16/bf16).
 inline int64_t im2winTileM(int64_t tileN) { return tileN == 64 ? 256 : 128; }
