@@ -5,7 +5,8 @@
 // #dwc.row_tile<rows = 4> (4 x 8 tiles of 2 channels, 98 filter registers). (7x7 by default takes 8 x 8
 // tiles and spills 8 bytes at 255 registers, 1.09-1.11x faster than 4 x 8:
 // bench/results/2026-12-01-rowtile-v2.md; not checked here.)
-// Row and column tails (2 x 57 x 58 x 72, 7x7): the overlapping last
+// Row and column tails (2 x 57 x 58 x 72, 7x7, the 4 x 4 x 64-bit tile
+// requested: this small grid takes 8 x 8 x 32-bit tiles by default): the overlapping last
 // tiles keep the stores unguarded and ptxas within a few bytes of spill
 // (guarded stores made it 32 registers and a 3-4 KB stack frame) - TAIL.
 // REQUIRES: ptxas
@@ -55,6 +56,7 @@ func.func @fwd5(%x: tensor<128x64x64x256xf16>, %w: tensor<5x5x256xf16>) -> tenso
 func.func @tails7(%x: tensor<2x57x58x72xf16>, %w: tensor<7x7x72xf16>) -> tensor<2x57x58x72xf16> {
   %e = tensor.empty() : tensor<2x57x58x72xf16>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x57x58x72xf16>, tensor<7x7x72xf16>) outs(%e : tensor<2x57x58x72xf16>)
-         strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<2x57x58x72xf16>
+         strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+         {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4>} -> tensor<2x57x58x72xf16>
   return %y : tensor<2x57x58x72xf16>
 }

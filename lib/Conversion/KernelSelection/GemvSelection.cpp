@@ -84,6 +84,22 @@ constexpr int64_t kMinTileWaves = 4;
 /// f32 registers the filter may take (FH x FW x channels); above, filter
 /// vectors are loaded at each use.
 constexpr int64_t kFilterRegisters = 200;
+/// 16-bit filters of more than 25 taps on small grids (the ConvNeXt 28 x 28
+/// to 7 x 7 maps at batch 64) take 32-bit vectors and tiles that divide the
+/// map into the fewest strips of at most 8 (7 x 7 there): the 4 x 4 x
+/// 64-bit short tile spills (ptxas: 255 registers) and wastes tile rows;
+/// 1.2-1.9x faster (docs/KernelSelection.md, "row tile").
+constexpr int64_t kFittedMinTaps = 26, kFittedMaxExtent = 8, kFittedBits = 32;
+/// 16-bit filters of more than 25 taps on grids of fewer blocks than a
+/// quarter of the SMs (batch 1) take 2 x 2 tiles of 32-bit vectors: 4-8x
+/// the threads (ConvNeXt batch 1: 2-3x faster; shorter filters not timed).
+constexpr int64_t kTinyRows = 2, kTinyColumns = 2, kTinyBits = 32;
+constexpr int64_t kTinyGridFraction = 4;
+/// The tile extent that cuts `extent` outputs into the fewest strips of at
+/// most kFittedMaxExtent (14 -> 7, 28 -> 7, 7 -> 7).
+int64_t fittedExtent(int64_t extent) {
+  return llvm::divideCeil(extent, llvm::divideCeil(extent, kFittedMaxExtent));
+}
 
 /// Blocks of the row-tile grid (saturating: INT64_MAX if it overflows).
 uint64_t rowTileBlocks(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
@@ -128,10 +144,24 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
       why = "f32 on a small grid (the GEMV kernel is faster)";
       return {};
     }
-    TH = kShortRows;
-    TM = kShortColumns;
-    if (s.C % (kShortBits / s.bits()) == 0)
-      V = kShortBits / s.bits();
+    if (s.FH * s.FW >= kFittedMinTaps && s.C % (kFittedBits / s.bits()) == 0) {
+      V = kFittedBits / s.bits();
+      TH = fittedExtent(s.OH);
+      TM = fittedExtent(s.OW);
+    } else {
+      TH = kShortRows;
+      TM = kShortColumns;
+      if (s.C % (kShortBits / s.bits()) == 0)
+        V = kShortBits / s.bits();
+    }
+  }
+  if (!g && narrow && s.FH * s.FW >= kFittedMinTaps &&
+      s.C % (kTinyBits / s.bits()) == 0 &&
+      rowTileBlocks(s, V, TH, TM) <
+          uint64_t(target.getSmCount() / kTinyGridFraction)) {
+    V = kTinyBits / s.bits();
+    TH = kTinyRows;
+    TM = kTinyColumns;
   }
   if (rowTileBlocks(s, V, TH, TM) > std::numeric_limits<int32_t>::max()) {
     why = "grid too large";
@@ -203,6 +233,21 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
 /// #dwc.plane, on request only (a partial #dwc.plane<> is completed): its
 /// GPU timing against the row tiles on the small maps is still to be
 /// measured (docs/KernelSelection.md, "plane").
+/// Where the plane kernel is chosen without a request (measured:
+/// docs/KernelSelection.md, "plane"): f32 7x7 filters on maps of at most 14
+/// output rows with at least 2^20 outputs (ConvNeXt batch 64: 1.1-1.6x the
+/// GEMV kernel; at batch 1 it is slower).
+constexpr int64_t kPlaneF32MaxRows = 14, kPlaneF32Taps = 49;
+constexpr int64_t kPlaneF32MinOutputs = int64_t(1) << 20;
+bool planeByDefault(const Sizes &s) {
+  using llvm::SaturatingMultiply;
+  uint64_t outputs = SaturatingMultiply<uint64_t>(
+      SaturatingMultiply<uint64_t>(s.N, s.OH),
+      SaturatingMultiply<uint64_t>(s.OW, s.C));
+  return s.elem.isF32() && s.FH * s.FW == kPlaneF32Taps &&
+         s.OH <= kPlaneF32MaxRows && outputs >= uint64_t(kPlaneF32MinOutputs);
+}
+
 Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
   auto g = dyn_cast_or_null<PlaneKernelAttr>(given);
@@ -215,12 +260,13 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
     why = "filter of more than 49 taps";
     return {};
   }
-  if (!g) {
-    why = "not requested (no GPU measurement yet)";
+  if (!g && !planeByDefault(s)) {
+    why = "by default only f32 7x7 filters on maps of at most 14 rows with "
+          "2^20+ outputs (the row tiles or the GEMV kernel are faster)";
     return {};
   }
   // The given fields first (the completion divides by them).
-  why = g.whyNotFor(op);
+  why = g ? g.whyNotFor(op) : std::string();
   if (!why.empty())
     return {};
   SmallVector<int64_t, 5> f = planeFields(op, s, target, g);

@@ -205,8 +205,8 @@ func.func @f16_5x5_small_grid_c6(%x: memref<1x16x16x6xf16>, %w: memref<5x5x6xf16
 
 // -----
 
-// Tails: 57 rows and 58 columns are not multiples of the 4 x 4 tile (a
-// small grid: the short-filter tile). The last tile of each row and column
+// Tails: 57 rows and 58 columns are not multiples of the 4 x 4 tile
+// (requested; this small grid's default is the fitted 8 x 8 x 32-bit tile). The last tile of each row and column
 // starts at 57 - 4 = 53 / 58 - 4 = 54, overlapping its neighbour (same
 // values stored twice); no store is guarded - the only scf.if is the
 // thread-range guard of the grid. The moved start is selected by tile
@@ -227,6 +227,7 @@ func.func @f16_5x5_small_grid_c6(%x: memref<1x16x16x6xf16>, %w: memref<5x5x6xf16
 func.func @f16_7x7_tails(%x: memref<2x57x58x72xf16>, %w: memref<7x7x72xf16>, %y: memref<2x57x58x72xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<2x57x58x72xf16>, memref<7x7x72xf16>)
     outs(%y : memref<2x57x58x72xf16>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4>}
   return
 }
 

@@ -1,17 +1,28 @@
 // RUN: dwc-opt %s --split-input-file --dwc-select-kernels | FileCheck %s
 // RUN: dwc-opt %s --split-input-file --dwc-select-kernels=diagnose 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 
-// #dwc.plane (docs/KernelSelection.md, "plane"): chosen on request only
-// (not yet timed on the GPU), a partial configuration completed from the
-// shape and #dwc.target's SM count.
+// #dwc.plane (docs/KernelSelection.md, "plane"): chosen without a request
+// for f32 7x7 filters on maps of at most 14 output rows with at least 2^20
+// outputs (where it was timed faster), else on request; a partial
+// configuration completed from the shape and #dwc.target's SM count.
 
-// Not requested: the small maps keep the row tiles, the plane refusal is
-// reported.
+// 16-bit small maps keep the (fitted) row tiles, the plane refusal is
+// reported; f32 7x7 at 14 x 14, batch 64: the plane; batch 1: GEMV.
 // CHECK-LABEL: func @default_row_tile
-// CHECK: dwc.kernel = #dwc.row_tile<
-// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (not requested (no GPU measurement yet))
-func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>) {
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 7, filter = "registers">
+// CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.gemv<
+// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 filters on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
+// WHY: remark: dwc.kernel = #dwc.plane<{{.*}}>: chosen
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}plane (by default only
+func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>,
+    %x2: memref<64x14x14x384xf32>, %w2: memref<7x7x384xf32>, %y2: memref<64x14x14x384xf32>,
+    %x3: memref<1x14x14x384xf32>, %y3: memref<1x14x14x384xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x384xf16>, memref<7x7x384xf16>) outs(%y : memref<64x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<64x14x14x384xf32>, memref<7x7x384xf32>) outs(%y2 : memref<64x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x3, %w2 : memref<1x14x14x384xf32>, memref<7x7x384xf32>) outs(%y3 : memref<1x14x14x384xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
   return
 }
