@@ -26,11 +26,11 @@
 // CHECK-NOT: bar.sync
 // CHECK-NOT: mma.sync
 // CHECK: st.global.v2.b32
-func.func @f3(%x: tensor<2x16x32x64xf16>, %w: tensor<3x3x64xf16>) -> tensor<2x16x32x64xf16> {
-  %e = tensor.empty() : tensor<2x16x32x64xf16>
-  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x16x32x64xf16>, tensor<3x3x64xf16>) outs(%e : tensor<2x16x32x64xf16>)
-         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x16x32x64xf16>
-  return %y : tensor<2x16x32x64xf16>
+func.func @f3(%x: tensor<64x16x32x64xf16>, %w: tensor<3x3x64xf16>) -> tensor<64x16x32x64xf16> {
+  %e = tensor.empty() : tensor<64x16x32x64xf16>
+  %y = dwc.depthwise_conv2d ins(%x, %w : tensor<64x16x32x64xf16>, tensor<3x3x64xf16>) outs(%e : tensor<64x16x32x64xf16>)
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x16x32x64xf16>
+  return %y : tensor<64x16x32x64xf16>
 }
 
 // CHECK-LABEL: .entry f5_row_tile(

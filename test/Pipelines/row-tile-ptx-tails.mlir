@@ -6,7 +6,8 @@
 // above) compiles to VIMNMX's predicate output with the wrong sense:
 // columns 2, 3, 5 and 6 were wrong on the H200
 // (bench/results/2026-12-01-fuzzbug-root.md). The start is now selected by
-// tile index: no 16-bit min is left in the kernel.
+// tile index: no 16-bit min is left in the kernel. (The 4 x 4 tile is
+// requested: a grid this small takes 2 x 2 tiles by default.)
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
 
 // CHECK: // gpu.binary @fuzzbug_row_tile
@@ -16,6 +17,7 @@
 func.func @fuzzbug(%x: tensor<3x4x6x72xf16>, %w: tensor<3x3x72xf16>, %b: tensor<72xf16>) -> tensor<3x4x7x72xf16> {
   %e = tensor.empty() : tensor<3x4x7x72xf16>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<3x4x6x72xf16>, tensor<3x3x72xf16>) bias(%b : tensor<72xf16>) outs(%e : tensor<3x4x7x72xf16>)
-         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 2] -> tensor<3x4x7x72xf16>
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 2]
+         {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4>} -> tensor<3x4x7x72xf16>
   return %y : tensor<3x4x7x72xf16>
 }

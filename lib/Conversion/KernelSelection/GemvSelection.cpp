@@ -90,9 +90,9 @@ constexpr int64_t kFilterRegisters = 200;
 /// 64-bit short tile spills (ptxas: 255 registers) and wastes tile rows;
 /// 1.2-1.9x faster (docs/KernelSelection.md, "row tile").
 constexpr int64_t kFittedMinTaps = 26, kFittedMaxExtent = 8, kFittedBits = 32;
-/// 16-bit filters of more than 25 taps on grids of fewer blocks than a
-/// quarter of the SMs (batch 1) take 2 x 2 tiles of 32-bit vectors: 4-8x
-/// the threads (ConvNeXt batch 1: 2-3x faster; shorter filters not timed).
+/// 16-bit grids of fewer blocks than a quarter of the SMs (batch 1) take
+/// 2 x 2 tiles of 32-bit vectors: 4-8x the threads (the 3x3 to 7x7 batch-1
+/// layers of the real networks: 1.2-3x faster).
 constexpr int64_t kTinyRows = 2, kTinyColumns = 2, kTinyBits = 32;
 constexpr int64_t kTinyGridFraction = 4;
 /// The tile extent that cuts `extent` outputs into the fewest strips of at
@@ -155,8 +155,7 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
         V = kShortBits / s.bits();
     }
   }
-  if (!g && narrow && s.FH * s.FW >= kFittedMinTaps &&
-      s.C % (kTinyBits / s.bits()) == 0 &&
+  if (!g && narrow && s.C % (kTinyBits / s.bits()) == 0 &&
       rowTileBlocks(s, V, TH, TM) <
           uint64_t(target.getSmCount() / kTinyGridFraction)) {
     V = kTinyBits / s.bits();

@@ -6,7 +6,8 @@
 // refused.
 // RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-gemv --canonicalize --cse -split-input-file | FileCheck %s
 
-// f16 3x3, 1x8x16x64: 4-row x 4-output tiles x 4 channels: 2 x 4 tiles x
+// f16 3x3, 1x8x16x64, the short tile requested (this one-block grid takes
+// 2 x 2 tiles by default, config-gemv.mlir): 4-row x 4-output tiles x 4 channels: 2 x 4 tiles x
 // 16 channel vectors = 128 threads of one 256-thread block (guarded). The
 // 9 filter vectors loaded once (kept as f32); then per input row (6 of
 // them) 6 input vectors, each row feeding the output rows it touches
@@ -38,6 +39,7 @@
 func.func @f16_3x3(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
     outs(%y : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4>}
   return
 }
 
@@ -127,6 +129,7 @@ func.func @f32_5x5_large(%x: memref<128x64x64x256xf32>, %w: memref<5x5x256xf32>,
 func.func @bwd_data_f16(%dy: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %dx: memref<1x8x16x64xf16>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>)
     outs(%dx : memref<1x8x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+    {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4>}
   return
 }
 
@@ -181,25 +184,25 @@ func.func @f16_5x5_gemv(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y
 
 // -----
 
-// A small grid (1 x 2 x 4 tiles x 32 channel pairs: one block, under 528)
-// takes the short-filter tile: 4 channels x 4 rows x 4 outputs (1 x 4 x 4
+// A small grid (64 x 2 x 4 tiles x 32 channel pairs: 64 blocks, under 528
+// but not under a quarter of the SMs, which batch 1 is) takes the short-filter tile: 4 channels x 4 rows x 4 outputs (1 x 4 x 4
 // tiles x 16 vectors = 256 threads); 4 + 4 = 8 input vectors per row.
 // CHECK-LABEL: func @f16_5x5_small_grid
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x64xf16>, vector<4xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<64x16x16x64xf16>, vector<4xf16>
 // A channel count that is not a multiple of 4 keeps 2 channels.
 // CHECK-LABEL: func @f16_5x5_small_grid_c6
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x6xf16>, vector<2xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<1x16x16x6xf16>, vector<2xf16>
-func.func @f16_5x5_small_grid(%x: memref<1x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x16x16x64xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<1x16x16x64xf16>, memref<5x5x64xf16>)
-    outs(%y : memref<1x16x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<256x16x16x6xf16>, vector<2xf16>
+func.func @f16_5x5_small_grid(%x: memref<64x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<64x16x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x16x16x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<64x16x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
-func.func @f16_5x5_small_grid_c6(%x: memref<1x16x16x6xf16>, %w: memref<5x5x6xf16>, %y: memref<1x16x16x6xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<1x16x16x6xf16>, memref<5x5x6xf16>)
-    outs(%y : memref<1x16x16x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+func.func @f16_5x5_small_grid_c6(%x: memref<256x16x16x6xf16>, %w: memref<5x5x6xf16>, %y: memref<256x16x16x6xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<256x16x16x6xf16>, memref<5x5x6xf16>)
+    outs(%y : memref<256x16x16x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
 

@@ -12,10 +12,10 @@
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen
-func.func @f16_3x3(%x0: memref<1x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: memref<1x8x16x64xf16>, %x1: memref<1x8x16x64xf16>, %w1: memref<3x3x64xf16>, %y1: memref<1x8x16x64xf16>) {
-  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y0 : memref<1x8x16x64xf16>)
+func.func @f16_3x3(%x0: memref<128x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: memref<128x8x16x64xf16>, %x1: memref<128x8x16x64xf16>, %w1: memref<3x3x64xf16>, %y1: memref<128x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x8x16x64xf16>, memref<3x3x64xf16>) outs(%y0 : memref<128x8x16x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
-  dwc.depthwise_conv2d_backward_data ins(%x1, %w1 : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y1 : memref<1x8x16x64xf16>)
+  dwc.depthwise_conv2d_backward_data ins(%x1, %w1 : memref<128x8x16x64xf16>, memref<3x3x64xf16>) outs(%y1 : memref<128x8x16x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
@@ -24,13 +24,13 @@ func.func @f16_3x3(%x0: memref<1x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: mem
 
 // 16-bit filters of 10 to 25 taps: 2 channels x 8 rows x 4 outputs, of 26
 // to 49 taps 8 outputs, on grids of at least 4 waves of 132 SMs (2048
-// blocks here); a small grid (1 x 16 x 16 x 64: one block) takes the
-// short-filter tile with 4 channels where C allows (C = 6: 2).
+// blocks here); a grid of fewer blocks than a quarter of the SMs (1 x 16 x
+// 16 x 64: one block) takes 2 x 2 tiles of 2 channels (batch 1), C = 6 too.
 // CHECK-LABEL: func @f16_long
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 8, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">
 func.func @f16_long(%x0: memref<128x64x64x64xf16>, %w0: memref<5x5x64xf16>, %y0: memref<128x64x64x64xf16>, %x1: memref<128x64x64x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<128x64x64x64xf16>, %x2: memref<1x16x16x64xf16>, %w2: memref<5x5x64xf16>, %y2: memref<1x16x16x64xf16>, %x3: memref<1x16x16x6xf16>, %w3: memref<5x5x6xf16>, %y3: memref<1x16x16x6xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%y0 : memref<128x64x64x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -104,17 +104,17 @@ func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>
 
 // Refused: 16-bit filters 9+ taps wide with C % 8 == 0 are the tensor-core
 // kernels' (C = 12 is not theirs:
-// the row tile); f32 C % 4 != 0 on a small grid; dilation; a backward-data
+// the row tile, 2 x 2 tiles on this one-block grid); f32 C % 4 != 0 on a small grid; dilation; a backward-data
 // padding beyond FH - 1; stride 2 (the strided family).
 // CHECK-LABEL: func @refused
 // CHECK: padding = [0, 0, 4, 4] {dwc.kernel = #dwc.mma_band
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">
 // CHECK: padding = [1, 1, 1, 1] {dwc.kernel = #dwc.direct}
 // CHECK: padding = [2, 2, 2, 2] {dwc.kernel = #dwc.direct}
 // CHECK: padding = [3, 3, 3, 3] {dwc.kernel = #dwc.direct}
 // CHECK: dwc.kernel = #dwc.strided_forward
 // WHY: remark: dwc.kernel = #dwc.mma_band<{{.*}}>: chosen
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">: chosen
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster)){{.*}}gemv (channel count is not a multiple of 128 bits);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (dilation is not 1){{.*}}gemv (dilation is not 1);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (padding larger than the filter extent minus one (negative transposed padding)){{.*}}gemv (padding larger than the filter extent minus one (negative transposed padding));
