@@ -111,6 +111,34 @@ uint64_t rowTileBlocks(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
   return llvm::divideCeil(tiles, kRowTileBlock);
 }
 
+/// 16-bit data on a grid of fewer than kMinTileWaves waves: fitted 32-bit
+/// tiles for filters of 26+ taps, else the short-filter tile.
+void smallGridTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM) {
+  if (s.FH * s.FW >= kFittedMinTaps && s.C % (kFittedBits / s.bits()) == 0) {
+    V = kFittedBits / s.bits();
+    TH = fittedExtent(s.OH);
+    TM = fittedExtent(s.OW);
+    return;
+  }
+  TH = kShortRows;
+  TM = kShortColumns;
+  if (s.C % (kShortBits / s.bits()) == 0)
+    V = kShortBits / s.bits();
+}
+
+/// 16-bit data on a grid of fewer blocks than a quarter of the SMs: 2 x 2
+/// tiles of 32-bit vectors.
+void tinyGridTile(const Sizes &s, TargetAttr target, int64_t &V, int64_t &TH,
+                  int64_t &TM) {
+  if (s.C % (kTinyBits / s.bits()) != 0 ||
+      rowTileBlocks(s, V, TH, TM) >=
+          uint64_t(target.getSmCount() / kTinyGridFraction))
+    return;
+  V = kTinyBits / s.bits();
+  TH = kTinyRows;
+  TM = kTinyColumns;
+}
+
 /// #dwc.row_tile: filters of at most 49 taps, the default tile of the
 /// filter size (small grids: see kMinTileWaves) or the given fields.
 Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
@@ -144,24 +172,10 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
       why = "f32 on a small grid (the GEMV kernel is faster)";
       return {};
     }
-    if (s.FH * s.FW >= kFittedMinTaps && s.C % (kFittedBits / s.bits()) == 0) {
-      V = kFittedBits / s.bits();
-      TH = fittedExtent(s.OH);
-      TM = fittedExtent(s.OW);
-    } else {
-      TH = kShortRows;
-      TM = kShortColumns;
-      if (s.C % (kShortBits / s.bits()) == 0)
-        V = kShortBits / s.bits();
-    }
+    smallGridTile(s, V, TH, TM);
   }
-  if (!g && narrow && s.C % (kTinyBits / s.bits()) == 0 &&
-      rowTileBlocks(s, V, TH, TM) <
-          uint64_t(target.getSmCount() / kTinyGridFraction)) {
-    V = kTinyBits / s.bits();
-    TH = kTinyRows;
-    TM = kTinyColumns;
-  }
+  if (!g && narrow)
+    tinyGridTile(s, target, V, TH, TM);
   if (rowTileBlocks(s, V, TH, TM) > std::numeric_limits<int32_t>::max()) {
     why = "grid too large";
     return {};
