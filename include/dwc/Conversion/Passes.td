@@ -355,8 +355,9 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     widening): 3x3 and 7x7 2 channels x 4 x 8, 5x5 1 channel x 8 x 8;
     small grids keep the GEMV kernel.
 
-    Planes in shared memory (`#dwc.plane`, on request: a partial
-    `#dwc.plane<>` is completed by dwc-select-kernels; filters of at most 49
+    Planes in shared memory (`#dwc.plane`, chosen by dwc-select-kernels
+    for f32 7x7 filters on small maps, else on request: a partial
+    `#dwc.plane<>` is completed; filters of at most 49
     taps, forward and backward data): for small maps, where the row tiles
     re-read a 7x7 filter's halo per tile and widen each 16-bit load for few
     FMAs. A block (1-D grid over images x row bands x channel groups) copies
@@ -1008,8 +1009,9 @@ def ConvertDwcToGPUBackwardFilter
     3. for f16/bf16 filter gradients a conversion kernel rounds the f32
        sums once into dW.
 
-    `#dwc.bwd_filter_image` (small maps, stride 1, FW <= 17; requested
-    only) replaces steps 1-3 by two kernels (`<func>_bwd_filter_image` and
+    `#dwc.bwd_filter_image` (small maps, stride 1, FW <= 17; chosen by
+    dwc-select-kernels for filters up to 7x7 on small maps, else on request)
+    replaces steps 1-3 by two kernels (`<func>_bwd_filter_image` and
     `_reduce`): a block of FH x channels/2 threads owns `channels` channels
     and a run of `units` strips of `rows` output rows (whole images when
     rows >= OH); per strip it copies the strip's input rows (inside the
