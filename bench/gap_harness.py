@@ -34,6 +34,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cuda_timing import graph_time  # noqa: E402
 from kernel_lib import KernelLib, link_objects  # noqa: E402
 from gap_configs import COPY_BPS, L2_BYTES, OPS, TOLERANCE, gap_from_dict, select  # noqa: E402
 
@@ -88,36 +89,6 @@ def check(lib, g, fns, gen, row):
             torch.linalg.vector_norm(ref).item(), 1e-300)
         r[op + "_rel_err"], r[op + "_nan"] = err, nan
         r[op + "_status"] = "ok" if nan == 0 and err <= TOLERANCE[g.dtype] else "WRONG"
-
-
-def graph_time(launch, nbuf, reps=7):
-    """Kernel time: K back-to-back launches (operand sets rotated) captured in
-    one CUDA graph, replayed `reps` times; median replay time / K (ms). Per-
-    launch events would measure the host's launch latency (~15-20 us) on
-    these microsecond kernels."""
-    k = min(max(nbuf, 32), 512)
-    g = torch.cuda.CUDAGraph()
-    sync()
-    # capture_begin/end on the current stream (the dwc runtime's stream too):
-    # torch.cuda.graph() would also collect garbage and empty the cache.
-    g.capture_begin(capture_error_mode="relaxed")
-    try:
-        for i in range(k):
-            launch(i % nbuf)
-    finally:
-        g.capture_end()
-    g.replay()
-    sync()
-    st = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    en = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        st[i].record()
-        g.replay()
-        en[i].record()
-    sync()
-    ms = statistics.median(s.elapsed_time(e) for s, e in zip(st, en)) / k
-    del g
-    return ms
 
 
 def timed(launch, nbuf, iters, target_s):

@@ -37,6 +37,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cuda_timing import graph_time  # noqa: E402
 from kernel_lib import KernelLib, link_objects  # noqa: E402
 from stride_configs import L2_BYTES, OPS, TOLERANCE, get_set, layer_from_dict, select  # noqa: E402
 
@@ -131,33 +132,6 @@ def time_fn(launch, nbuf, iters, target_s):
         en[i].record()
     sync()
     return statistics.median(s.elapsed_time(e) for s, e in zip(st, en))
-
-
-def graph_time(launch, nbuf, k, reps=5):
-    """K back-to-back launches (operand sets rotated) captured in one CUDA
-    graph on the current stream (the dwc runtime's too), replayed `reps`
-    times; median replay time / K. Per-run events on kernels of a few
-    microseconds measure the host's launch latency instead."""
-    g = torch.cuda.CUDAGraph()
-    sync()
-    g.capture_begin(capture_error_mode="relaxed")
-    try:
-        for i in range(k):
-            launch(i % nbuf)
-    finally:
-        g.capture_end()
-    g.replay()
-    sync()
-    st = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    en = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        st[i].record()
-        g.replay()
-        en[i].record()
-    sync()
-    ms = statistics.median(s.elapsed_time(e) for s, e in zip(st, en)) / k
-    del g
-    return ms
 
 
 GRAPH_BELOW_MS = 0.25
