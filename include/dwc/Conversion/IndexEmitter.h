@@ -173,6 +173,14 @@ struct F32VectorEmitter : IndexEmitter {
                                      /*nontemporal=*/false, align(elem));
     return elem.isF32() ? v : arith::ExtFOp::create(b, loc, vec(), v);
   }
+  /// Rounds an f32 vector once to the memory's element type and stores it.
+  void store(Value v, Value mem, ValueRange idx) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    if (!elem.isF32())
+      v = arith::TruncFOp::create(b, loc, vec(elem), v);
+    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
+                            align(elem));
+  }
   /// load(), with zeros where `ok` is false; 16-bit vectors are selected
   /// before they are widened (one select per 32-bit word, not per f32).
   Value loadOrZero(Value mem, ValueRange idx, Value ok) {

@@ -8,6 +8,8 @@
 #ifndef DWC_CONVERSION_KERNELPASS_H
 #define DWC_CONVERSION_KERNELPASS_H
 
+#include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -22,6 +24,24 @@ void applyKernelPatterns(Operation *root, PatternBenefit benefit = 1) {
   RewritePatternSet patterns(ctx);
   patterns.add<Patterns...>(ctx, benefit);
   walkAndApplyPatterns(root, std::move(patterns));
+}
+
+/// The op's complete configuration of kind `ConfigAttr` if a kernel pattern
+/// emits it: set by dwc-select-kernels, fitting the op, memref form.
+template <typename ConfigAttr>
+FailureOr<ConfigAttr> emittableConfigOf(Operation *op,
+                                        PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+  if (!config || !config.isComplete())
+    return rewriter.notifyMatchFailure(
+        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
+  std::string why = config.whyNotFor(op);
+  if (!why.empty())
+    return rewriter.notifyMatchFailure(op, why);
+  if (op->getNumResults() != 0 ||
+      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+  return config;
 }
 
 } // namespace dwc

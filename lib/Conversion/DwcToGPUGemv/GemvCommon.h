@@ -47,14 +47,6 @@ problemOf(Operation *op, PatternRewriter &rewriter) {
 /// `vw` elements of its element type per thread, arithmetic is f32.
 struct Emitter : F32VectorEmitter {
   using F32VectorEmitter::F32VectorEmitter;
-  /// Rounds an f32 vector once to the memory's element type and stores it.
-  void store(Value v, Value mem, ValueRange idx) {
-    Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    if (!elem.isF32())
-      v = arith::TruncFOp::create(b, loc, vec(elem), v);
-    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            align(elem));
-  }
 };
 
 /// The plane kernel's lowering patterns (PlaneKernel.cpp).

@@ -294,16 +294,11 @@ void emitBroadcast(RewriterBase &rewriter, Operation *op, const GapPlan &p,
 template <typename ConfigAttr>
 FailureOr<std::pair<ConfigAttr, GapPlan>>
 planOf(Operation *op, PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
-  if (!config || !config.isComplete())
-    return rewriter.notifyMatchFailure(
-        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
-  std::string why = config.whyNotFor(op);
-  if (!why.empty())
-    return rewriter.notifyMatchFailure(op, why);
-  if (op->getNumResults() != 0 ||
-      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
-    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+  FailureOr<ConfigAttr> emittable = emittableConfigOf<ConfigAttr>(op, rewriter);
+  if (failed(emittable))
+    return failure();
+  ConfigAttr config = *emittable;
+  std::string why;
   int64_t S = 1;
   if constexpr (std::is_same_v<ConfigAttr, GlobalPoolBackwardKernelAttr>)
     S = config.getPositionBlocks();

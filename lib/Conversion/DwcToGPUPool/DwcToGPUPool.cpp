@@ -60,20 +60,10 @@ ArrayRef<int64_t> shapeOf(Value v) {
 Type elemOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
 
 /// The op's complete configuration of kind `ConfigAttr` if it is emitted
-/// here: memref form (the rules of Configs/Pool.h hold for it).
+/// here (the rules of Configs/Pool.h hold for it).
 template <typename ConfigAttr>
 FailureOr<ConfigAttr> configOf(Operation *op, PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
-  if (!config || !config.isComplete())
-    return rewriter.notifyMatchFailure(
-        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
-  std::string why = config.whyNotFor(op);
-  if (!why.empty())
-    return rewriter.notifyMatchFailure(op, why);
-  if (op->getNumResults() != 0 ||
-      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
-    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
-  return config;
+  return emittableConfigOf<ConfigAttr>(op, rewriter);
 }
 
 /// One windowed pooling kernel: the op's shape, its configuration's channel

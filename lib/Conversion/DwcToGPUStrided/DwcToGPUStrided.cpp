@@ -103,14 +103,6 @@ Plan makePlan(DepthwiseConv2DBackwardDataOp op, StridedGatherKernelAttr config) 
 
 struct Emitter : F32VectorEmitter {
   using F32VectorEmitter::F32VectorEmitter;
-  /// Rounds an f32 vector once to the memory's element type and stores it.
-  void store(Value v, Value mem, ValueRange idx) {
-    Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    if (!elem.isF32())
-      v = arith::TruncFOp::create(b, loc, vec(elem), v);
-    vector::StoreOp::create(b, loc, v, mem, idx, /*nontemporal=*/false,
-                            align(elem));
-  }
   /// Column `col` (statically in [lo, hi]) of the rows `rows` of the NHWC
   /// buffer `mem` of width `width`, channels from `c`: zeros where the row
   /// (`rowOk`) or the column lies outside the buffer.
