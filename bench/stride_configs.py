@@ -211,6 +211,24 @@ def odd_set():
         L(1, 12, 15, 20, [3, 5], "f16", [2, 1], [1, 1, 2, 2]),       # unequal
         L(2, 10, 11, 8, [3, 3], "f32", [2, 2], [0, 1, 1, 0]),        # asymmetric
         L(1, 7, 7, 40, [3, 3], "bf16", [2, 2], [1, 1, 1, 1]),
+    ] + odd_default_kernels()
+
+
+def odd_default_kernels():
+    """Odd shapes that reach the stride-1 defaults chosen from the layer-set
+    sweeps: 2x2x32-bit row tiles of tiny grids, fitted 7x7 16-bit tiles,
+    #dwc.plane (f32 7x7, <= 14 rows), #dwc.bwd_filter_image with odd maps and
+    partial bands (27 rows in bands of 11)."""
+    L = lambda *a: Layer(*a, [1, 1], odd=True)
+    return [
+        L(2, 13, 11, 24, [7, 7], "f16"),
+        L(4, 7, 7, 36, [7, 7], "bf16"),
+        L(64, 13, 11, 120, [7, 7], "f32"),
+        L(16, 27, 27, 40, [7, 7], "f16"),
+        L(6, 9, 9, 24, [3, 3], "bf16"),
+        L(32, 14, 14, 198, [7, 7], "bf16"),
+        L(1, 13, 13, 72, [7, 7], "f16"),
+        L(24, 7, 7, 390, [7, 7], "f16"),
     ]
 
 
