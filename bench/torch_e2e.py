@@ -134,7 +134,8 @@ def prepare(args):
     from dwc_torch import aot
     from dwc_torch.spec import spec_ops
     dw, pools, gaps, convs = correctness_specs()
-    work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs()]
+    work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs() +
+            route_specs()]
     if "large" in args.sections:
         work += [(s, spec_ops(s, True)) for s in large_specs()]
     traced_keys = set()
@@ -380,6 +381,62 @@ def check_trusted_paths(res):
         res.add(section="correctness", op="entry_check", case=what, status=st, message=msg,
                 distinct_entries=bool(checked and trusted and checked != trusted),
                 ok=bool(st == want and text in msg and checked != trusted))
+
+
+def route_specs():
+    """Odd shapes for the per-op routes (convert's mixed layers)."""
+    from dwc_torch.spec import LayerSpec
+    return [LayerSpec.make(3, 37, 23, 19, 3, 1, 1, 1, "f32", True),
+            LayerSpec.make(2, 53, 17, 29, 7, 1, 3, 1, "f16", True),
+            LayerSpec.make(2, 53, 17, 29, 7, 1, 3, 1, "bf16", True),
+            LayerSpec.make(2, 40, 21, 17, 3, 2, 1, 1, "f32", True),
+            LayerSpec.make(1, 19, 13, 11, 3, 1, 2, 2, "f32", False)]
+
+
+def section_routes(res):
+    """A converted depthwise layer with every per-op route (0-7: which of
+    forward, dX, dW run PyTorch's kernels): output and gradients vs float64,
+    outputs poisoned first; the ops not routed ran dwc kernels (calls up,
+    no fallback) and the routed ones PyTorch's (the 'routed' counter)."""
+    import torch
+    import dwc_torch
+    from dwc_torch import modules
+    torch.manual_seed(0)
+    T = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    cl = torch.channels_last
+    for s in route_specs():
+        tdt = T[s.dtype]
+        conv = torch.nn.Conv2d(s.C, s.C, s.kernel, s.stride, (s.padding[0], s.padding[2]),
+                               s.dilation, s.C, s.bias).cuda()
+        ref = copy.deepcopy(conv).double()
+        conv = dwc_torch.convert(conv.to(tdt), verbose=False)
+        x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").contiguous(memory_format=cl)
+        gy = torch.randn(s.N, s.C, s.OH, s.OW, device="cuda").contiguous(memory_format=cl)
+        x64 = x.double().requires_grad_(True)
+        y64 = ref(x64)
+        want = [y64] + list(torch.autograd.grad(y64, [x64] + list(ref.parameters()),
+                                                gy.double()))
+        for route in range(8):
+            ops = [o for o, b in modules.ROUTE_OPS.items() if route & b]
+            modules.set_route(conv, ops)
+            xi = x.to(tdt).requires_grad_(True)
+            poison()
+            before = dwc_torch.stats()
+            y = conv(xi)
+            got = [y] + list(torch.autograd.grad(y, [xi] + list(conv.parameters()),
+                                                 gy.to(tdt)))
+            torch.cuda.synchronize()
+            after = dwc_torch.stats()
+            errs = [rel_err(a, b) for a, b in zip(got, want)]
+            dwc_calls = after["calls"] - before["calls"]
+            routed = after["routed"] - before["routed"]
+            # dX and dW on PyTorch together are one call.
+            want_routed = (route & 1) + (1 if route & 6 else 0)
+            res.add(section="routes", spec=s.key, route=route, torch_ops=ops,
+                    rel_err=max(errs), dwc_kernel_calls=dwc_calls, routed_calls=routed,
+                    ok=bool(max(errs) <= TOL[s.dtype] and routed == want_routed and
+                            after["fallbacks"] == before["fallbacks"] and
+                            dwc_calls == 3 - bin(route).count("1")))
 
 
 def large_specs():
@@ -716,7 +773,10 @@ def bench_model(res, name, dt, batch, train):
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
             convert_s=round(convert_s, 1),
             convert_model_check_ms=[round(v, 3) for v in rep.model_ms] if rep.model_ms else None,
-            report=str(rep).splitlines()[:6])
+            routed_layers={n: list(r) for n, r in rep.routes.items()},
+            op_times={n: {o: [None if a is None else round(a * 1e3, 1), round(b * 1e3, 1)]
+                          for o, (a, b) in ops.items()} for n, ops in rep.op_times.items()},
+            report=str(rep).splitlines()[:12])
 
 
 def _logits_grads(m, x, target, amp):
@@ -785,7 +845,8 @@ def run(args):
     n = sum(dwc_torch.load_kernels(k) for k in args.kernels.split(","))
     res.add(section="setup", torch=torch.__version__, device=torch.cuda.get_device_name(),
             extension_and_load_s=round(time.time() - t0, 1), entry_points=n)
-    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead),
+    for name, fn in (("correctness", section_correctness), ("routes", section_routes),
+                     ("overhead", section_overhead),
                      ("overhead_host", section_overhead_host)):
         if name in args.sections.split(","):
             try:
