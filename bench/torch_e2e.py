@@ -407,11 +407,12 @@ def section_routes(res):
     for s in route_specs():
         tdt = T[s.dtype]
         conv = torch.nn.Conv2d(s.C, s.C, s.kernel, s.stride, (s.padding[0], s.padding[2]),
-                               s.dilation, s.C, s.bias).cuda()
-        ref = copy.deepcopy(conv).double()
-        conv = dwc_torch.convert(conv.to(tdt), verbose=False)
-        x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").contiguous(memory_format=cl)
-        gy = torch.randn(s.N, s.C, s.OH, s.OW, device="cuda").contiguous(memory_format=cl)
+                               s.dilation, s.C, s.bias).cuda().to(tdt)
+        ref = copy.deepcopy(conv).double()  # the same (rounded) weights
+        conv = dwc_torch.convert(conv, strided=True, verbose=False)
+        x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(tdt).contiguous(memory_format=cl)
+        gy = torch.randn(s.N, s.C, s.OH, s.OW, device="cuda").to(tdt).contiguous(
+            memory_format=cl)
         x64 = x.double().requires_grad_(True)
         y64 = ref(x64)
         want = [y64] + list(torch.autograd.grad(y64, [x64] + list(ref.parameters()),
@@ -419,12 +420,11 @@ def section_routes(res):
         for route in range(8):
             ops = [o for o, b in modules.ROUTE_OPS.items() if route & b]
             modules.set_route(conv, ops)
-            xi = x.to(tdt).requires_grad_(True)
+            xi = x.detach().requires_grad_(True)
             poison()
             before = dwc_torch.stats()
             y = conv(xi)
-            got = [y] + list(torch.autograd.grad(y, [xi] + list(conv.parameters()),
-                                                 gy.to(tdt)))
+            got = [y] + list(torch.autograd.grad(y, [xi] + list(conv.parameters()), gy))
             torch.cuda.synchronize()
             after = dwc_torch.stats()
             errs = [rel_err(a, b) for a, b in zip(got, want)]
