@@ -733,6 +733,14 @@ def _step_fn(m, xs, target, amp, train):
     return step
 
 
+ROUNDS = [8]
+
+
+def args_rounds():
+    """Interleaved timing rounds per model configuration (--rounds)."""
+    return ROUNDS[0]
+
+
 def bench_model(res, name, dt, batch, train):
     import torch
     import dwc_torch
@@ -754,10 +762,10 @@ def bench_model(res, name, dt, batch, train):
     steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
              (("stock", stock), ("dwc", ours))}
     ms = {"stock": [], "dwc": []}
-    for r in range(4):  # interleaved rounds, alternating which side goes first
+    for r in range(args_rounds()):  # interleaved rounds, alternating which side goes first
         for label in (("stock", "dwc") if r % 2 == 0 else ("dwc", "stock")):
-            ms[label].append(_gpu_ms(steps[label], reps=3 if train else 5,
-                                     warm=2 if r < 2 else 1))
+            ms[label].append(_gpu_ms(steps[label], reps=5, warm=2 if r < 2 else 1))
+    spread = {k: [round(min(v), 3), round(max(v), 3)] for k, v in ms.items()}
     ms = {k: statistics.median(v) for k, v in ms.items()}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
@@ -767,7 +775,8 @@ def bench_model(res, name, dt, batch, train):
             mode="train" if train else "inference", layers_converted=len(rep.converted),
             candidates_timed=len(rep.timings), left_on_pytorch=len(rep.skipped),
             stock_ms=round(ms["stock"], 3), dwc_ms=round(ms["dwc"], 3),
-            speedup=round(ms["stock"] / ms["dwc"], 3), logits_rel_err=logit,
+            speedup=round(ms["stock"] / ms["dwc"], 3), round_medians_min_max=spread,
+            logits_rel_err=logit,
             grad_rel_err=gerr, worst_grad=worst, grad_rel_err_all=gall,
             agree=bool(logit <= tol and gerr <= tol),
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
@@ -881,9 +890,13 @@ def main():
     r.add_argument("--configs", default="all")
     r.add_argument("--large-s", type=float, default=60,
                    help="seconds after --budget-s for the large-kernel layer checks")
+    r.add_argument("--rounds", type=int, default=8,
+                   help="interleaved timing rounds per model configuration")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
+    if args.cmd == "run":
+        ROUNDS[0] = args.rounds
     prepare(args) if args.cmd == "prepare" else run(args)
 
 
