@@ -15,6 +15,9 @@ run cut short still reports what it did):
                poisoned first; the kernel call is checked to be ours, not
                the PyTorch fallback), the filter cache after an in-place
                update, autocast vs PyTorch's autocast conv2d
+  routes       a converted depthwise layer with every per-op route (which
+               of forward, dX, dW run PyTorch's kernels) vs float64, outputs
+               poisoned; the dwc and PyTorch call counters checked
   overhead     host time per forward call on a chain of 50 small depthwise
                layers (module, plan, raw op, nn.Conv2d), GPU time per chain,
                the C++ probe of the hot path's parts, and capture + replay
@@ -24,7 +27,9 @@ run cut short still reports what it did):
                at batch 64; stock PyTorch (cudnn.benchmark=True) vs
                dwc_torch.convert(model, example_inputs=...) in the same
                process: logits/gradient agreement, ms per step, layers
-               converted, time inside the candidate layers
+               converted, time inside the candidate layers (GPU time of
+               the chosen ops), each depthwise layer's per-op times and
+               which ops run on PyTorch (op_times, routed_layers)
 """
 
 import argparse
