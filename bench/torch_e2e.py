@@ -15,6 +15,9 @@ run cut short still reports what it did):
                poisoned first; the kernel call is checked to be ours, not
                the PyTorch fallback), the filter cache after an in-place
                update, autocast vs PyTorch's autocast conv2d
+  routes       a converted depthwise layer with every per-op route (which
+               of forward, dX, dW run PyTorch's kernels) vs float64, outputs
+               poisoned; the dwc and PyTorch call counters checked
   overhead     host time per forward call on a chain of 50 small depthwise
                layers (module, plan, raw op, nn.Conv2d), GPU time per chain,
                the C++ probe of the hot path's parts, and capture + replay
@@ -24,7 +27,9 @@ run cut short still reports what it did):
                at batch 64; stock PyTorch (cudnn.benchmark=True) vs
                dwc_torch.convert(model, example_inputs=...) in the same
                process: logits/gradient agreement, ms per step, layers
-               converted, time inside the candidate layers
+               converted, time inside the candidate layers (GPU time of
+               the chosen ops), each depthwise layer's per-op times and
+               which ops run on PyTorch (op_times, routed_layers)
 """
 
 import argparse
@@ -134,7 +139,8 @@ def prepare(args):
     from dwc_torch import aot
     from dwc_torch.spec import spec_ops
     dw, pools, gaps, convs = correctness_specs()
-    work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs()]
+    work = [(s, spec_ops(s, True)) for s in dw + pools + gaps + convs + chain_specs() +
+            route_specs()]
     if "large" in args.sections:
         work += [(s, spec_ops(s, True)) for s in large_specs()]
     traced_keys = set()
@@ -380,6 +386,62 @@ def check_trusted_paths(res):
         res.add(section="correctness", op="entry_check", case=what, status=st, message=msg,
                 distinct_entries=bool(checked and trusted and checked != trusted),
                 ok=bool(st == want and text in msg and checked != trusted))
+
+
+def route_specs():
+    """Odd shapes for the per-op routes (convert's mixed layers)."""
+    from dwc_torch.spec import LayerSpec
+    return [LayerSpec.make(3, 37, 23, 19, 3, 1, 1, 1, "f32", True),
+            LayerSpec.make(2, 53, 17, 29, 7, 1, 3, 1, "f16", True),
+            LayerSpec.make(2, 53, 17, 29, 7, 1, 3, 1, "bf16", True),
+            LayerSpec.make(2, 40, 21, 17, 3, 2, 1, 1, "f32", True),
+            LayerSpec.make(1, 19, 13, 11, 3, 1, 2, 2, "f32", False)]
+
+
+def section_routes(res):
+    """A converted depthwise layer with every per-op route (0-7: which of
+    forward, dX, dW run PyTorch's kernels): output and gradients vs float64,
+    outputs poisoned first; the ops not routed ran dwc kernels (calls up,
+    no fallback) and the routed ones PyTorch's (the 'routed' counter)."""
+    import torch
+    import dwc_torch
+    from dwc_torch import modules
+    torch.manual_seed(0)
+    T = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    cl = torch.channels_last
+    for s in route_specs():
+        tdt = T[s.dtype]
+        conv = torch.nn.Conv2d(s.C, s.C, s.kernel, s.stride, (s.padding[0], s.padding[2]),
+                               s.dilation, s.C, s.bias).cuda().to(tdt)
+        ref = copy.deepcopy(conv).double()  # the same (rounded) weights
+        conv = dwc_torch.convert(conv, strided=True, verbose=False)
+        x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(tdt).contiguous(memory_format=cl)
+        gy = torch.randn(s.N, s.C, s.OH, s.OW, device="cuda").to(tdt).contiguous(
+            memory_format=cl)
+        x64 = x.double().requires_grad_(True)
+        y64 = ref(x64)
+        want = [y64] + list(torch.autograd.grad(y64, [x64] + list(ref.parameters()),
+                                                gy.double()))
+        for route in range(8):
+            ops = [o for o, b in modules.ROUTE_OPS.items() if route & b]
+            modules.set_route(conv, ops)
+            xi = x.detach().requires_grad_(True)
+            poison()
+            before = dwc_torch.stats()
+            y = conv(xi)
+            got = [y] + list(torch.autograd.grad(y, [xi] + list(conv.parameters()), gy))
+            torch.cuda.synchronize()
+            after = dwc_torch.stats()
+            errs = [rel_err(a, b) for a, b in zip(got, want)]
+            dwc_calls = after["calls"] - before["calls"]
+            routed = after["routed"] - before["routed"]
+            # dX and dW on PyTorch together are one call.
+            want_routed = (route & 1) + (1 if route & 6 else 0)
+            res.add(section="routes", spec=s.key, route=route, torch_ops=ops,
+                    rel_err=max(errs), dwc_kernel_calls=dwc_calls, routed_calls=routed,
+                    ok=bool(max(errs) <= TOL[s.dtype] and routed == want_routed and
+                            after["fallbacks"] == before["fallbacks"] and
+                            dwc_calls == 3 - bin(route).count("1")))
 
 
 def large_specs():
@@ -676,6 +738,14 @@ def _step_fn(m, xs, target, amp, train):
     return step
 
 
+ROUNDS = [8]
+
+
+def args_rounds():
+    """Interleaved timing rounds per model configuration (--rounds)."""
+    return ROUNDS[0]
+
+
 def bench_model(res, name, dt, batch, train):
     import torch
     import dwc_torch
@@ -697,10 +767,10 @@ def bench_model(res, name, dt, batch, train):
     steps = {label: _step_fn(m, xs, target, amp, train) for label, m in
              (("stock", stock), ("dwc", ours))}
     ms = {"stock": [], "dwc": []}
-    for r in range(4):  # interleaved rounds, alternating which side goes first
+    for r in range(args_rounds()):  # interleaved rounds, alternating which side goes first
         for label in (("stock", "dwc") if r % 2 == 0 else ("dwc", "stock")):
-            ms[label].append(_gpu_ms(steps[label], reps=3 if train else 5,
-                                     warm=2 if r < 2 else 1))
+            ms[label].append(_gpu_ms(steps[label], reps=5, warm=2 if r < 2 else 1))
+    spread = {k: [round(min(v), 3), round(max(v), 3)] for k, v in ms.items()}
     ms = {k: statistics.median(v) for k, v in ms.items()}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
@@ -710,13 +780,17 @@ def bench_model(res, name, dt, batch, train):
             mode="train" if train else "inference", layers_converted=len(rep.converted),
             candidates_timed=len(rep.timings), left_on_pytorch=len(rep.skipped),
             stock_ms=round(ms["stock"], 3), dwc_ms=round(ms["dwc"], 3),
-            speedup=round(ms["stock"] / ms["dwc"], 3), logits_rel_err=logit,
+            speedup=round(ms["stock"] / ms["dwc"], 3), round_medians_min_max=spread,
+            logits_rel_err=logit,
             grad_rel_err=gerr, worst_grad=worst, grad_rel_err_all=gall,
             agree=bool(logit <= tol and gerr <= tol),
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
             convert_s=round(convert_s, 1),
             convert_model_check_ms=[round(v, 3) for v in rep.model_ms] if rep.model_ms else None,
-            report=str(rep).splitlines()[:6])
+            routed_layers={n: list(r) for n, r in rep.routes.items()},
+            op_times={n: {o: [None if a is None else round(a * 1e3, 1), round(b * 1e3, 1)]
+                          for o, (a, b) in ops.items()} for n, ops in rep.op_times.items()},
+            report=str(rep).splitlines()[:12])
 
 
 def _logits_grads(m, x, target, amp):
@@ -785,7 +859,8 @@ def run(args):
     n = sum(dwc_torch.load_kernels(k) for k in args.kernels.split(","))
     res.add(section="setup", torch=torch.__version__, device=torch.cuda.get_device_name(),
             extension_and_load_s=round(time.time() - t0, 1), entry_points=n)
-    for name, fn in (("correctness", section_correctness), ("overhead", section_overhead),
+    for name, fn in (("correctness", section_correctness), ("routes", section_routes),
+                     ("overhead", section_overhead),
                      ("overhead_host", section_overhead_host)):
         if name in args.sections.split(","):
             try:
@@ -820,9 +895,13 @@ def main():
     r.add_argument("--configs", default="all")
     r.add_argument("--large-s", type=float, default=60,
                    help="seconds after --budget-s for the large-kernel layer checks")
+    r.add_argument("--rounds", type=int, default=8,
+                   help="interleaved timing rounds per model configuration")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
+    if args.cmd == "run":
+        ROUNDS[0] = args.rounds
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

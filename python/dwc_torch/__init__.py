@@ -33,7 +33,8 @@ _LAZY = {
 
 def stats():
     """Counters of the C++ extension: kernel calls, PyTorch fallbacks,
-    layout copies, registry misses (None before it is loaded)."""
+    layout copies, registry misses, ops routed to PyTorch by convert's
+    per-op choice (None before it is loaded)."""
     from .extension import loaded_extension
     ext = loaded_extension()
     return ext.stats() if ext is not None else None

@@ -9,10 +9,12 @@ own forward). Converted modules keep their parameters (same objects), so
 state_dicts load both ways and an existing optimizer keeps working.
 
 Never slower, by default: with `example_inputs` on a GPU (`tune=True`, the
-default then) every candidate is timed against PyTorch on that input --
-forward for inference, forward + backward for training -- and kept only
-when faster, then the whole model is timed both ways (`verify`) and what
-does not make it faster is undone. Strided depthwise layers are candidates
+default then) every candidate is timed against PyTorch on that input (GPU
+time, _gpu_time_ms) -- forward for inference, forward + backward for
+training; depthwise layers per op, keeping dwc only for the ops where it is
+faster (the others run PyTorch's kernels: modules.set_route) -- and kept
+only when faster, then the whole model is timed both ways (`verify`) and
+what does not make it faster is undone. Strided depthwise layers are candidates
 when tuning decides (`strided=None`), and left to PyTorch otherwise.
 
 Everything left on PyTorch is listed in ONE report (logged once, and at
@@ -28,6 +30,7 @@ import torch
 import torch.nn as nn
 
 from . import modules as M
+from . import ops as _ops
 from .spec import LayerSpec, PoolSpec
 
 log = logging.getLogger("dwc_torch")
@@ -37,8 +40,27 @@ class ConvertReport:
     def __init__(self):
         self.converted = []  # (name, kind)
         self.skipped = []    # (name, reason, hint or None)
-        self.timings = {}    # name -> (dwc_ms, torch_ms)
+        self.timings = {}    # name -> (dwc_ms, torch_ms): GPU time, the layer's chosen ops
+        self.op_times = {}   # name -> {op: (dwc_ms, torch_ms)} of depthwise layers
+        self.routes = {}     # name -> ops of a converted layer left to PyTorch's kernels
         self.model_ms = None  # (dwc_ms, torch_ms) of the whole model
+
+    def op_lines(self):
+        """One line per depthwise layer timed per op: each op's dwc and
+        PyTorch GPU time and where it runs (converted layers) -- why."""
+        conv = {n for n, _ in self.converted}
+        out = []
+        for name, ops in self.op_times.items():
+            where = self.routes.get(name, ())
+            parts = []
+            for op, (ours, theirs) in ops.items():
+                if ours is None:
+                    parts.append("%s PyTorch %.1f us" % (op, theirs * 1e3))
+                    continue
+                side = "-" if name not in conv else ("PyTorch" if op in where else "dwc")
+                parts.append("%s %.1f/%.1f us -> %s" % (op, ours * 1e3, theirs * 1e3, side))
+            out.append("%s: %s" % (name, "; ".join(parts)))
+        return out
 
     def skip(self, name, reason, hint=None):
         self.skipped.append((name, reason, hint))
@@ -54,6 +76,13 @@ class ConvertReport:
         if kinds:
             lines.append("  converted: " + ", ".join("%d %s" % (v, k) for k, v in
                                                      sorted(kinds.items())))
+        routed = {}
+        for name, ops in self.routes.items():
+            routed.setdefault(ops, []).append(name)
+        for ops, names in sorted(routed.items()):
+            lines.append("  %d x %s on PyTorch's kernels (faster there), the rest on dwc: %s"
+                         % (len(names), "+".join(ops), ", ".join(names[:4]) +
+                            (" ... (+%d)" % (len(names) - 4) if len(names) > 4 else "")))
         by_reason = {}
         for name, reason, hint in self.skipped:
             by_reason.setdefault(reason, []).append((name, hint))
@@ -144,11 +173,8 @@ def _parent(model, name):
 
 
 def _time_ms(fn, reps=15, warm=3, inner=1):
-    """Median time of fn() in ms: CUDA events on a GPU, the clock elsewhere.
-    inner > 1 times that many calls back to back per sample (a layer's cost
-    in a running model: its GPU time, or its host time where that is
-    longer -- not the latency of one call from an idle GPU, which is mostly
-    the host's)."""
+    """Median wall time of fn() in ms: CUDA events around the calls on a GPU
+    (what a user waits for, host time included), the clock elsewhere."""
     cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
     for _ in range(warm):
         fn()
@@ -167,6 +193,57 @@ def _time_ms(fn, reps=15, warm=3, inner=1):
             for _ in range(inner):
                 fn()
             times.append((time.perf_counter() - t0) * 1e3 / inner)
+    return statistics.median(times)
+
+
+_SPIN = {}  # device index -> GPU spin cycles per ms (torch.cuda._sleep)
+
+
+def _spin_cycles_per_ms():
+    dev = torch.cuda.current_device()
+    if dev not in _SPIN:
+        n = 1 << 21
+        torch.cuda._sleep(n)  # warm-up
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        torch.cuda._sleep(n)
+        b.record()
+        b.synchronize()
+        _SPIN[dev] = n / max(a.elapsed_time(b), 1e-3)
+    return _SPIN[dev]
+
+
+def _gpu_time_ms(fn, reps=9, warm=2, inner=8):
+    """Median GPU time of fn() in ms (the clock off the GPU): a layer's cost
+    inside a GPU-bound model step, where its host time overlaps the GPU's
+    work. Each sample first fills the stream with a spin
+    (torch.cuda._sleep) that outlasts the host's enqueueing of the `inner`
+    timed calls; the start event follows the spin, so the events bracket
+    kernels queued back to back, however long the host takes. A sample
+    whose enqueueing took longer than its spin (the GPU may have waited) is
+    taken again with a longer spin. Both sides of a comparison are timed
+    alike."""
+    if not (torch.cuda.is_available() and torch.cuda.is_initialized()):
+        return _time_ms(fn, reps=reps, warm=warm, inner=inner)
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    per_ms = _spin_cycles_per_ms()
+    spin_ms, times, retries = 1.0, [], 0
+    while len(times) < reps:
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(int(spin_ms * per_ms))
+        a.record()
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        host_ms = (time.perf_counter() - t0) * 1e3
+        b.record()
+        b.synchronize()
+        if host_ms > 0.7 * spin_ms and retries < 8:
+            spin_ms, retries = min(2.0 * host_ms + 0.5, 200.0), retries + 1
+            continue
+        times.append(a.elapsed_time(b) / inner)
     return statistics.median(times)
 
 
@@ -253,9 +330,123 @@ def _disagreement(a, b):
     return worst
 
 
+def _rotation(t, budget=96 << 20, most=4):
+    """Copies of t that back-to-back timed calls cycle through, so that they
+    read their inputs from memory rather than from the last call's L2 (50 MB
+    on an H200), as a layer inside a running model does."""
+    n = max(1, min(most, -(-budget // max(t.numel() * t.element_size(), 1))))
+    return [t] + [t.clone() for _ in range(n - 1)]
+
+
+def _cycling(fn, *rotations):
+    step = [0]
+
+    def run():
+        k = step[0]
+        step[0] += 1
+        return fn(*(r[k % len(r)] for r in rotations))
+    return run
+
+
+def _dw_op_times(mod, x, train, amp_dtype):
+    """{op: (dwc ms, PyTorch ms)} of a converted depthwise layer on input x,
+    each op alone on the GPU (_gpu_time_ms), on the tensors it gets inside
+    the model: x and the weight in the compute dtype (autocast's, whose
+    casts cost both sides the same and are left out), a channels_last
+    output gradient. 'fwd', and for training 'bwd_data', 'bwd_filter' (as
+    the autograd node calls them) and 'bwd_both' (PyTorch's one call for
+    dX and dW: dwc's entry is None). The bias gradient, the same reduction
+    on both sides, is left out."""
+    low = amp_dtype is not None and x.dtype != torch.float64
+    dt = amp_dtype if low else x.dtype
+    d = torch.ops.dwc
+    with torch.no_grad():
+        xc = x.detach().to(dt)
+        w = mod.weight.detach().to(dt)
+        b = mod.bias.detach().to(dt) if mod.bias is not None else None
+        hwc = _ops.filter_hwc(w)
+        st, pad, dil = list(mod.stride), list(mod.padding4), list(mod.dilation)
+        gy = torch.randn_like(nn.Conv2d._conv_forward(mod, xc, w, b))
+        xs, gys = _rotation(xc), _rotation(gy)
+
+        def timed(fn, *rot):
+            return _gpu_time_ms(_cycling(fn, *rot))
+
+        def torch_bwd(data, filt):
+            return timed(lambda g, xi: _ops.torch_dw_backward(g, xi, w, st, pad, dil, data, filt),
+                         gys, xs)
+        times = {"fwd": (timed(lambda xi: d.depthwise_conv2d(xi, w, b, st, pad, dil, hwc), xs),
+                         timed(lambda xi: nn.Conv2d._conv_forward(mod, xi, w, b), xs))}
+        if train:
+            size, k = list(xc.shape), list(w.shape[2:])
+            times["bwd_data"] = (
+                timed(lambda g: d.depthwise_conv2d_backward_data(g, w, size, st, pad, dil, hwc),
+                      gys), torch_bwd(True, False))
+            times["bwd_filter"] = (
+                timed(lambda xi, g: d.depthwise_conv2d_backward_filter(xi, g, k, st, pad, dil)
+                      .to(dt), xs, gys), torch_bwd(False, True))
+            times["bwd_both"] = (None, torch_bwd(True, True))
+    return times
+
+
+def choose_route(times, train):
+    """(ops left to PyTorch, the layer's ms with that choice, PyTorch's ms)
+    from _dw_op_times: each op on the faster side; for the backward also
+    PyTorch's single dX + dW call. Inference: the forward alone, never
+    routed (a layer whose dwc forward is slower stays a PyTorch module)."""
+    fwd_dwc, fwd_torch = times["fwd"]
+    if not train:
+        return (), fwd_dwc, fwd_torch
+    (bd_dwc, bd_torch), (bf_dwc, bf_torch) = times["bwd_data"], times["bwd_filter"]
+    both = times["bwd_both"][1]
+    options = [((), bd_dwc + bf_dwc), (("bwd_filter",), bd_dwc + bf_torch),
+               (("bwd_data",), bd_torch + bf_dwc), (("bwd_data", "bwd_filter"), both)]
+    bwd_route, bwd = min(options, key=lambda o: o[1])
+    route = (("fwd",) if fwd_torch < fwd_dwc else ()) + bwd_route
+    return route, min(fwd_dwc, fwd_torch) + bwd, fwd_torch + both
+
+
+def _run_under(x, amp_dtype, fn):
+    with torch.autocast(x.device.type, dtype=amp_dtype or torch.float16,
+                        enabled=amp_dtype is not None):
+        return fn()
+
+
+def _measure(mod, cls, x, train, amp_dtype):
+    """(route, ours ms, PyTorch ms, disagreement, per-op times or None) of
+    one converted layer on its input x; leaves it reverted. Depthwise
+    layers are timed per op (choose_route), the others as one layer step;
+    the agreement check runs the layer as it will run (its route set)."""
+    def run(fn):
+        return _run_under(x, amp_dtype, fn)
+    op_times, route = None, ()
+    if cls is M.DepthwiseConv2d:
+        op_times = run(lambda: _dw_op_times(mod, x, train, amp_dtype))
+        route, ours, theirs = choose_route(op_times, train)
+        if len(route) < len(M.ROUTE_OPS):
+            M.set_route(mod, route)
+    else:
+        ours = run(lambda: _gpu_time_ms(_layer_step(mod, x, train)))
+    got = run(lambda: _layer_result(mod, x, train))
+    M.revert(mod)
+    if op_times is None:
+        theirs = run(lambda: _gpu_time_ms(_layer_step(mod, x, train)))
+    want = run(lambda: _exact_result(mod, _reference_input(mod, x), train))
+    return route, ours, theirs, _disagreement(got, want), op_times
+
+
+def _adopt(mod, cls, route=()):
+    M.adopt(mod, cls)
+    if route:
+        M.set_route(mod, route)
+    return mod
+
+
 def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
     """Keeps a converted layer only where it agrees with PyTorch's result on
-    its input (a safety net against a wrong kernel) and beats its time."""
+    its input (a safety net against a wrong kernel) and beats its GPU time;
+    a depthwise layer keeps dwc for the ops where dwc is faster and calls
+    PyTorch's kernels for the others (report.routes)."""
     inputs = _capture_inputs(model, list(chosen), example_inputs, amp_dtype)
     timed = {}
     for name, mod in list(chosen.items()):
@@ -263,29 +454,20 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
         if x is None:
             continue  # not reached by this input: keep the static choice
         cls = type(mod)
-
-        def run(fn):
-            with torch.autocast(x.device.type, dtype=amp_dtype or torch.float16,
-                                enabled=amp_dtype is not None):
-                return fn()
-        # Layers of one shape (a stage's blocks) are timed once.
         try:
             spec = spec_of(mod, x)
         except ValueError:
             spec = None
+        # Layers of one shape (a stage's blocks) are checked and timed once,
+        # on the first one's real input.
         tkey = (cls, spec.key if spec is not None else name, x.stride(), x.dtype)
         if tkey not in timed:
-            # Checked and timed once per shape: its first layer's real input.
-            got = run(lambda: _layer_result(mod, x, train))
-            t_ours = run(lambda: _time_ms(_layer_step(mod, x, train), reps=9, inner=8))
-            M.revert(mod)
-            want = run(lambda: _exact_result(mod, _reference_input(mod, x), train))
-            timed[tkey] = (t_ours, run(lambda: _time_ms(_layer_step(mod, x, train), reps=9,
-                                                        inner=8)),
-                           _disagreement(got, want))
+            timed[tkey] = _measure(mod, cls, x, train, amp_dtype)
         M.revert(mod)
-        ours, theirs, err = timed[tkey]
+        route, ours, theirs, err, op_times = timed[tkey]
         report.timings[name] = (ours, theirs)
+        if op_times is not None:
+            report.op_times[name] = op_times
         low = x.dtype in (torch.float16, torch.bfloat16) or amp_dtype is not None
         if err > (2e-2 if low else 1e-3):
             del chosen[name]
@@ -294,13 +476,15 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
                         "%s: relative error %.2e (output%s)" % (
                             name, err, " and gradients" if train else ""))
             continue
-        if ours < theirs * (1.0 - margin):
-            M.adopt(mod, cls)
+        if ours < theirs * (1.0 - margin) and len(route) < len(M.ROUTE_OPS):
+            _adopt(mod, cls, route)
+            if route:
+                report.routes[name] = route
         else:
             del chosen[name]
             report.skip(name, "slower than PyTorch on this GPU and input",
-                        "%s: dwc %.1f us vs PyTorch %.1f us" % (name, ours * 1e3,
-                                                                 theirs * 1e3))
+                        "%s: dwc %.1f us vs PyTorch %.1f us (GPU time)" % (
+                            name, ours * 1e3, theirs * 1e3))
     if train:
         model.zero_grad(set_to_none=True)
 
@@ -324,17 +508,21 @@ def _model_step(model, example_inputs, train, amp_dtype):
     return run
 
 
-def _time_both(model, layers, classes, step, rounds=4):
-    """Median ms of `step` with `layers` converted and with them reverted,
-    in interleaved rounds whose order alternates (ours first, then theirs
-    first: drifts and whatever favours the side timed first or second hit
-    both alike)."""
+def _time_both(model, layers, classes, step, routes, rounds=6):
+    """ms of `step` with `layers` converted and with them reverted: the
+    quietest of interleaved rounds (each the median of 4 steps) whose order
+    alternates (ours first, then theirs first: drifts and whatever favours
+    the side timed first or second hit both alike). The minimum, not the
+    median, of the rounds: on a shared host, interference only adds time,
+    and it moved whole rounds of one side by 10-25 % (the round medians of
+    bench/results/2026-12-01-torch-e2e-v5.md), enough to flip the
+    decision for a model whose converted layers save 10 % of its GPU time."""
     ours, theirs = [], []
 
     def timed(converted, first):
         for n, m in layers.items():
             if converted:
-                M.adopt(m, classes[n])
+                _adopt(m, classes[n], routes.get(n, ()))
             else:
                 M.revert(m)
         (ours if converted else theirs).append(_time_ms(step, reps=4, warm=2 if first else 1))
@@ -344,7 +532,7 @@ def _time_both(model, layers, classes, step, rounds=4):
             timed(converted, r < 2)
     for m in layers.values():
         M.revert(m)
-    return statistics.median(ours), statistics.median(theirs)
+    return min(ours), min(theirs)
 
 
 def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
@@ -355,7 +543,7 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
         return
     classes = {n: type(m) for n, m in chosen.items()}
     step = _model_step(model, example_inputs, train, amp_dtype)
-    ours, theirs = _time_both(model, chosen, classes, step)
+    ours, theirs = _time_both(model, chosen, classes, step, report.routes)
     report.model_ms = (ours, theirs)
     keep = dict(chosen)
     if ours >= theirs * (1.0 - margin):
@@ -363,13 +551,14 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
                   if n in report.timings and report.timings[n][0] <= 0.8 * report.timings[n][1]}
         keep = {}
         if strong and len(strong) < len(chosen):
-            o2, t2 = _time_both(model, strong, classes, step)
+            o2, t2 = _time_both(model, strong, classes, step, report.routes)
             if o2 < t2 * (1.0 - margin):
                 keep, report.model_ms = strong, (o2, t2)
     for n, m in chosen.items():
         if n in keep:
-            M.adopt(m, classes[n])
+            _adopt(m, classes[n], report.routes.get(n, ()))
         else:
+            report.routes.pop(n, None)
             M.revert(m)
             report.skip(n, "the whole model is not faster converted on this GPU and input",
                         "model step: dwc %.3f ms vs PyTorch %.3f ms" % (ours, theirs))

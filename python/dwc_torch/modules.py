@@ -103,8 +103,12 @@ class _ConvMixin(_PlanMixin):
         self.__dict__.pop("_plan", None)
 
     def _make_plan(self, ext):
-        return ext.ConvPlan(list(self.stride), list(self.padding4), list(self.dilation),
+        plan = ext.ConvPlan(list(self.stride), list(self.padding4), list(self.dilation),
                             type(self) is Conv2d)
+        route = self.__dict__.get("_dwc_route", 0)
+        if route:
+            plan.route = route
+        return plan
 
     def _call(self, op, relayout, x):
         # Under autocast the op's autocast kernel casts x, the weight (through
@@ -243,6 +247,37 @@ class AdaptiveAvgPool2d(_PlanMixin, nn.AdaptiveAvgPool2d):
         return dwc.global_avg_pool(x)
 
 
+# The ops of a depthwise layer convert() may leave to PyTorch's kernels
+# (the plan's route mask: 1 forward, 2 dX, 4 dW).
+ROUTE_OPS = {"fwd": 1, "bwd_data": 2, "bwd_filter": 4}
+
+
+def set_route(module, torch_ops=()):
+    """Runs the ops named in `torch_ops` (of ROUTE_OPS) of a converted
+    depthwise layer on PyTorch's kernels, the others on dwc's (convert's
+    per-op choice). Applies to the module's eager calls through its plan;
+    under torch.compile / export (torch.ops.dwc) every op is dwc's. Not
+    part of the state_dict."""
+    bad = set(torch_ops) - set(ROUTE_OPS)
+    if bad:
+        raise ValueError("dwc_torch: unknown ops %s (known: %s)" % (sorted(bad),
+                                                                   sorted(ROUTE_OPS)))
+    if torch_ops and type(module) is not DepthwiseConv2d:
+        raise ValueError("dwc_torch: per-op routes are for converted depthwise layers")
+    bits = sum(ROUTE_OPS[o] for o in set(torch_ops))
+    module.__dict__["_dwc_route"] = bits
+    plan = module.__dict__.get("_plan")
+    if plan is not None:
+        plan.route = bits
+    return module
+
+
+def route_of(module):
+    """The ops of `module` that run on PyTorch's kernels (set_route)."""
+    bits = module.__dict__.get("_dwc_route", 0)
+    return tuple(o for o, b in ROUTE_OPS.items() if bits & b)
+
+
 def adopt(module, cls):
     """Turns `module` (an instance of cls's PyTorch base) into a `cls` in
     place: same parameters, buffers and hooks."""
@@ -259,7 +294,7 @@ def revert(module):
     for base in type(module).__mro__[1:]:
         if base.__module__.startswith("torch.nn"):
             module.__class__ = base
-            for a in ("padding4", "_filter", "_conf", "_plan"):
+            for a in ("padding4", "_filter", "_conf", "_plan", "_dwc_route"):
                 module.__dict__.pop(a, None)
             return module
     return module

@@ -104,6 +104,21 @@ def _dw_bwd_filter(x, grad_out, kernel_size, stride, padding, dilation):
                                        grad_out, stride, 0, dilation, C).contiguous()
 
 
+def torch_dw_backward(grad_out, x, weight, stride, padding, dilation, data, filter):
+    """(dX or None, dW or None) of a depthwise convolution by PyTorch's
+    kernels, as its autograd computes them and as the C++ node does for
+    ops convert() leaves to PyTorch (torchDwBackward in csrc/dwc_ops.cpp)."""
+    pt, pb, pl, pr = padding
+    sym = pt == pb and pl == pr
+    xp = x if sym else _pad(x, padding)
+    dx, dw, _ = torch.ops.aten.convolution_backward(
+        grad_out, xp, weight, None, list(stride), [pt, pl] if sym else [0, 0],
+        list(dilation), False, [0, 0], weight.shape[0], [data, filter, False])
+    if data and not sym:
+        dx = dx[:, :, pt:pt + x.shape[2], pl:pl + x.shape[3]]
+    return dx, dw
+
+
 def _pool_args(window, stride, padding):
     pt, pb, pl, pr = padding
     if pt != pb or pl != pr:

@@ -76,9 +76,11 @@ Runtime runtime;
 std::mutex registryMutex;
 std::unordered_map<Key, void *, KeyHash> registry; // nullptr: unresolved
 py::object resolver;                               // Python callable or None
-std::atomic<int64_t> counters[4];                  // calls, fallbacks, copies, misses
+std::atomic<int64_t> counters[5]; // calls, fallbacks, copies, misses, routed
 
-enum Counter { Calls = 0, Fallbacks, Copies, Misses };
+// Routed: ops of a converted layer that run PyTorch's kernel by convert()'s
+// per-op choice (not a missing kernel, so not a fallback).
+enum Counter { Calls = 0, Fallbacks, Copies, Misses, Routed };
 void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
 
 // Finds the entry point of `key`; asks the resolver once per unknown key.
@@ -248,14 +250,20 @@ int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t
 bool symmetric(at::IntArrayRef p) { return p[0] == p[1] && p[2] == p[3]; }
 
 // PyTorch's depthwise/dense convolution with [t, b, l, r] padding.
-at::Tensor torchConv(const at::Tensor &x, const at::Tensor &w,
-                     const c10::optional<at::Tensor> &b, at::IntArrayRef stride,
-                     at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
-  count(Fallbacks);
+at::Tensor torchConvAs(Counter why, const at::Tensor &x, const at::Tensor &w,
+                       const c10::optional<at::Tensor> &b, at::IntArrayRef stride,
+                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+  count(why);
   if (symmetric(padding))
     return at::conv2d(x, w, b, stride, at::IntArrayRef({padding[0], padding[2]}), dilation, groups);
   at::Tensor xp = at::constant_pad_nd(x, {padding[2], padding[3], padding[0], padding[1]});
   return at::conv2d(xp, w, b, stride, at::IntArrayRef({0, 0}), dilation, groups);
+}
+
+at::Tensor torchConv(const at::Tensor &x, const at::Tensor &w,
+                     const c10::optional<at::Tensor> &b, at::IntArrayRef stride,
+                     at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+  return torchConvAs(Fallbacks, x, w, b, stride, padding, dilation, groups);
 }
 
 at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
@@ -567,6 +575,50 @@ at::Tensor dwc_bwd_filter(const at::Tensor &x, const at::Tensor &gy, at::IntArra
 }
 } // namespace redispatch
 
+// --- per-op routes of a converted layer -----------------------------------
+// convert() times each op of a depthwise layer on both sides and may keep
+// dwc for some of them only (e.g. the forward and dX, but PyTorch's dW where
+// that kernel is slower). The module's plan holds the route and sets it for
+// the duration of its call; the autograd kernel takes it (and clears it, so
+// no nested call sees it) and stores it in the node, which runs on the
+// autograd engine's thread. Calls through torch.ops (torch.compile, export)
+// carry no route: every op runs on dwc.
+enum RouteBit : uint8_t { RouteFwd = 1, RouteBwdData = 2, RouteBwdFilter = 4 };
+thread_local uint8_t tlsRoute = 0;
+
+struct RouteScope {
+  uint8_t saved;
+  explicit RouteScope(uint8_t r) : saved(tlsRoute) { tlsRoute = r; }
+  ~RouteScope() { tlsRoute = saved; }
+};
+
+uint8_t takeRoute() {
+  uint8_t r = tlsRoute;
+  tlsRoute = 0;
+  return r;
+}
+
+// PyTorch's dX and/or dW of a depthwise convolution, as its own autograd
+// computes them (aten::convolution_backward on the saved input and weight);
+// asymmetric padding through the padded input, dX cropped.
+std::pair<at::Tensor, at::Tensor> torchDwBackward(const at::Tensor &gy, const at::Tensor &x,
+                                                  const at::Tensor &w, at::IntArrayRef stride,
+                                                  at::IntArrayRef padding,
+                                                  at::IntArrayRef dilation, bool data,
+                                                  bool filter) {
+  count(Routed);
+  const bool sym = symmetric(padding);
+  at::Tensor xp =
+      sym ? x : at::constant_pad_nd(x, {padding[2], padding[3], padding[0], padding[1]});
+  std::vector<int64_t> pad = {sym ? padding[0] : 0, sym ? padding[2] : 0};
+  auto r = at::convolution_backward(gy, xp, w, c10::nullopt, stride, pad, dilation, false,
+                                    {0, 0}, w.size(0), {data, filter, false});
+  at::Tensor dx = std::get<0>(r);
+  if (data && !sym)
+    dx = dx.narrow(2, padding[0], x.size(2)).narrow(3, padding[2], x.size(3));
+  return {dx, std::get<1>(r)};
+}
+
 class DwFunction : public torch::autograd::Function<DwFunction> {
 public:
   // conf: stride (2), padding (4), dilation (2), has bias (1), in one saved
@@ -615,6 +667,7 @@ struct DwBackward : public torch::autograd::Node {
   at::Tensor hwc_;
   int64_t stride_[2], padding_[4], dilation_[2];
   bool bias_ = false;
+  uint8_t route_ = 0; // RouteBit: the backward ops that run PyTorch's kernels
 
   std::string name() const override { return "DwcDepthwiseConv2dBackward"; }
 
@@ -630,11 +683,18 @@ struct DwBackward : public torch::autograd::Node {
       return {dx, dw, db};
     const at::Tensor x = x_.unpack(shared_from_this()), w = w_.unpack(shared_from_this());
     at::IntArrayRef stride(stride_, 2), padding(padding_, 4), dilation(dilation_, 2);
-    if (should_compute_output(0))
+    const bool wantData = should_compute_output(0), wantFilter = should_compute_output(1);
+    const bool torchData = wantData && (route_ & RouteBwdData),
+               torchFilter = wantFilter && (route_ & RouteBwdFilter);
+    if (torchData || torchFilter) // one call where both are PyTorch's
+      std::tie(dx, dw) =
+          torchDwBackward(gy, x, w, stride, padding, dilation, torchData, torchFilter);
+    if (wantData && !torchData)
       dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc_));
-    if (should_compute_output(1))
-      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
-               .to(w.scalar_type());
+    if (wantFilter && !torchFilter)
+      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation);
+    if (dw.defined())
+      dw = dw.to(w.scalar_type());
     if (bias_ && should_compute_output(2)) {
       auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
       db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
@@ -647,16 +707,24 @@ struct DwBackward : public torch::autograd::Node {
 // autograd::Function (kept to compare their host time in one process).
 std::atomic<bool> lightNode{true};
 
-at::Tensor dwRecord(const at::Tensor &x, const at::Tensor &weight, const OptT &bias,
-                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
-                    const OptT &hwc) {
+// The forward below autograd: dwc's op, or PyTorch's convolution where the
+// route says so.
+at::Tensor dwForwardRouted(uint8_t route, const at::Tensor &x, const at::Tensor &weight,
+                           const OptT &bias, at::IntArrayRef stride, at::IntArrayRef padding,
+                           at::IntArrayRef dilation, const OptT &hwc) {
+  at::AutoDispatchBelowADInplaceOrView guard;
+  if (route & RouteFwd)
+    return torchConvAs(Routed, x, weight, bias, stride, padding, dilation, weight.size(0));
+  return dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
+}
+
+at::Tensor dwRecord(uint8_t route, const at::Tensor &x, const at::Tensor &weight,
+                    const OptT &bias, at::IntArrayRef stride, at::IntArrayRef padding,
+                    at::IntArrayRef dilation, const OptT &hwc) {
   std::shared_ptr<DwBackward> node(new DwBackward(), torch::autograd::deleteNode);
   node->set_next_edges(torch::autograd::collect_next_edges(x, weight, bias));
-  at::Tensor y;
-  {
-    at::AutoDispatchBelowADInplaceOrView guard;
-    y = dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
-  }
+  at::Tensor y = dwForwardRouted(route, x, weight, bias, stride, padding, dilation, hwc);
+  node->route_ = route;
   std::copy(stride.begin(), stride.end(), node->stride_);
   std::copy(padding.begin(), padding.end(), node->padding_);
   std::copy(dilation.begin(), dilation.end(), node->dilation_);
@@ -679,12 +747,12 @@ at::Tensor dwAutograd(const at::Tensor &x, const at::Tensor &weight, const OptT 
                       const OptT &hwc) {
   // Nothing to record (no_grad, inference, frozen layers): straight to the
   // kernel, without an autograd node.
-  if (!needsGrad(x, weight, bias)) {
-    at::AutoDispatchBelowADInplaceOrView guard;
-    return dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
-  }
+  const uint8_t route = takeRoute();
+  if (!needsGrad(x, weight, bias))
+    return dwForwardRouted(route, x, weight, bias, stride, padding, dilation, hwc);
   if (lightNode.load(std::memory_order_relaxed))
-    return dwRecord(x, weight, bias, stride, padding, dilation, hwc);
+    return dwRecord(route, x, weight, bias, stride, padding, dilation, hwc);
+  // The comparison node (set_light_autograd_node(False)) runs every op on dwc.
   std::vector<int64_t> conf(stride.begin(), stride.end());
   conf.insert(conf.end(), padding.begin(), padding.end());
   conf.insert(conf.end(), dilation.begin(), dilation.end());
@@ -855,8 +923,22 @@ public:
   }
 
   at::Tensor call(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
-    OptT hwc = filter(x, w);
-    return (dense_ ? convOp() : dwOp()).call(x, w, b, stride_, padding_, dilation_, hwc);
+    // The cached filter serves dwc's forward and dX; none when both are PyTorch's.
+    const uint8_t both = RouteFwd | RouteBwdData;
+    OptT hwc = (route_ & both) == both ? OptT() : filter(x, w);
+    if (dense_)
+      return convOp().call(x, w, b, stride_, padding_, dilation_, hwc);
+    RouteScope scope(route_);
+    return dwOp().call(x, w, b, stride_, padding_, dilation_, hwc);
+  }
+
+  // RouteBit mask: which of the layer's ops run PyTorch's kernels.
+  int64_t route() const { return route_; }
+  void setRoute(int64_t r) {
+    TORCH_CHECK(r >= 0 && r <= 7 && (!dense_ || r == 0),
+                "dwc_torch: a route is a mask of 1 (forward), 2 (dX), 4 (dW) of a depthwise "
+                "plan, got ", r);
+    route_ = static_cast<uint8_t>(r);
   }
 
   // The cached filter for a call on x (None off the GPU and for tensors
@@ -895,6 +977,7 @@ public:
 private:
   std::vector<int64_t> stride_, padding_, dilation_;
   bool dense_;
+  uint8_t route_ = 0;
   at::Tensor hwc_;
   int64_t version_ = -1, relayouts_ = 0;
   void *ptr_ = nullptr;
@@ -1116,6 +1199,7 @@ py::dict stats() {
   d["fallbacks"] = counters[Fallbacks].load();
   d["layout_copies"] = counters[Copies].load();
   d["misses"] = counters[Misses].load();
+  d["routed"] = counters[Routed].load();
   std::lock_guard<std::mutex> lock(registryMutex);
   int64_t resolved = 0;
   for (auto &kv : registry)
@@ -1171,6 +1255,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
            py::arg("stride"), py::arg("padding"), py::arg("dilation"), py::arg("dense"))
       .def("call", &ConvPlan::call, "plan(x, weight, bias) as a pybind11 method (probes)")
       .def("filter", &ConvPlan::filter)
+      .def_property("route", &ConvPlan::route, &ConvPlan::setRoute)
       .def_property_readonly("relayouts", &ConvPlan::relayouts)
       .def_property_readonly("tag", &ConvPlan::tag)
       .def_property_readonly("cached", &ConvPlan::cached);

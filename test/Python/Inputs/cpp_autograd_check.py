@@ -105,3 +105,95 @@ buf = io.BytesIO()
 torch.save(net, buf)
 print("deepcopy", type(twin[0]).__name__, torch.equal(twin(xn), net(xn)),
       "pickled", len(buf.getvalue()) > 0)
+
+# --- per-op routes (convert's per-op choice): the plan's route leaves the
+# named ops to PyTorch's kernels. Here both sides are PyTorch's operators,
+# so what is checked is which ops run (the profiler's op names), that the
+# gradients are right (gradcheck, every route, asymmetric padding, stride,
+# dilation) and that the route is set only for the plan's call.
+from dwc_torch import converter, modules  # noqa: E402
+
+
+class Ops(torch.utils._python_dispatch.TorchDispatchMode):
+    """The ops below autograd (the kernels' level), in call order."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.append(str(func.overloadpacket).split(".")[-1])
+        return func(*args, **(kwargs or {}))
+
+
+def ran(fn):
+    """Which side ran the forward, dX and dW of a depthwise layer."""
+    with Ops() as mode:
+        fn()
+    n = mode.names
+    return "fwd:%s dx/dw:%s" % (
+        "dwc" if "depthwise_conv2d" in n else "torch" if "conv2d" in n or "convolution" in n else "-",
+        "+".join(x for x in ("depthwise_conv2d_backward_data", "depthwise_conv2d_backward_filter",
+                             "convolution_backward") if x in n).replace(
+            "depthwise_conv2d_backward_data", "dwc-dx").replace(
+            "depthwise_conv2d_backward_filter", "dwc-dw").replace("convolution_backward",
+                                                                   "torch"))
+
+
+rp = ext.ConvPlan([2, 1], [1, 2, 0, 3], [1, 2], False)
+for r in range(8):
+    rp.route = r
+    ok = torch.autograd.gradcheck(lambda x, w, b: rp(x, w, b), (x, w, b))
+    n0 = ext.stats()["routed"]
+    how = ran(lambda: rp(x, w, b).sum().backward())
+    print("route", r, "gradcheck", ok, "ran:", how, "routed", ext.stats()["routed"] - n0)
+x.grad = w.grad = b.grad = None
+rp.route = 6
+y = rp(x, w, b)
+print("route only inside the plan's call:", ran(lambda: f(x, w, b).sum().backward()))
+for bad in (8, -1):
+    try:
+        rp.route = bad
+        print("route", bad, "accepted")
+    except RuntimeError as e:
+        print("route", bad, "refused:", "mask of 1 (forward)" in str(e))
+try:
+    ext.ConvPlan([1, 1], [0, 0, 0, 0], [1, 1], True).route = 4
+    print("dense route accepted")
+except RuntimeError as e:
+    print("dense route refused:", "depthwise plan" in str(e))
+
+# The module side: set_route / route_of, the plan made afterwards takes it,
+# the state_dict is the same, revert forgets it, torch.compile still traces.
+conv = torch.nn.Conv2d(6, 6, 5, padding=2, groups=6).double()
+ref = copy.deepcopy(conv)
+dwc_torch.convert(conv, verbose=False)
+modules.set_route(conv, ("bwd_filter",))
+xm = torch.randn(3, 6, 11, 10, dtype=torch.float64, requires_grad=True)
+print("module route", modules.route_of(conv), "ran:",
+      ran(lambda: conv(xm).sum().backward()), "plan", conv._plan.route)
+gm = [t.grad.clone() for t in (xm, conv.weight, conv.bias)]
+xm.grad = None
+ref(xm).sum().backward()
+print("module grads == nn.Conv2d:", all(torch.allclose(a, c, rtol=1e-10, atol=1e-12)
+                                        for a, c in zip(gm, (xm.grad, ref.weight.grad,
+                                                              ref.bias.grad))))
+print("state_dict keys equal:", list(conv.state_dict()) == list(ref.state_dict()))
+cc = torch.compile(conv, backend="aot_eager", fullgraph=True)
+print("compile with a route:", torch.allclose(cc(xm), ref(xm)))
+for bad in (("bwd_weight",), ("fwd",)):
+    try:
+        modules.set_route(conv if bad[0] != "fwd" else torch.nn.MaxPool2d(2), bad)
+        print("set_route", bad, "accepted")
+    except ValueError as e:
+        print("set_route", bad, "refused:", str(e)[:40])
+modules.revert(conv)
+print("reverted:", type(conv).__name__, modules.route_of(conv))
+
+# convert's choice from per-op times: each op on the faster side, PyTorch's
+# single dX + dW call where it beats both; inference never routes.
+T = {"fwd": (1.0, 2.0), "bwd_data": (1.0, 3.0), "bwd_filter": (5.0, 2.0), "bwd_both": (None, 4.5)}
+print("choose", converter.choose_route(T, True))
+T2 = dict(T, fwd=(3.0, 2.0), bwd_data=(3.0, 2.0), bwd_both=(None, 3.5))
+print("choose", converter.choose_route(T2, True))
+print("choose infer", converter.choose_route(T2, False))
