@@ -44,6 +44,22 @@ FailureOr<ConfigAttr> emittableConfigOf(Operation *op,
   return config;
 }
 
+/// A kernel pattern of the family `ConfigAttr` for `OpTy`: matches the ops
+/// whose configuration it emits (emittableConfigOf) and emits them.
+template <typename OpTy, typename ConfigAttr>
+struct KernelPattern : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    FailureOr<ConfigAttr> config = emittableConfigOf<ConfigAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    return emit(op, *config, rewriter);
+  }
+  virtual LogicalResult emit(OpTy op, ConfigAttr config,
+                             PatternRewriter &rewriter) const = 0;
+};
+
 } // namespace dwc
 } // namespace mlir
 

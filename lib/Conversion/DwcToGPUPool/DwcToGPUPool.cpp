@@ -59,13 +59,6 @@ ArrayRef<int64_t> shapeOf(Value v) {
 }
 Type elemOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
 
-/// The op's complete configuration of kind `ConfigAttr` if it is emitted
-/// here (the rules of Configs/Pool.h hold for it).
-template <typename ConfigAttr>
-FailureOr<ConfigAttr> configOf(Operation *op, PatternRewriter &rewriter) {
-  return emittableConfigOf<ConfigAttr>(op, rewriter);
-}
-
 /// One windowed pooling kernel: the op's shape, its configuration's channel
 /// vector (vw elements, CV vectors per row) and TH rows x TM columns per
 /// thread, and the types: `acc` sums, `cty` the window fold (max: the
@@ -326,21 +319,46 @@ SmallVector<Value> foldStripRow(OpBuilder &bh, Location loc, const Plan &p,
   });
 }
 
+/// A thread of a single-row strip kernel: its first output (n, oh, ow0) and
+/// channel c, and the input row and column where its first window starts.
+struct RowStrip {
+  Value n, oh, ow0, c, top, wbase;
+};
+
+/// Launches one thread per strip of `perThread` consecutive outputs of one
+/// row of the N x OH x OW pooling output x vw channels; `body` gets the
+/// thread's emitter, strip and the number of strips per row.
+void emitRowStripLaunch(
+    PatternRewriter &rewriter, Operation *op, const Plan &p,
+    int64_t perThread, StringRef role,
+    function_ref<void(OpBuilder &, Emitter &, const RowStrip &, int64_t)>
+        body) {
+  Location loc = op->getLoc();
+  int64_t strips = llvm::divideCeil(p.OW, perThread);
+  int64_t total = p.N * p.OH * strips * p.CV;
+  emitLaunch(rewriter, op, total, role, [&](OpBuilder &b, Value gid) {
+    Emitter e{b, loc, p.vw};
+    auto co = e.delinearize(gid, {p.N, p.OH, strips, p.CV});
+    RowStrip s;
+    s.n = co[0], s.oh = co[1], s.ow0 = e.mul(co[2], perThread),
+    s.c = e.mul(co[3], p.vw);
+    s.top = e.add(e.mul(s.oh, p.sh), -p.pt);
+    s.wbase = e.add(e.mul(s.ow0, p.sw), -p.pl);
+    body(b, e, s, strips);
+  });
+}
+
 /// Single-row strips: a thread owns TM consecutive outputs of one row x vw
 /// channels and visits its KH window rows.
 void emitForwardStrips(PatternRewriter &rewriter, Pool2DOp op,
                        const Plan &p) {
   Value x = op.getInput(), y = op.getInit();
   Location loc = op.getLoc();
-  int64_t OWc = llvm::divideCeil(p.OW, p.TM);
-  int64_t total = p.N * p.OH * OWc * p.CV;
-  emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
-    Emitter e{b, loc, p.vw};
-    auto co = e.delinearize(gid, {p.N, p.OH, OWc, p.CV});
-    Value n = co[0], oh = co[1], ow0 = e.mul(co[2], p.TM),
-          c = e.mul(co[3], p.vw);
-    Value hs = e.add(e.mul(oh, p.sh), -p.pt);
-    Value wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+  emitRowStripLaunch(rewriter, op, p, p.TM, "", [&](OpBuilder &b, Emitter &e,
+                                                    const RowStrip &s,
+                                                    int64_t OWc) {
+    Value n = s.n, oh = s.oh, ow0 = s.ow0, c = s.c, hs = s.top,
+          wbase = s.wbase;
     Value neutral = p.isMax ? e.negInf(p.cty) : e.splatF(p.cty, 0.0);
     SmallVector<Value> inits(p.TM, neutral);
     auto res = loop(b, loc, p.KH, p.KH <= kMaxUnroll, inits,
@@ -493,17 +511,13 @@ void emitForwardRowTiles(PatternRewriter &rewriter, Pool2DOp op,
 
 /// dwc.pool2d with a #dwc.pool_forward configuration: row tiles (rows > 1)
 /// or single-row strips.
-struct Pool2DForward : OpRewritePattern<Pool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Pool2DForward : KernelPattern<Pool2DOp, PoolForwardKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(Pool2DOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<PoolForwardKernelAttr> config =
-        configOf<PoolForwardKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    Plan p = planOf(op, config->getVectorBits(), config->getRows(),
-                    config->getColumns(), op.getCountIncludePad(),
+  LogicalResult emit(Pool2DOp op, PoolForwardKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    Plan p = planOf(op, config.getVectorBits(), config.getRows(),
+                    config.getColumns(), op.getCountIncludePad(),
                     op.getAccType());
     p.activation = op.getActivation();
     if (p.TH > 1)
@@ -755,15 +769,12 @@ void emitArgmaxKernel(PatternRewriter &rewriter, Pool2DBackwardOp op,
                       const Plan &p, Value taps) {
   Location loc = op.getLoc();
   Value x = op.getInput();
-  int64_t OWa = llvm::divideCeil(p.OW, p.TA);
-  int64_t totalA = p.N * p.OH * OWa * p.CV;
-  emitLaunch(rewriter, op, totalA, "argmax", [&](OpBuilder &b, Value gid) {
-    Emitter e{b, loc, p.vw};
-    auto co = e.delinearize(gid, {p.N, p.OH, OWa, p.CV});
-    Value n = co[0], oh = co[1], ow0 = e.mul(co[2], p.TA),
-          c = e.mul(co[3], p.vw);
-    Value top = e.add(e.mul(oh, p.sh), -p.pt);
-    Value wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+  emitRowStripLaunch(rewriter, op, p, p.TA, "argmax", [&](OpBuilder &b,
+                                                          Emitter &e,
+                                                          const RowStrip &s,
+                                                          int64_t OWa) {
+    Value n = s.n, oh = s.oh, ow0 = s.ow0, c = s.c, top = s.top,
+          wbase = s.wbase;
     if (p.packedArgmax) {
       PackedArgmaxScan scan{p, loc, p.vw / 2};
       auto state = loop(b, loc, p.KH, p.KH <= kMaxUnroll,
@@ -1162,21 +1173,17 @@ void emitGatherStrips(PatternRewriter &rewriter, Pool2DBackwardOp op,
 /// dwc.pool2d_backward with a #dwc.pool_backward configuration: the
 /// stored-argmax kernel first where configured, then the gather (stride-1
 /// average row tiles, strided tiles or single-row strips).
-struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Pool2DBackward : KernelPattern<Pool2DBackwardOp, PoolBackwardKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(Pool2DBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<PoolBackwardKernelAttr> config =
-        configOf<PoolBackwardKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    Plan p = planOf(op, 128, config->getRows(), config->getColumns(),
+  LogicalResult emit(Pool2DBackwardOp op, PoolBackwardKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    Plan p = planOf(op, 128, config.getRows(), config.getColumns(),
                     op.getCountIncludePad(), op.getAccType());
-    StringRef argmax = config->getArgmax();
+    StringRef argmax = config.getArgmax();
     p.storedArgmax = argmax == "stored" || argmax == "packed";
     p.packedArgmax = argmax == "packed";
-    p.TA = std::min(config->getArgmaxColumns(), p.OW);
+    p.TA = std::min(config.getArgmaxColumns(), p.OW);
     Location loc = op.getLoc();
     Value taps;
     if (p.storedArgmax) {
@@ -1325,16 +1332,12 @@ struct ConvPoolStrip {
 };
 
 /// dwc.depthwise_conv2d_pool2d with a #dwc.conv_pool configuration.
-struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ConvPoolForward : KernelPattern<DepthwiseConv2DPool2DOp, ConvPoolKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvPoolKernelAttr> config =
-        configOf<ConvPoolKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    ConvPoolPlan p = convPoolPlanOf(op, config->getColumns());
+  LogicalResult emit(DepthwiseConv2DPool2DOp op, ConvPoolKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    ConvPoolPlan p = convPoolPlanOf(op, config.getColumns());
     Location loc = op.getLoc();
     int64_t total = p.N * p.PH * p.PWc * p.CV;
     emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
