@@ -1150,12 +1150,10 @@ struct KernelBuilder {
   ValueRange buildOverlappedLoop(Emitter &e, Value zero, Value one,
                                  ValueRange iter) {
     int64_t S = p.S;
-    // Tile 0 has landed (S - 2 younger groups may be pending).
-    asyncWait(b, asyncCommit(b), S - 1);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, e.cst(p.T), one, iter,
-        [&](OpBuilder &lb, Location, Value t, ValueRange args) {
-          Emitter l{lb, loc};
+    return wgmmaTileLoop(
+        e, zero, one, iter,
+        [&](OpBuilder &lb, Emitter &l, Value t,
+            ValueRange args) -> SmallVector<Value> {
           Value acc = args[0];
           fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
@@ -1171,16 +1169,37 @@ struct KernelBuilder {
                                                eb.getI64IntegerAttr(0));
           }
           gpu::BarrierOp::create(lb, loc);
-          // Tile t + S - 1 into the buffer of tile t - 1; then tile t + 1
-          // has landed.
-          Value tn = l.add(t, S - 1);
-          SmallVector<Value> c;
-          issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
-                    /*doStoreNow=*/true);
+          // Then tile t + 1 has landed.
+          issueAhead(lb, l, t);
           asyncWait(lb, asyncCommit(lb), S - 2);
-          scf::YieldOp::create(lb, loc, ValueRange{acc});
+          return {acc};
+        });
+  }
+
+  /// The loop over the T K tiles of the wgmma pipelines, entered once tile
+  /// 0 has landed (S - 2 younger groups may be pending); `body` returns
+  /// what iteration t yields.
+  ValueRange wgmmaTileLoop(
+      Emitter &e, Value zero, Value one, ValueRange iter,
+      function_ref<SmallVector<Value>(OpBuilder &, Emitter &, Value t,
+                                      ValueRange)>
+          body) {
+    asyncWait(b, asyncCommit(b), p.S - 1);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, e.cst(p.T), one, iter,
+        [&](OpBuilder &lb, Location, Value t, ValueRange args) {
+          Emitter l{lb, loc};
+          scf::YieldOp::create(lb, loc, body(lb, l, t, args));
         });
     return loop.getResults();
+  }
+
+  /// Issues the copies of tile t + S - 1 (none past the last tile) into
+  /// the buffer that tile t - 1 used.
+  void issueAhead(OpBuilder &lb, Emitter &l, Value t) {
+    Value tn = l.add(t, p.S - 1);
+    SmallVector<Value> c;
+    issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, p.S), /*doStoreNow=*/true);
   }
 
   /// barriers = 1: after the one barrier per K tile, tile t is in shared
@@ -1191,25 +1210,20 @@ struct KernelBuilder {
   ValueRange buildOneBarrierLoop(Emitter &e, Value zero, Value one,
                                  ValueRange iter) {
     int64_t S = p.S;
-    asyncWait(b, asyncCommit(b), S - 1);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, e.cst(p.T), one, iter,
-        [&](OpBuilder &lb, Location, Value t, ValueRange args) {
-          Emitter l{lb, loc};
+    return wgmmaTileLoop(
+        e, zero, one, iter,
+        [&](OpBuilder &lb, Emitter &l, Value t,
+            ValueRange args) -> SmallVector<Value> {
           fenceSharedToAsyncProxy(lb, loc);
           gpu::BarrierOp::create(lb, loc);
           Value acc = computeWG(lb, l.rem(t, S), args)[0];
-          Value tn = l.add(t, S - 1);
-          SmallVector<Value> c;
-          issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
-                    /*doStoreNow=*/true);
+          issueAhead(lb, l, t);
           Value tok = asyncCommit(lb);
           NVVM::WgmmaWaitGroupSyncOp::create(lb, loc,
                                              lb.getI64IntegerAttr(0));
           asyncWait(lb, tok, S - 2);
-          scf::YieldOp::create(lb, loc, ValueRange{acc});
+          return {acc};
         });
-    return loop.getResults();
   }
 
   /// The default pipeline: tile t + S - 1 issued into the buffer tile t - 1
