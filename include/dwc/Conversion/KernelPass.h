@@ -26,6 +26,19 @@ void applyKernelPatterns(Operation *root, PatternBenefit benefit = 1) {
   walkAndApplyPatterns(root, std::move(patterns));
 }
 
+/// A kernel pass that applies its patterns `Patterns...` with `benefit` (it
+/// orders the kernel families where several passes run on one op kind):
+/// `Generated` is the pass's TableGen base (dwc::impl::Convert...Base).
+template <typename Derived, template <typename> class Generated,
+          unsigned benefit, typename... Patterns>
+struct PatternKernelPass : Generated<Derived> {
+  using GeneratedBase = Generated<Derived>;
+  using GeneratedBase::GeneratedBase;
+  void runOnOperation() override {
+    applyKernelPatterns<Patterns...>(this->getOperation(), benefit);
+  }
+};
+
 /// The op's complete configuration of kind `ConfigAttr` if a kernel pattern
 /// emits it: set by dwc-select-kernels, fitting the op, memref form.
 template <typename ConfigAttr>

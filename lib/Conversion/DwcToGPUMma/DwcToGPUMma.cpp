@@ -1034,11 +1034,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 };
 
 struct ConvertDwcToGPUMmaPass
-    : dwc::impl::ConvertDwcToGPUMmaBase<ConvertDwcToGPUMmaPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    applyKernelPatterns<MmaDepthwiseLowering<DepthwiseConv2DOp>, MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/3);
-  }
+    : PatternKernelPass<ConvertDwcToGPUMmaPass,
+                        dwc::impl::ConvertDwcToGPUMmaBase,
+                        /*benefit=*/3,
+                        MmaDepthwiseLowering<DepthwiseConv2DOp>,
+                        MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

@@ -1182,11 +1182,12 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
 };
 
 struct ConvertDwcToGPUMmaStreamPass
-    : dwc::impl::ConvertDwcToGPUMmaStreamBase<ConvertDwcToGPUMmaStreamPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    applyKernelPatterns<StreamDepthwiseLowering<DepthwiseConv2DOp>, StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/4);
-  }
+    : PatternKernelPass<ConvertDwcToGPUMmaStreamPass,
+                        dwc::impl::ConvertDwcToGPUMmaStreamBase,
+                        /*benefit=*/4,
+                        StreamDepthwiseLowering<DepthwiseConv2DOp>,
+                        StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

@@ -341,10 +341,12 @@ struct StridedForwardLowering
 };
 
 struct ConvertDwcToGPUStridedPass
-    : dwc::impl::ConvertDwcToGPUStridedBase<ConvertDwcToGPUStridedPass> {
-  void runOnOperation() override {
-    applyKernelPatterns<StridedBackwardDataLowering, StridedForwardLowering>(getOperation(), /*benefit=*/2);
-  }
+    : PatternKernelPass<ConvertDwcToGPUStridedPass,
+                        dwc::impl::ConvertDwcToGPUStridedBase,
+                        /*benefit=*/2,
+                        StridedBackwardDataLowering,
+                        StridedForwardLowering> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace
