@@ -8,6 +8,7 @@
 #ifndef DWC_CONVERSION_KERNELPASS_H
 #define DWC_CONVERSION_KERNELPASS_H
 
+#include "dwc/Dialect/Dwc/IR/DwcDialect.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -39,12 +40,11 @@ struct PatternKernelPass : Generated<Derived> {
   }
 };
 
-/// The op's complete configuration of kind `ConfigAttr` if a kernel pattern
-/// emits it: set by dwc-select-kernels, fitting the op, memref form.
-template <typename ConfigAttr>
-FailureOr<ConfigAttr> emittableConfigOf(Operation *op,
-                                        PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+/// Whether a kernel pattern emits `op` with `config` (null: the op has none
+/// of the pattern's families): complete, fitting the op, memref form.
+inline LogicalResult checkEmittable(Operation *op,
+                                    KernelConfigAttrInterface config,
+                                    PatternRewriter &rewriter) {
   if (!config || !config.isComplete())
     return rewriter.notifyMatchFailure(
         op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
@@ -54,6 +54,30 @@ FailureOr<ConfigAttr> emittableConfigOf(Operation *op,
   if (op->getNumResults() != 0 ||
       !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
     return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
+  return success();
+}
+
+/// The op's complete configuration of kind `ConfigAttr` if a kernel pattern
+/// emits it: set by dwc-select-kernels, fitting the op, memref form.
+template <typename ConfigAttr>
+FailureOr<ConfigAttr> emittableConfigOf(Operation *op,
+                                        PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
+  if (failed(checkEmittable(op, config, rewriter)))
+    return failure();
+  return config;
+}
+
+/// As emittableConfigOf, for a pattern that emits any of the families
+/// `ConfigAttrs...`.
+template <typename... ConfigAttrs>
+FailureOr<KernelConfigAttrInterface>
+emittableConfigOfAny(Operation *op, PatternRewriter &rewriter) {
+  auto config = op->getAttrOfType<KernelConfigAttrInterface>(kKernelAttrName);
+  if (config && !isa<ConfigAttrs...>(config))
+    config = nullptr;
+  if (failed(checkEmittable(op, config, rewriter)))
+    return failure();
   return config;
 }
 
