@@ -100,6 +100,15 @@ backwardDataProblem(DepthwiseConv2DBackwardDataOp op, std::string &why) {
                           op.getInit(), pt, pl, /*rotateFilter=*/true};
 }
 
+/// The stride-1 problem of a forward or a backward-data op (the latter on
+/// the rotated filter; it fails with `why` as backwardDataProblem).
+inline FailureOr<DepthwiseProblem> depthwiseProblemOf(Operation *op,
+                                                      std::string &why) {
+  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
+    return forwardProblem(fwd);
+  return backwardDataProblem(cast<DepthwiseConv2DBackwardDataOp>(op), why);
+}
+
 } // namespace dwc
 } // namespace mlir
 

@@ -231,6 +231,25 @@ void emitLaunch(RewriterBase &rewriter, Operation *op, int64_t total,
   rewriter.eraseOp(op);
 }
 
+/// Replaces `op` with a launch of one thread per point of the `dims` grid,
+/// whose last dimension counts vectors of `vw` channels; `body` gets the
+/// thread's emitter and coordinates, the last one its first channel.
+void emitVectorLaunch(
+    RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> dims, int64_t vw,
+    Type acc,
+    function_ref<void(OpBuilder &, Location, KernelEmitter &, ArrayRef<Value>)>
+        body) {
+  int64_t total = 1;
+  for (int64_t d : dims)
+    total *= d;
+  emitLaunch(rewriter, op, total, [&](OpBuilder &b, Location loc, Value gid) {
+    KernelEmitter e{b, loc, vw, acc};
+    SmallVector<Value> co = e.delinearize(gid, dims);
+    co.back() = e.mul(co.back(), vw);
+    body(b, loc, e, co);
+  });
+}
+
 /// The extents a direct kernel of a windowed op reads: the NHWC side `in`
 /// (input or input gradient), the filter window and the output side.
 struct WindowExtents {
@@ -310,12 +329,10 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
     Type acc = op.getAccType();
     auto [unrollW, unrollH] = windowUnroll(FH, FW, vw);
 
-    emitLaunch(rewriter, op, N * OH * OW * (C / vw), [&](OpBuilder &b,
-                                                         Location loc,
-                                                         Value gid) {
-      KernelEmitter e{b, loc, vw, acc};
-      auto co = e.delinearize(gid, {N, OH, OW, C / vw});
-      Value n = co[0], oh = co[1], ow = co[2], c = e.mul(co[3], vw);
+    emitVectorLaunch(rewriter, op, {N, OH, OW, C / vw}, vw, acc,
+                     [&](OpBuilder &, Location, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value n = co[0], oh = co[1], ow = co[2], c = co[3];
       Value init = bias ? e.toAcc(e.load(bias, {c})) : e.zero(acc);
       ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
@@ -370,12 +387,10 @@ struct DepthwiseConv2DBackwardDataLowering : DirectLowering<DepthwiseConv2DBackw
       return o;
     };
 
-    emitLaunch(rewriter, op, N * IH * IW * (C / vw), [&](OpBuilder &b,
-                                                         Location loc,
-                                                         Value gid) {
-      KernelEmitter e{b, loc, vw, acc};
-      auto co = e.delinearize(gid, {N, IH, IW, C / vw});
-      Value n = co[0], ih = co[1], iw = co[2], c = e.mul(co[3], vw);
+    emitVectorLaunch(rewriter, op, {N, IH, IW, C / vw}, vw, acc,
+                     [&](OpBuilder &, Location, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value n = co[0], ih = co[1], iw = co[2], c = co[3];
       Value fh, oh, hOk;
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
         fh = r;
@@ -411,11 +426,10 @@ struct DepthwiseConv2DBackwardFilterLowering : DirectLowering<DepthwiseConv2DBac
     Type acc = op.getAccType();
 
     // One thread per (fh, fw, channel vector), looping over n, oh, ow.
-    emitLaunch(rewriter, op, FH * FW * (C / vw), [&](OpBuilder &b,
-                                                     Location loc, Value gid) {
-      KernelEmitter e{b, loc, vw, acc};
-      auto co = e.delinearize(gid, {FH, FW, C / vw});
-      Value fh = co[0], fw = co[1], c = e.mul(co[2], vw);
+    emitVectorLaunch(rewriter, op, {FH, FW, C / vw}, vw, acc,
+                     [&](OpBuilder &b, Location loc, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value fh = co[0], fw = co[1], c = co[2];
       Value hOff = e.add(e.mul(fh, d[0]), -p[0]);
       Value wOff = e.add(e.mul(fw, d[1]), -p[2]);
       auto res = emitLoop(
@@ -468,12 +482,10 @@ struct Pool2DLowering : DirectLowering<Pool2DOp> {
     Type acc = op.getAccType();
     auto [unrollW, unrollH] = windowUnroll(KH, KW, vw);
 
-    emitLaunch(rewriter, op, N * OH * OW * (C / vw), [&](OpBuilder &b,
-                                                         Location loc,
-                                                         Value gid) {
-      KernelEmitter e{b, loc, vw, acc};
-      auto co = e.delinearize(gid, {N, OH, OW, C / vw});
-      Value n = co[0], oh = co[1], ow = co[2], c = e.mul(co[3], vw);
+    emitVectorLaunch(rewriter, op, {N, OH, OW, C / vw}, vw, acc,
+                     [&](OpBuilder &b, Location loc, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value n = co[0], oh = co[1], ow = co[2], c = co[3];
       Value hs = e.add(e.mul(oh, s[0]), -p[0]);
       Value ws = e.add(e.mul(ow, s[1]), -p[2]);
       const llvm::fltSemantics &sem = cast<FloatType>(acc).getFloatSemantics();
@@ -548,11 +560,10 @@ struct GlobalAvgPoolLowering : DirectLowering<GlobalAvgPoolOp> {
     int64_t vw = pickVectorWidth(elemOf(x), C, {x, y});
     Type acc = op.getAccType();
 
-    emitLaunch(rewriter, op, N * (C / vw), [&](OpBuilder &b, Location loc,
-                                               Value gid) {
-      KernelEmitter e{b, loc, vw, acc};
-      auto co = e.delinearize(gid, {N, C / vw});
-      Value n = co[0], c = e.mul(co[1], vw);
+    emitVectorLaunch(rewriter, op, {N, C / vw}, vw, acc,
+                     [&](OpBuilder &b, Location loc, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value n = co[0], c = co[1];
       Value h;
       auto row = [&](KernelEmitter &, Value r, int64_t, int64_t) { h = r; };
       auto tap = [&](KernelEmitter &ew, Value w, int64_t, int64_t,
@@ -586,12 +597,11 @@ struct Im2winLowering : DirectLowering<Im2winOp> {
     Type acc = elemOf(x);
 
     // R[n, oh, w, fh, c] = Xpad[n, oh*sh + fh*dh, w, c].
-    emitLaunch(rewriter, op, N * OH * IWp * FH * (C / vw),
-               [&](OpBuilder &b, Location loc, Value gid) {
-                 KernelEmitter e{b, loc, vw, acc};
-                 auto co = e.delinearize(gid, {N, OH, IWp, FH, C / vw});
+    emitVectorLaunch(rewriter, op, {N, OH, IWp, FH, C / vw}, vw, acc,
+                     [&](OpBuilder &, Location, KernelEmitter &e,
+                         ArrayRef<Value> co) {
                  Value n = co[0], oh = co[1], wp = co[2], fh = co[3],
-                       c = e.mul(co[4], vw);
+                       c = co[4];
                  Value ih =
                      e.add(e.add(e.mul(oh, s[0]), e.mul(fh, d[0])), -p[0]);
                  Value iw = e.add(wp, -p[2]);
@@ -619,12 +629,10 @@ struct Conv2DLowering : DirectLowering<Conv2DOp> {
     Type acc = op.getAccType();
     bool unrollW = FW <= kMaxUnroll;
 
-    emitLaunch(rewriter, op, N * OH * OW * (OC / vw), [&](OpBuilder &b,
-                                                          Location loc,
-                                                          Value gid) {
-      KernelEmitter e{b, loc, vw, acc};
-      auto co = e.delinearize(gid, {N, OH, OW, OC / vw});
-      Value n = co[0], oh = co[1], ow = co[2], oc = e.mul(co[3], vw);
+    emitVectorLaunch(rewriter, op, {N, OH, OW, OC / vw}, vw, acc,
+                     [&](OpBuilder &, Location, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value n = co[0], oh = co[1], ow = co[2], oc = co[3];
       Value init = bias ? e.toAcc(e.load(bias, {oc})) : e.zero(acc);
       ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
       // (Rows are never unrolled: ivRange gives the whole range.)

@@ -29,6 +29,7 @@
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/LaunchBuilder.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
@@ -982,19 +983,9 @@ void emitConversion(RewriterBase &rewriter, Location loc, Value acc, Value dw,
 /// The op's complete configuration of this family, or a match failure.
 FailureOr<KernelConfigAttrInterface>
 configOf(DepthwiseConv2DBackwardFilterOp op, PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<KernelConfigAttrInterface>(kKernelAttrName);
-  if (!config ||
-      !isa<BwdFilterStreamKernelAttr, BwdFilterSplitZKernelAttr,
-           BwdFilterImageKernelAttr>(config) ||
-      !config.isComplete())
-    return rewriter.notifyMatchFailure(
-        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
-  if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
-    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
-  std::string why = config.whyNotFor(op);
-  if (!why.empty())
-    return rewriter.notifyMatchFailure(op, why);
-  return config;
+  return emittableConfigOfAny<BwdFilterStreamKernelAttr,
+                              BwdFilterSplitZKernelAttr,
+                              BwdFilterImageKernelAttr>(op, rewriter);
 }
 
 struct BackwardFilterLowering

@@ -11,6 +11,7 @@
 
 #include "dwc/Conversion/DepthwiseProblem.h"
 #include "dwc/Conversion/IndexEmitter.h"
+#include "dwc/Conversion/KernelPass.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,22 +26,14 @@ namespace mlir::dwc::gemv {
 template <typename ConfigAttr>
 FailureOr<std::pair<DepthwiseProblem, ConfigAttr>>
 problemOf(Operation *op, PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
-  if (!config || !config.isComplete())
-    return rewriter.notifyMatchFailure(
-        op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
-  if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
-    return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
-  std::string why = config.whyNotFor(op);
-  if (!why.empty())
+  FailureOr<ConfigAttr> config = emittableConfigOf<ConfigAttr>(op, rewriter);
+  if (failed(config))
+    return failure();
+  std::string why;
+  FailureOr<DepthwiseProblem> problem = depthwiseProblemOf(op, why);
+  if (failed(problem))
     return rewriter.notifyMatchFailure(op, why);
-  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
-    return std::make_pair(forwardProblem(fwd), config);
-  FailureOr<DepthwiseProblem> bwd =
-      backwardDataProblem(cast<DepthwiseConv2DBackwardDataOp>(op), why);
-  if (failed(bwd))
-    return rewriter.notifyMatchFailure(op, why);
-  return std::make_pair(*bwd, config);
+  return std::make_pair(*problem, *config);
 }
 
 /// Small IR-building helpers for index arithmetic and vectors: memory holds

@@ -357,11 +357,13 @@ struct GlobalPool2DBackwardLowering : OpRewritePattern<Pool2DBackwardOp> {
 };
 
 struct ConvertDwcToGPUGlobalPoolPass
-    : dwc::impl::ConvertDwcToGPUGlobalPoolBase<ConvertDwcToGPUGlobalPoolPass> {
-  using ConvertDwcToGPUGlobalPoolBase::ConvertDwcToGPUGlobalPoolBase;
-  void runOnOperation() override {
-    applyKernelPatterns<GlobalAvgPoolLowering, GlobalPool2DLowering, GlobalPool2DBackwardLowering>(getOperation());
-  }
+    : PatternKernelPass<ConvertDwcToGPUGlobalPoolPass,
+                        dwc::impl::ConvertDwcToGPUGlobalPoolBase,
+                        /*benefit=*/1,
+                        GlobalAvgPoolLowering,
+                        GlobalPool2DLowering,
+                        GlobalPool2DBackwardLowering> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

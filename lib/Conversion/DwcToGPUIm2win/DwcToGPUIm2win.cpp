@@ -51,6 +51,16 @@ using namespace mlir::dwc;
 
 namespace {
 
+/// `v` collapsed to one dimension.
+Value flatten(OpBuilder &ob, Location loc, Value v) {
+  auto ty = cast<MemRefType>(v.getType());
+  ReassociationIndices all;
+  for (int64_t i = 0; i < ty.getRank(); ++i)
+    all.push_back(i);
+  return memref::CollapseShapeOp::create(ob, loc, v,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
 /// The switches of the configuration the kernel builder reads.
 struct Switches {
   bool precompute = true;
@@ -149,15 +159,7 @@ struct KernelBuilder {
     Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
     nBase = e.mul(e.rem(bid, p.NB), p.BN);
     mBase = e.mul(e.div(bid, p.NB), p.BM);
-    auto flat = [&](Value v) -> Value {
-      auto ty = cast<MemRefType>(v.getType());
-      ReassociationIndices all;
-      for (int64_t i = 0; i < ty.getRank(); ++i)
-        all.push_back(i);
-      return memref::CollapseShapeOp::create(b, loc, v,
-                                             ArrayRef<ReassociationIndices>{all});
-    };
-    srcFlat = flat(src);
+    srcFlat = flatten(b, loc, src);
     w2 = memref::CollapseShapeOp::create(
         b, loc, w, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     y2 = memref::CollapseShapeOp::create(
@@ -1149,17 +1151,11 @@ struct KernelBuilder {
   /// scheduled before).
   ValueRange buildOverlappedLoop(Emitter &e, Value zero, Value one,
                                  ValueRange iter) {
-    int64_t S = p.S;
-    // Tile 0 has landed (S - 2 younger groups may be pending).
-    asyncWait(b, asyncCommit(b), S - 1);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, e.cst(p.T), one, iter,
-        [&](OpBuilder &lb, Location, Value t, ValueRange args) {
-          Emitter l{lb, loc};
-          Value acc = args[0];
-          fenceSharedToAsyncProxy(lb, loc);
-          gpu::BarrierOp::create(lb, loc);
-          acc = computeWG(lb, l.rem(t, S), ValueRange{acc})[0];
+    return wgmmaTileLoop(
+        e, zero, one, iter,
+        [&](OpBuilder &lb, Emitter &l, Value t, Value cur,
+            ValueRange args) -> SmallVector<Value> {
+          Value acc = computeWG(lb, cur, ValueRange{args[0]})[0];
           auto last = scf::IfOp::create(lb, loc, l.lt(l.add(t, 1), p.T),
                                         /*withElseRegion=*/true);
           {
@@ -1171,16 +1167,41 @@ struct KernelBuilder {
                                                eb.getI64IntegerAttr(0));
           }
           gpu::BarrierOp::create(lb, loc);
-          // Tile t + S - 1 into the buffer of tile t - 1; then tile t + 1
-          // has landed.
-          Value tn = l.add(t, S - 1);
-          SmallVector<Value> c;
-          issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
-                    /*doStoreNow=*/true);
-          asyncWait(lb, asyncCommit(lb), S - 2);
-          scf::YieldOp::create(lb, loc, ValueRange{acc});
+          // Then tile t + 1 has landed.
+          issueAhead(lb, l, t);
+          asyncWait(lb, asyncCommit(lb), p.S - 2);
+          return {acc};
+        });
+  }
+
+  /// The loop over the T K tiles of the wgmma pipelines, entered once tile
+  /// 0 has landed (S - 2 younger groups may be pending): every iteration
+  /// fences the generic-proxy copies, waits at a barrier, and `body`
+  /// computes on buffer `cur` (t % S) and returns what iteration t yields.
+  ValueRange wgmmaTileLoop(
+      Emitter &e, Value zero, Value one, ValueRange iter,
+      function_ref<SmallVector<Value>(OpBuilder &, Emitter &, Value t,
+                                      Value cur, ValueRange)>
+          body) {
+    asyncWait(b, asyncCommit(b), p.S - 1);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, e.cst(p.T), one, iter,
+        [&](OpBuilder &lb, Location, Value t, ValueRange args) {
+          Emitter l{lb, loc};
+          fenceSharedToAsyncProxy(lb, loc);
+          gpu::BarrierOp::create(lb, loc);
+          Value cur = l.rem(t, p.S);
+          scf::YieldOp::create(lb, loc, body(lb, l, t, cur, args));
         });
     return loop.getResults();
+  }
+
+  /// Issues the copies of tile t + S - 1 (none past the last tile) into
+  /// the buffer that tile t - 1 used.
+  void issueAhead(OpBuilder &lb, Emitter &l, Value t) {
+    Value tn = l.add(t, p.S - 1);
+    SmallVector<Value> c;
+    issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, p.S), /*doStoreNow=*/true);
   }
 
   /// barriers = 1: after the one barrier per K tile, tile t is in shared
@@ -1190,26 +1211,18 @@ struct KernelBuilder {
   /// t + 1 has landed (S - 2 younger groups pending).
   ValueRange buildOneBarrierLoop(Emitter &e, Value zero, Value one,
                                  ValueRange iter) {
-    int64_t S = p.S;
-    asyncWait(b, asyncCommit(b), S - 1);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, e.cst(p.T), one, iter,
-        [&](OpBuilder &lb, Location, Value t, ValueRange args) {
-          Emitter l{lb, loc};
-          fenceSharedToAsyncProxy(lb, loc);
-          gpu::BarrierOp::create(lb, loc);
-          Value acc = computeWG(lb, l.rem(t, S), args)[0];
-          Value tn = l.add(t, S - 1);
-          SmallVector<Value> c;
-          issueTile(lb, tn, l.lt(tn, p.T), c, l.rem(tn, S),
-                    /*doStoreNow=*/true);
+    return wgmmaTileLoop(
+        e, zero, one, iter,
+        [&](OpBuilder &lb, Emitter &l, Value t, Value cur,
+            ValueRange args) -> SmallVector<Value> {
+          Value acc = computeWG(lb, cur, args)[0];
+          issueAhead(lb, l, t);
           Value tok = asyncCommit(lb);
           NVVM::WgmmaWaitGroupSyncOp::create(lb, loc,
                                              lb.getI64IntegerAttr(0));
-          asyncWait(lb, tok, S - 2);
-          scf::YieldOp::create(lb, loc, ValueRange{acc});
+          asyncWait(lb, tok, p.S - 2);
+          return {acc};
         });
-    return loop.getResults();
   }
 
   /// The default pipeline: tile t + S - 1 issued into the buffer tile t - 1
@@ -1695,14 +1708,6 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
     return matchAndRewrite(padded, rewriter);
   }
 
-  static Value flatten(OpBuilder &ob, Location loc, Value v) {
-    auto ty = cast<MemRefType>(v.getType());
-    ReassociationIndices all;
-    for (int64_t i = 0; i < ty.getRank(); ++i)
-      all.push_back(i);
-    return memref::CollapseShapeOp::create(ob, loc, v,
-                                           ArrayRef<ReassociationIndices>{all});
-  }
 
   /// A launch of one thread per element of `total`, named after the
   /// convolution's kernel with `role`: the builder inside the bounds check
@@ -1778,11 +1783,11 @@ struct Im2winConvLowering : OpRewritePattern<Conv2DOp> {
 };
 
 struct ConvertDwcToGPUIm2winPass
-    : dwc::impl::ConvertDwcToGPUIm2winBase<ConvertDwcToGPUIm2winPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    applyKernelPatterns<Im2winConvLowering>(getOperation(), /*benefit=*/2);
-  }
+    : PatternKernelPass<ConvertDwcToGPUIm2winPass,
+                        dwc::impl::ConvertDwcToGPUIm2winBase,
+                        /*benefit=*/2,
+                        Im2winConvLowering> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

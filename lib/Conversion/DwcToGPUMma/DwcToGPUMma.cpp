@@ -152,6 +152,10 @@ struct MmaKernel {
                         Value eight);
   void copyRingRow(OpBuilder &pb, Value t);
   void copyPairRow(OpBuilder &pb, Value t, Value ih, Value rowOk, Value eight);
+  void copyInputChunk(OpBuilder &ob, Emitter &c,
+                      function_ref<SmallVector<Value>()> dst, Value src,
+                      Value row, Value column, Value channel,
+                      int64_t channels, Value valid, Value eight);
   std::pair<Value, Value> gemvRow(Emitter &c, int64_t mi);
   SmallVector<Value> initAccumulators(OpBuilder &b);
   scf::ForOp emitStageLoop(OpBuilder &b, SmallVector<Value> accInit);
@@ -414,16 +418,31 @@ void MmaKernel::copyInputTile(OpBuilder &pb, Value buf, Value ihBase,
     Value ch = c.add(cb, c.mul(hh, kVec));
     Value valid = c.andi(c.andi(c.ge(ih, 0), c.lt(ih, s.IH)),
                          c.andi(c.ge(iw, 0), c.lt(iw, s.IW)));
-    if (s.C % kBN != 0)
-      valid = c.andi(valid, c.lt(ch, s.C));
-    Value cnt = c.select(valid, eight, zero);
-    nvgpu::DeviceAsyncCopyOp::create(
-        cb2, loc, tokTy, inSmem, ValueRange{buf, pos, c.swizzled(pos, hh)},
-        prob.x,
-        ValueRange{n, c.select(valid, ih, zero), c.select(valid, iw, zero),
-                   c.select(valid, ch, zero)},
-        cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
+    copyInputChunk(
+        cb2, c,
+        [&]() -> SmallVector<Value> {
+          return {buf, pos, c.swizzled(pos, hh)};
+        },
+        prob.x, ih, iw, ch, s.C, valid, eight);
   });
+}
+
+/// The zero-filling cp.async of one 16-byte input chunk: element (n, row,
+/// column, channel) of `src` to `inSmem` at dst(); zeros where !valid or
+/// channel >= channels.
+void MmaKernel::copyInputChunk(OpBuilder &ob, Emitter &c,
+                               function_ref<SmallVector<Value>()> dst,
+                               Value src, Value row, Value column,
+                               Value channel, int64_t channels, Value valid,
+                               Value eight) {
+  if (s.C % kBN != 0)
+    valid = c.andi(valid, c.lt(channel, channels));
+  Value cnt = c.select(valid, eight, zero);
+  nvgpu::DeviceAsyncCopyOp::create(
+      ob, loc, tokTy, inSmem, dst(), src,
+      ValueRange{n, c.select(valid, row, zero), c.select(valid, column, zero),
+                 c.select(valid, channel, zero)},
+      ob.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
 }
 
 /// Band packing with filter pairs: workspace row fh, 16-byte chunks of 4
@@ -528,15 +547,12 @@ void MmaKernel::copyRingRow(OpBuilder &pb, Value t) {
     Value iw = c.add(iwBase, col);
     Value ch = c.add(cb, c.mul(hh, kVec));
     Value valid = c.andi(rowOk, c.andi(c.ge(iw, 0), c.lt(iw, s.IW)));
-    if (s.C % kBN != 0)
-      valid = c.andi(valid, c.lt(ch, s.C));
-    Value cnt = c.select(valid, eight, zero);
-    nvgpu::DeviceAsyncCopyOp::create(
-        cb2, loc, tokTy, inSmem, ValueRange{zero, pos, c.mul(hh, kVec)},
-        prob.x,
-        ValueRange{n, c.select(valid, ih, zero), c.select(valid, iw, zero),
-                   c.select(valid, ch, zero)},
-        cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
+    copyInputChunk(
+        cb2, c,
+        [&]() -> SmallVector<Value> {
+          return {zero, pos, c.mul(hh, kVec)};
+        },
+        prob.x, ih, iw, ch, s.C, valid, eight);
   });
 }
 
@@ -555,17 +571,13 @@ void MmaKernel::copyPairRow(OpBuilder &pb, Value t, Value ih, Value rowOk,
     Value jg = c.add(jBase, j);
     Value col = c.add(c.mul(cb, 2), c.mul(u, kVec));
     Value valid = c.andi(rowOk, c.andi(c.ge(jg, 0), c.lt(jg, p.JW)));
-    if (s.C % kBN != 0)
-      valid = c.andi(valid, c.lt(col, 2 * s.C));
-    Value cnt = c.select(valid, eight, zero);
-    nvgpu::DeviceAsyncCopyOp::create(
-        cb2, loc, tokTy, inSmem,
-        ValueRange{zero, c.add(slotJ, j),
-                   c.mul(c.xori(u, c.pairSwizzle(j)), kVec)},
-        xp,
-        ValueRange{n, c.select(valid, ih, zero), c.select(valid, jg, zero),
-                   c.select(valid, col, zero)},
-        cb2.getIndexAttr(kVec), cnt, /*bypassL1=*/nullptr);
+    copyInputChunk(
+        cb2, c,
+        [&]() -> SmallVector<Value> {
+          return {zero, c.add(slotJ, j),
+                  c.mul(c.xori(u, c.pairSwizzle(j)), kVec)};
+        },
+        xp, ih, jg, col, 2 * s.C, valid, eight);
   });
 }
 
@@ -1022,11 +1034,12 @@ struct MmaDepthwiseLowering : OpRewritePattern<OpTy> {
 };
 
 struct ConvertDwcToGPUMmaPass
-    : dwc::impl::ConvertDwcToGPUMmaBase<ConvertDwcToGPUMmaPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    applyKernelPatterns<MmaDepthwiseLowering<DepthwiseConv2DOp>, MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/3);
-  }
+    : PatternKernelPass<ConvertDwcToGPUMmaPass,
+                        dwc::impl::ConvertDwcToGPUMmaBase,
+                        /*benefit=*/3,
+                        MmaDepthwiseLowering<DepthwiseConv2DOp>,
+                        MmaDepthwiseLowering<DepthwiseConv2DBackwardDataOp>> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

@@ -1164,40 +1164,30 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    auto config = op->template getAttrOfType<MmaStreamKernelAttr>(
-        kKernelAttrName);
-    if (!config || !config.isComplete())
-      return rewriter.notifyMatchFailure(
-          op, "no complete dwc.kernel of this family (run dwc-select-kernels)");
-    if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
-      return rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
-    std::string why = config.whyNotFor(op);
+    FailureOr<MmaStreamKernelAttr> config =
+        emittableConfigOf<MmaStreamKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
     StreamShape shape;
+    std::string why = streamIneligibility(op, shape);
+    FailureOr<DepthwiseProblem> problem = failure();
     if (why.empty())
-      why = streamIneligibility(op, shape);
-    if (!why.empty())
+      problem = depthwiseProblemOf(op, why);
+    if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
-    DepthwiseProblem problem;
-    if constexpr (std::is_same_v<OpTy, DepthwiseConv2DOp>) {
-      problem = forwardProblem(op);
-    } else {
-      FailureOr<DepthwiseProblem> bwd = backwardDataProblem(op, why);
-      if (failed(bwd))
-        return rewriter.notifyMatchFailure(op, why);
-      problem = *bwd;
-    }
-    StreamPlan plan = planOf(shape, config);
-    StreamKernelEmitter(rewriter, op, problem, shape, plan).emit();
+    StreamPlan plan = planOf(shape, *config);
+    StreamKernelEmitter(rewriter, op, *problem, shape, plan).emit();
     return success();
   }
 };
 
 struct ConvertDwcToGPUMmaStreamPass
-    : dwc::impl::ConvertDwcToGPUMmaStreamBase<ConvertDwcToGPUMmaStreamPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    applyKernelPatterns<StreamDepthwiseLowering<DepthwiseConv2DOp>, StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(getOperation(), /*benefit=*/4);
-  }
+    : PatternKernelPass<ConvertDwcToGPUMmaStreamPass,
+                        dwc::impl::ConvertDwcToGPUMmaStreamBase,
+                        /*benefit=*/4,
+                        StreamDepthwiseLowering<DepthwiseConv2DOp>,
+                        StreamDepthwiseLowering<DepthwiseConv2DBackwardDataOp>> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

@@ -59,13 +59,6 @@ ArrayRef<int64_t> shapeOf(Value v) {
 }
 Type elemOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
 
-/// The op's complete configuration of kind `ConfigAttr` if it is emitted
-/// here (the rules of Configs/Pool.h hold for it).
-template <typename ConfigAttr>
-FailureOr<ConfigAttr> configOf(Operation *op, PatternRewriter &rewriter) {
-  return emittableConfigOf<ConfigAttr>(op, rewriter);
-}
-
 /// One windowed pooling kernel: the op's shape, its configuration's channel
 /// vector (vw elements, CV vectors per row) and TH rows x TM columns per
 /// thread, and the types: `acc` sums, `cty` the window fold (max: the
@@ -326,21 +319,46 @@ SmallVector<Value> foldStripRow(OpBuilder &bh, Location loc, const Plan &p,
   });
 }
 
+/// A thread of a single-row strip kernel: its first output (n, oh, ow0) and
+/// channel c, and the input row and column where its first window starts.
+struct RowStrip {
+  Value n, oh, ow0, c, top, wbase;
+};
+
+/// Launches one thread per strip of `perThread` consecutive outputs of one
+/// row of the N x OH x OW pooling output x vw channels; `body` gets the
+/// thread's emitter, strip and the number of strips per row.
+void emitRowStripLaunch(
+    PatternRewriter &rewriter, Operation *op, const Plan &p,
+    int64_t perThread, StringRef role,
+    function_ref<void(OpBuilder &, Emitter &, const RowStrip &, int64_t)>
+        body) {
+  Location loc = op->getLoc();
+  int64_t strips = llvm::divideCeil(p.OW, perThread);
+  int64_t total = p.N * p.OH * strips * p.CV;
+  emitLaunch(rewriter, op, total, role, [&](OpBuilder &b, Value gid) {
+    Emitter e{b, loc, p.vw};
+    auto co = e.delinearize(gid, {p.N, p.OH, strips, p.CV});
+    RowStrip s;
+    s.n = co[0], s.oh = co[1], s.ow0 = e.mul(co[2], perThread),
+    s.c = e.mul(co[3], p.vw);
+    s.top = e.add(e.mul(s.oh, p.sh), -p.pt);
+    s.wbase = e.add(e.mul(s.ow0, p.sw), -p.pl);
+    body(b, e, s, strips);
+  });
+}
+
 /// Single-row strips: a thread owns TM consecutive outputs of one row x vw
 /// channels and visits its KH window rows.
 void emitForwardStrips(PatternRewriter &rewriter, Pool2DOp op,
                        const Plan &p) {
   Value x = op.getInput(), y = op.getInit();
   Location loc = op.getLoc();
-  int64_t OWc = llvm::divideCeil(p.OW, p.TM);
-  int64_t total = p.N * p.OH * OWc * p.CV;
-  emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
-    Emitter e{b, loc, p.vw};
-    auto co = e.delinearize(gid, {p.N, p.OH, OWc, p.CV});
-    Value n = co[0], oh = co[1], ow0 = e.mul(co[2], p.TM),
-          c = e.mul(co[3], p.vw);
-    Value hs = e.add(e.mul(oh, p.sh), -p.pt);
-    Value wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+  emitRowStripLaunch(rewriter, op, p, p.TM, "", [&](OpBuilder &b, Emitter &e,
+                                                    const RowStrip &s,
+                                                    int64_t OWc) {
+    Value n = s.n, oh = s.oh, ow0 = s.ow0, c = s.c, hs = s.top,
+          wbase = s.wbase;
     Value neutral = p.isMax ? e.negInf(p.cty) : e.splatF(p.cty, 0.0);
     SmallVector<Value> inits(p.TM, neutral);
     auto res = loop(b, loc, p.KH, p.KH <= kMaxUnroll, inits,
@@ -493,17 +511,13 @@ void emitForwardRowTiles(PatternRewriter &rewriter, Pool2DOp op,
 
 /// dwc.pool2d with a #dwc.pool_forward configuration: row tiles (rows > 1)
 /// or single-row strips.
-struct Pool2DForward : OpRewritePattern<Pool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Pool2DForward : KernelPattern<Pool2DOp, PoolForwardKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(Pool2DOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<PoolForwardKernelAttr> config =
-        configOf<PoolForwardKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    Plan p = planOf(op, config->getVectorBits(), config->getRows(),
-                    config->getColumns(), op.getCountIncludePad(),
+  LogicalResult emit(Pool2DOp op, PoolForwardKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    Plan p = planOf(op, config.getVectorBits(), config.getRows(),
+                    config.getColumns(), op.getCountIncludePad(),
                     op.getAccType());
     p.activation = op.getActivation();
     if (p.TH > 1)
@@ -519,48 +533,47 @@ struct Pool2DForward : OpRewritePattern<Pool2DOp> {
 // pool2d_backward
 //===----------------------------------------------------------------------===//
 
-/// For the NW windows (oh, iw0/sw + d0 + j) of a strip of TM dX positions:
-/// the tap kh*KW + kw of the first maximum (row-major) over the window's
-/// taps inside the input, as vector<vw x i32>. The window rows are scanned
-/// in order, each X column of the windows' union loaded once per row and
-/// offered to every window holding it, in kw order.
-SmallVector<Value> recomputeArgmax(OpBuilder &rb, Location loc, const Plan &p,
-                                   Value x, Value n, Value oh, Value iw0,
-                                   Value c) {
-  int64_t d0, NW;
-  std::tie(d0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
-  int64_t IWc = llvm::divideCeil(p.IW, p.TM);
-  // X columns scanned, relative to iw0: [qLo, qHi].
-  int64_t qLo = d0 * p.sw - p.pl, qHi = (d0 + NW - 1) * p.sw - p.pl + p.KW - 1;
-  Emitter r{rb, loc, p.vw};
-  Value top = r.add(r.mul(oh, p.sh), -p.pt);
-  SmallVector<Value> inits(NW, r.negInf(p.elem));
-  for (int64_t j = 0; j < NW; ++j)
-    inits.push_back(r.firstTap(top, r.add(iw0, (d0 + j) * p.sw - p.pl), p.KW));
+/// The argmax of `count` windows of one output row (first input row `top`)
+/// whose first columns are base + first + j * sw, `base` in the static
+/// range [baseLo, baseHi]: per window the tap kh*KW + kw of the first
+/// maximum (row-major) over its taps inside the input, as vector<vw x i32>
+/// (offerArgmax: a compare and two selects per tap and lane). The window
+/// rows are scanned in order, each X column of the windows' union loaded
+/// once per row and offered to every window holding it, in kw order.
+SmallVector<Value> scanWindowArgmax(Emitter &e, const Plan &p, Value x,
+                                    Value n, Value c, Value top, Value base,
+                                    int64_t baseLo, int64_t baseHi,
+                                    int64_t first, int64_t count) {
+  Location loc = e.loc;
+  // X columns scanned, relative to base: [first, last].
+  int64_t last = first + (count - 1) * p.sw + p.KW - 1;
+  SmallVector<Value> inits(count, e.negInf(p.elem));
+  for (int64_t j = 0; j < count; ++j)
+    inits.push_back(e.firstTap(top, e.add(base, first + j * p.sw), p.KW));
   auto state = loop(
-      rb, loc, p.KH, p.KH <= kMaxUnroll, inits,
-      [&](OpBuilder &xb, Value kr, std::optional<int64_t> ckr,
+      e.b, loc, p.KH, p.KH <= kMaxUnroll, inits,
+      [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
           ValueRange st) -> SmallVector<Value> {
         Emitter ex{xb, loc, p.vw};
-        int64_t rLo = ckr ? *ckr : 0, rHi = ckr ? *ckr : p.KH - 1;
-        Value xr = ex.add(top, kr);
+        int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : p.KH - 1;
+        Value ih = ex.add(top, kh);
         Value rowOk =
-            ex.inBounds(xr, rLo - p.pt, (p.OH - 1) * p.sh - p.pt + rHi, p.IH);
-        Value xrc = ex.clampIf(rowOk, xr, p.IH);
-        SmallVector<Value> mv(st.begin(), st.begin() + NW),
-            mt(st.begin() + NW, st.end());
+            ex.inBounds(ih, rLo - p.pt, (p.OH - 1) * p.sh - p.pt + rHi, p.IH);
+        Value ihc = ex.clampIf(rowOk, ih, p.IH);
+        SmallVector<Value> mv(st.begin(), st.begin() + count),
+            mt(st.begin() + count, st.end());
         Value tapRow = ex.broadcast(arith::IndexCastOp::create(
-            xb, loc, xb.getI32Type(), ex.mul(kr, p.KW)));
-        for (int64_t q = qLo; q <= qHi; ++q) {
-          if (!inSomeWindow(q, qLo, NW, p.sw, p.KW))
+            xb, loc, xb.getI32Type(), ex.mul(kh, p.KW)));
+        for (int64_t q = first; q <= last; ++q) {
+          if (!inSomeWindow(q, first, count, p.sw, p.KW))
             continue;
-          Value iw = ex.add(iw0, q);
-          Value colOk = ex.inBounds(iw, q, (IWc - 1) * p.TM + q, p.IW);
+          Value iw = ex.add(base, q);
+          Value colOk = ex.inBounds(iw, baseLo + q, baseHi + q, p.IW);
           Value ok = ex.andi(rowOk, colOk);
           Value v = ex.maskOutside(
-              ex.load(x, {n, xrc, ex.clampIf(colOk, iw, p.IW), c}), ok);
-          for (int64_t j = 0; j < NW; ++j) {
-            int64_t kw = q - ((d0 + j) * p.sw - p.pl);
+              ex.load(x, {n, ihc, ex.clampIf(colOk, iw, p.IW), c}), ok);
+          for (int64_t j = 0; j < count; ++j) {
+            int64_t kw = q - (first + j * p.sw);
             if (kw >= 0 && kw < p.KW)
               ex.offerArgmax(mv[j], mt[j], v, tapRow, kw);
           }
@@ -569,7 +582,21 @@ SmallVector<Value> recomputeArgmax(OpBuilder &rb, Location loc, const Plan &p,
         next.append(mt);
         return next;
       });
-  return SmallVector<Value>(state.begin() + NW, state.end());
+  return SmallVector<Value>(state.begin() + count, state.end());
+}
+
+/// For the NW windows (oh, iw0/sw + d0 + j) of a strip of TM dX positions:
+/// their argmax taps (scanWindowArgmax).
+SmallVector<Value> recomputeArgmax(OpBuilder &rb, Location loc, const Plan &p,
+                                   Value x, Value n, Value oh, Value iw0,
+                                   Value c) {
+  int64_t d0, NW;
+  std::tie(d0, NW) = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+  int64_t IWc = llvm::divideCeil(p.IW, p.TM);
+  Emitter r{rb, loc, p.vw};
+  Value top = r.add(r.mul(oh, p.sh), -p.pt);
+  return scanWindowArgmax(r, p, x, n, c, top, iw0, 0, (IWc - 1) * p.TM,
+                          d0 * p.sw - p.pl, NW);
 }
 
 /// Stores the i8 taps (`tapsOf(i)`, built in window order) of the TA
@@ -589,50 +616,13 @@ void storeTaps(Emitter &e, const Plan &p, function_ref<Value(int64_t)> tapsOf,
   }
 }
 
-/// The stored-argmax thread's scan per lane: a compare and two selects per
-/// tap and lane (offerArgmax), the TA windows sharing each loaded X column.
+/// The stored-argmax thread's scan per lane: the TA windows of its strip
+/// (scanWindowArgmax).
 SmallVector<Value> scanArgmaxLanes(Emitter &e, const Plan &p, Value x, Value n,
                                    Value c, Value top, Value wbase,
                                    int64_t OWa) {
-  Location loc = e.loc;
-  int64_t colsA = (p.TA - 1) * p.sw + p.KW;
-  SmallVector<Value> inits(p.TA, e.negInf(p.elem));
-  for (int64_t i = 0; i < p.TA; ++i)
-    inits.push_back(e.firstTap(top, e.add(wbase, i * p.sw), p.KW));
-  auto state = loop(
-      e.b, loc, p.KH, p.KH <= kMaxUnroll, inits,
-      [&](OpBuilder &xb, Value kh, std::optional<int64_t> ckh,
-          ValueRange st) -> SmallVector<Value> {
-        Emitter ex{xb, loc, p.vw};
-        int64_t rLo = ckh ? *ckh : 0, rHi = ckh ? *ckh : p.KH - 1;
-        Value ih = ex.add(top, kh);
-        Value rowOk =
-            ex.inBounds(ih, rLo - p.pt, (p.OH - 1) * p.sh - p.pt + rHi, p.IH);
-        Value ihc = ex.clampIf(rowOk, ih, p.IH);
-        SmallVector<Value> mv(st.begin(), st.begin() + p.TA),
-            mt(st.begin() + p.TA, st.end());
-        Value tapRow = ex.broadcast(arith::IndexCastOp::create(
-            xb, loc, xb.getI32Type(), ex.mul(kh, p.KW)));
-        for (int64_t q = 0; q < colsA; ++q) {
-          if (!inSomeWindow(q, 0, p.TA, p.sw, p.KW))
-            continue;
-          Value iw = ex.add(wbase, q);
-          Value colOk = ex.inBounds(
-              iw, q - p.pl, (OWa - 1) * p.TA * p.sw - p.pl + q, p.IW);
-          Value ok = ex.andi(rowOk, colOk);
-          Value v = ex.maskOutside(
-              ex.load(x, {n, ihc, ex.clampIf(colOk, iw, p.IW), c}), ok);
-          for (int64_t i = 0; i < p.TA; ++i) {
-            int64_t kw = q - i * p.sw;
-            if (kw >= 0 && kw < p.KW)
-              ex.offerArgmax(mv[i], mt[i], v, tapRow, kw);
-          }
-        }
-        SmallVector<Value> next(mv);
-        next.append(mt);
-        return next;
-      });
-  return SmallVector<Value>(state.begin() + p.TA, state.end());
+  return scanWindowArgmax(e, p, x, n, c, top, wbase, -p.pl,
+                          (OWa - 1) * p.TA * p.sw - p.pl, 0, p.TA);
 }
 
 /// The packed 16-bit argmax scan: two lanes per 32-bit register, one
@@ -755,15 +745,12 @@ void emitArgmaxKernel(PatternRewriter &rewriter, Pool2DBackwardOp op,
                       const Plan &p, Value taps) {
   Location loc = op.getLoc();
   Value x = op.getInput();
-  int64_t OWa = llvm::divideCeil(p.OW, p.TA);
-  int64_t totalA = p.N * p.OH * OWa * p.CV;
-  emitLaunch(rewriter, op, totalA, "argmax", [&](OpBuilder &b, Value gid) {
-    Emitter e{b, loc, p.vw};
-    auto co = e.delinearize(gid, {p.N, p.OH, OWa, p.CV});
-    Value n = co[0], oh = co[1], ow0 = e.mul(co[2], p.TA),
-          c = e.mul(co[3], p.vw);
-    Value top = e.add(e.mul(oh, p.sh), -p.pt);
-    Value wbase = e.add(e.mul(ow0, p.sw), -p.pl);
+  emitRowStripLaunch(rewriter, op, p, p.TA, "argmax", [&](OpBuilder &b,
+                                                          Emitter &e,
+                                                          const RowStrip &s,
+                                                          int64_t OWa) {
+    Value n = s.n, oh = s.oh, ow0 = s.ow0, c = s.c, top = s.top,
+          wbase = s.wbase;
     if (p.packedArgmax) {
       PackedArgmaxScan scan{p, loc, p.vw / 2};
       auto state = loop(b, loc, p.KH, p.KH <= kMaxUnroll,
@@ -1162,21 +1149,17 @@ void emitGatherStrips(PatternRewriter &rewriter, Pool2DBackwardOp op,
 /// dwc.pool2d_backward with a #dwc.pool_backward configuration: the
 /// stored-argmax kernel first where configured, then the gather (stride-1
 /// average row tiles, strided tiles or single-row strips).
-struct Pool2DBackward : OpRewritePattern<Pool2DBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Pool2DBackward : KernelPattern<Pool2DBackwardOp, PoolBackwardKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(Pool2DBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<PoolBackwardKernelAttr> config =
-        configOf<PoolBackwardKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    Plan p = planOf(op, 128, config->getRows(), config->getColumns(),
+  LogicalResult emit(Pool2DBackwardOp op, PoolBackwardKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    Plan p = planOf(op, 128, config.getRows(), config.getColumns(),
                     op.getCountIncludePad(), op.getAccType());
-    StringRef argmax = config->getArgmax();
+    StringRef argmax = config.getArgmax();
     p.storedArgmax = argmax == "stored" || argmax == "packed";
     p.packedArgmax = argmax == "packed";
-    p.TA = std::min(config->getArgmaxColumns(), p.OW);
+    p.TA = std::min(config.getArgmaxColumns(), p.OW);
     Location loc = op.getLoc();
     Value taps;
     if (p.storedArgmax) {
@@ -1325,16 +1308,12 @@ struct ConvPoolStrip {
 };
 
 /// dwc.depthwise_conv2d_pool2d with a #dwc.conv_pool configuration.
-struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ConvPoolForward : KernelPattern<DepthwiseConv2DPool2DOp, ConvPoolKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DPool2DOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvPoolKernelAttr> config =
-        configOf<ConvPoolKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    ConvPoolPlan p = convPoolPlanOf(op, config->getColumns());
+  LogicalResult emit(DepthwiseConv2DPool2DOp op, ConvPoolKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    ConvPoolPlan p = convPoolPlanOf(op, config.getColumns());
     Location loc = op.getLoc();
     int64_t total = p.N * p.PH * p.PWc * p.CV;
     emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
@@ -1368,11 +1347,13 @@ struct ConvPoolForward : OpRewritePattern<DepthwiseConv2DPool2DOp> {
 };
 
 struct ConvertDwcToGPUPoolPass
-    : dwc::impl::ConvertDwcToGPUPoolBase<ConvertDwcToGPUPoolPass> {
-  using ConvertDwcToGPUPoolBase::ConvertDwcToGPUPoolBase;
-  void runOnOperation() override {
-    applyKernelPatterns<Pool2DForward, Pool2DBackward, ConvPoolForward>(getOperation());
-  }
+    : PatternKernelPass<ConvertDwcToGPUPoolPass,
+                        dwc::impl::ConvertDwcToGPUPoolBase,
+                        /*benefit=*/1,
+                        Pool2DForward,
+                        Pool2DBackward,
+                        ConvPoolForward> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

@@ -61,23 +61,6 @@ struct Plan {
   int64_t threads; // N * T * segs * C / V
 };
 
-/// Why the strided kernels cannot emit `op` with a configuration of
-/// `family`: only memref-form ops carrying a complete one are emitted.
-template <typename ConfigAttr>
-FailureOr<ConfigAttr> configOf(Operation *op, PatternRewriter &rewriter) {
-  auto config = op->getAttrOfType<ConfigAttr>(kKernelAttrName);
-  if (!config || !config.isComplete()) {
-    (void)rewriter.notifyMatchFailure(op, "no complete dwc.kernel of this "
-                                          "family (run dwc-select-kernels)");
-    return failure();
-  }
-  if (!llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>)) {
-    (void)rewriter.notifyMatchFailure(op, "tensor form (bufferize first)");
-    return failure();
-  }
-  return config;
-}
-
 Plan makePlan(DepthwiseConv2DBackwardDataOp op, StridedGatherKernelAttr config) {
   auto ig = cast<MemRefType>(op.getInit().getType()).getShape();
   auto og = cast<MemRefType>(op.getOutputGrad().getType()).getShape();
@@ -222,16 +205,13 @@ launchThreads(PatternRewriter &rewriter, Operation *op, int64_t threads,
 }
 
 struct StridedBackwardDataLowering
-    : OpRewritePattern<DepthwiseConv2DBackwardDataOp> {
-  using OpRewritePattern::OpRewritePattern;
+    : KernelPattern<DepthwiseConv2DBackwardDataOp, StridedGatherKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DBackwardDataOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<StridedGatherKernelAttr> config =
-        configOf<StridedGatherKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    Plan p = makePlan(op, *config);
+  LogicalResult emit(DepthwiseConv2DBackwardDataOp op,
+                     StridedGatherKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    Plan p = makePlan(op, config);
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
     return launchThreads(rewriter, op, p.threads,
                          [&](OpBuilder &b, Location loc, Value gid) {
@@ -344,16 +324,13 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
   }
 }
 
-struct StridedForwardLowering : OpRewritePattern<DepthwiseConv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct StridedForwardLowering
+    : KernelPattern<DepthwiseConv2DOp, StridedForwardKernelAttr> {
+  using KernelPattern::KernelPattern;
 
-  LogicalResult matchAndRewrite(DepthwiseConv2DOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<StridedForwardKernelAttr> config =
-        configOf<StridedForwardKernelAttr>(op, rewriter);
-    if (failed(config))
-      return failure();
-    ForwardPlan p = makeForwardPlan(op, *config);
+  LogicalResult emit(DepthwiseConv2DOp op, StridedForwardKernelAttr config,
+                     PatternRewriter &rewriter) const override {
+    ForwardPlan p = makeForwardPlan(op, config);
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
     return launchThreads(rewriter, op, p.threads,
@@ -364,10 +341,12 @@ struct StridedForwardLowering : OpRewritePattern<DepthwiseConv2DOp> {
 };
 
 struct ConvertDwcToGPUStridedPass
-    : dwc::impl::ConvertDwcToGPUStridedBase<ConvertDwcToGPUStridedPass> {
-  void runOnOperation() override {
-    applyKernelPatterns<StridedBackwardDataLowering, StridedForwardLowering>(getOperation(), /*benefit=*/2);
-  }
+    : PatternKernelPass<ConvertDwcToGPUStridedPass,
+                        dwc::impl::ConvertDwcToGPUStridedBase,
+                        /*benefit=*/2,
+                        StridedBackwardDataLowering,
+                        StridedForwardLowering> {
+  using PatternKernelPass::PatternKernelPass;
 };
 
 } // namespace

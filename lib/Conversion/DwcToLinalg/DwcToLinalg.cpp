@@ -137,6 +137,43 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       .getResult(0);
 }
 
+/// The body of a single-result linalg.generic: the value it yields from the
+/// block arguments (inputs, then the output).
+using GenericBody = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// The affine maps of `loops` loops with the results `exprs`.
+SmallVector<AffineMap> affineMaps(MLIRContext *ctx, unsigned loops,
+                                  ArrayRef<SmallVector<AffineExpr>> exprs) {
+  SmallVector<AffineMap> maps;
+  for (const SmallVector<AffineExpr> &m : exprs)
+    maps.push_back(AffineMap::get(loops, 0, m, ctx));
+  return maps;
+}
+
+/// One linalg.generic over the loops of `iterators` writing `init`: `ins`
+/// and then `init` indexed by `maps`, each output element what `body` yields.
+Value generic(OpBuilder &b, Location loc, ValueRange ins, Value init,
+              ArrayRef<AffineMap> maps,
+              ArrayRef<utils::IteratorType> iterators, GenericBody body) {
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args));
+             })
+      .getResult(0);
+}
+
+/// The element-wise generic writing body(src[i], init[i]) into init[i]
+/// (identity maps, parallel loops).
+Value elementwise(OpBuilder &b, Location loc, Value src, Value init,
+                  GenericBody body) {
+  unsigned rank = shapeOf(init).size();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  return generic(b, loc, ValueRange{src}, init, {id, id},
+                 SmallVector<utils::IteratorType>(rank, kPar), body);
+}
+
 /// The accumulator of a reduction: `init` itself when its element type is
 /// the accumulation type (the destination is never read, so filling it is
 /// fine), otherwise a new tensor of the accumulation type; filled with
@@ -149,14 +186,13 @@ Value accumulator(OpBuilder &b, Location loc, Value init, Type acc,
   return filledTensor(b, loc, shapeOf(init), acc, value);
 }
 
-/// Multiply-accumulate body: out += ext(a) * ext(b), in the type of out.
-void macBody(OpBuilder &b, Location loc, ValueRange args) {
+/// Multiply-accumulate body: out + ext(a) * ext(b), in the type of out.
+Value macBody(OpBuilder &b, Location loc, ValueRange args) {
   Type acc = args[2].getType();
   Value x = convertFloat(b, loc, args[0], acc);
   Value w = convertFloat(b, loc, args[1], acc);
   Value prod = arith::MulFOp::create(b, loc, x, w);
-  Value sum = arith::AddFOp::create(b, loc, args[2], prod);
-  linalg::YieldOp::create(b, loc, sum);
+  return arith::AddFOp::create(b, loc, args[2], prod);
 }
 
 /// `x` padded spatially by `pad` (top, bottom, left, right) with zeros.
@@ -176,14 +212,9 @@ Value zeroAccumulator(OpBuilder &b, Location loc, Value init, Type acc) {
 Value windowMac(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc,
                 ArrayRef<SmallVector<AffineExpr>> maps,
                 ArrayRef<utils::IteratorType> iterators) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> affineMaps;
-  for (const SmallVector<AffineExpr> &m : maps)
-    affineMaps.push_back(AffineMap::get(iterators.size(), 0, m, ctx));
-  return linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
-                                   ValueRange{lhs, rhs}, ValueRange{acc},
-                                   affineMaps, iterators, macBody)
-      .getResult(0);
+  return generic(b, loc, ValueRange{lhs, rhs}, acc,
+                 affineMaps(b.getContext(), iterators.size(), maps), iterators,
+                 macBody);
 }
 
 /// Writes the rank-4 accumulator `sum` into `init`: adds the optional
@@ -211,20 +242,18 @@ Value finishConv(OpBuilder &b, Location loc, Value sum, Value bias, Value init) 
   }
   maps.push_back(id);
   Value dest = inPlace ? sum : init;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ins, ValueRange{dest}, maps,
-             SmallVector<utils::IteratorType>(4, kPar),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               // args: [sum,] [bias,] out
-               Value v = inPlace ? args.back() : args[0];
-               if (bias)
-                 v = arith::AddFOp::create(
-                     nb, l, v,
-                     convertFloat(nb, l, args[inPlace ? 0 : 1], v.getType()));
-               linalg::YieldOp::create(nb, l,
-                                       convertFloat(nb, l, v, outElt));
-             })
-      .getResult(0);
+  return generic(b, loc, ins, dest, maps,
+                 SmallVector<utils::IteratorType>(4, kPar),
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   // args: [sum,] [bias,] out
+                   Value v = inPlace ? args.back() : args[0];
+                   if (bias)
+                     v = arith::AddFOp::create(
+                         nb, l, v,
+                         convertFloat(nb, l, args[inPlace ? 0 : 1],
+                                      v.getType()));
+                   return convertFloat(nb, l, v, outElt);
+                 });
 }
 
 /// Rounds a rank-N accumulator into `init` (element-wise copy with truncf);
@@ -233,17 +262,65 @@ Value roundInto(OpBuilder &b, Location loc, Value sum, Value init) {
   Type outElt = elementType(init);
   if (elementType(sum) == outElt)
     return sum;
-  unsigned rank = shapeOf(init).size();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{sum},
-             ValueRange{init}, SmallVector<AffineMap>{id, id},
-             SmallVector<utils::IteratorType>(rank, kPar),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l,
-                                       convertFloat(nb, l, args[0], outElt));
-             })
-      .getResult(0);
+  return elementwise(b, loc, sum, init,
+                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                       return convertFloat(nb, l, args[0], outElt);
+                     });
+}
+
+/// The window tap kh * KW + kw of a pooling generic whose loops 4 and 5 are
+/// (kh, kw), as an i32.
+Value windowTapI32(OpBuilder &nb, Location l, int64_t kw) {
+  Value t = arith::AddIOp::create(
+      nb, l,
+      arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4),
+                            arith::ConstantIndexOp::create(nb, l, kw)),
+      linalg::IndexOp::create(nb, l, 5));
+  return arith::IndexCastOp::create(nb, l, nb.getI32Type(), t);
+}
+
+/// Placement of a gradient (dY, or the pooling windows' shares) along one
+/// spatial dimension of the spread tensor P of the gather forms: the first
+/// kept index `first`, the number kept `count`, their offset in P and P's
+/// extent.
+struct Placement {
+  int64_t first, count, offset, extent;
+};
+Placement place(int64_t outSize, int64_t inSize, int64_t window,
+                int64_t stride, int64_t dilation, int64_t padBefore) {
+  Placement p;
+  p.extent = inSize + (window - 1) * dilation;
+  int64_t base = (window - 1) * dilation - padBefore;
+  p.first = base >= 0 ? 0 : llvm::divideCeilSigned(-base, stride);
+  int64_t last = std::min(
+      outSize - 1, llvm::divideFloorSigned(p.extent - 1 - base, stride));
+  p.count = std::max<int64_t>(0, last - p.first + 1);
+  p.offset = base + p.first * stride;
+  return p;
+}
+
+/// Inserts the kept rows and columns of the N x H x W x C tensor `src` into
+/// `p` at the placements `ph`, `pw`, spread by the strides `st`.
+Value insertSpread(OpBuilder &b, Location loc, Value src, Value p,
+                   Placement ph, Placement pw, ArrayRef<int64_t> st) {
+  auto s = shapeOf(src);
+  SmallVector<OpFoldResult> sizes = {
+      b.getIndexAttr(s[0]), b.getIndexAttr(ph.count), b.getIndexAttr(pw.count),
+      b.getIndexAttr(s[3])};
+  SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1));
+  if (ph.first != 0 || ph.count != s[1] || pw.first != 0 || pw.count != s[2])
+    src = tensor::ExtractSliceOp::create(
+        b, loc, src,
+        SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(ph.first),
+                                  b.getIndexAttr(pw.first), b.getIndexAttr(0)},
+        sizes, ones);
+  return tensor::InsertSliceOp::create(
+      b, loc, src, p,
+      SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(ph.offset),
+                                b.getIndexAttr(pw.offset), b.getIndexAttr(0)},
+      sizes,
+      SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(st[0]),
+                                b.getIndexAttr(st[1]), b.getIndexAttr(1)});
 }
 
 /// Base of the patterns: refuses (the pass has already diagnosed) the
@@ -313,24 +390,6 @@ struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
 struct BackwardDataLowering : DwcLowering<dwc::DepthwiseConv2DBackwardDataOp> {
   using DwcLowering::DwcLowering;
 
-  /// Placement of dY along one spatial dimension: the first kept index
-  /// `first`, the number kept `count`, their offset in P and P's extent.
-  struct Placement {
-    int64_t first, count, offset, extent;
-  };
-  static Placement place(int64_t outSize, int64_t inSize, int64_t window,
-                         int64_t stride, int64_t dilation, int64_t padBefore) {
-    Placement p;
-    p.extent = inSize + (window - 1) * dilation;
-    int64_t base = (window - 1) * dilation - padBefore;
-    p.first = base >= 0 ? 0 : llvm::divideCeilSigned(-base, stride);
-    int64_t last = std::min(
-        outSize - 1, llvm::divideFloorSigned(p.extent - 1 - base, stride));
-    p.count = std::max<int64_t>(0, last - p.first + 1);
-    p.offset = base + p.first * stride;
-    return p;
-  }
-
   Value lower(dwc::DepthwiseConv2DBackwardDataOp op, OpAdaptor adaptor,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -355,30 +414,8 @@ struct BackwardDataLowering : DwcLowering<dwc::DepthwiseConv2DBackwardDataOp> {
     } else {
       p = filledTensor(b, loc, {dyShape[0], ph.extent, pw.extent, dyShape[3]},
                        elt, floatConstant(b, loc, elt, 0.0));
-      if (ph.count > 0 && pw.count > 0) {
-        SmallVector<OpFoldResult> sizes = {
-            b.getIndexAttr(dyShape[0]), b.getIndexAttr(ph.count),
-            b.getIndexAttr(pw.count), b.getIndexAttr(dyShape[3])};
-        Value src = dy;
-        if (!whole)
-          src = tensor::ExtractSliceOp::create(
-              b, loc, dy,
-              SmallVector<OpFoldResult>{b.getIndexAttr(0),
-                                        b.getIndexAttr(ph.first),
-                                        b.getIndexAttr(pw.first),
-                                        b.getIndexAttr(0)},
-              sizes, SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
-        p = tensor::InsertSliceOp::create(
-            b, loc, src, p,
-            SmallVector<OpFoldResult>{b.getIndexAttr(0),
-                                      b.getIndexAttr(ph.offset),
-                                      b.getIndexAttr(pw.offset),
-                                      b.getIndexAttr(0)},
-            sizes,
-            SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(st[0]),
-                                      b.getIndexAttr(st[1]),
-                                      b.getIndexAttr(1)});
-      }
+      if (ph.count > 0 && pw.count > 0)
+        p = insertSpread(b, loc, dy, p, ph, pw, st);
     }
 
     Value init = zeroAccumulator(b, loc, adaptor.getInit(), acc);
@@ -461,55 +498,38 @@ struct Pool2DLowering : DwcLowering<dwc::Pool2DOp> {
     // Loops (n, oh, ow, c, kh, kw).
     AffineExpr n, oh, ow, c, kh, kw;
     bindDims(ctx, n, oh, ow, c, kh, kw);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(6, 0, {n, oh * st[0] + kh, ow * st[1] + kw, c}, ctx),
-        AffineMap::get(6, 0, {kh, kw}, ctx),
-        AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
-    Value red =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{init.getType()}, ValueRange{xp, window},
-            ValueRange{init}, maps,
-            SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed,
-                                             kRed},
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              Value v = convertFloat(nb, l, args[0], acc);
-              Value r = isMax ? arith::MaximumFOp::create(nb, l, args[2], v)
-                                    .getResult()
-                              : arith::AddFOp::create(nb, l, args[2], v)
-                                    .getResult();
-              linalg::YieldOp::create(nb, l, r);
-            })
-            .getResult(0);
+    Value red = generic(
+        b, loc, ValueRange{xp, window}, init,
+        affineMaps(ctx, 6,
+                   {{n, oh * st[0] + kh, ow * st[1] + kw, c},
+                    {kh, kw},
+                    {n, oh, ow, c}}),
+        {kPar, kPar, kPar, kPar, kRed, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value v = convertFloat(nb, l, args[0], acc);
+          if (isMax)
+            return arith::MaximumFOp::create(nb, l, args[2], v);
+          return arith::AddFOp::create(nb, l, args[2], v);
+        });
     std::optional<dwc::Activation> act = op.getActivation();
     if (isMax && !act)
       return red;
-    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
     if (isMax)
-      return linalg::GenericOp::create(
-                 b, loc, TypeRange{red.getType()}, ValueRange{red},
-                 ValueRange{adaptor.getInit()}, SmallVector<AffineMap>{id, id},
-                 SmallVector<utils::IteratorType>(4, kPar),
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   linalg::YieldOp::create(
-                       nb, l, dwc::applyActivation(nb, l, args[0], act));
-                 })
-          .getResult(0);
+      return elementwise(b, loc, red, adaptor.getInit(),
+                         [&](OpBuilder &nb, Location l, ValueRange args) {
+                           return dwc::applyActivation(nb, l, args[0], act);
+                         });
 
     bool includePad = op.getCountIncludePad();
     Type outElt = elementType(adaptor.getInit());
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{red},
-               ValueRange{adaptor.getInit()}, SmallVector<AffineMap>{id, id},
-               SmallVector<utils::IteratorType>(4, kPar),
-               [&](OpBuilder &nb, Location l, ValueRange args) {
-                 Value divisor =
-                     poolDivisor(nb, l, acc, win, st, pad, in, includePad);
-                 Value avg = arith::DivFOp::create(nb, l, args[0], divisor);
-                 avg = dwc::applyActivation(nb, l, avg, act);
-                 linalg::YieldOp::create(nb, l,
-                                         convertFloat(nb, l, avg, outElt));
-               })
-        .getResult(0);
+    return elementwise(
+        b, loc, red, adaptor.getInit(),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value divisor = poolDivisor(nb, l, acc, win, st, pad, in, includePad);
+          Value avg = arith::DivFOp::create(nb, l, args[0], divisor);
+          avg = dwc::applyActivation(nb, l, avg, act);
+          return convertFloat(nb, l, avg, outElt);
+        });
   }
 };
 
@@ -533,35 +553,24 @@ struct GlobalAvgPoolLowering : DwcLowering<dwc::GlobalAvgPoolOp> {
     // Loops (n, c, h, w).
     AffineExpr n, c, h, w;
     bindDims(ctx, n, c, h, w);
-    Value sum = linalg::GenericOp::create(
-                    b, loc, TypeRange{sumInit.getType()}, ValueRange{x},
-                    ValueRange{sumInit},
-                    SmallVector<AffineMap>{AffineMap::get(4, 0, {n, h, w, c}, ctx),
-                                           AffineMap::get(4, 0, {n, c}, ctx)},
-                    SmallVector<utils::IteratorType>{kPar, kPar, kRed, kRed},
-                    [&](OpBuilder &nb, Location l, ValueRange args) {
-                      Value v = convertFloat(nb, l, args[0], acc);
-                      linalg::YieldOp::create(
-                          nb, l, arith::AddFOp::create(nb, l, args[1], v).getResult());
-                    })
-                    .getResult(0);
+    Value sum = generic(b, loc, ValueRange{x}, sumInit,
+                        affineMaps(ctx, 4, {{n, h, w, c}, {n, c}}),
+                        {kPar, kPar, kRed, kRed},
+                        [&](OpBuilder &nb, Location l, ValueRange args) {
+                          Value v = convertFloat(nb, l, args[0], acc);
+                          return arith::AddFOp::create(nb, l, args[1], v);
+                        });
     // Loops (n, 0, 0, c) of the N x 1 x 1 x C result.
     Value count = floatConstant(b, loc, acc, double(in[1] * in[2]));
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{sum},
-               ValueRange{adaptor.getInit()},
-               SmallVector<AffineMap>{
-                   AffineMap::get(4, 0, {getAffineDimExpr(0, ctx),
-                                         getAffineDimExpr(3, ctx)},
-                                  ctx),
-                   AffineMap::getMultiDimIdentityMap(4, ctx)},
-               SmallVector<utils::IteratorType>(4, kPar),
-               [&](OpBuilder &nb, Location l, ValueRange args) {
-                 Value avg = arith::DivFOp::create(nb, l, args[0], count);
-                 linalg::YieldOp::create(nb, l,
-                                         convertFloat(nb, l, avg, outElt));
-               })
-        .getResult(0);
+    AffineMap nc = AffineMap::get(
+        4, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(3, ctx)}, ctx);
+    return generic(b, loc, ValueRange{sum}, adaptor.getInit(),
+                   {nc, AffineMap::getMultiDimIdentityMap(4, ctx)},
+                   SmallVector<utils::IteratorType>(4, kPar),
+                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                     Value avg = arith::DivFOp::create(nb, l, args[0], count);
+                     return convertFloat(nb, l, avg, outElt);
+                   });
   }
 };
 
@@ -591,34 +600,14 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
                       ArrayRef<int64_t> st, ArrayRef<int64_t> pad,
                       TypedAttr fill) {
     auto s = shapeOf(src);
-    auto ph = BackwardDataLowering::place(s[1], in[1], win[0], st[0], 1, pad[0]);
-    auto pw = BackwardDataLowering::place(s[2], in[2], win[1], st[1], 1, pad[2]);
+    Placement ph = place(s[1], in[1], win[0], st[0], 1, pad[0]);
+    Placement pw = place(s[2], in[2], win[1], st[1], 1, pad[2]);
     Value p = filledTensor(b, loc, {s[0], ph.extent, pw.extent, s[3]},
                            fill.getType(),
                            arith::ConstantOp::create(b, loc, fill));
     if (ph.count <= 0 || pw.count <= 0)
       return p;
-    SmallVector<OpFoldResult> sizes = {
-        b.getIndexAttr(s[0]), b.getIndexAttr(ph.count),
-        b.getIndexAttr(pw.count), b.getIndexAttr(s[3])};
-    SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1));
-    if (ph.first != 0 || ph.count != s[1] || pw.first != 0 ||
-        pw.count != s[2])
-      src = tensor::ExtractSliceOp::create(
-          b, loc, src,
-          SmallVector<OpFoldResult>{b.getIndexAttr(0),
-                                    b.getIndexAttr(ph.first),
-                                    b.getIndexAttr(pw.first),
-                                    b.getIndexAttr(0)},
-          sizes, ones);
-    return tensor::InsertSliceOp::create(
-        b, loc, src, p,
-        SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(ph.offset),
-                                  b.getIndexAttr(pw.offset),
-                                  b.getIndexAttr(0)},
-        sizes,
-        SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(st[0]),
-                                  b.getIndexAttr(st[1]), b.getIndexAttr(1)});
+    return insertSpread(b, loc, src, p, ph, pw, st);
   }
 
   /// Max pooling: the argmax tap kh*KW + kw of every window (i32, -1 where
@@ -642,11 +631,12 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
     Value window = tensor::EmptyOp::create(b, loc, win, elt);
     AffineExpr n, oh, ow, c, kh, kw;
     bindDims(ctx, n, oh, ow, c, kh, kw);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(6, 0, {n, oh * st[0] + kh, ow * st[1] + kw, c}, ctx),
-        AffineMap::get(6, 0, {kh, kw}, ctx),
-        AffineMap::get(6, 0, {n, oh, ow, c}, ctx),
-        AffineMap::get(6, 0, {n, oh, ow, c}, ctx)};
+    SmallVector<AffineMap> maps = affineMaps(
+        ctx, 6,
+        {{n, oh * st[0] + kh, ow * st[1] + kw, c},
+         {kh, kw},
+         {n, oh, ow, c},
+         {n, oh, ow, c}});
     auto argmax = linalg::GenericOp::create(
         b, loc, TypeRange{maxInit.getType(), tapInit.getType()},
         ValueRange{xp, window}, ValueRange{maxInit, tapInit}, maps,
@@ -673,12 +663,7 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
           Value valid = arith::AndIOp::create(
               nb, l, inside(1, 4, st[0], pad[0], in[1]),
               inside(2, 5, st[1], pad[2], in[2]));
-          Value t = arith::AddIOp::create(
-              nb, l,
-              arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 4),
-                                    cst(win[1])),
-              linalg::IndexOp::create(nb, l, 5));
-          Value tI = arith::IndexCastOp::create(nb, l, i32, t);
+          Value tI = windowTapI32(nb, l, win[1]);
           Value v = args[0], curV = args[2], curT = args[3];
           Value unset = arith::CmpIOp::create(
               nb, l, arith::CmpIPredicate::slt, curT,
@@ -708,21 +693,14 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
     Location loc = op.getLoc();
     auto win = op.getWindow(), st = op.getStrides(), pad = op.getPadding();
     Type acc = op.getAccType();
-    AffineMap id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
     bool includePad = op.getCountIncludePad();
     Value gInit = tensor::EmptyOp::create(b, loc, out, acc);
-    return linalg::GenericOp::create(
-            b, loc, TypeRange{gInit.getType()}, ValueRange{dy},
-            ValueRange{gInit}, SmallVector<AffineMap>{id, id},
-            SmallVector<utils::IteratorType>(4, kPar),
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              Value d = poolDivisor(nb, l, acc, win, st, pad, in, includePad);
-              Value v = convertFloat(nb, l, args[0], acc);
-              linalg::YieldOp::create(nb, l,
-                                      arith::DivFOp::create(nb, l, v, d)
-                                          .getResult());
-            })
-            .getResult(0);
+    return elementwise(
+        b, loc, dy, gInit, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value d = poolDivisor(nb, l, acc, win, st, pad, in, includePad);
+          Value v = convertFloat(nb, l, args[0], acc);
+          return arith::DivFOp::create(nb, l, v, d);
+        });
   }
 
   /// dX: every input position sums the spread window values `pg` of the
@@ -733,7 +711,6 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
     MLIRContext *ctx = b.getContext();
     auto win = op.getWindow();
     Type acc = op.getAccType();
-    Type i32 = b.getI32Type();
     bool isMax = op.getKind() == dwc::PoolKind::Max;
     Value init = zeroAccumulator(b, loc, adaptor.getInit(), acc);
     // Loops (n, ih, iw, c, kh, kw).
@@ -751,31 +728,19 @@ struct Pool2DBackwardLowering : DwcLowering<dwc::Pool2DBackwardOp> {
     ins.push_back(window);
     maps.push_back(AffineMap::get(6, 0, {kh, kw}, ctx));
     maps.push_back(AffineMap::get(6, 0, {n, ih, iw, c}, ctx));
-    Value sum =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
-            SmallVector<utils::IteratorType>{kPar, kPar, kPar, kPar, kRed,
-                                             kRed},
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              Value v = convertFloat(nb, l, args[0], acc);
-              if (isMax) {
-                Value t = arith::AddIOp::create(
-                    nb, l,
-                    arith::MulIOp::create(
-                        nb, l, linalg::IndexOp::create(nb, l, 4),
-                        arith::ConstantIndexOp::create(nb, l, win[1])),
-                    linalg::IndexOp::create(nb, l, 5));
-                Value tI = arith::IndexCastOp::create(nb, l, i32, t);
-                Value hit = arith::CmpIOp::create(
-                    nb, l, arith::CmpIPredicate::eq, args[1], tI);
-                v = arith::SelectOp::create(nb, l, hit, v,
-                                            floatConstant(nb, l, acc, 0.0));
-              }
-              linalg::YieldOp::create(
-                  nb, l,
-                  arith::AddFOp::create(nb, l, args.back(), v).getResult());
-            })
-            .getResult(0);
+    Value sum = generic(
+        b, loc, ins, init, maps, {kPar, kPar, kPar, kPar, kRed, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value v = convertFloat(nb, l, args[0], acc);
+          if (isMax) {
+            Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                              args[1],
+                                              windowTapI32(nb, l, win[1]));
+            v = arith::SelectOp::create(nb, l, hit, v,
+                                        floatConstant(nb, l, acc, 0.0));
+          }
+          return arith::AddFOp::create(nb, l, args.back(), v);
+        });
     return roundInto(b, loc, sum, adaptor.getInit());
   }
 
@@ -816,18 +781,12 @@ struct Im2winLowering : DwcLowering<dwc::Im2winOp> {
     // Loops (n, oh, w, fh, c).
     AffineExpr n, oh, w, fh, c;
     bindDims(ctx, n, oh, w, fh, c);
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{adaptor.getInit().getType()}, ValueRange{xp},
-               ValueRange{adaptor.getInit()},
-               SmallVector<AffineMap>{
-                   AffineMap::get(5, 0, {n, oh * st[0] + fh * dl[0], w, c},
-                                  ctx),
-                   AffineMap::getMultiDimIdentityMap(5, ctx)},
-               SmallVector<utils::IteratorType>(5, kPar),
-               [](OpBuilder &nb, Location l, ValueRange args) {
-                 linalg::YieldOp::create(nb, l, args[0]);
-               })
-        .getResult(0);
+    return generic(
+        b, loc, ValueRange{xp}, adaptor.getInit(),
+        affineMaps(ctx, 5, {{n, oh * st[0] + fh * dl[0], w, c},
+                            {n, oh, w, fh, c}}),
+        SmallVector<utils::IteratorType>(5, kPar),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
   }
 };
 

@@ -141,40 +141,32 @@ bool isRewritable(linalg::LinalgOp op) {
          llvm::all_of(op->getOperands(), isDwcElementTensor);
 }
 
-/// linalg.depthwise_conv_2d_nchw_chw -> transposes +
-/// linalg.depthwise_conv_2d_nhwc_hwc.
-struct DepthwiseNchwToNhwc
-    : OpRewritePattern<linalg::DepthwiseConv2DNchwChwOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNchwChwOp op,
+/// A channels-first convolution -> transposes + its NHWC form `NhwcOp`,
+/// the filter transposed by `FilterPerm`.
+template <typename NchwOp, typename NhwcOp, int64_t... FilterPerm>
+struct ConvToNhwc : OpRewritePattern<NchwOp> {
+  using OpRewritePattern<NchwOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(NchwOp op,
                                 PatternRewriter &rewriter) const override {
     if (!isRewritable(op))
       return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
     Location loc = op.getLoc();
     Value x = transposeInput(rewriter, loc, op.getInputs()[0]);
-    Value w = transpose(rewriter, loc, op.getInputs()[1], {1, 2, 0});
+    Value w = transpose(rewriter, loc, op.getInputs()[1], {FilterPerm...});
     Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
-    replaceWithNhwc<linalg::DepthwiseConv2DNhwcHwcOp>(rewriter, op, {x, w},
-                                                      init);
+    replaceWithNhwc<NhwcOp>(rewriter, op, {x, w}, init);
     return success();
   }
 };
 
+/// linalg.depthwise_conv_2d_nchw_chw -> transposes +
+/// linalg.depthwise_conv_2d_nhwc_hwc.
+using DepthwiseNchwToNhwc =
+    ConvToNhwc<linalg::DepthwiseConv2DNchwChwOp,
+               linalg::DepthwiseConv2DNhwcHwcOp, 1, 2, 0>;
 /// linalg.conv_2d_nchw_fchw -> transposes + linalg.conv_2d_nhwc_hwcf.
-struct ConvNchwToNhwc : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isRewritable(op))
-      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
-    Location loc = op.getLoc();
-    Value x = transposeInput(rewriter, loc, op.getInputs()[0]);
-    Value w = transpose(rewriter, loc, op.getInputs()[1], {2, 3, 1, 0});
-    Value init = transposeInit(rewriter, loc, op.getOutputs()[0]);
-    replaceWithNhwc<linalg::Conv2DNhwcHwcfOp>(rewriter, op, {x, w}, init);
-    return success();
-  }
-};
+using ConvNchwToNhwc =
+    ConvToNhwc<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp, 2, 3, 1, 0>;
 
 /// linalg.conv_2d_nhwc_fhwc -> filter transpose + linalg.conv_2d_nhwc_hwcf.
 struct ConvFhwcToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {

@@ -34,6 +34,20 @@ std::string choiceIneligibility(StringRef name, StringRef value,
     list += (list.empty() ? "\"" : ", \"") + a.str() + "\"";
   return (name + " = \"" + value + "\" is not one of " + list).str();
 }
+
+/// The GEMV family's rules plus the filter bound of the row-tile and plane
+/// kernels (<= 49 taps).
+std::string tapBoundedIneligibility(Operation *op) {
+  std::string why = gemvIneligibility(op);
+  if (!why.empty())
+    return why;
+  ArrayRef<int64_t> f = filterShape(op);
+  // (Each extent bounded first: the product cannot overflow.)
+  if (f[0] > kRowTileMaxTaps || f[1] > kRowTileMaxTaps ||
+      f[0] * f[1] > kRowTileMaxTaps)
+    return "filter of more than 49 taps";
+  return "";
+}
 } // namespace
 
 std::string dwc::gemvIneligibility(Operation *op) {
@@ -129,14 +143,9 @@ bool RowTileKernelAttr::isComplete() const {
   return getChannels() && getRows() && getColumns() && !getFilter().empty();
 }
 std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
-  std::string why = gemvIneligibility(op);
+  std::string why = tapBoundedIneligibility(op);
   if (!why.empty())
     return why;
-  ArrayRef<int64_t> f = filterShape(op);
-  // (Each extent bounded first: the product cannot overflow.)
-  if (f[0] > kRowTileMaxTaps || f[1] > kRowTileMaxTaps ||
-      f[0] * f[1] > kRowTileMaxTaps)
-    return "filter of more than 49 taps";
   ShapedType out = outType(op);
   why = channelsIneligibility(out.getElementType(), out.getDimSize(3),
                               getChannels());
@@ -239,13 +248,9 @@ std::string planeChannelsIneligibility(Operation *op, PlaneKernelAttr config) {
 } // namespace
 
 std::string PlaneKernelAttr::whyNotFor(Operation *op) const {
-  std::string why = gemvIneligibility(op);
+  std::string why = tapBoundedIneligibility(op);
   if (!why.empty())
     return why;
-  ArrayRef<int64_t> f = filterShape(op);
-  if (f[0] > kRowTileMaxTaps || f[1] > kRowTileMaxTaps ||
-      f[0] * f[1] > kRowTileMaxTaps)
-    return "filter of more than 49 taps";
   why = planeChannelsIneligibility(op, *this);
   if (why.empty())
     why = rangeIneligibility("rows", getRows(), 1, 16);
