@@ -1012,7 +1012,7 @@ def ConvertDwcToGPUBackwardFilter
     `#dwc.bwd_filter_image` (any stride, FW <= 17; chosen by
     dwc-select-kernels where measured faster, docs/KernelSelection.md, else
     on request) replaces steps 1-3 by two or three kernels
-    (`<func>_bwd_filter_image`, `_partial` past 32 slices, `_reduce`): a
+    (`<func>_bwd_filter_image`, `_partial` past 64 slices, `_reduce`): a
     block of segments x FH x channels/2 threads owns `channels` channels
     and a run of `units` strips of `rows` output rows (whole images when
     rows >= OH); per strip it copies the strip's (rows - 1) x stride + FH
@@ -1031,7 +1031,7 @@ def ConvertDwcToGPUBackwardFilter
     (`memref.alloc` of ceil(N*strips/units) x segments x FH x FW x C slices,
     freed after the op); the slices are added in slice order
     (deterministic, no atomics): directly by one thread per 4 channels, or
-    past 32 slices first in runs of ceil(sqrt(slices)) into a second
+    past 64 slices first in runs of ceil(sqrt(slices)) into a second
     workspace, 4 loads in flight per step, and rounded once into dW. Shared
     memory past 48 KB is dynamic.
 

@@ -923,10 +923,12 @@ void ImageKernel::emit(RewriterBase &rewriter) {
 /// together, added in slice order).
 constexpr int64_t kSliceUnroll = 4;
 /// Workspaces of more slices are summed in two ordered levels: runs of
-/// about sqrt(slices) slices into a second workspace, then its runs (the
-/// second launch costs more than it saves below that: f32 7 x 7 x 768 5x5
-/// at batch 32, 32 slices, 9.8 us direct against 10.4 us in two levels).
-constexpr int64_t kDirectSlices = 32;
+/// about sqrt(slices) slices into a second workspace, then its runs. Up to
+/// one slice per image of a batch of 64 the second launch and workspace
+/// cost more than they save (64 x 14 x 14 x 384 7x7 f32: kernels 36.2 ->
+/// 35.2 us, the call 42.2 -> 49.6 us; 32 x 7 x 7 x 768 5x5 f32 kernels 9.8
+/// -> 10.4 us).
+constexpr int64_t kDirectSlices = 64;
 
 /// The sum of `src`[lo .. lo + count) at (fh, fw, c) in slice order (4
 /// channels); `count` known, `lo` a value.

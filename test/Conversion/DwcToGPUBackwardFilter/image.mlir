@@ -159,17 +159,19 @@ func.func @strided_segments(%x: memref<2x9x10x16xf16>, %dy: memref<2x5x5x16xf16>
 
 // -----
 
-// More than 32 workspace slices: two ordered levels. 40 images of 4 x 4 x
-// 8 f32, one per block -> 40 slices; runs of ceil(sqrt(40)) = 7 -> 6 runs
-// (the last of 5 slices) into a second workspace, then the 6 runs into dW.
+// More than 64 workspace slices: two ordered levels. 70 images of 4 x 4 x
+// 8 f32, one per block -> 70 slices; runs of ceil(sqrt(70)) = 9 -> 8 runs
+// (the last of 7 slices) into a second workspace, then the 8 runs into dW.
 // A thread of a level adds 4 slices per step (loads first), in order.
 // CHECK-LABEL: func @two_level
-// CHECK: %[[WS:.*]] = memref.alloc() : memref<40x3x3x8xf32>
+// CHECK: %[[WS:.*]] = memref.alloc() : memref<70x3x3x8xf32>
 // CHECK: function(@two_level_bwd_filter_image)
-// CHECK: %[[PART:.*]] = memref.alloc() : memref<6x3x3x8xf32>
+// CHECK: %[[PART:.*]] = memref.alloc() : memref<8x3x3x8xf32>
 // CHECK: function(@two_level_bwd_filter_image_partial)
-// A run of 7: one step of 4 loads, then 3 more; the last run of 5.
+// A run of 9: two steps of 4 loads (a loop), then the ninth; the last run
+// of 7.
 // CHECK: scf.if
+// CHECK: scf.for
 // CHECK-COUNT-4: vector.load %[[WS]]
 // CHECK-COUNT-4: arith.addf
 // CHECK: vector.load %[[WS]]
@@ -180,8 +182,8 @@ func.func @strided_segments(%x: memref<2x9x10x16xf16>, %dy: memref<2x5x5x16xf16>
 // CHECK: vector.load %[[PART]]
 // CHECK: vector.store {{.*}}, %arg2
 // CHECK: memref.dealloc %[[PART]]
-func.func @two_level(%x: memref<40x4x4x8xf32>, %dy: memref<40x4x4x8xf32>, %dw: memref<3x3x8xf32>) {
-  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<40x4x4x8xf32>, memref<40x4x4x8xf32>) outs(%dw : memref<3x3x8xf32>)
+func.func @two_level(%x: memref<70x4x4x8xf32>, %dy: memref<70x4x4x8xf32>, %dw: memref<3x3x8xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<70x4x4x8xf32>, memref<70x4x4x8xf32>) outs(%dw : memref<3x3x8xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<channels = 8, rows = 4, units = 1, copy = "block">}
   return
 }
