@@ -33,12 +33,38 @@ def split_z(tw, rows_per_slice=0, warp_slices=0):
     return cfg
 
 
-def image(channels=0, rows=0, units=0):
+def image(channels=0, rows=0, units=0, threads=0, row_div=0, budget=0):
+    """threads: column segments for about that many threads per block
+    (segments x FH x channels / 2); row_div: the default strip's rows / it
+    (the selector's 48 KB strip, image_rows); budget: the rows of a strip
+    of at most that many bytes of shared memory."""
     def cfg(L):
-        f = [f"{k} = {v}" for k, v in (("channels", channels), ("rows", rows),
-                                        ("units", units)) if v]
+        cb = channels or (16 if L.dtype == "f32" else 32)
+        seg = 0
+        if threads:
+            seg = max(1, min(64, L.OW, -(-threads // (L.F[0] * cb // 2))))
+            while seg > 1 and seg * L.F[0] * cb // 2 > 1024:
+                seg -= 1
+        r = rows or (max(1, image_rows(L, cb) // row_div) if row_div else 0)
+        r = r or (image_rows(L, cb, budget) if budget else 0)
+        f = [f"{k} = {v}" for k, v in (("channels", channels), ("rows", r),
+                                        ("units", units), ("segments", seg)) if v]
         return "#dwc.bwd_filter_image<" + ", ".join(f) + ">"
     return cfg
+
+
+def image_rows(L, cb, budget=48 * 1024):
+    """The selector's default strip rows (imageRows): the most whose shared
+    memory fits `budget`."""
+    es = {"f32": 4, "f16": 2, "bf16": 2}[L.dtype]
+    x_row = L.W * cb * es
+    x_row += (64 - x_row % 128 + 128) % 128
+    dy_row = L.OW * cb * es
+    best = 1
+    for r in range(1, L.OH + 1):
+        if min((r - 1) * L.stride[0] + L.F[0], L.H) * x_row + r * dy_row <= budget:
+            best = r
+    return best
 
 
 VARIANTS = {
@@ -55,6 +81,15 @@ VARIANTS = {
     "img16": image(channels=16),
     "imgu2": image(units=2),
     "imgu4": image(units=4),
+    "is128": image(threads=128),
+    "is256": image(threads=256),
+    "is512": image(threads=512),
+    "is256r2": image(threads=256, row_div=2),
+    "is512r2": image(threads=512, row_div=2),
+    "i16s256": image(channels=16, threads=256),
+    "i64s256": image(channels=64, threads=256),
+    "is256b96": image(threads=256, budget=96 * 1024),
+    "i16s256b96": image(channels=16, threads=256, budget=96 * 1024),
 }
 
 
@@ -69,12 +104,21 @@ def odd_layers():
         L(1, 14, 14, 40, [7, 7], "f16"),
         L(5, 15, 9, 24, [5, 5], "f16"),
         L(2, 7, 7, 72, [7, 7], "bf16", padding=[3, 2, 1, 3]),
+        # stride 2 and 3, filters taller / wider than the map, N = 1
+        Layer(3, 15, 13, 24, [3, 3], "f16", [2, 2], odd=True, ops=["bwd_filter"]),
+        Layer(1, 17, 9, 12, [5, 5], "bf16", [2, 2], odd=True, ops=["bwd_filter"]),
+        Layer(2, 14, 16, 16, [3, 3], "f32", [3, 3], [1, 1, 1, 1], odd=True,
+              ops=["bwd_filter"]),
+        Layer(2, 7, 7, 24, [13, 5], "f16", [1, 1], odd=True, ops=["bwd_filter"]),
+        Layer(1, 7, 5, 40, [5, 13], "bf16", [1, 1], odd=True, ops=["bwd_filter"]),
+        Layer(2, 21, 19, 24, [3, 3], "f16", [1, 1], odd=True, ops=["bwd_filter"]),
     ]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default=CONVNEXT)
+    ap.add_argument("--set", default="s1", help="s1 (stride 1) or net (s1 + stride 2)")
     ap.add_argument("--dtypes", default="f16,bf16,f32")
     ap.add_argument("--variants", default="")
     ap.add_argument("--base", action="store_true", help="also the current selection")
@@ -84,7 +128,7 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
     dts = a.dtypes.split(",")
-    layers = [L for L in select(get_set("s1"), a.only)
+    layers = [L for L in select(get_set(a.set), a.only)
               if L.N > 1 and L.dtype in dts]
     if a.odd:
         layers += odd_layers()

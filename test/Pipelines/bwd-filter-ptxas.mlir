@@ -26,7 +26,7 @@ func.func @stream_f32(%x: tensor<128x64x64x256xf32>, %dy: tensor<128x64x64x256xf
 func.func @stream_f16(%x: tensor<128x32x32x1024xf16>, %dy: tensor<128x32x32x1024xf16>) -> tensor<3x3x1024xf16> {
   %init = tensor.empty() : tensor<3x3x1024xf16>
   %dw = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<128x32x32x1024xf16>, tensor<128x32x32x1024xf16>)
-    outs(%init : tensor<3x3x1024xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<3x3x1024xf16>
+    outs(%init : tensor<3x3x1024xf16>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<>} -> tensor<3x3x1024xf16>
   return %dw : tensor<3x3x1024xf16>
 }
 

@@ -173,32 +173,41 @@ inline StreamPlan streamPlan(const Dims &d, int64_t rows, int64_t blockThreads,
 
 /// How the small-map (image) kernel splits the work: blocks of `Cb`
 /// channels x a run of `perBlock` strips of R output rows (all strips of
-/// all images, strips fastest), FH * Cb / 2 threads (thread t: filter row
-/// t / pairs, channel pair t % pairs).
+/// all images, strips fastest), S * FH * Cb / 2 threads (thread t: column
+/// segment t / (FH * pairs), filter row (t / pairs) % FH, channel pair t %
+/// pairs).
 struct ImagePlan {
   int64_t Cb;       // channels per block
   int64_t pairs;    // Cb / 2 channel pairs (one per thread and filter row)
-  int64_t threads;  // FH * pairs
+  int64_t S;        // column segments
+  int64_t segW;     // output columns per segment: ceil(OW / S)
+  int64_t segThreads; // FH * pairs: the threads of one segment
+  int64_t threads;  // S * segThreads
   int64_t groups;   // channel groups: ceil(C / Cb)
   int64_t R;        // output rows per strip
   int64_t strips;   // strips per image: ceil(OH / R)
   int64_t units;    // N * strips
   int64_t perBlock; // strips per block
-  int64_t chunks;   // blocks along the batch (workspace slices)
+  int64_t chunks;   // blocks along the batch
   int64_t blocks;   // groups * chunks
-  int64_t inRows;   // shared input rows: min(R + FH - 1, IH)
+  int64_t slices;   // workspace slices: chunks * S
+  int64_t inRows;   // shared input rows: min((R - 1) * sh + FH, IH)
   int64_t xPitch;   // elements per shared input row (padded)
   int64_t dyPitch;  // elements per shared dY row
   int64_t smemElems;
 };
 
 inline ImagePlan imagePlan(const Dims &d, int64_t channels, int64_t rows,
-                           int64_t perBlock) {
+                           int64_t perBlock, int64_t segments = 1) {
   ImagePlan p;
   int64_t esize = d.elem.getIntOrFloatBitWidth() / 8;
   p.Cb = channels;
   p.pairs = channels / 2;
-  p.threads = d.FH * p.pairs;
+  p.S = std::clamp<int64_t>(segments, 1, d.OW);
+  p.segW = (d.OW + p.S - 1) / p.S;
+  p.S = (d.OW + p.segW - 1) / p.segW;
+  p.segThreads = d.FH * p.pairs;
+  p.threads = p.S * p.segThreads;
   p.groups = (d.C + p.Cb - 1) / p.Cb;
   p.R = std::clamp<int64_t>(rows, 1, d.OH);
   p.strips = (d.OH + p.R - 1) / p.R;
@@ -207,7 +216,8 @@ inline ImagePlan imagePlan(const Dims &d, int64_t channels, int64_t rows,
   p.chunks = (p.units + p.perBlock - 1) / p.perBlock;
   p.perBlock = (p.units + p.chunks - 1) / p.chunks;
   p.blocks = p.groups * p.chunks;
-  p.inRows = std::min(p.R + d.FH - 1, d.IH);
+  p.slices = p.chunks * p.S;
+  p.inRows = std::min((p.R - 1) * d.sh + d.FH, d.IH);
   int64_t xRow = d.IW * p.Cb * esize;
   p.xPitch = (xRow + bwdFilterImageRowPadBytes(xRow)) / esize;
   p.dyPitch = d.OW * p.Cb;

@@ -1009,27 +1009,31 @@ def ConvertDwcToGPUBackwardFilter
     3. for f16/bf16 filter gradients a conversion kernel rounds the f32
        sums once into dW.
 
-    `#dwc.bwd_filter_image` (small maps, stride 1, FW <= 17; chosen by
-    dwc-select-kernels for filters up to 7x7 on small maps, else on request)
-    replaces steps 1-3 by two kernels (`<func>_bwd_filter_image` and
-    `_reduce`): a block of FH x channels/2 threads owns `channels` channels
+    `#dwc.bwd_filter_image` (any stride, FW <= 17; chosen by
+    dwc-select-kernels where measured faster, docs/KernelSelection.md, else
+    on request) replaces steps 1-3 by two or three kernels
+    (`<func>_bwd_filter_image`, `_partial` past 64 slices, `_reduce`): a
+    block of segments x FH x channels/2 threads owns `channels` channels
     and a run of `units` strips of `rows` output rows (whole images when
-    rows >= OH); per strip it copies the strip's input rows (inside the
-    image) and dY rows of its channels into shared memory (128-bit loads,
-    the inputs' type, input rows padded so that the two filter rows of a
-    warp read opposite bank halves), between barriers (`copy = "thread"`:
-    every thread copies the strip itself, no barriers, one strip per block:
-    the host emulation). Thread (fh, pair) owns filter row fh x FW taps x 2
-    channels in f32 registers; for every output row of the strip whose
-    input row lies inside the image it slides along the fully unrolled
-    columns: per column one new input pair and one dY pair (2-element
-    shared loads, widened to f32) and one FMA per tap whose input column
-    lies inside the image (padding columns take no load and no FMA). The
-    block writes its sums once into its slice of an f32 workspace
-    (`memref.alloc` of ceil(N*strips/units) x FH x FW x C, freed after the
-    op); the second kernel adds the slices in slice order (deterministic,
-    no atomics) and rounds once into dW. Shared memory past 48 KB is
-    dynamic.
+    rows >= OH); per strip it copies the strip's (rows - 1) x stride + FH
+    input rows (inside the image) and dY rows of its channels into shared
+    memory (128-bit loads, the inputs' type, input rows padded so that the
+    two filter rows of a warp read opposite bank halves), between barriers
+    (`copy = "thread"`: every thread copies the strip itself, no barriers,
+    one strip per block: the host emulation). Thread (segment, fh, pair)
+    owns filter row fh x FW taps x 2 channels in f32 registers; for every
+    output row of the strip whose input row lies inside the image it slides
+    along its segment's fully unrolled columns (a switch over the segments):
+    per column the new input pairs (stride: sw of them) and one dY pair
+    (2-element shared loads, widened to f32) and one FMA per tap whose input
+    column lies inside the image (padding columns take no load and no FMA).
+    Each thread writes its sums once into its slice of an f32 workspace
+    (`memref.alloc` of ceil(N*strips/units) x segments x FH x FW x C slices,
+    freed after the op); the slices are added in slice order
+    (deterministic, no atomics): directly by one thread per 4 channels, or
+    past 64 slices first in runs of ceil(sqrt(slices)) into a second
+    workspace, 4 loads in flight per step, and rounded once into dW. Shared
+    memory past 48 KB is dynamic.
 
     Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
     of equal width TW = ceil(FW / tiles) (maxTW = 17 for f32, 6 for

@@ -113,11 +113,6 @@ Attribute selectSplitZ(Operation *op, TargetAttr target, Attribute given,
   return BwdFilterSplitZKernelAttr::get(op->getContext(), z, tileWidth,
                                         warpSlices, halfSteps);
 }
-/// The image kernel's default channels per block (a last group past C is
-/// masked).
-int64_t imageChannels(const Dims &d) {
-  return d.elem.isF32() ? kImageChannelsF32 : kImageChannels16;
-}
 
 /// The most output rows per strip whose shared memory fits `budget` (at
 /// least 1): (R + FH - 1) padded input rows and R dY rows (fewer input rows
@@ -148,25 +143,91 @@ int64_t imageUnits(const Dims &d, const ImagePlan &p, int64_t bytes,
 }
 
 /// Where the image kernel is chosen without a request: the shapes it was
-/// measured faster than the streaming / split-z kernels on (filters up to
-/// 7 x 7; docs/KernelSelection.md, "backward filter"): 16-bit filters 5+
-/// taps wide on maps of up to 56 output rows, 16-bit 3 x 3 on up to 28
-/// rows (the streaming kernel wins at 56), f32 filters 5+ wide on up to 14
-/// rows (split-z / streaming win on larger f32 maps and on f32 3 x 3).
+/// measured faster than the streaming / split-z kernels on
+/// (docs/KernelSelection.md, "backward filter"). f32: stride 1, filters up
+/// to 7 x 7 and 5+ taps wide on maps of up to 14 output rows (split-z /
+/// streaming win on larger f32 maps and on f32 3 x 3). 16-bit: stride 1,
+/// filters up to 7 x 7 5+ taps wide on up to 56 output rows, 3 x 3 on up
+/// to 112; filters up to 13 x 13 on maps of up to 7 rows; stride 2, filters
+/// up to 5 x 5 on any map. The classes first measured with the two-level
+/// slice reduction (3 x 3 past 28 rows, filters past 7 x 7, stride 2; at
+/// batch 32 / 64) also need at least kImageNewMinWaves x sm_count blocks of
+/// 32 channels x one output row (small batches keep the streaming /
+/// split-z kernels).
 constexpr int64_t kImageDefaultMaxTaps = 7, kImageWideFilter = 5;
-constexpr int64_t kImage16WideMaxRows = 56, kImage16NarrowMaxRows = 28;
+constexpr int64_t kImage16WideMaxRows = 56, kImage16NarrowMaxRows = 112;
 constexpr int64_t kImageF32MaxRows = 14;
-bool imageByDefault(const Dims &d) {
-  if (d.FH > kImageDefaultMaxTaps || d.FW > kImageDefaultMaxTaps)
-    return false;
-  bool wide = d.FW >= kImageWideFilter;
+constexpr int64_t kImage16LargeFilterTaps = 13, kImage16LargeFilterMaxRows = 7;
+constexpr int64_t kImage16StridedMaxTaps = 5, kImage16NarrowOldMaxRows = 28;
+constexpr int64_t kImageNewMinWaves = 2;
+/// Why the image kernel is not chosen without a request (empty: it is).
+std::string imageDefaultRefusal(Operation *op, const Dims &d,
+                                TargetAttr target) {
+  const std::string other = "strided dY, a larger map or filter, or f32 3 x 3 "
+                            "(streaming / split-z are faster)";
   if (d.elem.isF32())
-    return wide && d.OH <= kImageF32MaxRows;
-  return d.OH <= (wide ? kImage16WideMaxRows : kImage16NarrowMaxRows);
+    return d.sh == 1 && d.sw == 1 && d.FH <= kImageDefaultMaxTaps &&
+                   d.FW >= kImageWideFilter && d.FW <= kImageDefaultMaxTaps &&
+                   d.OH <= kImageF32MaxRows
+               ? ""
+               : other;
+  bool stride1 = d.sh == 1 && d.sw == 1;
+  bool small = d.FH <= kImageDefaultMaxTaps && d.FW <= kImageDefaultMaxTaps;
+  bool wide = d.FW >= kImageWideFilter;
+  // The classes measured before the two-level reduction: any grid.
+  if (stride1 && small &&
+      d.OH <= (wide ? kImage16WideMaxRows : kImage16NarrowOldMaxRows))
+    return "";
+  bool newClass =
+      d.sh == 2 && d.sw == 2
+          ? d.FH <= kImage16StridedMaxTaps && d.FW <= kImage16StridedMaxTaps
+      : !stride1 ? false
+      : small    ? !wide && d.OH <= kImage16NarrowMaxRows
+                 : d.FH <= kImage16LargeFilterTaps &&
+                    d.FW <= kImage16LargeFilterTaps &&
+                    d.OH <= kImage16LargeFilterMaxRows;
+  if (!newClass)
+    return other;
+  ImagePlan p = imagePlan(d, kImageChannels16, 1, 1);
+  if (p.groups * p.units < kImageNewMinWaves * target.getSmCount())
+    return "a grid of fewer than 2 x sm_count blocks of one output row "
+           "(streaming / split-z are faster)";
+  return "";
 }
 
-/// #dwc.bwd_filter_image: stride 1, filter rows of at most 17 taps; chosen
-/// on its own where imageByDefault says, else only when requested.
+/// 16-bit ops whose image kernel takes 64 channels per block and column
+/// segments for about kImageSegmentThreads threads (measured faster than 32
+/// channels there; docs/KernelSelection.md): at least 64 channels, filters
+/// of at most 5 rows; stride 1: maps of 15..28 output rows (3 x 3: up to
+/// 56); strided dY: where the 64-channel strip stages at most 3 input rows
+/// per output row (a one-row strip of a 5-row filter is slower).
+constexpr int64_t kImageWideChannels = 64, kImageWideMaxFH = 5;
+constexpr int64_t kImageWideMinRows = 15, kImageWideMaxRows = 28;
+constexpr int64_t kImageWideMaxRows3 = 56, kImageWideMaxInputRowsPerRow = 3;
+constexpr int64_t kImageSegmentThreads = 256;
+bool imageWideChannels(Operation *op, const Dims &d) {
+  if (d.elem.isF32() || d.C < kImageWideChannels || d.FH > kImageWideMaxFH)
+    return false;
+  if (d.sh == 1 && d.sw == 1)
+    return d.OH >= kImageWideMinRows &&
+           d.OH <= (d.FH <= 3 ? kImageWideMaxRows3 : kImageWideMaxRows);
+  int64_t rows = imageRows(op, d, kImageWideChannels, kImageStripBytes);
+  int64_t inRows = std::min((rows - 1) * d.sh + d.FH, d.IH);
+  return inRows <= kImageWideMaxInputRowsPerRow * rows;
+}
+
+/// Column segments: for the 64-channel blocks of imageWideChannels, about
+/// kImageSegmentThreads threads (FH x 32 per segment); else 1.
+int64_t imageSegments(Operation *op, const Dims &d, int64_t channels) {
+  if (channels != kImageWideChannels || !imageWideChannels(op, d))
+    return 1;
+  int64_t perSegment = d.FH * channels / 2;
+  int64_t segments = (kImageSegmentThreads + perSegment - 1) / perSegment;
+  return std::clamp<int64_t>(segments, 1, 1024 / perSegment);
+}
+
+/// #dwc.bwd_filter_image: filter rows of at most 17 taps; chosen on its own
+/// where imageByDefault says, else only when requested.
 Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
   why = backwardFilterIneligibility(op);
@@ -174,16 +235,19 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
     return {};
   auto g = dyn_cast_or_null<BwdFilterImageKernelAttr>(given);
   Dims d = dimsOf(cast<DepthwiseConv2DBackwardFilterOp>(op));
-  if (d.sh != 1 || d.sw != 1 || d.FW > kBwdFilterImageMaxRowTaps) {
-    why = "strided dY or a filter row of more than 17 taps";
+  if (d.FW > kBwdFilterImageMaxRowTaps) {
+    why = "a filter row of more than 17 taps";
     return {};
   }
-  if (!g && !imageByDefault(d)) {
-    why = "a larger map or filter, or f32 3 x 3 (streaming / split-z are "
-          "faster)";
-    return {};
+  if (!g) {
+    why = imageDefaultRefusal(op, d, target);
+    if (!why.empty())
+      return {};
   }
-  int64_t channels = g && g.getChannels() ? g.getChannels() : imageChannels(d);
+  int64_t channels = g && g.getChannels() ? g.getChannels()
+                     : d.elem.isF32()       ? kImageChannelsF32
+                     : imageWideChannels(op, d) ? kImageWideChannels
+                                                : kImageChannels16;
   int64_t rows = g && g.getRows() ? g.getRows()
                                   : imageRows(op, d, channels, kImageStripBytes);
   int64_t bytes = bwdFilterImageSharedBytes(op, channels, rows);
@@ -191,18 +255,20 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
     why = "strip of one row exceeds the shared memory";
     return {};
   }
-  ImagePlan p = imagePlan(d, channels, rows, 1);
+  int64_t segments = g && g.getSegments() ? g.getSegments()
+                                          : imageSegments(op, d, channels);
+  ImagePlan p = imagePlan(d, channels, rows, 1, segments);
   StringRef copy = g && !g.getCopy().empty() ? g.getCopy() : "block";
   int64_t units = g && g.getUnits() ? g.getUnits()
                   : copy == "thread" ? 1
                                      : imageUnits(d, p, bytes, target);
-  p = imagePlan(d, channels, rows, units);
+  p = imagePlan(d, channels, rows, units, segments);
   if (!gridFits(p.blocks)) {
     why = "grid too large";
     return {};
   }
   auto config = BwdFilterImageKernelAttr::get(op->getContext(), channels,
-                                              rows, units, copy);
+                                              rows, units, copy, segments);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }

@@ -1,29 +1,41 @@
 // RUN: dwc-opt %s --split-input-file --dwc-select-kernels --convert-dwc-to-gpu-backward-filter | FileCheck %s
 // RUN: dwc-opt %s --split-input-file --dwc-attach-target=sm-count=1 --dwc-select-kernels --convert-dwc-to-gpu-backward-filter | FileCheck %s --check-prefix=STREAM
 
-// Strided dY, streaming kernel: 16-bit inputs whose streaming grid has at
-// least sm-count / 4 blocks (sm-count=1 here; a 2-image problem has 1
-// block); 3x3 s2 f16: R = 2 output rows per step, (R-1)*2 + 3 = 5 input
-// rows. The input row of a row block is oh0 * 2 - pt; per output column 2
-// new input columns (FW - sw = 1 column is shared with the next output
-// column) x 5 rows and 2 dY vectors enter the window, and R x 9 = 18 FMAs
-// accumulate: OW = 6 columns, interior and checked row blocks, 2 x 6 x 18 =
-// 216 FMAs. At the default sm-count (132) the grid is too small: split-z.
-// STREAM-LABEL: func @f16_s2
-// STREAM: gpu.launch
-// STREAM: gpu.launch
-// STREAM-SAME: workgroup(
-// STREAM: scf.for
-// STREAM: arith.muli %{{.*}}, %c2
-// STREAM-COUNT-216: vector.fma
-// STREAM-NOT: vector.fma
-// STREAM: gpu.barrier
-// STREAM: memref.atomic_rmw addf
-// STREAM-NOT: dwc.depthwise_conv2d_backward_filter
+// Strided dY, streaming kernel (requested; 16-bit strided dY takes the
+// image kernel by default on grids of 2 x sm-count blocks, else streams
+// where the streaming grid has at least sm-count / 4 blocks): 3x3 s2 f16:
+// R = 2 output rows per step, (R-1)*2 + 3 = 5 input rows. The input row of
+// a row block is oh0 * 2 - pt; per output column 2 new input columns (FW -
+// sw = 1 column is shared with the next output column) x 5 rows and 2 dY
+// vectors enter the window, and R x 9 = 18 FMAs accumulate: OW = 6
+// columns, interior and checked row blocks, 2 x 6 x 18 = 216 FMAs.
+// CHECK-LABEL: func @f16_s2_stream
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(
+// CHECK: scf.for
+// CHECK: arith.muli %{{.*}}, %c2
+// CHECK-COUNT-216: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: gpu.barrier
+// CHECK: memref.atomic_rmw addf
+// CHECK-NOT: dwc.depthwise_conv2d_backward_filter
+// Without a request: at the default sm-count (132) every grid is too small
+// (2 images): split-z; with sm-count=1 the image kernel's 10 blocks of one
+// output row are 2 waves.
 // CHECK-LABEL: func @f16_s2
 // CHECK-NOT: workgroup
 // CHECK: memref.atomic_rmw addf
 // CHECK-NOT: dwc.depthwise_conv2d_backward_filter
+// STREAM-LABEL: func @f16_s2
+// STREAM: function(@f16_s2_bwd_filter_image)
+// STREAM-NOT: memref.atomic_rmw
+// STREAM: function(@f16_s2_bwd_filter_image_reduce)
+func.func @f16_s2_stream(%x: memref<2x9x11x32xf16>, %dy: memref<2x5x6x32xf16>, %dw: memref<3x3x32xf16>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x9x11x32xf16>, memref<2x5x6x32xf16>) outs(%dw : memref<3x3x32xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_stream<>}
+  return
+}
 func.func @f16_s2(%x: memref<2x9x11x32xf16>, %dy: memref<2x5x6x32xf16>, %dw: memref<3x3x32xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x9x11x32xf16>, memref<2x5x6x32xf16>) outs(%dw : memref<3x3x32xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -101,7 +113,8 @@ func.func @strided_refused(%x: memref<1x9x9x32xf32>, %dy: memref<1x3x3x32xf32>, 
 
 // -----
 
-// 16-bit split-z on strided dY: at most 256 slices (N * OH = 896 rows ->
+// 16-bit split-z on strided dY (requested: the image kernel is the
+// default there): at most 256 slices (N * OH = 896 rows ->
 // 4 rows per slice, Z = 224: 5 tap tiles x 56 slice groups x 4 slots = 35
 // slot blocks x 4 channel groups = 140 blocks; one row per slice would be
 // 560). f32 keeps the four-wave rule (896 slices, 8 channel groups x 140
@@ -112,7 +125,7 @@ func.func @strided_refused(%x: memref<1x9x9x32xf32>, %dy: memref<1x3x3x32xf32>, 
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1120,
 func.func @f16_slices_s2(%x: memref<64x28x28x240xf16>, %dy: memref<64x14x14x240xf16>, %dw: memref<5x5x240xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<64x28x28x240xf16>, memref<64x14x14x240xf16>) outs(%dw : memref<5x5x240xf16>)
-    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_split_z<>}
   return
 }
 func.func @f32_slices_s2(%x: memref<64x28x28x240xf32>, %dy: memref<64x14x14x240xf32>, %dw: memref<5x5x240xf32>) {

@@ -31,7 +31,7 @@ func.func @stream(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: m
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 64, tile_width = 6, warp_slices = 4>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>: chosen; refused: bwd_filter_image (a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
 func.func @split_z(%x0: memref<1x32x32x32xf32>, %w0: memref<1x32x32x32xf32>, %y0: memref<5x5x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<9x9x32xf32>, %x2: memref<1x64x40x64xf16>, %w2: memref<1x64x40x64xf16>, %y2: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<1x32x32x32xf32>, memref<1x32x32x32xf32>) outs(%y0 : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -129,21 +129,23 @@ func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %
 
 // -----
 
-// Where the image kernel is the default (filters up to 7 x 7, stride 1;
-// measured: docs/KernelSelection.md, "backward filter"): 16-bit 3 x 3 on
-// maps of up to 28 output rows (56: streaming), 16-bit 5+ taps wide up to 56
-// rows, f32 5+ taps wide up to 14 rows (28: split-z; f32 3 x 3: streaming);
-// wider filters split-z.
+// Where the image kernel is the default (measured: docs/KernelSelection.md,
+// "backward filter"): 16-bit 3 x 3 on maps of up to 28 output rows, 56 x
+// 56 x 144 3 x 3 too (with 64 channels per block and 3 column segments:
+// 13,000+ blocks of one row, past 2 waves), 16-bit 5+ taps wide up to 56
+// rows, f32 5+ taps wide up to 14 rows (28: split-z; f32 3 x 3:
+// streaming); a 9 x 9 16-bit filter on 14 x 14 (past 7 x 7 filters only
+// up to 7 rows): split-z.
 // CHECK-LABEL: func @image_default
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
-// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 2, units = 10, copy = "block", segments = 3>
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen
 func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf16>, %c: memref<32x56x56x128xbf16>, %d: memref<64x14x14x480xf32>, %e: memref<64x28x28x240xf32>, %f: memref<64x7x7x960xf32>, %g: memref<32x14x14x384xf16>,
     %wa: memref<3x3x192xf16>, %wb: memref<3x3x144xf16>, %wc: memref<5x5x128xbf16>, %wd: memref<5x5x480xf32>, %we: memref<5x5x240xf32>, %wf: memref<3x3x960xf32>, %wg: memref<9x9x384xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x28x28x192xf16>, memref<64x28x28x192xf16>) outs(%wa : memref<3x3x192xf16>)
@@ -160,5 +162,46 @@ func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d_backward_filter ins(%g, %g : memref<32x14x14x384xf16>, memref<32x14x14x384xf16>) outs(%wg : memref<9x9x384xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
+  return
+}
+
+// -----
+
+// The image kernel's classes measured with the two-level slice reduction
+// (batch 32 / 64; docs/KernelSelection.md): 16-bit 3 x 3 at 112 x 112 (32
+// channels: C = 32), stride 2 with filters up to 5 x 5 (64 channels and
+// 256+ threads of column segments where the 64-channel strip stages at most
+// 3 input rows per output row: 112 x 112 x 96 3 x 3 one row of 3; 56 x 56 x
+// 144 5 x 5 would stage 5 rows for one: 32 channels), filters up to 13 x 13
+// on 7 x 7 maps (13 x 5, 5 x 13); a grid of fewer than 2 x 132 blocks of
+// one output row (batch 1: 112 blocks) keeps the streaming kernel; f32 on
+// strided dY keeps split-z.
+// CHECK-LABEL: func @image_new_classes
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 1, units = 13, copy = "block", segments = 3>
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 7, units = 1, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 7, units = 1, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
+// WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
+func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x112x96xbf16>, %b2: memref<64x56x56x96xbf16>, %c: memref<64x56x56x144xf16>, %c2: memref<64x28x28x144xf16>, %d: memref<32x7x7x768xf16>, %e: memref<1x112x112x32xf16>, %f: memref<64x28x28x240xf32>, %f2: memref<64x14x14x240xf32>,
+    %wa: memref<3x3x32xf16>, %wb: memref<3x3x96xbf16>, %wc: memref<5x5x144xf16>, %wd: memref<13x5x768xf16>, %wd2: memref<5x13x768xf16>, %wf: memref<5x5x240xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x112x112x32xf16>, memref<64x112x112x32xf16>) outs(%wa : memref<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%b, %b2 : memref<64x112x112x96xbf16>, memref<64x56x56x96xbf16>) outs(%wb : memref<3x3x96xbf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%c, %c2 : memref<64x56x56x144xf16>, memref<64x28x28x144xf16>) outs(%wc : memref<5x5x144xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%d, %d : memref<32x7x7x768xf16>, memref<32x7x7x768xf16>) outs(%wd : memref<13x5x768xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%d, %d : memref<32x7x7x768xf16>, memref<32x7x7x768xf16>) outs(%wd2 : memref<5x13x768xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 6, 6]
+  dwc.depthwise_conv2d_backward_filter ins(%e, %e : memref<1x112x112x32xf16>, memref<1x112x112x32xf16>) outs(%wa : memref<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%f, %f2 : memref<64x28x28x240xf32>, memref<64x14x14x240xf32>) outs(%wf : memref<5x5x240xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }

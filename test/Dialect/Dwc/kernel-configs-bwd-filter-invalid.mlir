@@ -193,11 +193,32 @@ func.func @split_z_half_steps_f32(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32
 // -----
 
 // #dwc.bwd_filter_image: every branch of its rules.
-func.func @image_strided(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x4x4x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
-  // expected-error @+1 {{does not fit this op: stride is not 1}}
-  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x4x4x32xf16>) outs(%dw : tensor<3x3x32xf16>)
-    strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 32>} -> tensor<3x3x32xf16>
+func.func @image_segments(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: segments = 65 is not in [1, 64]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<segments = 65>} -> tensor<3x3x32xf16>
   return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+// Segments count in the threads: 8 x 3 x 32 / 2 = 384 fit, 64 x 3 x 32 / 2 do not.
+func.func @image_segment_threads(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: segments x FH x channels / 2 = 3072 threads is more than 1024}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<channels = 32, segments = 64>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+// Strided dY: a strip of R output rows stages (R - 1) * 2 + 3 input rows:
+// 4 rows: 9 x (2048 x 64 x 4 + 64) + 4 x 1024 x 64 x 4 = 5767744 bytes.
+func.func @image_strided_shared_memory(%x: tensor<1x16x2048x64xf32>, %dy: tensor<1x8x1024x64xf32>, %dw: tensor<3x3x64xf32>) -> tensor<3x3x64xf32> {
+  // expected-error @+1 {{does not fit this op: shared memory of 5767744 bytes exceeds the target's 232448}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x16x2048x64xf32>, tensor<1x8x1024x64xf32>) outs(%dw : tensor<3x3x64xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 4>} -> tensor<3x3x64xf32>
+  return %r : tensor<3x3x64xf32>
 }
 
 // -----
@@ -221,7 +242,7 @@ func.func @image_channels(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %
 // -----
 
 func.func @image_threads(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x2x8x32xf32>, %dw: tensor<7x1x32xf32>) -> tensor<7x1x32xf32> {
-  // expected-error @+1 {{does not fit this op: FH x channels / 2 = 1792 threads is more than 1024}}
+  // expected-error @+1 {{does not fit this op: segments x FH x channels / 2 = 1792 threads is more than 1024}}
   %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x2x8x32xf32>) outs(%dw : tensor<7x1x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 512>} -> tensor<7x1x32xf32>
   return %r : tensor<7x1x32xf32>

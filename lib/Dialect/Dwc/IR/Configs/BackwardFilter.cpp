@@ -138,8 +138,10 @@ int64_t dwc::bwdFilterImageSharedBytes(Operation *op, int64_t channels,
   auto dy = cast<ShapedType>(op->getOperand(1).getType());
   ArrayRef<int64_t> f = dwShape(op);
   int64_t esize = in.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t sh = cast<DepthwiseConv2DBackwardFilterOp>(op).getStrides()[0];
   rows = std::clamp<int64_t>(rows, 1, dy.getDimSize(1));
-  int64_t inRows = std::min(rows + f[0] - 1, in.getDimSize(1));
+  // (rows <= OH <= (IH + padding) / sh: no overflow.)
+  int64_t inRows = std::min((rows - 1) * sh + f[0], in.getDimSize(1));
   // (Extents below 2^31, channels at most 1024: the rows fit; their
   // products saturate.)
   int64_t xRow = in.getDimSize(2) * channels * esize;
@@ -154,15 +156,13 @@ int64_t dwc::bwdFilterImageSharedBytes(Operation *op, int64_t channels,
 
 StringRef BwdFilterImageKernelAttr::getFamily() const { return getMnemonic(); }
 bool BwdFilterImageKernelAttr::isComplete() const {
-  return getChannels() && getRows() && getUnits() && !getCopy().empty();
+  return getChannels() && getRows() && getUnits() && !getCopy().empty() &&
+         getSegments();
 }
 std::string BwdFilterImageKernelAttr::whyNotFor(Operation *op) const {
   std::string why = backwardFilterIneligibility(op);
   if (!why.empty())
     return why;
-  auto bwd = cast<DepthwiseConv2DBackwardFilterOp>(op);
-  if (llvm::any_of(bwd.getStrides(), [](int64_t s) { return s != 1; }))
-    return "stride is not 1";
   ArrayRef<int64_t> f = dwShape(op);
   if (f[1] > kBwdFilterImageMaxRowTaps)
     return "filter row of more than 17 taps";
@@ -173,8 +173,15 @@ std::string BwdFilterImageKernelAttr::whyNotFor(Operation *op) const {
     return ("channels = " + Twine(c) + " is not a multiple of " + Twine(vec) +
             " in [" + Twine(vec) + ", 1024]")
         .str();
-  if (c != 0 && f[0] * c / 2 > 1024)
-    return ("FH x channels / 2 = " + Twine(f[0] * c / 2) +
+  why = rangeIneligibility("segments", getSegments(), 1,
+                           kBwdFilterImageMaxSegments);
+  if (!why.empty())
+    return why;
+  // (segments <= 64, c <= 1024: only FH can make the product overflow.)
+  uint64_t threads = llvm::SaturatingMultiply(
+      uint64_t(f[0]), uint64_t(getSegments() * c / 2));
+  if (c != 0 && threads > 1024)
+    return ("segments x FH x channels / 2 = " + Twine(threads) +
             " threads is more than 1024")
         .str();
   why = rangeIneligibility("rows", getRows(), 1,

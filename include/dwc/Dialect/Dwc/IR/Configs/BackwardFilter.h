@@ -25,6 +25,8 @@ inline constexpr int64_t kBwdFilterImageMaxRowTaps = 17;
 /// Static shared memory of one block (bytes) up to which the image kernel
 /// takes workgroup attributions; larger strips take dynamic shared memory.
 inline constexpr int64_t kBwdFilterImageStaticSmem = 48 * 1024;
+/// Most column segments of the image kernel (each is unrolled once).
+inline constexpr int64_t kBwdFilterImageMaxSegments = 64;
 
 /// Why `op` (a dwc.depthwise_conv2d_backward_filter, on tensors or buffers)
 /// cannot take the backward-filter kernels, whatever their configuration:
@@ -42,8 +44,8 @@ inline int64_t bwdFilterImageRowPadBytes(int64_t rowBytes) {
 }
 
 /// Shared memory (bytes) of the image kernel's block: the strip's input rows
-/// (`rows` + FH - 1, at most IH; padded rows) and its `rows` dY rows,
-/// `channels` channels of the inputs' type.
+/// ((`rows` - 1) * stride + FH, at most IH; padded rows) and its `rows` dY
+/// rows, `channels` channels of the inputs' type.
 int64_t bwdFilterImageSharedBytes(Operation *op, int64_t channels,
                                   int64_t rows);
 

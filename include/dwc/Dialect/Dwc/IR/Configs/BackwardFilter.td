@@ -72,38 +72,46 @@ def Dwc_BwdFilterSplitZKernelAttr
 
 def Dwc_BwdFilterImageKernelAttr
     : Dwc_KernelConfig<"BwdFilterImageKernel", "bwd_filter_image"> {
-  let summary = "Depthwise filter gradient: whole small images per block in "
-                "shared memory";
+  let summary = "Depthwise filter gradient: whole small images or row "
+                "strips per block in shared memory";
   let description = [{
-    `convert-dwc-to-gpu-backward-filter`'s kernel for small maps (stride
-    1, at most 17 taps along a filter row; f32, f16 or bf16 inputs): a
-    block owns `channels` channels and a run of `units` work units, a work
-    unit is a strip of `rows` output rows of one image (the whole image
-    when `rows` >= OH). Per unit the block copies the strip's input rows
-    and dY rows of its channels into shared memory (128-bit loads, the
-    inputs' type); thread (fh, pair) owns filter row fh x FW taps x 2
-    channels in f32 registers and slides along every output row of the
-    strip whose input row is inside the image. Each block writes its sums
-    to its own slice of an f32 workspace and a second kernel adds the
-    slices in a fixed order (deterministic, no atomics) into dW.
+    `convert-dwc-to-gpu-backward-filter`'s kernel for small maps or bands
+    of larger ones (any stride, at most 17 taps along a filter row; f32,
+    f16 or bf16 inputs): a block owns `channels` channels and a run of
+    `units` work units, a work unit is a strip of `rows` output rows of one
+    image (the whole image when `rows` >= OH). Per unit the block copies
+    the strip's (rows - 1) * stride + FH input rows and its dY rows of its
+    channels into shared memory (128-bit loads, the inputs' type); thread
+    (segment, fh, pair) owns filter row fh x FW taps x 2 channels in f32
+    registers and slides along its segment of the output columns of every
+    output row of the strip whose input row is inside the image. Each
+    thread writes its sums to its own slice of an f32 workspace (one per
+    block and segment) and a second kernel adds the slices in a fixed
+    order (deterministic, no atomics) into dW.
 
     * `channels`: channels per block, a multiple of 128 bits in [vector,
-      1024], with FH * channels / 2 threads at most 1024;
+      1024], with segments * FH * channels / 2 threads at most 1024;
     * `rows`: output rows per strip, at least 1 (clamped to OH);
     * `units`: strips per block (the batch split: ceil(N * strips /
       units) blocks along the batch), at least 1;
     * `copy`: `"block"` (default): the block's threads copy a strip
       together between two barriers; `"thread"` (host emulation, `units`
       = 1): every thread copies the whole strip itself (identical values)
-      and no barrier is needed.
+      and no barrier is needed;
+    * `segments`: the output columns are cut into this many runs of
+      ceil(OW / segments) columns, each taken by its own FH * channels / 2
+      threads (more threads per strip on narrow channel groups), in [1,
+      64]; 1 (default): every thread slides along whole rows.
 
     ```mlir
     {dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">}
+    {dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 2, copy = "block", segments = 4>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$units,
-                        StringRefParameter<"", "\"\"">:$copy);
+                        StringRefParameter<"", "\"\"">:$copy,
+                        DefaultValuedParameter<"int64_t", "1">:$segments);
   let assemblyFormat = "`<` struct(params) `>`";
 }
