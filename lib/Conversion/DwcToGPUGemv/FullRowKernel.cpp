@@ -80,10 +80,12 @@ SmallVector<Value> FullRowKernel::emitRowStep(Emitter &e, Value ih, Value hi,
       ws[kw - kw0] = e.load(
           pb.w, ValueRange{fh, e.cst(pb.rotateFilter ? sz.FW - 1 - kw : kw),
                            c});
-    // Filter column outer, output column inner: consecutive FMAs feed
-    // different accumulators (no dependent chain of FW FMAs).
-    for (int64_t kw = kw0; kw < kw1; ++kw)
-      for (int64_t ow = 0; ow < sz.OW; ++ow) {
+    // Output column outer: measured faster than filter column outer on
+    // filters wider than the row (batch 1: 27 x 27 on 14 x 14 15 against
+    // 23 us f32), slower on 5-wide ones (docs/KernelSelection.md, "full
+    // row").
+    for (int64_t ow = 0; ow < sz.OW; ++ow)
+      for (int64_t kw = kw0; kw < kw1; ++kw) {
         int64_t iw = ow + kw - pb.pl;
         if (iw < iw0 || iw >= iw1)
           continue;

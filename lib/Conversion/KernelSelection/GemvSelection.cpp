@@ -316,8 +316,8 @@ constexpr int64_t kFullRowUnroll = 2;
 /// Where the full-row kernel is chosen without a request (measured:
 /// docs/KernelSelection.md, "full row"): a filter larger than the map in a
 /// direction (most of the other kernels' taps read padding there: 1.2-3x
-/// faster); 16-bit data only on maps of at most 14 output columns (on 28 x
-/// 28 the tensor-core kernels are faster), and there also a filter that
+/// faster); 16-bit data only on maps of at most 14 input and output columns
+/// (on 28 x 28 the tensor-core kernels are faster), and there also a filter that
 /// covers the whole map on a grid of fewer rows than 2 waves of 64-thread
 /// blocks (7 x 7 on 7 x 7 at batch 1: 1.5-2x the row tiles).
 constexpr int64_t kFullRow16MaxColumns = 14;
@@ -327,7 +327,7 @@ bool fullRowByDefault(Operation *op, const Sizes &s, TargetAttr target) {
   bool larger = s.FH > IH || s.FW > IW;
   if (s.elem.isF32())
     return larger;
-  if (s.OW > kFullRow16MaxColumns)
+  if (s.OW > kFullRow16MaxColumns || IW > kFullRow16MaxColumns)
     return false;
   if (larger)
     return true;

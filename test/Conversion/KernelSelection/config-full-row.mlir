@@ -42,7 +42,7 @@ func.func @larger_than_map(%x0: memref<1x7x7x1024xf16>, %w0: memref<13x13x1024xf
 // A filter within the map: refused by default (the row tiles / GEMV take it).
 // CHECK-LABEL: func @within_map
 // CHECK-NOT: full_row
-// WHY: remark: dwc.kernel = {{.*}}: chosen; refused: {{.*}}full_row (by default only filters larger than the map)
+// WHY: remark: dwc.kernel = {{.*}}: chosen; refused: {{.*}}full_row (by default only filters larger than the map (16-bit: on maps of at most 14 columns, or covering the map on a small grid))
 func.func @within_map(%x: memref<1x14x14x384xf32>, %w: memref<3x3x384xf32>, %y: memref<1x14x14x384xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x384xf32>, memref<3x3x384xf32>) outs(%y : memref<1x14x14x384xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]

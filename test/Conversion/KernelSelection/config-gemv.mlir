@@ -119,10 +119,10 @@ func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (dilation is not 1){{.*}}gemv (dilation is not 1);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (padding larger than the filter extent minus one (negative transposed padding)){{.*}}gemv (padding larger than the filter extent minus one (negative transposed padding));
 // WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: {{.*}}row_tile (stride is not 1){{.*}}gemv (stride is not 1)
-func.func @refused(%x0: memref<1x8x8x64xf16>, %w0: memref<1x9x64xf16>, %y0: memref<1x8x8x64xf16>, %x1: memref<1x8x8x12xf16>, %w1: memref<1x9x12xf16>, %y1: memref<1x8x8x12xf16>, %x2: memref<1x8x8x6xf32>, %w2: memref<3x3x6xf32>, %y2: memref<1x8x8x6xf32>, %x3: memref<1x8x8x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<1x8x8x32xf32>, %x4: memref<1x8x8x32xf32>, %w4: memref<3x3x32xf32>, %y4: memref<1x4x4x32xf32>, %x5: memref<1x8x8x32xf32>, %w5: memref<3x3x32xf32>, %y5: memref<1x4x4x32xf32>) {
-  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x8x64xf16>, memref<1x9x64xf16>) outs(%y0 : memref<1x8x8x64xf16>)
+func.func @refused(%x0: memref<1x8x16x64xf16>, %w0: memref<1x9x64xf16>, %y0: memref<1x8x16x64xf16>, %x1: memref<1x8x16x12xf16>, %w1: memref<1x9x12xf16>, %y1: memref<1x8x16x12xf16>, %x2: memref<1x8x8x6xf32>, %w2: memref<3x3x6xf32>, %y2: memref<1x8x8x6xf32>, %x3: memref<1x8x8x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<1x8x8x32xf32>, %x4: memref<1x8x8x32xf32>, %w4: memref<3x3x32xf32>, %y4: memref<1x4x4x32xf32>, %x5: memref<1x8x8x32xf32>, %w5: memref<3x3x32xf32>, %y5: memref<1x4x4x32xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x16x64xf16>, memref<1x9x64xf16>) outs(%y0 : memref<1x8x16x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]
-  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x8x8x12xf16>, memref<1x9x12xf16>) outs(%y1 : memref<1x8x8x12xf16>)
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x8x16x12xf16>, memref<1x9x12xf16>) outs(%y1 : memref<1x8x16x12xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]
   dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x8x8x6xf32>, memref<3x3x6xf32>) outs(%y2 : memref<1x8x8x6xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
