@@ -328,7 +328,8 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
 
     Register row tiles (`#dwc.row_tile`; chosen for filters of at most 49
     taps, forward and backward data, f32 on grids of 4 waves of the
-    target's SMs only): a
+    target's SMs, or below a quarter of its SMs on maps of 14+ rows with
+    filters of at most 25 taps): a
     second kernel for short filters, where the GEMV kernel re-reads each
     input row once per output row. A thread owns TH output rows x TM outputs
     along the width x V channels (1-D grid, channel vectors innermost); it
