@@ -1,7 +1,8 @@
 // PTX of the FP32 GEMV-dataflow kernel through the whole dwc-to-nvvm
 // pipeline: 128-bit global loads, a fully unrolled FMA chain per filter row
 // (FW taps x TM outputs x 4 channels), 128-bit stores; no spills even for
-// 51-wide filters.
+// 51-wide filters. (The 3x3 op requests the kernel: on its 2-image grid the
+// selector takes the f32 tiny-grid row tile.)
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s
 // The filter's shared buffer is 16-byte aligned (dwc-align-workgroup-buffers)
 // for its 128-bit cp.async copies and loads:
@@ -29,7 +30,7 @@
 func.func @f3(%x: tensor<2x16x32x64xf32>, %w: tensor<3x3x64xf32>) -> tensor<2x16x32x64xf32> {
   %e = tensor.empty() : tensor<2x16x32x64xf32>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x16x32x64xf32>, tensor<3x3x64xf32>) outs(%e : tensor<2x16x32x64xf32>)
-         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<2x16x32x64xf32>
+         strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.gemv<>} -> tensor<2x16x32x64xf32>
   return %y : tensor<2x16x32x64xf32>
 }
 

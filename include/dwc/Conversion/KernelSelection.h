@@ -35,6 +35,7 @@ ArrayRef<KernelFamily> selectableKernelFamilies();
 /// family, lib/Conversion/KernelSelection/<Family>Selection.cpp).
 void appendPoolKernelFamilies(SmallVectorImpl<KernelFamily> &families);
 void appendIm2winKernelFamilies(SmallVectorImpl<KernelFamily> &families);
+void appendFullRowKernelFamilies(SmallVectorImpl<KernelFamily> &families);
 void appendMmaStreamKernelFamilies(SmallVectorImpl<KernelFamily> &families);
 void appendMmaKernelFamilies(SmallVectorImpl<KernelFamily> &families);
 void appendGemvKernelFamilies(SmallVectorImpl<KernelFamily> &families);

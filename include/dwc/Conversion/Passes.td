@@ -285,9 +285,10 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Replaces each memref-form `dwc.depthwise_conv2d` and stride-1
     `dwc.depthwise_conv2d_backward_data` whose `dwc.kernel` is a
     `#dwc.gemv` (below), a `#dwc.row_tile` (register row tiles, further
-    below) or a `#dwc.plane` (planes in shared memory, below those) with a
-    tiled `gpu.launch` (kernel `<func>_gemv` / `<func>_row_tile` /
-    `<func>_plane`); `dwc-select-kernels` chooses the kernel and its
+    below), a `#dwc.plane` (planes in shared memory, below those) or a
+    `#dwc.full_row` (one output row per thread, below those) with a tiled
+    `gpu.launch` (kernel `<func>_gemv` / `<func>_row_tile` / `<func>_plane`
+    / `<func>_full_row`); `dwc-select-kernels` chooses the kernel and its
     fields (docs/KernelSelection.md), ops without such a configuration are
     left alone. The GEMV kernel follows the Flash-DWC GEMV dataflow on CUDA
     cores:
@@ -327,7 +328,8 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
 
     Register row tiles (`#dwc.row_tile`; chosen for filters of at most 49
     taps, forward and backward data, f32 on grids of 4 waves of the
-    target's SMs only): a
+    target's SMs, or below a quarter of its SMs on maps of 14+ rows with
+    filters of at most 25 taps): a
     second kernel for short filters, where the GEMV kernel re-reads each
     input row once per output row. A thread owns TH output rows x TM outputs
     along the width x V channels (1-D grid, channel vectors innermost); it
@@ -368,6 +370,17 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     no conversions: shared-memory loads and FMAs), the filter in registers.
     Tails: the last band and tile are moved back to the edge (overlapping,
     same values stored).
+
+    Full rows (`#dwc.full_row`, kernel `<func>_full_row`; chosen by
+    dwc-select-kernels for filters larger than the map, else on request):
+    a thread computes one whole output row of `channels` channels; its
+    filter rows are a loop over the input rows the window covers (bounds
+    from the output row: no padding row is visited, `unroll` rows per
+    step, rows past the window zeroed) and the (input column, output
+    column) pairs whose tap lies in the filter are unrolled at compile
+    time, so a filter larger than the map multiplies no padding (27 x 27
+    on 14 x 14: at most 196 FMAs per output). Inputs and filter vectors
+    are read through L1; no shared memory, no barrier.
 
     Eligible (Configs/Gemv.h; dwc-select-kernels leaves everything else to
     the other families and `convert-dwc-to-gpu`, the direct kernel): f32,

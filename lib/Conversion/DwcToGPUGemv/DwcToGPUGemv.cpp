@@ -523,6 +523,7 @@ struct ConvertDwcToGPUGemvPass
                  GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
         &getContext());
     populatePlanePatterns(patterns);
+    populateFullRowPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

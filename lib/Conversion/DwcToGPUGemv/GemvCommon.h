@@ -44,6 +44,8 @@ struct Emitter : F32VectorEmitter {
 
 /// The plane kernel's lowering patterns (PlaneKernel.cpp).
 void populatePlanePatterns(RewritePatternSet &patterns);
+/// The full-row kernel's lowering patterns (FullRowKernel.cpp).
+void populateFullRowPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::dwc::gemv
 

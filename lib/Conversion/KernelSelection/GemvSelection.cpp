@@ -126,17 +126,28 @@ void smallGridTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM) {
     V = kShortBits / s.bits();
 }
 
-/// 16-bit data on a grid of fewer blocks than a quarter of the SMs: 2 x 2
-/// tiles of 32-bit vectors.
-void tinyGridTile(const Sizes &s, TargetAttr target, int64_t &V, int64_t &TH,
+/// On a grid of fewer blocks than a quarter of the SMs: 2 x 2 tiles of
+/// 32-bit vectors (false: the grid is not that small, nothing changed).
+bool tinyGridTile(const Sizes &s, TargetAttr target, int64_t &V, int64_t &TH,
                   int64_t &TM) {
   if (s.C % (kTinyBits / s.bits()) != 0 ||
       rowTileBlocks(s, V, TH, TM) >=
           uint64_t(target.getSmCount() / kTinyGridFraction))
-    return;
+    return false;
   V = kTinyBits / s.bits();
   TH = kTinyRows;
   TM = kTinyColumns;
+  return true;
+}
+/// f32 takes the tiny-grid tile (one channel) on maps of at least 14 rows
+/// with filters of at most 25 taps: batch-1 3x3 / 5x5 layers 1.2-1.9x the
+/// GEMV kernel; on 7 x 7 maps and with 7 x 7 filters the GEMV kernel is as
+/// fast or faster (docs/KernelSelection.md, "row tile").
+constexpr int64_t kTinyF32MinRows = 14, kTinyF32MaxTaps = 25;
+bool f32TinyGridTile(const Sizes &s, TargetAttr target, int64_t &V,
+                     int64_t &TH, int64_t &TM) {
+  return s.OH >= kTinyF32MinRows && s.FH * s.FW <= kTinyF32MaxTaps &&
+         tinyGridTile(s, target, V, TH, TM);
 }
 
 /// #dwc.row_tile: filters of at most 49 taps, the default tile of the
@@ -168,11 +179,12 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   if (!g && !shortTile &&
       rowTileBlocks(s, V, TH, TM) <
           uint64_t(kMinTileWaves * target.getSmCount())) {
-    if (!narrow) {
+    if (!narrow && !f32TinyGridTile(s, target, V, TH, TM)) {
       why = "f32 on a small grid (the GEMV kernel is faster)";
       return {};
     }
-    smallGridTile(s, V, TH, TM);
+    if (narrow)
+      smallGridTile(s, V, TH, TM);
   }
   if (!g && narrow)
     tinyGridTile(s, target, V, TH, TM);
@@ -290,6 +302,78 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
 }
 
 //===----------------------------------------------------------------------===//
+// Full rows
+//===----------------------------------------------------------------------===//
+
+/// Threads per block the full-row grid starts from, halved (down to
+/// kFullRowMinThreads) while it has fewer blocks than kFullRowMinWaves
+/// waves of the target's SMs: batch-1 grids spread over every SM.
+constexpr int64_t kFullRowThreads = 256, kFullRowMinThreads = 64;
+constexpr int64_t kFullRowMinWaves = 2;
+/// Input rows per loop step (two rows' loads in flight together).
+constexpr int64_t kFullRowUnroll = 2;
+
+/// Where the full-row kernel is chosen without a request (measured:
+/// docs/KernelSelection.md, "full row"): a filter larger than the map in a
+/// direction (most of the other kernels' taps read padding there: 1.2-3x
+/// faster); 16-bit data only on maps of at most 14 input and output columns
+/// (on 28 x 28 the tensor-core kernels are faster), and there also a filter that
+/// covers the whole map on a grid of fewer rows than 2 waves of 64-thread
+/// blocks (7 x 7 on 7 x 7 at batch 1: 1.5-2x the row tiles).
+constexpr int64_t kFullRow16MaxColumns = 14;
+bool fullRowByDefault(Operation *op, const Sizes &s, TargetAttr target) {
+  auto in = cast<ShapedType>(op->getOperand(0).getType());
+  int64_t IH = in.getDimSize(1), IW = in.getDimSize(2);
+  bool larger = s.FH > IH || s.FW > IW;
+  if (s.elem.isF32())
+    return larger;
+  if (s.OW > kFullRow16MaxColumns || IW > kFullRow16MaxColumns)
+    return false;
+  if (larger)
+    return true;
+  uint64_t rows = uint64_t(s.N) * uint64_t(s.OH) * uint64_t(s.C / 2);
+  return s.FH >= IH && s.FW >= IW &&
+         rows < uint64_t(kFullRowMinWaves * target.getSmCount() *
+                         kFullRowMinThreads);
+}
+
+/// #dwc.full_row: the narrowest channel vector (the most threads), blocks
+/// of up to 256 threads, two rows per step; the given fields kept.
+Attribute selectFullRow(Operation *op, TargetAttr target, Attribute given,
+                        std::string &why) {
+  auto g = dyn_cast_or_null<FullRowKernelAttr>(given);
+  why = gemvIneligibility(op);
+  if (!why.empty())
+    return {};
+  Sizes s = sizesOf(op);
+  if (!g && !fullRowByDefault(op, s, target)) {
+    why = "by default only filters larger than the map (16-bit: on maps of "
+          "at most 14 columns, or covering the map on a small grid)";
+    return {};
+  }
+  // The given fields first (the completion divides by them).
+  why = g ? g.whyNotFor(op) : std::string();
+  if (!why.empty())
+    return {};
+  int64_t V = g && g.getChannels() ? g.getChannels()
+                                   : std::max<int64_t>(1, 32 / s.bits());
+  int64_t unroll = g && g.getUnroll() ? g.getUnroll() : kFullRowUnroll;
+  int64_t threads = g && g.getThreads() ? g.getThreads() : 0;
+  if (!threads && s.C % V == 0) {
+    threads = kFullRowThreads;
+    uint64_t rows = uint64_t(s.N) * uint64_t(s.OH) * uint64_t(s.C / V);
+    while (threads > kFullRowMinThreads &&
+           llvm::divideCeil(rows, threads) <
+               uint64_t(kFullRowMinWaves * target.getSmCount()))
+      threads /= 2;
+  }
+  auto config = FullRowKernelAttr::get(op->getContext(), V,
+                                       std::max<int64_t>(threads, 32), unroll);
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
+
+//===----------------------------------------------------------------------===//
 // GEMV
 //===----------------------------------------------------------------------===//
 
@@ -338,6 +422,11 @@ Attribute selectGemv(Operation *op, TargetAttr, Attribute given,
   return why.empty() ? config : Attribute();
 }
 } // namespace
+
+void dwc::appendFullRowKernelFamilies(
+    SmallVectorImpl<KernelFamily> &families) {
+  families.push_back({FullRowKernelAttr::getMnemonic(), selectFullRow});
+}
 
 void dwc::appendGemvKernelFamilies(SmallVectorImpl<KernelFamily> &families) {
   // Planes first (small maps), then row tiles: they take the short filters

@@ -42,6 +42,8 @@ ArrayRef<KernelFamily> dwc::selectableKernelFamilies() {
     SmallVector<KernelFamily> all;
     appendPoolKernelFamilies(all);
     appendIm2winKernelFamilies(all);
+    // Before the tensor-core kernels: filters larger than the map.
+    appendFullRowKernelFamilies(all);
     appendMmaStreamKernelFamilies(all);
     appendMmaKernelFamilies(all);
     appendGemvKernelFamilies(all);

@@ -119,10 +119,10 @@ func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (dilation is not 1){{.*}}gemv (dilation is not 1);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (padding larger than the filter extent minus one (negative transposed padding)){{.*}}gemv (padding larger than the filter extent minus one (negative transposed padding));
 // WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: {{.*}}row_tile (stride is not 1){{.*}}gemv (stride is not 1)
-func.func @refused(%x0: memref<1x8x8x64xf16>, %w0: memref<1x9x64xf16>, %y0: memref<1x8x8x64xf16>, %x1: memref<1x8x8x12xf16>, %w1: memref<1x9x12xf16>, %y1: memref<1x8x8x12xf16>, %x2: memref<1x8x8x6xf32>, %w2: memref<3x3x6xf32>, %y2: memref<1x8x8x6xf32>, %x3: memref<1x8x8x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<1x8x8x32xf32>, %x4: memref<1x8x8x32xf32>, %w4: memref<3x3x32xf32>, %y4: memref<1x4x4x32xf32>, %x5: memref<1x8x8x32xf32>, %w5: memref<3x3x32xf32>, %y5: memref<1x4x4x32xf32>) {
-  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x8x64xf16>, memref<1x9x64xf16>) outs(%y0 : memref<1x8x8x64xf16>)
+func.func @refused(%x0: memref<1x8x16x64xf16>, %w0: memref<1x9x64xf16>, %y0: memref<1x8x16x64xf16>, %x1: memref<1x8x16x12xf16>, %w1: memref<1x9x12xf16>, %y1: memref<1x8x16x12xf16>, %x2: memref<1x8x8x6xf32>, %w2: memref<3x3x6xf32>, %y2: memref<1x8x8x6xf32>, %x3: memref<1x8x8x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<1x8x8x32xf32>, %x4: memref<1x8x8x32xf32>, %w4: memref<3x3x32xf32>, %y4: memref<1x4x4x32xf32>, %x5: memref<1x8x8x32xf32>, %w5: memref<3x3x32xf32>, %y5: memref<1x4x4x32xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x8x16x64xf16>, memref<1x9x64xf16>) outs(%y0 : memref<1x8x16x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]
-  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x8x8x12xf16>, memref<1x9x12xf16>) outs(%y1 : memref<1x8x8x12xf16>)
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x8x16x12xf16>, memref<1x9x12xf16>) outs(%y1 : memref<1x8x16x12xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 4, 4]
   dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x8x8x6xf32>, memref<3x3x6xf32>) outs(%y2 : memref<1x8x8x6xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
@@ -132,5 +132,35 @@ func.func @refused(%x0: memref<1x8x8x64xf16>, %w0: memref<1x9x64xf16>, %y0: memr
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
   dwc.depthwise_conv2d ins(%x5, %w5 : memref<1x8x8x32xf32>, memref<3x3x32xf32>) outs(%y5 : memref<1x4x4x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// f32 grids under a quarter of the SMs (batch 1): 2 x 2 tiles of one
+// channel on maps of 14+ rows with filters of at most 25 taps (14 x 14 x 384
+// 3x3, 28 x 28 x 192 5x5); a 7 x 7 map and a 7x7 filter keep the GEMV
+// kernel (the row-tile refusal reported).
+// CHECK-LABEL: func @f32_tiny_grid
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.gemv<
+// CHECK: dwc.kernel = #dwc.gemv<
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
+func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>, %y0: memref<1x14x14x384xf32>,
+    %x1: memref<1x28x28x192xf32>, %w1: memref<5x5x192xf32>, %y1: memref<1x28x28x192xf32>,
+    %x2: memref<1x7x7x960xf32>, %w2: memref<3x3x960xf32>, %y2: memref<1x7x7x960xf32>,
+    %w3: memref<7x7x384xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x14x14x384xf32>, memref<3x3x384xf32>) outs(%y0 : memref<1x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x28x28x192xf32>, memref<5x5x192xf32>) outs(%y1 : memref<1x28x28x192xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x7x7x960xf32>, memref<3x3x960xf32>) outs(%y2 : memref<1x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x0, %w3 : memref<1x14x14x384xf32>, memref<7x7x384xf32>) outs(%y0 : memref<1x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
   return
 }

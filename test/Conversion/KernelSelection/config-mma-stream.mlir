@@ -65,7 +65,7 @@ func.func @split(%x: memref<1x56x56x64xf16>, %w: memref<13x13x64xf16>, %y: memre
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}mma_stream (filter band and output stage exceed the target's 227 KB of shared memory)
 func.func @refused(%x9: memref<1x8x32x64xf16>, %w9: memref<9x9x64xf16>, %y9: memref<1x8x32x64xf16>,
                    %x65: memref<1x70x70x8xf16>, %w65: memref<65x65x8xf16>, %y65: memref<1x6x6x8xf16>,
-                   %xf: memref<1x8x32x64xf32>, %wf: memref<13x13x64xf32>, %yf: memref<1x8x32x64xf32>,
+                   %xf: memref<1x16x32x64xf32>, %wf: memref<13x13x64xf32>, %yf: memref<1x16x32x64xf32>,
                    %xs: memref<1x16x32x64xf16>, %ws: memref<13x13x64xf16>, %ys: memref<1x8x16x64xf16>,
                    %xc: memref<1x8x32x12xf16>, %wc: memref<13x13x12xf16>, %yc: memref<1x8x32x12xf16>,
                    %x60: memref<1x60x60x8xf16>, %w60: memref<60x60x8xf16>, %y60: memref<1x1x1x8xf16>) {
@@ -73,7 +73,7 @@ func.func @refused(%x9: memref<1x8x32x64xf16>, %w9: memref<9x9x64xf16>, %y9: mem
     strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
   dwc.depthwise_conv2d ins(%x65, %w65 : memref<1x70x70x8xf16>, memref<65x65x8xf16>) outs(%y65 : memref<1x6x6x8xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0]
-  dwc.depthwise_conv2d ins(%xf, %wf : memref<1x8x32x64xf32>, memref<13x13x64xf32>) outs(%yf : memref<1x8x32x64xf32>)
+  dwc.depthwise_conv2d ins(%xf, %wf : memref<1x16x32x64xf32>, memref<13x13x64xf32>) outs(%yf : memref<1x16x32x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
   dwc.depthwise_conv2d ins(%xs, %ws : memref<1x16x32x64xf16>, memref<13x13x64xf16>) outs(%ys : memref<1x8x16x64xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [6, 6, 6, 6]

@@ -119,13 +119,13 @@ func.func @partial(%x: memref<1x8x32x64xf16>, %w31: memref<31x31x64xf16>, %w3: m
 // WHY: mma_band (channel count is not a multiple of 8)
 // WHY: mma_band (padding larger than the filter extent minus one (negative transposed padding))
 func.func @refusals(%x: memref<1x8x32x64xf16>, %w3: memref<3x3x64xf16>, %y: memref<1x8x32x64xf16>,
-                    %xf: memref<1x8x32x64xf32>, %wf: memref<9x9x64xf32>, %yf: memref<1x8x32x64xf32>,
+                    %xf: memref<1x16x32x64xf32>, %wf: memref<9x9x64xf32>, %yf: memref<1x16x32x64xf32>,
                     %w9: memref<9x9x64xf16>, %y2: memref<1x4x16x64xf16>,
                     %x13: memref<1x8x32x13xf16>, %w13: memref<9x9x13xf16>, %y13: memref<1x8x32x13xf16>,
                     %dyw: memref<1x8x42x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w3 : memref<1x8x32x64xf16>, memref<3x3x64xf16>) outs(%y : memref<1x8x32x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
-  dwc.depthwise_conv2d ins(%xf, %wf : memref<1x8x32x64xf32>, memref<9x9x64xf32>) outs(%yf : memref<1x8x32x64xf32>)
+  dwc.depthwise_conv2d ins(%xf, %wf : memref<1x16x32x64xf32>, memref<9x9x64xf32>) outs(%yf : memref<1x16x32x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4]
   dwc.depthwise_conv2d ins(%x, %w9 : memref<1x8x32x64xf16>, memref<9x9x64xf16>) outs(%y2 : memref<1x4x16x64xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [4, 4, 4, 4]

@@ -275,3 +275,50 @@ std::string PlaneKernelAttr::whyNotFor(Operation *op) const {
     return "grid too large";
   return "";
 }
+
+//===----------------------------------------------------------------------===//
+// #dwc.full_row
+//===----------------------------------------------------------------------===//
+
+StringRef FullRowKernelAttr::getFamily() const { return getMnemonic(); }
+bool FullRowKernelAttr::isComplete() const {
+  return getChannels() && getThreads() && getUnroll();
+}
+
+std::string FullRowKernelAttr::whyNotFor(Operation *op) const {
+  std::string why = gemvIneligibility(op);
+  if (!why.empty())
+    return why;
+  ShapedType out = outType(op);
+  int64_t C = out.getDimSize(3), OW = out.getDimSize(2);
+  int64_t IW = cast<ShapedType>(op->getOperand(0).getType()).getDimSize(2);
+  why = channelsIneligibility(out.getElementType(), C, getChannels());
+  if (why.empty())
+    why = rangeIneligibility("threads", getThreads(), 32, 1024);
+  if (why.empty() && getThreads() % 32 != 0)
+    why = ("threads = " + Twine(getThreads()) + " is not a multiple of 32")
+              .str();
+  if (why.empty() && getUnroll() && getUnroll() != 1 && getUnroll() != 2 &&
+      getUnroll() != kFullRowMaxUnroll)
+    why = ("unroll = " + Twine(getUnroll()) + " is not 1, 2 or 4").str();
+  if (!why.empty())
+    return why;
+  // (Map extents are bounded first: the product cannot overflow.)
+  int64_t V = std::max<int64_t>(1, getChannels());
+  if (OW > kFullRowMaxRegisters || IW > kFullRowMaxRegisters ||
+      (OW + IW) * V > kFullRowMaxRegisters)
+    return ("a row of " + Twine(OW) + " outputs and " + Twine(IW) +
+            " inputs x " + Twine(V) +
+            " channels (more than 128 f32 registers)")
+        .str();
+  if (!isComplete())
+    return "";
+  int64_t N = out.getDimSize(0), OH = out.getDimSize(1);
+  // N, OH and C are positive int64 values of a static shape; the grid is
+  // checked in 128-bit arithmetic against int32.
+  __int128 threads = __int128(N) * OH * (C / V);
+  if ((threads + getThreads() - 1) / getThreads() >
+      std::numeric_limits<int32_t>::max())
+    return "grid too large";
+  return "";
+}

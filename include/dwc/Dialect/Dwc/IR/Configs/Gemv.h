@@ -1,6 +1,6 @@
-//===- Gemv.h - rules of the GEMV, row-tile and plane kernels -*- C++ -*-===//
+//===- Gemv.h - rules of the GEMV-family kernels -*- C++ -*-===//
 //
-// Which ops the GEMV, row-tile and plane depthwise kernel configurations take: shared by their
+// Which ops the GEMV, row-tile, plane and full-row depthwise kernel configurations take: shared by their
 // verifiers, dwc-select-kernels and the pass that emits them.
 //
 //===----------------------------------------------------------------------===//
@@ -50,6 +50,12 @@ struct PlaneLayout {
 PlaneLayout planeLayoutOf(Operation *op, int64_t channels,
                           int64_t blockChannels, int64_t rows,
                           int64_t columns, int64_t band);
+
+/// The full-row kernel's register budget: a thread's OW accumulators and
+/// IW input vectors, (OW + IW) x channels f32 registers.
+inline constexpr int64_t kFullRowMaxRegisters = 128;
+/// Most rows per loop step of the full-row kernel.
+inline constexpr int64_t kFullRowMaxUnroll = 4;
 
 } // namespace dwc
 } // namespace mlir

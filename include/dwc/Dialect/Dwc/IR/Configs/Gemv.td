@@ -102,3 +102,36 @@ def Dwc_PlaneKernelAttr : Dwc_KernelConfig<"PlaneKernel", "plane"> {
                         DefaultValuedParameter<"int64_t", "0">:$band);
   let assemblyFormat = "`<` struct(params) `>`";
 }
+
+def Dwc_FullRowKernelAttr : Dwc_KernelConfig<"FullRowKernel", "full_row"> {
+  let summary = "Stride-1 depthwise forward / backward data on small maps: "
+                "one output row per thread, taps restricted to the map";
+  let description = [{
+    `convert-dwc-to-gpu-gemv`'s full-row kernel for the ops the GEMV kernel
+    takes, on narrow maps (batch-1 inference, filters larger than the map):
+    a thread owns a whole output row (OW outputs) of `channels` channels of
+    one image. It loops over the input rows its filter window covers
+    (bounds from the output row: at most min(FH, IH) rows, never a padding
+    row) and, within a row, does the FMAs of the (input column, output
+    column) pairs whose tap lies in the filter, decided at compile time (at
+    most min(FW, IW) per output: a 27 x 27 filter on a 14 x 14 map does 14
+    x 14 FMAs per output, not 729). Input and filter vectors are read
+    through L1 (no shared memory, no barrier).
+
+    * `channels`: channels per thread, a 32- to 128-bit power of two
+      dividing C (f32: 1, 2 or 4; f16/bf16: 2, 4 or 8);
+    * `threads`: threads per block, a multiple of 32 in [32, 1024];
+    * `unroll`: input rows per loop step, 1, 2 or 4 (their loads in flight
+      together; rows past the window read as zeros);
+    * the row's OW accumulators and IW inputs take at most 128 f32
+      registers ((OW + IW) x channels <= 128).
+
+    ```mlir
+    {dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
+                        DefaultValuedParameter<"int64_t", "0">:$threads,
+                        DefaultValuedParameter<"int64_t", "0">:$unroll);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
