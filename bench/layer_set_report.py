@@ -3,8 +3,13 @@
 result files, a later file's row replacing an earlier one's for the same
 layer (a re-run of the layers whose kernels changed). No torch needed.
 
-    python3 bench/layer_set_report.py RUN1.json [RUN2.json ...] --out DIR \
-        --label L [--plot]
+    python3 bench/layer_set_report.py RUN1.json [RUN2.json[:OPS[:KEYS]] ...] \
+        --out DIR --label L [--plot]
+
+RUN:OPS (OPS = comma-separated fwd, bwd_data, bwd_filter) takes only those
+ops' times from the run into the rows already composed (a run that re-timed
+one op family); :KEYS (a file of comma- or newline-separated layer keys)
+limits the run to those layers.
 
 Writes DIR/<label>.md (per-layer kernel times, ratios against PyTorch's best,
 % of floor, the per-layer verdict, where each row was measured) and, with
@@ -24,18 +29,50 @@ OPS = ("fwd", "bwd_data", "bwd_filter")
 FLOOR_X, FLOOR_PCT = 1.5, 85.0
 
 
-def load_rows(paths):
-    """{key: (row, source file)}, later files first to win."""
+def parse_run(spec):
+    """'FILE[:OPS[:KEYS]]' -> (file, ops or None, keys or None)."""
+    path, ops, keys = (spec.split(":") + [None, None])[:3]
+    ops = [o for o in ops.split(",") if o] if ops else None
+    if ops and any(o not in OPS for o in ops):
+        raise SystemExit(f"{spec}: ops must be among {', '.join(OPS)}")
+    if keys:
+        with open(keys) as f:
+            keys = {k.strip() for k in f.read().replace(",", "\n").split() if k.strip()}
+    return path, ops, keys
+
+
+def merge_ops(row, new, ops):
+    """The row with the listed ops' times and statuses taken from `new`."""
+    a, n = dict(row.get("after", {})), new.get("after", {})
+    for op in ops:
+        for k in [k for k in a if k.startswith(op + "_")]:
+            del a[k]
+        a.update({k: v for k, v in n.items() if k.startswith(op + "_")})
+    a.pop("step_ms", None)
+    if all(a.get(op + "_ms") for op in OPS):
+        a["step_ms"] = sum(a[op + "_ms"] for op in OPS)
+    return dict(row, after=a)
+
+
+def load_rows(specs):
+    """{key: (row, source)}, later runs first to win (whole rows, or the ops
+    a run names)."""
     rows = {}
-    for p in paths:
-        with open(p) as f:
+    for spec in specs:
+        path, ops, keys = parse_run(spec)
+        with open(path) as f:
             d = json.load(f)
         for r in d["rows"]:
-            if r.get("odd"):
+            if r.get("odd") or (keys is not None and r["key"] not in keys):
                 continue
             # One floor for every run (older runs used the FP32 peak for 16-bit too).
             r["floor_ms"] = layer_from_dict(r).floor_ms()
-            rows[r["key"]] = (r, os.path.basename(p))
+            name = os.path.basename(path)
+            if ops and r["key"] in rows:
+                old, src = rows[r["key"]]
+                rows[r["key"]] = (merge_ops(old, r, ops), f"{src} + {name} ({','.join(ops)})")
+            elif not ops:
+                rows[r["key"]] = (r, name)
     return rows
 
 
