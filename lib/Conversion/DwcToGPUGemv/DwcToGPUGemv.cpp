@@ -56,7 +56,7 @@ constexpr int64_t kTapsPerCopyRound = kThreads / kThreadsAlongChannels;
 
 /// The GEMV kernel of one op: the launch and the thread's coordinates, and
 /// the pieces of its body (see the pass description).
-struct GemvKernel {
+struct GemvKernel : GemvFamilyKernel {
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   Type elem;
@@ -67,9 +67,10 @@ struct GemvKernel {
   Value tid, lane, c0, patch, active, smem, cBlock, cInTile;
   Value n, oh, ow0;
 
-  GemvKernel(const DepthwiseProblem &pb, GemvKernelAttr config, Location loc)
+  GemvKernel(Operation *op, const DepthwiseProblem &pb, GemvKernelAttr config)
       : pb(pb), sz(sizesOf(pb)),
-        elem(cast<MemRefType>(pb.x.getType()).getElementType()), loc(loc) {
+        elem(cast<MemRefType>(pb.x.getType()).getElementType()),
+        loc(op->getLoc()) {
     V = config.getChannels();
     BN = kThreadsAlongChannels * V;
     // Shared filter row pitch: BN channels + 16 bytes of padding.
@@ -330,21 +331,6 @@ void GemvKernel::emit(RewriterBase &rewriter) {
   nameKernel(launch, GemvKernelAttr::getMnemonic());
 }
 
-template <typename OpTy>
-struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto problem = problemOf<GemvKernelAttr>(op, rewriter);
-    if (failed(problem))
-      return failure();
-    rewriter.setInsertionPoint(op);
-    GemvKernel(problem->first, problem->second, op.getLoc()).emit(rewriter);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// Register row tiles for short stride-1 filters: a thread owns TH output
 /// rows x TM outputs along the width x V channels (1-D grid, channel
 /// vectors innermost: a warp reads whole channel runs of one position).
@@ -357,7 +343,7 @@ struct GemvDepthwiseLowering : OpRewritePattern<OpTy> {
 /// so, else they are read through L1 at each use. Rows and columns in the
 /// padding are clamped in-bounds loads replaced by zeros (no branches: all
 /// loads of a tile may be in flight together).
-struct RowTileKernel {
+struct RowTileKernel : GemvFamilyKernel {
   /// Threads per block of the 1-D launch.
   static constexpr int64_t kBlock = 256;
   DepthwiseProblem pb;
@@ -368,9 +354,9 @@ struct RowTileKernel {
   Value n, c, oh0, ow0;
   SmallVector<Value> colIdx, colOk, filterRegs;
 
-  RowTileKernel(const DepthwiseProblem &pb, RowTileKernelAttr config,
-                Location loc)
-      : pb(pb), sz(sizesOf(pb)), loc(loc) {
+  RowTileKernel(Operation *op, const DepthwiseProblem &pb,
+                RowTileKernelAttr config)
+      : pb(pb), sz(sizesOf(pb)), loc(op->getLoc()) {
     V = config.getChannels();
     TH = std::min(config.getRows(), sz.OH);
     TM = std::min(config.getColumns(), sz.OW);
@@ -380,6 +366,11 @@ struct RowTileKernel {
     total = sz.N * OHt * OWc * (sz.C / V);
   }
   int64_t blocks() const { return llvm::divideCeil(total, kBlock); }
+  std::optional<StringRef> refusal() const {
+    if (blocks() > std::numeric_limits<int32_t>::max())
+      return StringRef("grid too large");
+    return std::nullopt;
+  }
 
   Value filterAt(Emitter &e, int64_t fh, int64_t fw) {
     bool rotate = pb.rotateFilter;
@@ -494,34 +485,13 @@ void RowTileKernel::emit(RewriterBase &rewriter) {
   nameKernel(launch, RowTileKernelAttr::getMnemonic());
 }
 
-template <typename OpTy>
-struct RowTileDepthwiseLowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto problem = problemOf<RowTileKernelAttr>(op, rewriter);
-    if (failed(problem))
-      return failure();
-    RowTileKernel kernel(problem->first, problem->second, op.getLoc());
-    if (kernel.blocks() > std::numeric_limits<int32_t>::max())
-      return rewriter.notifyMatchFailure(op, "grid too large");
-    rewriter.setInsertionPoint(op);
-    kernel.emit(rewriter);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 struct ConvertDwcToGPUGemvPass
     : dwc::impl::ConvertDwcToGPUGemvBase<ConvertDwcToGPUGemvPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RowTileDepthwiseLowering<DepthwiseConv2DOp>,
-                 RowTileDepthwiseLowering<DepthwiseConv2DBackwardDataOp>,
-                 GemvDepthwiseLowering<DepthwiseConv2DOp>,
-                 GemvDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-        &getContext());
+    addGemvFamilyPatterns<RowTileKernelAttr, RowTileKernel>(patterns);
+    addGemvFamilyPatterns<GemvKernelAttr, GemvKernel>(patterns);
     populatePlanePatterns(patterns);
     populateFullRowPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));

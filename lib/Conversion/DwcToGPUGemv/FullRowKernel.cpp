@@ -23,7 +23,7 @@ using namespace mlir::dwc::gemv;
 namespace {
 
 /// The full-row kernel of one op (see the #dwc.full_row description).
-struct FullRowKernel {
+struct FullRowKernel : GemvFamilyKernel {
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   Location loc;
@@ -33,9 +33,9 @@ struct FullRowKernel {
   int64_t iw0, iw1, kw0, kw1;
   Value n, oh, c;
 
-  FullRowKernel(const DepthwiseProblem &pb, FullRowKernelAttr config,
-                Location loc)
-      : pb(pb), sz(sizesOf(pb)), loc(loc) {
+  FullRowKernel(Operation *op, const DepthwiseProblem &pb,
+                FullRowKernelAttr config)
+      : pb(pb), sz(sizesOf(pb)), loc(op->getLoc()) {
     V = config.getChannels();
     threads = config.getThreads();
     // More rows per step than the window or the map has only adds zeros.
@@ -129,25 +129,8 @@ void FullRowKernel::emit(RewriterBase &rewriter) {
   nameKernel(launch, FullRowKernelAttr::getMnemonic());
 }
 
-template <typename OpTy>
-struct FullRowDepthwiseLowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto problem = problemOf<FullRowKernelAttr>(op, rewriter);
-    if (failed(problem))
-      return failure();
-    FullRowKernel kernel(problem->first, problem->second, op.getLoc());
-    rewriter.setInsertionPoint(op);
-    kernel.emit(rewriter);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
 } // namespace
 
 void mlir::dwc::gemv::populateFullRowPatterns(RewritePatternSet &patterns) {
-  patterns.add<FullRowDepthwiseLowering<DepthwiseConv2DOp>,
-               FullRowDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-      patterns.getContext());
+  addGemvFamilyPatterns<FullRowKernelAttr, FullRowKernel>(patterns);
 }

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace mlir::dwc::gemv {
 
 /// The stride-1 problem of a GEMV-family op (forward, or backward data on
@@ -35,6 +37,43 @@ problemOf(Operation *op, PatternRewriter &rewriter) {
     return rewriter.notifyMatchFailure(op, why);
   return std::make_pair(*problem, *config);
 }
+
+/// The lowering of the forward and backward-data ops to a GEMV-family
+/// kernel: the op's problem and complete ConfigAttr, the KernelT built from
+/// them (KernelT(op, problem, config)), refused where the kernel names a
+/// reason (refusal()), emitted in place of the op.
+template <typename OpTy, typename ConfigAttr, typename KernelT>
+struct GemvFamilyLowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto problem = problemOf<ConfigAttr>(op, rewriter);
+    if (failed(problem))
+      return failure();
+    KernelT kernel(op, problem->first, problem->second);
+    if (std::optional<StringRef> why = kernel.refusal())
+      return rewriter.notifyMatchFailure(op, *why);
+    rewriter.setInsertionPoint(op);
+    kernel.emit(rewriter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A GEMV-family kernel's patterns for the forward and backward-data ops.
+template <typename ConfigAttr, typename KernelT>
+void addGemvFamilyPatterns(RewritePatternSet &patterns) {
+  patterns.add<
+      GemvFamilyLowering<DepthwiseConv2DOp, ConfigAttr, KernelT>,
+      GemvFamilyLowering<DepthwiseConv2DBackwardDataOp, ConfigAttr, KernelT>>(
+      patterns.getContext());
+}
+
+/// What a GEMV-family kernel refuses after its config verified: nothing
+/// unless the kernel says otherwise.
+struct GemvFamilyKernel {
+  std::optional<StringRef> refusal() const { return std::nullopt; }
+};
 
 /// Small IR-building helpers for index arithmetic and vectors: memory holds
 /// `vw` elements of its element type per thread, arithmetic is f32.

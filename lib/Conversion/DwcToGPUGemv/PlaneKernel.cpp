@@ -26,7 +26,7 @@ namespace {
 constexpr int64_t kMaxUnrolledCopies = 16;
 
 /// The plane kernel of one op (see the #dwc.plane description).
-struct PlaneKernel {
+struct PlaneKernel : GemvFamilyKernel {
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   PlaneLayout l;
@@ -206,25 +206,8 @@ void PlaneKernel::emit(RewriterBase &rewriter) {
   nameKernel(launch, PlaneKernelAttr::getMnemonic());
 }
 
-template <typename OpTy>
-struct PlaneDepthwiseLowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto problem = problemOf<PlaneKernelAttr>(op, rewriter);
-    if (failed(problem))
-      return failure();
-    PlaneKernel kernel(op, problem->first, problem->second);
-    rewriter.setInsertionPoint(op);
-    kernel.emit(rewriter);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
 } // namespace
 
 void mlir::dwc::gemv::populatePlanePatterns(RewritePatternSet &patterns) {
-  patterns.add<PlaneDepthwiseLowering<DepthwiseConv2DOp>,
-               PlaneDepthwiseLowering<DepthwiseConv2DBackwardDataOp>>(
-      patterns.getContext());
+  addGemvFamilyPatterns<PlaneKernelAttr, PlaneKernel>(patterns);
 }
