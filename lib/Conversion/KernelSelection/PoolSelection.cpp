@@ -13,6 +13,7 @@
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::dwc;
@@ -39,6 +40,31 @@ int64_t globalChannelTile(const GlobalPoolPlan &p, int64_t elemBytes,
   return ct;
 }
 
+/// The gradient's channel tile: the widest divisor of the vectors up to 32,
+/// so that no lane idles (a power-of-two tile over the 18 vectors of 144
+/// f16 channels idles 14 of 32 lanes and wrote at 66 % of copy bandwidth),
+/// where its rows hold >= 128 bytes and the map fills the rows a whole
+/// number of warps needs; else the reduction's tile. 0: none.
+int64_t exactGradientTile(const GlobalPoolPlan &p, int64_t elemBytes) {
+  int64_t d = std::min<int64_t>(kWarp, p.CV);
+  while (p.CV % d != 0)
+    --d;
+  int64_t rowsPerWarpMultiple = kWarp / std::gcd(d, kWarp);
+  if (d * p.vw * elemBytes < 128 || p.P < rowsPerWarpMultiple ||
+      llvm::isPowerOf2_64(d))
+    return 0;
+  return d;
+}
+
+/// Rows of a block of CT-vector tiles: about 256 threads (fewer for small
+/// maps), a multiple of the rows that make whole warps.
+int64_t globalRows(const GlobalPoolPlan &p) {
+  int64_t step = kWarp / std::gcd(p.CT, kWarp);
+  int64_t want = std::min<int64_t>(256 / p.CT,
+                                   int64_t(llvm::bit_floor(uint64_t(p.P))));
+  return std::max(step, (want + step / 2) / step * step);
+}
+
 /// The tiling of a global pooling kernel; the given fields (0: chosen) are
 /// kept. 256 threads (fewer for small maps), doubled up to 1024 while the
 /// grid holds less than half of the GPU's threads; the gradient, with no
@@ -48,21 +74,19 @@ GlobalPoolPlan globalPoolTiling(GlobalPoolPlan p, Type elem, int64_t smCount,
                                 int64_t givenCT, int64_t givenThreads,
                                 int64_t givenS, bool gradient) {
   int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
-  p.CT = givenCT ? givenCT : globalChannelTile(p, bytes, smCount);
+  int64_t exact = gradient && !givenCT ? exactGradientTile(p, bytes) : 0;
+  p.CT = givenCT ? givenCT
+                 : (exact ? exact : globalChannelTile(p, bytes, smCount));
   p.tiles = llvm::divideCeil(p.CV, p.CT);
   int64_t minR = std::max<int64_t>(1, kWarp / p.CT);
-  p.R = givenThreads ? std::max(minR, givenThreads / p.CT)
-                     : std::max(minR, std::min<int64_t>(
-                                          256 / p.CT,
-                                          int64_t(llvm::bit_floor(
-                                              uint64_t(p.P)))));
+  p.R = givenThreads ? std::max(minR, givenThreads / p.CT) : globalRows(p);
   if (gradient && (givenS || p.N * p.tiles < smCount)) {
     int64_t s = givenS ? givenS
                        : llvm::divideCeil(2 * smCount, p.N * p.tiles);
     p.S = std::clamp<int64_t>(s, 1, llvm::divideCeil(p.P, p.R));
   }
   while (!givenThreads && p.blocks() * p.threads() < smCount * 1024 &&
-         p.threads() < 1024 && p.rowStride() * 2 * 4 <= p.P)
+         p.threads() * 2 <= 1024 && p.rowStride() * 2 * 4 <= p.P)
     p.R *= 2;
   return p;
 }

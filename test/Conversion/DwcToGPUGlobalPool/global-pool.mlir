@@ -110,20 +110,37 @@ func.func @backward_f16(%x: memref<128x7x7x768xf16>, %dy: memref<128x1x1x768xf16
 
 // -----
 
-// A batch-1 gradient: 6 tiles of 4 channel vectors x 64 rows would be 6
-// blocks; each image's positions go to 44 blocks (~2 per SM, 264 in all),
-// block s taking rows s * 64 + r + k * 2816: 2 positions per thread, the
-// second guarded (3136 is not a multiple of 2816).
+// A batch-1 gradient: one tile of the 24 channel vectors (the exact tile:
+// no idle lane) x 12 rows (288 threads) would be one block; each image's
+// positions go to 262 blocks (~2 per SM, at most one per row: 3136 / 12),
+// block s taking rows s * 12 + r + k * 3144: one position per thread,
+// guarded (3136 < 3144).
 // CHECK-LABEL: func.func @backward_batch1
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c264, {{.*}}) threads({{.*}}) in ({{.*}} = %c256,
-// CHECK: arith.divui %{{.*}}, %c44
-// CHECK: arith.remui %{{.*}}, %c44
-// CHECK: vector.store %{{.*}} : memref<1x3136x96xf32>, vector<4xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c262, {{.*}}) threads({{.*}}) in ({{.*}} = %c288,
+// CHECK: arith.divui %{{.*}}, %c262
+// CHECK: arith.remui %{{.*}}, %c262
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}} : memref<1x3136x96xf32>, vector<4xf32>
 // CHECK-NOT: vector.store
 // OPT-LABEL: func.func @backward_batch1
 func.func @backward_batch1(%x: memref<1x56x56x96xf32>, %dy: memref<1x1x1x96xf32>, %dx: memref<1x56x56x96xf32>) {
   dwc.pool2d_backward avg ins(%x, %dy : memref<1x56x56x96xf32>, memref<1x1x1x96xf32>) outs(%dx : memref<1x56x56x96xf32>) window = [56, 56] strides = [56, 56] padding = [0, 0, 0, 0]
+  return
+}
+
+// -----
+
+// The SE gradient of a training batch: 144 f16 channels are 18 vectors, one
+// exact tile of 18 (a power-of-two tile of 32 would idle 14 lanes): no lane
+// guard, rows of 18 lanes x 32 (576 threads), 3 blocks per image (128 x 1
+// tiles is fewer blocks than SMs).
+// CHECK-LABEL: func.func @backward_exact_tile
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c384, {{.*}}) threads({{.*}}) in ({{.*}} = %c576,
+// CHECK: arith.remui %{{.*}}, %c18
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %c18
+// CHECK: scf.for
+// CHECK-COUNT-8: vector.store %{{.*}} : memref<128x3136x144xf16>, vector<8xf16>
+func.func @backward_exact_tile(%x: memref<128x56x56x144xf16>, %dy: memref<128x1x1x144xf16>, %dx: memref<128x56x56x144xf16>) {
+  dwc.pool2d_backward avg ins(%x, %dy : memref<128x56x56x144xf16>, memref<128x1x1x144xf16>) outs(%dx : memref<128x56x56x144xf16>) window = [56, 56] strides = [56, 56] padding = [0, 0, 0, 0]
   return
 }

@@ -38,11 +38,28 @@ func.func @forward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x1
 // CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 32, threads = 256, unroll = 8, position_blocks = 1>
 // CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 4, threads = 128, unroll = 8, position_blocks = 2>
 // CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 4, threads = 128, unroll = 8, position_blocks = 5>
+// The exact tile: 144 f16 channels are 18 vectors, one tile of 18 (no idle
+// lane; the forward's power-of-two tile of 32 idles 14), rows a multiple of
+// 16 (whole warps), 576 threads, 3 blocks per image (128 blocks < 132 SMs).
+// CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 18, threads = 576, unroll = 8, position_blocks = 3>
+// 96 f32 channels: 24 vectors, one exact tile of 24 (288 threads doubled to
+// 576, 5 blocks per image). Not exact: a power-of-two vector count is the
+// forward's rule (64 f32: 16 vectors, narrowed to 4 on a grid under the
+// SMs), and so are rows under 128 bytes (20 f32: 5 vectors of 16 bytes).
+// CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 24, threads = 576, unroll = 8, position_blocks = 5>
+// CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 4, threads = 512, unroll = 8, position_blocks = 1>
+// CHECK: dwc.kernel = #dwc.global_pool_backward<channel_tile = 4, threads = 256, unroll = 8, position_blocks = 3>
 // WHY: remark: dwc.kernel = #dwc.global_pool_backward<channel_tile = 32, threads = 256, unroll = 8, position_blocks = 1>: chosen
-func.func @backward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x1: memref<1x7x7x768xf16>, %y1: memref<1x1x1x768xf16>) {
+func.func @backward(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>, %x1: memref<1x7x7x768xf16>, %y1: memref<1x1x1x768xf16>,
+                    %se: memref<128x56x56x144xf16>, %sy: memref<128x1x1x144xf16>, %a: memref<64x28x28x96xf32>, %ay: memref<64x1x1x96xf32>,
+                    %b: memref<64x28x28x64xf32>, %by: memref<64x1x1x64xf32>, %c: memref<64x28x28x20xf32>, %cy: memref<64x1x1x20xf32>) {
   dwc.pool2d_backward avg ins(%x, %y : memref<128x7x7x768xf32>, memref<128x1x1x768xf32>) outs(%x : memref<128x7x7x768xf32>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0]
   dwc.pool2d_backward avg ins(%x1, %y1 : memref<1x7x7x768xf16>, memref<1x1x1x768xf16>) outs(%x1 : memref<1x7x7x768xf16>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0]
   dwc.pool2d_backward avg ins(%x1, %y1 : memref<1x7x7x768xf16>, memref<1x1x1x768xf16>) outs(%x1 : memref<1x7x7x768xf16>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.global_pool_backward<position_blocks = 5>}
+  dwc.pool2d_backward avg ins(%se, %sy : memref<128x56x56x144xf16>, memref<128x1x1x144xf16>) outs(%se : memref<128x56x56x144xf16>) window = [56, 56] strides = [1, 1] padding = [0, 0, 0, 0]
+  dwc.pool2d_backward avg ins(%a, %ay : memref<64x28x28x96xf32>, memref<64x1x1x96xf32>) outs(%a : memref<64x28x28x96xf32>) window = [28, 28] strides = [1, 1] padding = [0, 0, 0, 0]
+  dwc.pool2d_backward avg ins(%b, %by : memref<64x28x28x64xf32>, memref<64x1x1x64xf32>) outs(%b : memref<64x28x28x64xf32>) window = [28, 28] strides = [1, 1] padding = [0, 0, 0, 0]
+  dwc.pool2d_backward avg ins(%c, %cy : memref<64x28x28x20xf32>, memref<64x1x1x20xf32>) outs(%c : memref<64x28x28x20xf32>) window = [28, 28] strides = [1, 1] padding = [0, 0, 0, 0]
   return
 }
 

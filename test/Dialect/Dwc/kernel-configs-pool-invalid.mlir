@@ -505,6 +505,24 @@ func.func @global_position_blocks(%x: memref<1x7x7x16xf32>, %dy: memref<1x1x1x16
 
 // -----
 
+// The gradient takes any tile width up to 32 (no warp butterfly), not wider.
+func.func @global_backward_channel_tile(%x: memref<1x7x7x16xf32>, %dy: memref<1x1x1x16xf32>) {
+  // expected-error @+1 {{does not fit this op: channel_tile = 33 is not in [1, 32]}}
+  dwc.pool2d_backward avg ins(%x, %dy : memref<1x7x7x16xf32>, memref<1x1x1x16xf32>) outs(%x : memref<1x7x7x16xf32>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.global_pool_backward<channel_tile = 33>}
+  return
+}
+
+// -----
+
+// ... and its rows of tiles fill the block exactly.
+func.func @global_backward_rows(%x: memref<1x7x7x48xf32>, %dy: memref<1x1x1x48xf32>) {
+  // expected-error @+1 {{does not fit this op: threads = 256 is not a multiple of channel_tile = 12}}
+  dwc.pool2d_backward avg ins(%x, %dy : memref<1x7x7x48xf32>, memref<1x1x1x48xf32>) outs(%x : memref<1x7x7x48xf32>) window = [7, 7] strides = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.global_pool_backward<channel_tile = 12, threads = 256>}
+  return
+}
+
+// -----
+
 // (The attribute is verified before the op: a generic op without operands.)
 func.func @no_operands() {
   // expected-error @+1 {{does not fit this op: no operands}}

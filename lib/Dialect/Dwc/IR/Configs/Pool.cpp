@@ -83,19 +83,27 @@ bool isGlobalWindow(ArrayRef<int64_t> in, ArrayRef<int64_t> window,
 }
 
 /// Why `threads` threads per block of `CT` channel vectors, `unroll`
-/// positions per step and `S` blocks per image do not fit `op`, or "".
+/// positions per step and `S` blocks per image do not fit `op`, or "". The
+/// reduction's tile is a power of two (its lanes of one vector meet in a
+/// warp butterfly); the gradient has no cross-lane step, so any tile width
+/// whose rows fill whole blocks (threads a multiple of it).
 std::string globalPoolIneligibility(Operation *op, int64_t CT, int64_t threads,
-                                    int64_t unroll, int64_t S) {
+                                    int64_t unroll, int64_t S, bool gradient) {
   std::string why;
   std::optional<GlobalPoolPlan> shape = globalPoolShapeOf(op, why);
   if (!shape)
     return why;
-  if (CT && (!llvm::isPowerOf2_64(CT) || CT > kGlobalPoolMaxTile))
+  if (CT && !gradient && (!llvm::isPowerOf2_64(CT) || CT > kGlobalPoolMaxTile))
     return "channel_tile = " + std::to_string(CT) +
            " is not a power of two in [1, 32]";
+  if (CT && gradient && (CT < 1 || CT > kGlobalPoolMaxTile))
+    return "channel_tile = " + std::to_string(CT) + " is not in [1, 32]";
   if (threads && (threads < 32 || threads > 1024 || threads % 32 != 0))
     return "threads = " + std::to_string(threads) +
            " is not a multiple of 32 in [32, 1024]";
+  if (CT && threads && threads % CT != 0)
+    return "threads = " + std::to_string(threads) +
+           " is not a multiple of channel_tile = " + std::to_string(CT);
   why = rangeIneligibility("unroll", unroll, 1, 16);
   if (why.empty())
     why = rangeIneligibility("position_blocks", S, 1, 4096);
@@ -220,7 +228,7 @@ std::string GlobalPoolKernelAttr::whyNotFor(Operation *op) const {
   if (isa<Pool2DBackwardOp>(op))
     return "a gradient (#dwc.global_pool_backward takes it)";
   return globalPoolIneligibility(op, getChannelTile(), getThreads(),
-                                 getUnroll(), 0);
+                                 getUnroll(), 0, /*gradient=*/false);
 }
 
 StringRef GlobalPoolBackwardKernelAttr::getFamily() const {
@@ -234,7 +242,8 @@ std::string GlobalPoolBackwardKernelAttr::whyNotFor(Operation *op) const {
   if (!isa<Pool2DBackwardOp>(op))
     return "not a dwc.pool2d_backward";
   return globalPoolIneligibility(op, getChannelTile(), getThreads(),
-                                 getUnroll(), getPositionBlocks());
+                                 getUnroll(), getPositionBlocks(),
+                                 /*gradient=*/true);
 }
 
 //===----------------------------------------------------------------------===//

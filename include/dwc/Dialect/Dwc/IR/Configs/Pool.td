@@ -43,7 +43,10 @@ def Dwc_GlobalPoolBackwardKernelAttr
     its positions; `position_blocks` blocks share one image and channel
     tile, block s taking position rows s * R + r + k * R * S.
 
-    * `channel_tile`, `threads`, `unroll`: as for `global_pool`;
+    * `channel_tile`: channel vectors per block, any width in [1, 32]
+      (no lanes meet in a butterfly here, so a tile may match C exactly);
+    * `threads`: a multiple of 32 in [32, 1024] and of `channel_tile`;
+    * `unroll`: as for `global_pool`;
     * `position_blocks`: blocks per image and channel tile, in [1, 4096] and
       at most the number of position rows, ceil(H * W / R).
 
