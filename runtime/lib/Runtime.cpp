@@ -522,6 +522,11 @@ void launch(const char *what, CUfunction fn, intptr_t cx, intptr_t cy,
             intptr_t cz, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
             intptr_t by, intptr_t bz, int32_t smem, void *stream, void **params,
             void **extra) {
+  // A call whose earlier step failed (a workspace allocation, a copy) runs no
+  // more kernels: they would get a null or stale buffer -- an illegal address
+  // that poisons the whole context -- and the call reports its first error.
+  if (tlsError.status != DWC_SUCCESS)
+    return;
   if (!ensureContext())
     return;
   if (!fn) {

@@ -2,8 +2,9 @@
 // loaded through DWC_CUDA_DRIVER), so they run without a GPU: kernel handles
 // are looked up in the driver once per (module, context, name) -- found again
 // by the name's address, never stale after a buffer is reused for another
-// name or after a module is unloaded and registered again -- and the public
-// pointer check still asks the driver and refuses host memory.
+// name or after a module is unloaded and registered again --, the public
+// pointer check still asks the driver and refuses host memory, and no kernel
+// is launched after a failed allocation of the same call.
 // RUN: %host_cc -shared -fPIC %S/Inputs/fake-driver.c -o %t-driver.so
 // RUN: %host_cc %s %dwc_rt_cflags %dwc_rt_ldflags -ldl -o %t
 // RUN: env DWC_CUDA_DRIVER=%t-driver.so %t %t-driver.so | FileCheck %s
@@ -86,6 +87,20 @@ int main(int argc, char **argv) {
   printf("launches: %ld lookups: %ld pending: %d\n", fakeCount(LAUNCH), fakeCount(GET_FUNCTION),
          (int)dwcPeekLastError());
   // CHECK-NEXT: launches: 3 lookups: 4 pending: 0
+
+  // A workspace that cannot be allocated: the call's kernels are not
+  // launched on its null pointer; the allocation is the error reported.
+  void *ws = mgpuMemAlloc(1ull << 41, NULL, false);
+  mgpuLaunchKernel(mgpuModuleGetFunction(m2, "kernel_a"), 1, 1, 1, 32, 1, 1, 0, NULL,
+                   params, NULL, 1);
+  printf("workspace: %p launches: %ld\n", ws, fakeCount(LAUNCH));
+  // CHECK-NEXT: workspace: (nil) launches: 3
+  report("after", dwcTakeLastError());
+  // CHECK-NEXT: after: 7 [mgpuMemAlloc(2199023255552 bytes): {{.*}}]
+  mgpuLaunchKernel(mgpuModuleGetFunction(m2, "kernel_a"), 1, 1, 1, 32, 1, 1, 0, NULL,
+                   params, NULL, 1);
+  printf("next call launches: %ld\n", fakeCount(LAUNCH));
+  // CHECK-NEXT: next call launches: 4
   mgpuModuleUnload(m2);
   printf("modules: %d\n", dwcGetModuleCount());
   // CHECK-NEXT: modules: 0

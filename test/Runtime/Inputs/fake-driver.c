@@ -74,6 +74,8 @@ int cuEventDestroy_v2(void *e) { free(e); return 0; }
 int cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
 int cuEventSynchronize(void *e) { (void)e; return 0; }
 int cuMemAlloc_v2(devptr *p, size_t n) {
+  if (n >= (1ull << 40))
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
   *p = nextAlloc;
   nextAlloc += (n + 255) / 256 * 256;
   return 0;
