@@ -339,6 +339,43 @@ def check_module(res):
         res.add(section="correctness", op="autocast", dtype=dt, out_dtype=str(y.dtype),
                 dwc_kernel=ok, rel_err=rel_err(y, yr),
                 ok=bool(ok and y.dtype == yr.dtype and rel_err(y, yr) <= 1e-2))
+    check_autocast_training(res, m, ref, x)
+
+
+def check_autocast_training(res, m, ref, x):
+    """Training under autocast through a module's plan: the op takes the f32
+    master weight (the 'master_weight' counter rises), the weight's
+    gradient is f32 and agrees with PyTorch's autocast gradients, and the
+    earlier path (set_lean_autocast(False): weight cast, dW rounded to 16
+    bits) agrees too."""
+    import torch
+    import dwc_torch
+    from dwc_torch.extension import loaded_extension
+    ext = loaded_extension()
+    gy = torch.randn_like(ref(x))
+
+    def grads(mod, lean):
+        ext.set_lean_autocast(lean)
+        try:
+            xi = x.detach().requires_grad_(True)
+            mod.zero_grad(set_to_none=True)
+            with torch.autocast("cuda", dtype=torch.float16):
+                y = mod(xi)
+            y.backward(gy.to(y.dtype))
+            return [y.detach(), xi.grad, mod.weight.grad, mod.bias.grad]
+        finally:
+            ext.set_lean_autocast(True)
+    want = grads(ref, True)
+    for lean in (True, False):
+        before = dwc_torch.stats()
+        got = grads(m, lean)
+        torch.cuda.synchronize()
+        masters = dwc_torch.stats()["master_weight"] - before["master_weight"]
+        e = max(rel_err(a, b) for a, b in zip(got, want))
+        res.add(section="correctness", op="autocast_train", lean=lean, rel_err=e,
+                master_weight_calls=masters, weight_grad_dtype=str(got[2].dtype),
+                ok=bool(e <= 1e-2 and got[2].dtype == torch.float32 and
+                        (masters == 1) == lean))
 
 
 def check_trusted_paths(res):
@@ -794,6 +831,7 @@ def time_graphs(res_row, models, xs, target, amp, train, rounds=8, burst=10):
 
 ROUNDS = [8]
 GRAPHS = [True]
+GRAPHS_TRAIN = [False]
 
 
 def args_rounds():
@@ -834,7 +872,10 @@ def bench_model(res, name, dt, batch, train):
     medians = {k: round(statistics.median(v), 3) for k, v in t.items()}
     ms = {k: min(v) for k, v in t.items()}
     extra = {}
-    if GRAPHS[0]:
+    # Training steps only on request (--graphs-train): capturing and
+    # replaying a converted ConvNeXt-T training step hit an illegal memory
+    # access once (bench/results/2026-12-01-torch-e2e-v6.md), not bisected.
+    if GRAPHS[0] and (not train or GRAPHS_TRAIN[0]):
         time_graphs(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train)
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
@@ -965,12 +1006,15 @@ def main():
                    help="interleaved timing rounds per model configuration")
     r.add_argument("--no-graphs", action="store_true",
                    help="no CUDA-graph timing of the whole step (graph_ms)")
+    r.add_argument("--graphs-train", action="store_true",
+                   help="CUDA-graph timing of training steps too (see GRAPHS_TRAIN)")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
     if args.cmd == "run":
         ROUNDS[0] = args.rounds
         GRAPHS[0] = not args.no_graphs
+        GRAPHS_TRAIN[0] = args.graphs_train
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

@@ -76,11 +76,12 @@ Runtime runtime;
 std::mutex registryMutex;
 std::unordered_map<Key, void *, KeyHash> registry; // nullptr: unresolved
 py::object resolver;                               // Python callable or None
-std::atomic<int64_t> counters[5]; // calls, fallbacks, copies, misses, routed
+std::atomic<int64_t> counters[6]; // calls, fallbacks, copies, misses, routed, master
 
 // Routed: ops of a converted layer that run PyTorch's kernel by convert()'s
 // per-op choice (not a missing kernel, so not a fallback).
-enum Counter { Calls = 0, Fallbacks, Copies, Misses, Routed };
+// MasterWeight: autocast calls that passed the f32 master weight (dwAutocast).
+enum Counter { Calls = 0, Fallbacks, Copies, Misses, Routed, MasterWeight };
 void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
 
 // Finds the entry point of `key`; asks the resolver once per unknown key.
@@ -819,6 +820,8 @@ at::Tensor dwAutocast(const at::Tensor &x, const at::Tensor &weight, const OptT 
   // (backward) -- a cast kernel and an autograd node less each, per layer.
   const bool master = leanAutocast.load(std::memory_order_relaxed) && h &&
                       weight.scalar_type() == at::kFloat && dt != at::kFloat;
+  if (master)
+    count(MasterWeight);
   return dwOp().call(cast(x), master ? weight : cast(weight), b, stride, padding, dilation,
                      h);
 }
@@ -1252,6 +1255,7 @@ py::dict stats() {
   d["layout_copies"] = counters[Copies].load();
   d["misses"] = counters[Misses].load();
   d["routed"] = counters[Routed].load();
+  d["master_weight"] = counters[MasterWeight].load();
   std::lock_guard<std::mutex> lock(registryMutex);
   int64_t resolved = 0;
   for (auto &kv : registry)
