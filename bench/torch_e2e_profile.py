@@ -195,7 +195,7 @@ def summary(samples):
     return out
 
 
-def E_summary_graph(samples):
+def graph_summary(samples):
     out = summary(samples)
     out["samples"] = {k: [round(x, 3) for x in v] for k, v in samples.items()}
     return out
@@ -292,77 +292,80 @@ def _old_casts(step):
     return run
 
 
-def run_config(res, name, dt, args, tuned):
-    import torch
+def _tuned_side(res, name, dt, stock, xs, amp):
+    """convert() with the example input, under cProfile (where its seconds
+    go), then once more on a fresh copy (the tuning cache's answer)."""
     import dwc_torch
-    amp = {"f32": None, "f16": torch.float16, "bf16": torch.bfloat16}[dt]
-    batch = 32 if name in E.LARGE else 64
-    torch.backends.cudnn.benchmark = True
-    torch.manual_seed(0)
-    stock = E.create_model(name).cuda().to(memory_format=torch.channels_last).train()
-    xs = [torch.randn(batch, 3, 224, 224, device="cuda").contiguous(
-        memory_format=torch.channels_last) for _ in range(3)]
-    target = torch.randint(0, 1000, (batch,), device="cuda")
-    models = {"stock": stock,
-              "dwc": dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)}
-    if amp is not None:
-        models["dwc_v5"] = dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)
-    dw_names = [n for n, m in stock.named_modules() if isinstance(m, torch.nn.Conv2d) and
-                m.groups > 1 and m.groups == m.in_channels]
-    if tuned:
-        m = copy.deepcopy(stock)
-        pr = cProfile.Profile()
-        t0 = time.time()
-        pr.enable()
-        dwc_torch.convert(m, example_inputs=xs[0], train=True, amp_dtype=amp, verbose=False)
-        pr.disable()
-        s = io.StringIO()
-        pstats.Stats(pr, stream=s).sort_stats("cumulative").print_stats(45)
-        rep = m.dwc_report
-        res.add(section="convert_profile", model=name, dtype=dt, convert_s=round(time.time() -
-                                                                                  t0, 2),
-                phase_s=getattr(rep, "phase_s", None), layers_converted=len(rep.converted),
-                routes={n: list(r) for n, r in rep.routes.items()},
-                model_ms=rep.model_ms, model_check=getattr(rep, "model_check", None),
-                cprofile=s.getvalue().splitlines()[:80])
-        models["tuned"] = m
-        # A second convert of the same model: the tuning cache's answer.
-        t0 = time.time()
-        m2 = dwc_torch.convert(copy.deepcopy(stock), example_inputs=xs[0], train=True,
-                               amp_dtype=amp, verbose=False)
-        res.add(section="convert_profile", model=name, dtype=dt, again=True,
-                convert_s=round(time.time() - t0, 2), phase_s=m2.dwc_report.phase_s,
-                layers_converted=len(m2.dwc_report.converted),
-                same_choice=sorted(m2.dwc_report.converted) == sorted(rep.converted) and
-                m2.dwc_report.routes == rep.routes)
-        del m2
+    m = copy.deepcopy(stock)
+    pr = cProfile.Profile()
+    t0 = time.time()
+    pr.enable()
+    dwc_torch.convert(m, example_inputs=xs[0], train=True, amp_dtype=amp, verbose=False)
+    pr.disable()
+    s = io.StringIO()
+    pstats.Stats(pr, stream=s).sort_stats("cumulative").print_stats(45)
+    rep = m.dwc_report
+    res.add(section="convert_profile", model=name, dtype=dt, convert_s=round(time.time() - t0, 2),
+            phase_s=rep.phase_s, layers_converted=len(rep.converted),
+            routes={n: list(r) for n, r in rep.routes.items()},
+            model_ms=rep.model_ms, model_check=rep.model_check,
+            cprofile=s.getvalue().splitlines()[:80])
+    t0 = time.time()
+    m2 = dwc_torch.convert(copy.deepcopy(stock), example_inputs=xs[0], train=True,
+                           amp_dtype=amp, verbose=False)
+    res.add(section="convert_profile", model=name, dtype=dt, again=True,
+            convert_s=round(time.time() - t0, 2), phase_s=m2.dwc_report.phase_s,
+            layers_converted=len(m2.dwc_report.converted),
+            same_choice=sorted(m2.dwc_report.converted) == sorted(rep.converted) and
+            m2.dwc_report.routes == rep.routes)
+    return m
+
+
+def _with_old_casts(label, fn):
+    """fn() with the old autocast path for the side `dwc_v5`."""
+    from dwc_torch.extension import loaded_extension
+    if label != "dwc_v5":
+        return fn()
+    loaded_extension().set_lean_autocast(False)
+    try:
+        return fn()
+    finally:
+        loaded_extension().set_lean_autocast(True)
+
+
+def _agreement_row(res, name, dt, models, xs, target, amp):
+    """Logits and gradients of each converted side vs stock (before any
+    step), with the extension's counters of the check: which kernels ran."""
+    import dwc_torch
+    stock = models["stock"]
     agree = {}
-    for k, m in models.items():  # logits and gradients vs stock, before any step
+    for k, m in models.items():
         if k == "stock":
             continue
-        f = (lambda: E._agreement(stock, m, xs[0], target, amp, True))
-        if k == "dwc_v5":
-            from dwc_torch.extension import loaded_extension
-            loaded_extension().set_lean_autocast(False)
         before = dwc_torch.stats()
-        try:
-            lg, ge, worst, gall = f()
-        finally:
-            if k == "dwc_v5":
-                loaded_extension().set_lean_autocast(True)
+        lg, ge, worst, gall = _with_old_casts(
+            k, lambda: E._agreement(stock, m, xs[0], target, amp, True))
         after = dwc_torch.stats()
         agree[k] = {"logits_rel_err": lg, "grad_rel_err": ge, "worst_grad": worst,
                     "grad_rel_err_all": gall,
                     "calls": {c: after.get(c, 0) - before.get(c, 0)
                               for c in ("calls", "fallbacks", "routed", "master_weight")}}
     res.add(section="agreement", model=name, dtype=dt, **agree)
-    steps = {k: make_step(m, xs, target, amp) for k, m in models.items()}
-    if "dwc_v5" in steps:
-        steps["dwc_v5"] = _old_casts(steps["dwc_v5"])
-    for f in steps.values():  # warm-up (cuDNN's benchmark, kernel loading)
-        for _ in range(4):
-            f()
-    torch.cuda.synchronize()
+
+
+def _graph_timing(args, models, xs, target, amp):
+    """Each side's training step in a CUDA graph, replays timed (--graphs)."""
+    if not args.graphs:
+        return {"skipped": "not asked for (--graphs)"}
+    try:
+        gsteps = {k: _with_old_casts(k, lambda: E.graph_step(m, xs[0], target, amp, True))
+                  for k, m in models.items()}
+        return graph_summary(time_burst(gsteps, args.rounds, 5))
+    except Exception as e:  # report, do not hide
+        return {"error": repr(e)[:300]}
+
+
+def _timing_row(res, name, dt, batch, args, models, steps, xs, target, amp):
     t0 = time.time()
     single = time_single(steps, args.rounds) if args.all_methods else None
     t1 = time.time()
@@ -371,32 +374,17 @@ def run_config(res, name, dt, args, tuned):
     burst_gc = time_burst(steps, args.rounds, args.burst, gc_off=False) \
         if args.all_methods else None
     t3 = time.time()
-    graph = {}
-    try:
-        if not args.graphs:
-            raise RuntimeError("not asked for (--graphs)")
-        gsteps = {}
-        for k, m in models.items():
-            if k == "dwc_v5":
-                from dwc_torch.extension import loaded_extension
-                loaded_extension().set_lean_autocast(False)
-            try:
-                gsteps[k] = E.graph_step(m, xs[0], target, amp, True)
-            finally:
-                if k == "dwc_v5":
-                    loaded_extension().set_lean_autocast(True)
-        graph = E_summary_graph(time_burst(gsteps, args.rounds, 5))
-        del gsteps
-    except Exception as e:  # report, do not hide
-        graph = {"error": repr(e)[:300]}
-    t4 = time.time()
+    graph = _graph_timing(args, models, xs, target, amp)
     res.add(section="timing", model=name, dtype=dt, batch=batch, rounds=args.rounds,
-            graph=graph, graph_s=round(t4 - t3, 1), host_ms=host_ms(steps),
+            graph=graph, graph_s=round(time.time() - t3, 1), host_ms=host_ms(steps),
             burst=args.burst, single=single and summary(single), burst_gc_off=summary(burst),
-            burst_gc_on=burst_gc and summary(burst_gc), seconds=[round(t1 - t0, 1), round(t2 - t1, 1),
-                                                    round(t3 - t2, 1)],
+            burst_gc_on=burst_gc and summary(burst_gc),
+            seconds=[round(t1 - t0, 1), round(t2 - t1, 1), round(t3 - t2, 1)],
             samples={"single": single, "burst_gc_off": burst, "burst_gc_on": burst_gc},
             wall_clock=[round(t0, 1), round(t3, 1)])
+
+
+def _profile_rows(res, name, dt, args, models, steps, dw_names):
     profs = {}
     for k, m in models.items():
         hooks = _scope_layers(m, dw_names)
@@ -425,6 +413,37 @@ def run_config(res, name, dt, args, tuned):
                 by_category=_diff(a, b, "by_category", 0.005),
                 by_scope=_diff(a, b, "by_scope", 0.01)[:40],
                 by_name=_diff(a, b, "by_name", 0.01)[:40])
+
+
+def run_config(res, name, dt, args, tuned):
+    import torch
+    import dwc_torch
+    amp = {"f32": None, "f16": torch.float16, "bf16": torch.bfloat16}[dt]
+    batch = 32 if name in E.LARGE else 64
+    torch.backends.cudnn.benchmark = True
+    torch.manual_seed(0)
+    stock = E.create_model(name).cuda().to(memory_format=torch.channels_last).train()
+    xs = [torch.randn(batch, 3, 224, 224, device="cuda").contiguous(
+        memory_format=torch.channels_last) for _ in range(3)]
+    target = torch.randint(0, 1000, (batch,), device="cuda")
+    models = {"stock": stock,
+              "dwc": dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)}
+    if amp is not None:
+        models["dwc_v5"] = dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)
+    dw_names = [n for n, m in stock.named_modules() if isinstance(m, torch.nn.Conv2d) and
+                m.groups > 1 and m.groups == m.in_channels]
+    if tuned:
+        models["tuned"] = _tuned_side(res, name, dt, stock, xs, amp)
+    _agreement_row(res, name, dt, models, xs, target, amp)
+    steps = {k: make_step(m, xs, target, amp) for k, m in models.items()}
+    if "dwc_v5" in steps:
+        steps["dwc_v5"] = _old_casts(steps["dwc_v5"])
+    for f in steps.values():  # warm-up (cuDNN's benchmark, kernel loading)
+        for _ in range(4):
+            f()
+    torch.cuda.synchronize()
+    _timing_row(res, name, dt, batch, args, models, steps, xs, target, amp)
+    _profile_rows(res, name, dt, args, models, steps, dw_names)
     del models, steps
     gc.collect()
     torch.cuda.empty_cache()
