@@ -63,7 +63,7 @@ def models(rows):
         head = (r["model"], r["dtype"] + (" AMP" if r["dtype"] != "f32" else ""),
                 r.get("mode", ""), str(r.get("batch", "")))
         if "skipped" in r or "error" in r:
-            lines.append(head + ((r.get("skipped") or r.get("error", ""))[:120],) + ("",) * 8)
+            lines.append(head + ((r.get("skipped") or r.get("error", ""))[:120],) + ("",) * 10)
             continue
         check = r.get("convert_model_check_ms")
         lines.append(head + (
@@ -72,11 +72,21 @@ def models(rows):
             fmt(r["logits_rel_err"], "%.1e"), fmt(r["grad_rel_err"], "%.1e"),
             "yes" if r["agree"] else "**no**",
             "%.2f / %.2f" % (r["converted_layers_ms_dwc"], r["converted_layers_ms_torch"]),
-            "%.2f / %.2f" % tuple(check) if check else "-"))
+            "%.2f / %.2f" % tuple(check) if check else "-",
+            _graph(r), "%.1f" % r["convert_s"] if "convert_s" in r else "-"))
     return table(("model", "dtype", "mode", "batch", "layers converted", "stock ms", "dwc ms",
                   "speedup", "logits rel err", "grad rel err", "agree",
                   "in converted layers: dwc / PyTorch ms",
-                  "convert's whole-model check: dwc / PyTorch ms"), lines)
+                  "convert's whole-model check: dwc / PyTorch ms",
+                  "CUDA graph: stock / dwc ms (speedup)", "convert s"), lines)
+
+
+def _graph(r):
+    """The CUDA-graph replay column (torch_e2e.time_graphs), if measured."""
+    g = r.get("graph_ms")
+    if not g:
+        return "-" if "graph_error" not in r else "error"
+    return "%.3f / %.3f (%.3fx)" % (g["stock"], g["dwc"], r["graph_speedup"])
 
 
 def plot(rows, path):

@@ -22,6 +22,8 @@ Everything left on PyTorch is listed in ONE report (logged once, and at
 `python -m dwc_torch.aot` where a kernel was missing.
 """
 
+import gc
+import hashlib
 import logging
 import statistics
 import time
@@ -31,6 +33,7 @@ import torch.nn as nn
 
 from . import modules as M
 from . import ops as _ops
+from . import tuning
 from .spec import LayerSpec, PoolSpec
 
 log = logging.getLogger("dwc_torch")
@@ -44,6 +47,8 @@ class ConvertReport:
         self.op_times = {}   # name -> {op: (dwc_ms, torch_ms)} of depthwise layers
         self.routes = {}     # name -> ops of a converted layer left to PyTorch's kernels
         self.model_ms = None  # (dwc_ms, torch_ms) of the whole model
+        self.model_check = None  # time_steps' samples of each whole-model check
+        self.phase_s = {}     # seconds convert spent per phase (tuning, check, ...)
 
     def op_lines(self):
         """One line per depthwise layer timed per op: each op's dwc and
@@ -435,6 +440,37 @@ def _measure(mod, cls, x, train, amp_dtype):
     return route, ours, theirs, _disagreement(got, want), op_times
 
 
+def _layer_key(cls, spec, x, train, amp_dtype):
+    return tuning.key("layer", {"cls": cls.__name__, "spec": spec.key,
+                                "stride": list(x.stride()), "dtype": str(x.dtype),
+                                "train": bool(train), "amp": str(amp_dtype)})
+
+
+def _measured(mod, cls, spec, x, train, amp_dtype, report):
+    """_measure's answer for the layer, from the tuning cache where a
+    convert on this machine and software measured the same layer before
+    (tuning.py); measured and stored otherwise. Leaves the layer reverted."""
+    k = _layer_key(cls, spec, x, train, amp_dtype) if spec is not None else None
+    hit = tuning.load(k) if k else None
+    if hit is not None:
+        try:
+            ops = hit["op_times"]
+            got = (tuple(hit["route"]), hit["ours"], hit["theirs"], hit["err"],
+                   None if ops is None else {o: tuple(v) for o, v in ops.items()})
+            report.phase_s["tune_cache_hits"] = report.phase_s.get("tune_cache_hits", 0) + 1
+            M.revert(mod)
+            return got
+        except (KeyError, TypeError, ValueError):
+            pass  # an entry of another shape: measure again
+    got = _measure(mod, cls, x, train, amp_dtype)
+    if k:
+        route, ours, theirs, err, ops = got
+        tuning.store(k, {"route": list(route), "ours": ours, "theirs": theirs, "err": err,
+                         "op_times": None if ops is None else {o: list(v)
+                                                                for o, v in ops.items()}})
+    return got
+
+
 def _adopt(mod, cls, route=()):
     M.adopt(mod, cls)
     if route:
@@ -447,7 +483,10 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
     its input (a safety net against a wrong kernel) and beats its GPU time;
     a depthwise layer keeps dwc for the ops where dwc is faster and calls
     PyTorch's kernels for the others (report.routes)."""
+    t0 = time.perf_counter()
     inputs = _capture_inputs(model, list(chosen), example_inputs, amp_dtype)
+    report.phase_s["capture"] = round(time.perf_counter() - t0, 3)
+    measured = report.phase_s.setdefault("measure", {})
     timed = {}
     for name, mod in list(chosen.items()):
         x = inputs.get(name)
@@ -462,7 +501,9 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
         # on the first one's real input.
         tkey = (cls, spec.key if spec is not None else name, x.stride(), x.dtype)
         if tkey not in timed:
-            timed[tkey] = _measure(mod, cls, x, train, amp_dtype)
+            t0 = time.perf_counter()
+            timed[tkey] = _measured(mod, cls, spec, x, train, amp_dtype, report)
+            measured[name] = round(time.perf_counter() - t0, 3)
         M.revert(mod)
         route, ours, theirs, err, op_times = timed[tkey]
         report.timings[name] = (ours, theirs)
@@ -508,31 +549,72 @@ def _model_step(model, example_inputs, train, amp_dtype):
     return run
 
 
-def _time_both(model, layers, classes, step, routes, rounds=6):
-    """ms of `step` with `layers` converted and with them reverted: the
-    quietest of interleaved rounds (each the median of 4 steps) whose order
-    alternates (ours first, then theirs first: drifts and whatever favours
-    the side timed first or second hit both alike). The minimum, not the
-    median, of the rounds: on a shared host, interference only adds time,
-    and it moved whole rounds of one side by 10-25 % (the round medians of
-    bench/results/2026-12-01-torch-e2e-v5.md), enough to flip the
-    decision for a model whose converted layers save 10 % of its GPU time."""
-    ours, theirs = [], []
+def time_steps(steps, rounds=8, burst=4, warm=1, gc_off=True, before=None):
+    """{label: [ms per step of each round]} of the callables in `steps`
+    (a dict): in each round every side runs `warm` untimed steps, then
+    `burst` steps queued back to back between two CUDA events (the host's
+    launch ramp at the start of a sample, with the GPU idle, is spread over
+    `burst` steps instead of being added to each one), rounds in ABBA order
+    (drifts hit both sides alike); Python's garbage collector is off while
+    timing (a collection of a training step's objects stalls the host for
+    milliseconds, at random). `before(label)` runs ahead of each side's
+    sample (convert: adopt / revert the layers). The clock off the GPU."""
+    cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
+    labels = list(steps)
+    out = {k: [] for k in labels}
+    was_on = gc.isenabled()
+    if gc_off:
+        gc.collect()
+        gc.disable()
+    try:
+        for r in range(rounds):
+            for k in (labels if r % 2 == 0 else labels[::-1]):
+                if before is not None:
+                    before(k)
+                for _ in range(warm):
+                    steps[k]()
+                if cuda:
+                    torch.cuda.synchronize()
+                    a = torch.cuda.Event(enable_timing=True)
+                    b = torch.cuda.Event(enable_timing=True)
+                    a.record()
+                    for _ in range(burst):
+                        steps[k]()
+                    b.record()
+                    b.synchronize()
+                    out[k].append(a.elapsed_time(b) / burst)
+                else:
+                    t0 = time.perf_counter()
+                    for _ in range(burst):
+                        steps[k]()
+                    out[k].append((time.perf_counter() - t0) * 1e3 / burst)
+    finally:
+        if gc_off and was_on:
+            gc.enable()
+    return out
 
-    def timed(converted, first):
+
+def _time_both(model, layers, classes, step, routes, rounds=8):
+    """(ms, ms, detail) of `step` with `layers` converted and with them
+    reverted (time_steps: bursts of steps, ABBA rounds, GC off). The
+    quietest round of each side, not the median: on a shared host,
+    interference only adds time, and it moved whole rounds of one side by
+    10-25 % (bench/results/2026-12-01-torch-e2e-v5.md); detail: each side's
+    round samples and the median of the paired (same round) ratios."""
+    def switch(label):
         for n, m in layers.items():
-            if converted:
+            if label == "dwc":
                 _adopt(m, classes[n], routes.get(n, ()))
             else:
                 M.revert(m)
-        (ours if converted else theirs).append(_time_ms(step, reps=4, warm=2 if first else 1))
 
-    for r in range(rounds):
-        for converted in ((True, False) if r % 2 == 0 else (False, True)):
-            timed(converted, r < 2)
+    t = time_steps({"dwc": step, "torch": step}, rounds=rounds, burst=4, before=switch)
     for m in layers.values():
         M.revert(m)
-    return min(ours), min(theirs)
+    paired = statistics.median(b / a for a, b in zip(t["dwc"], t["torch"]))
+    detail = {"dwc_ms": [round(v, 3) for v in t["dwc"]],
+              "torch_ms": [round(v, 3) for v in t["torch"]], "paired_speedup": round(paired, 4)}
+    return min(t["dwc"]), min(t["torch"]), detail
 
 
 def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
@@ -542,18 +624,57 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
     if not chosen:
         return
     classes = {n: type(m) for n, m in chosen.items()}
+    mkey = _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report)
+    hit = tuning.load(mkey)
+    if hit is not None and set(hit.get("keep", ())) <= set(chosen):
+        report.phase_s["verify_cached"] = True
+        report.model_ms = tuple(hit["model_ms"]) if hit.get("model_ms") else None
+        report.model_check = hit.get("model_check")
+        _apply_verdict(chosen, classes, set(hit["keep"]), report)
+        return
     step = _model_step(model, example_inputs, train, amp_dtype)
-    ours, theirs = _time_both(model, chosen, classes, step, report.routes)
+    ours, theirs, detail = _time_both(model, chosen, classes, step, report.routes)
     report.model_ms = (ours, theirs)
-    keep = dict(chosen)
+    report.model_check = [detail]
+    keep = _verdict(model, chosen, classes, step, ours, theirs, margin, report)
+    tuning.store(mkey, {"keep": sorted(keep), "model_ms": list(report.model_ms),
+                        "model_check": report.model_check})
+    _apply_verdict(chosen, classes, keep, report)
+
+
+def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report):
+    """The tuning-cache key of the whole-model check: the model's class,
+    every module's name and type (its structure), the candidate layers with
+    their specs' timings and routes, the inputs, the mode."""
+    layers = [[n, type(m).__name__, list(report.routes.get(n, ())),
+               [round(v, 6) for v in report.timings.get(n, ())]]
+              for n, m in sorted(chosen.items())]
+    structure = hashlib.sha256("\n".join(
+        "%s %s" % (n, type(m).__name__) for n, m in model.named_modules()).encode()).hexdigest()
+    ins = [[list(t.shape), str(t.dtype), list(t.stride())] if torch.is_tensor(t) else repr(t)
+           for t in example_inputs]
+    return tuning.key("model", {"model": type(model).__name__, "structure": structure,
+                                "layers": layers, "inputs": ins, "train": bool(train),
+                                "amp": str(amp_dtype), "margin": margin})
+
+
+def _verdict(model, chosen, classes, step, ours, theirs, margin, report):
+    """The names to keep converted after the whole-model check."""
+    keep = set(chosen)
     if ours >= theirs * (1.0 - margin):
         strong = {n: m for n, m in chosen.items()
                   if n in report.timings and report.timings[n][0] <= 0.8 * report.timings[n][1]}
-        keep = {}
+        keep = set()
         if strong and len(strong) < len(chosen):
-            o2, t2 = _time_both(model, strong, classes, step, report.routes)
+            o2, t2, d2 = _time_both(model, strong, classes, step, report.routes)
+            report.model_check.append(d2)
             if o2 < t2 * (1.0 - margin):
-                keep, report.model_ms = strong, (o2, t2)
+                keep, report.model_ms = set(strong), (o2, t2)
+    return keep
+
+
+def _apply_verdict(chosen, classes, keep, report):
+    ours, theirs = report.model_ms or (float("nan"), float("nan"))
     for n, m in chosen.items():
         if n in keep:
             _adopt(m, classes[n], report.routes.get(n, ()))
@@ -611,15 +732,20 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
     tune = on_gpu if tune is None else tune
     verify = tune if verify is None else verify
     if chosen and example_inputs is not None and (tune or verify):
+        t0 = time.perf_counter()
         if on_gpu:
             load_extension()
         train = model.training if train is None else train
         buffers = {k: v.detach().clone() for k, v in model.state_dict().items()
                    if k not in dict(model.named_parameters())}
+        t1 = time.perf_counter()
         if tune:
             _tune(model, chosen, example_inputs, train, amp_dtype, margin, report)
+        t2 = time.perf_counter()
         if verify:
             _verify(model, chosen, example_inputs, train, amp_dtype, margin, report)
+        report.phase_s.update(setup=round(t1 - t0, 3), tune=round(t2 - t1, 3),
+                              verify=round(time.perf_counter() - t2, 3))
         model.load_state_dict(buffers, strict=False)
         model.zero_grad(set_to_none=True)
     report.converted = [(n, type(m).__name__) for n, m in chosen.items()]

@@ -98,8 +98,11 @@ def load_extension(verbose=False):
     import torch.utils.cpp_extension as cpp
 
     from . import ops  # noqa: F401  (the schemas must exist first)
-    from . import kernels
 
+    prebuilt = os.environ.get("DWC_TORCH_EXT")
+    if prebuilt:
+        ext = _load_prebuilt(prebuilt)
+        return _attach(ext)
     src = extension_source()
     tag = hashlib.sha256((cache.sha256_file(src) + torch.__version__ + sys.version +
                           str(torch._C._GLIBCXX_USE_CXX11_ABI)).encode()).hexdigest()[:24]
@@ -112,6 +115,26 @@ def load_extension(verbose=False):
     if fresh:
         log.info("dwc_torch: built the C++ extension in %.1f s (%s)", time.time() - t0,
                  build_dir)
+    return _attach(ext)
+
+
+def _load_prebuilt(path):
+    """The extension built before (DWC_TORCH_EXT: its .so, built from this
+    package's csrc against this torch and Python -- e.g. on another machine of
+    the same image): imported as it is, without a compiler."""
+    import importlib.util
+    if not os.path.isfile(path):
+        raise FileNotFoundError("DWC_TORCH_EXT=%s: no such file" % path)
+    spec = importlib.util.spec_from_file_location("dwc_torch_ext", path)
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    log.info("dwc_torch: loaded the prebuilt C++ extension %s", path)
+    return ext
+
+
+def _attach(ext):
+    global _ext
+    from . import kernels
     rt = load_runtime()
     ext.attach_runtime(_address(rt.dwcSetStream), _address(rt.dwcGetLastErrorMessage),
                        _address(rt.dwcTakeLastError))

@@ -76,11 +76,12 @@ Runtime runtime;
 std::mutex registryMutex;
 std::unordered_map<Key, void *, KeyHash> registry; // nullptr: unresolved
 py::object resolver;                               // Python callable or None
-std::atomic<int64_t> counters[5]; // calls, fallbacks, copies, misses, routed
+std::atomic<int64_t> counters[6]; // calls, fallbacks, copies, misses, routed, master
 
 // Routed: ops of a converted layer that run PyTorch's kernel by convert()'s
 // per-op choice (not a missing kernel, so not a fallback).
-enum Counter { Calls = 0, Fallbacks, Copies, Misses, Routed };
+// MasterWeight: autocast calls that passed the f32 master weight (dwAutocast).
+enum Counter { Calls = 0, Fallbacks, Copies, Misses, Routed, MasterWeight };
 void count(Counter c) { counters[c].fetch_add(1, std::memory_order_relaxed); }
 
 // Finds the entry point of `key`; asks the resolver once per unknown key.
@@ -231,10 +232,12 @@ Key convKey(Op op, const at::Tensor &x, at::IntArrayRef k, at::IntArrayRef strid
   return key;
 }
 
-// Whether the caller's re-laid-out filter can be used as it is.
+// Whether the caller's re-laid-out filter can be used as it is: in the
+// compute dtype `dt` (x's; under autocast the weight itself may be the f32
+// master weight, see dwAutocast).
 bool cachedFilter(const c10::optional<at::Tensor> &hwc, const at::Tensor &weight,
-                  at::IntArrayRef sizes) {
-  return hwc && hwc->defined() && hwc->scalar_type() == weight.scalar_type() &&
+                  at::IntArrayRef sizes, at::ScalarType dt) {
+  return hwc && hwc->defined() && hwc->scalar_type() == dt &&
          hwc->device() == weight.device() && hwc->sizes() == sizes && hwc->is_contiguous() &&
          reinterpret_cast<uintptr_t>(hwc->data_ptr()) % 16 == 0;
 }
@@ -248,6 +251,12 @@ int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t
 }
 
 bool symmetric(at::IntArrayRef p) { return p[0] == p[1] && p[2] == p[3]; }
+
+// `w` in the dtype of `like` (a copy only where they differ: the f32 master
+// weight of an autocast call on PyTorch's kernels).
+at::Tensor inDtype(const at::Tensor &w, const at::Tensor &like) {
+  return w.scalar_type() == like.scalar_type() ? w : w.to(like.scalar_type());
+}
 
 // PyTorch's depthwise/dense convolution with [t, b, l, r] padding.
 at::Tensor torchConvAs(Counter why, const at::Tensor &x, const at::Tensor &w,
@@ -272,21 +281,26 @@ at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
                      const c10::optional<at::Tensor> &weightHwc) {
   TORCH_CHECK(padding.size() == 4, "dwc::depthwise_conv2d: padding is [t, b, l, r]");
   const int64_t C = weight.size(0), KH = weight.size(2), KW = weight.size(3);
-  if (!usable(x) || x.scalar_type() != weight.scalar_type() ||
-      (bias && bias->scalar_type() != x.scalar_type()))
-    return torchConv(x, weight, bias, stride, padding, dilation, C);
+  // A weight of another dtype than x (autocast's f32 master weight) comes
+  // with its filter already re-laid out in x's dtype; otherwise PyTorch's
+  // convolution runs on the weight cast to x's dtype.
+  const bool mixed = x.scalar_type() != weight.scalar_type();
+  if (mixed && !cachedFilter(weightHwc, weight, {KH * KW, C}, x.scalar_type()))
+    return torchConv(x, inDtype(weight, x), bias, stride, padding, dilation, C);
+  if (!usable(x) || (bias && bias->scalar_type() != x.scalar_type()))
+    return torchConv(x, inDtype(weight, x), bias, stride, padding, dilation, C);
   // Shapes PyTorch's convolution would refuse: it runs them and raises.
   if (C != x.size(1) || weight.size(1) != 1 || (bias && bias->numel() != C))
-    return torchConv(x, weight, bias, stride, padding, dilation, C);
+    return torchConv(x, inDtype(weight, x), bias, stride, padding, dilation, C);
   void *fn = lookup(convKey(Fwd, x, {KH, KW}, stride, padding, dilation, bias.has_value()));
   if (!fn)
-    return torchConv(x, weight, bias, stride, padding, dilation, C);
+    return torchConv(x, inDtype(weight, x), bias, stride, padding, dilation, C);
   checkDevice("depthwise_conv2d", "the weight", weight, x);
   if (bias)
     checkDevice("depthwise_conv2d", "the bias", *bias, x);
   CurrentDevice device(x);
   at::Tensor xin = nhwc(x);
-  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C}, x.scalar_type())
                      ? *weightHwc
                      : aligned(weight.reshape({C, KH * KW}).t());
   const int64_t OH = outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]);
@@ -321,8 +335,9 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
               "dwc::depthwise_conv2d_backward_data: input_size is [N, C, H, W], padding "
               "[t, b, l, r]");
   const int64_t C = weight.size(0), KH = weight.size(2), KW = weight.size(3);
-  if (!usable(gy) || gy.scalar_type() != weight.scalar_type())
-    return torchBwdData(gy, weight, size, stride, padding, dilation);
+  if (!usable(gy) || (gy.scalar_type() != weight.scalar_type() &&
+                      !cachedFilter(weightHwc, weight, {KH * KW, C}, gy.scalar_type())))
+    return torchBwdData(gy, inDtype(weight, gy), size, stride, padding, dilation);
   Key key{BwdData, dtypeId(gy.scalar_type()), size[0], size[1], size[2], size[3],
           KH, KW, stride[0], stride[1], dilation[0], dilation[1],
           padding[0], padding[1], padding[2], padding[3], 0};
@@ -334,11 +349,11 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
               weight.sizes(), " do not match the input size ", size);
   void *fn = lookup(key);
   if (!fn)
-    return torchBwdData(gy, weight, size, stride, padding, dilation);
+    return torchBwdData(gy, inDtype(weight, gy), size, stride, padding, dilation);
   checkDevice("depthwise_conv2d_backward_data", "the weight", weight, gy);
   CurrentDevice device(gy);
   at::Tensor g = nhwc(gy);
-  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C})
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH * KW, C}, gy.scalar_type())
                      ? *weightHwc
                      : aligned(weight.reshape({C, KH * KW}).t());
   at::Tensor dx = emptyNhwc({size[0], size[1], size[2], size[3]}, gy);
@@ -359,11 +374,15 @@ at::Tensor torchBwdFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArra
   return std::get<1>(r);
 }
 
-at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
-                            at::IntArrayRef stride, at::IntArrayRef padding,
-                            at::IntArrayRef dilation) {
+// dW in dtype `out` (the op: x's; the autograd node of an autocast call:
+// the f32 master weight's, so the kernel's f32 sums are neither rounded to
+// 16 bits nor cast back), as nn.Conv2d's contiguous (C, 1, KH, KW): one copy
+// kernel re-lays out (and casts) the kernels' KH*KW x C result.
+at::Tensor dwBackwardFilterAs(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                              at::IntArrayRef stride, at::IntArrayRef padding,
+                              at::IntArrayRef dilation, at::ScalarType out) {
   if (!usable(x) || gy.scalar_type() != x.scalar_type())
-    return torchBwdFilter(x, gy, k, stride, padding, dilation);
+    return torchBwdFilter(x, gy, k, stride, padding, dilation).to(out);
   const int64_t C = x.size(1);
   TORCH_CHECK(gy.dim() == 4 &&
                   gy.sizes() == at::IntArrayRef(
@@ -376,7 +395,7 @@ at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntAr
               " does not match the input ", x.sizes());
   void *fn = lookup(convKey(BwdFilter, x, k, stride, padding, dilation, false));
   if (!fn)
-    return torchBwdFilter(x, gy, k, stride, padding, dilation);
+    return torchBwdFilter(x, gy, k, stride, padding, dilation).to(out);
   checkDevice("depthwise_conv2d_backward_filter", "grad_out", gy, x);
   CurrentDevice device(x);
   at::Tensor xin = nhwc(x), g = nhwc(gy);
@@ -384,7 +403,15 @@ at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntAr
   auto acc = x.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
   at::Tensor dw = emptyCuda({k[0] * k[1], C}, x, acc, at::MemoryFormat::Contiguous);
   launch(fn, x, {xin.data_ptr(), g.data_ptr(), dw.data_ptr()});
-  return dw.t().reshape({C, 1, k[0], k[1]}).to(x.scalar_type());
+  at::Tensor r = emptyCuda({C, 1, k[0], k[1]}, x, out, at::MemoryFormat::Contiguous);
+  r.copy_(dw.t().reshape({C, 1, k[0], k[1]}));
+  return r;
+}
+
+at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                            at::IntArrayRef stride, at::IntArrayRef padding,
+                            at::IntArrayRef dilation) {
+  return dwBackwardFilterAs(x, gy, k, stride, padding, dilation, x.scalar_type());
 }
 
 Key poolKey(Op op, const at::Tensor &x, int64_t kind, at::IntArrayRef window,
@@ -521,7 +548,8 @@ at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
   CurrentDevice device(x);
   at::Tensor xin = nhwc(x);
   // nn.Conv2d's OC x C x KH x KW -> the op's KH x KW x C x OC.
-  at::Tensor w = cachedFilter(weightHwc, weight, {KH, KW, weight.size(1), OC})
+  at::Tensor w = cachedFilter(weightHwc, weight, {KH, KW, weight.size(1), OC},
+                              x.scalar_type())
                      ? *weightHwc
                      : aligned(weight.permute({2, 3, 1, 0}));
   at::Tensor y = emptyNhwc(
@@ -687,12 +715,17 @@ struct DwBackward : public torch::autograd::Node {
     const bool torchData = wantData && (route_ & RouteBwdData),
                torchFilter = wantFilter && (route_ & RouteBwdFilter);
     if (torchData || torchFilter) // one call where both are PyTorch's
-      std::tie(dx, dw) =
-          torchDwBackward(gy, x, w, stride, padding, dilation, torchData, torchFilter);
+      std::tie(dx, dw) = torchDwBackward(gy, x, inDtype(w, gy), stride, padding, dilation,
+                                         torchData, torchFilter);
     if (wantData && !torchData)
       dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc_));
+    // An f32 master weight (dwAutocast) gets the kernel's f32 dW as it is.
     if (wantFilter && !torchFilter)
-      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation);
+      dw = w.scalar_type() != x.scalar_type() && x.is_cuda()
+               ? dwBackwardFilterAs(x, gy, w.sizes().slice(2), stride, padding, dilation,
+                                    w.scalar_type())
+               : redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding,
+                                            dilation);
     if (dw.defined())
       dw = dw.to(w.scalar_type());
     if (bias_ && should_compute_output(2)) {
@@ -707,6 +740,11 @@ struct DwBackward : public torch::autograd::Node {
 // autograd::Function (kept to compare their host time in one process).
 std::atomic<bool> lightNode{true};
 
+// Whether an autocast call with a cached filter passes the f32 master
+// weight (dwAutocast) and the filter is re-laid out and cast in one copy
+// kernel (relayoutFilter); off: the earlier casts, to compare in one process.
+std::atomic<bool> leanAutocast{true};
+
 // The forward below autograd: dwc's op, or PyTorch's convolution where the
 // route says so.
 at::Tensor dwForwardRouted(uint8_t route, const at::Tensor &x, const at::Tensor &weight,
@@ -714,7 +752,8 @@ at::Tensor dwForwardRouted(uint8_t route, const at::Tensor &x, const at::Tensor 
                            at::IntArrayRef dilation, const OptT &hwc) {
   at::AutoDispatchBelowADInplaceOrView guard;
   if (route & RouteFwd)
-    return torchConvAs(Routed, x, weight, bias, stride, padding, dilation, weight.size(0));
+    return torchConvAs(Routed, x, inDtype(weight, x), bias, stride, padding, dilation,
+                       weight.size(0));
   return dwOp().call(x, weight, bias, stride, padding, dilation, hwc);
 }
 
@@ -774,7 +813,17 @@ at::Tensor dwAutocast(const at::Tensor &x, const at::Tensor &weight, const OptT 
   };
   OptT b = bias ? OptT(cast(*bias)) : OptT();
   OptT h = hwc && hwc->scalar_type() == dt ? hwc : OptT();
-  return dwOp().call(cast(x), cast(weight), b, stride, padding, dilation, h);
+  // With the filter already re-laid out in the autocast dtype (a module's
+  // plan), the op takes the f32 weight itself: its kernels read the cached
+  // filter, and autograd's edge goes straight to the master weight, so the
+  // step runs no cast of the weight (forward) and none of dW back to f32
+  // (backward) -- a cast kernel and an autograd node less each, per layer.
+  const bool master = leanAutocast.load(std::memory_order_relaxed) && h &&
+                      weight.scalar_type() == at::kFloat && dt != at::kFloat;
+  if (master)
+    count(MasterWeight);
+  return dwOp().call(cast(x), master ? weight : cast(weight), b, stride, padding, dilation,
+                     h);
 }
 
 // --- autograd of pool2d and global_avg_pool on CUDA ----------------------
@@ -905,6 +954,12 @@ at::Tensor relayoutFilter(const at::Tensor &w, at::ScalarType dt, bool dense) {
   c10::InferenceMode notInference(false);
   at::NoGradGuard noGrad;
   at::Tensor d = w.detach();
+  if (!dense && leanAutocast.load(std::memory_order_relaxed)) {
+    // The cast and the transposition in one copy kernel.
+    at::Tensor out = at::empty({d.size(2) * d.size(3), d.size(0)}, d.options().dtype(dt));
+    out.copy_(d.reshape({d.size(0), d.size(2) * d.size(3)}).t());
+    return out;
+  }
   if (d.scalar_type() != dt)
     d = d.to(dt);
   if (dense)
@@ -1200,6 +1255,7 @@ py::dict stats() {
   d["layout_copies"] = counters[Copies].load();
   d["misses"] = counters[Misses].load();
   d["routed"] = counters[Routed].load();
+  d["master_weight"] = counters[MasterWeight].load();
   std::lock_guard<std::mutex> lock(registryMutex);
   int64_t resolved = 0;
   for (auto &kv : registry)
@@ -1267,6 +1323,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("global_avg_pool", &gapCall);
   m.def("probe_hot_path", &probeHotPath, py::arg("plan"), py::arg("x"), py::arg("w"),
         py::arg("b"), py::arg("n"), py::arg("checked_fn") = 0);
+  m.def("set_lean_autocast", [](bool on) { leanAutocast.store(on); },
+        "autocast calls with a cached filter take the f32 master weight (True, default)");
   m.def("set_light_autograd_node", [](bool on) { lightNode.store(on); },
         "depthwise_conv2d records DwBackward (True, default) or the autograd::Function");
 }
