@@ -248,9 +248,10 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
                      : d.elem.isF32()       ? kImageChannelsF32
                      : imageWideChannels(op, d) ? kImageWideChannels
                                                 : kImageChannels16;
+  StringRef copy = g && !g.getCopy().empty() ? g.getCopy() : "block";
   int64_t rows = g && g.getRows() ? g.getRows()
                                   : imageRows(op, d, channels, kImageStripBytes);
-  int64_t bytes = bwdFilterImageSharedBytes(op, channels, rows);
+  int64_t bytes = bwdFilterImageBlockSharedBytes(op, channels, rows, copy);
   if (bytes > target.getSharedMemoryPerBlock()) {
     why = "strip of one row exceeds the shared memory";
     return {};
@@ -258,7 +259,6 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
   int64_t segments = g && g.getSegments() ? g.getSegments()
                                           : imageSegments(op, d, channels);
   ImagePlan p = imagePlan(d, channels, rows, 1, segments);
-  StringRef copy = g && !g.getCopy().empty() ? g.getCopy() : "block";
   int64_t units = g && g.getUnits() ? g.getUnits()
                   : copy == "thread" ? 1
                                      : imageUnits(d, p, bytes, target);
