@@ -988,9 +988,12 @@ void ImageKernel::emit(RewriterBase &rewriter) {
   Value u1 = e.add(u0, p.perBlock);
   if (p.units % p.perBlock != 0)
     u1 = b.createOrFold<arith::MinSIOp>(loc, u1, e.cst(p.units));
-  // (Every block's run has at least one strip.)
-  if (async)
+  // The first strip in its own group (every block's run has at least
+  // one strip).
+  if (async) {
     emitStripCopies(b, u0, e.cst(0));
+    commitCopyGroup(b, loc);
+  }
   SmallVector<Value> init(d.FW, e.zeros());
   auto unitLoop = scf::ForOp::create(
       b, loc, u0, u1, e.cst(1), init,

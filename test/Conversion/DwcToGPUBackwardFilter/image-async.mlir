@@ -1,6 +1,6 @@
 // The image backward-filter kernel with copy = "async": two strip buffers;
 // the block issues the cp.async copies of its first strip before the strip
-// loop, and per strip those of the next one into the other buffer (none
+// loop (one group), and per strip those of the next one into the other buffer (none
 // after the last), commits one group, waits until at most the next strip's
 // group is in flight, reads the current buffer between two barriers.
 // RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-backward-filter --canonicalize --cse -split-input-file | FileCheck %s
@@ -14,8 +14,9 @@
 // CHECK: nvgpu.device_async_copy %arg0[{{.*}}], %[[SM]][{{.*}}], 8 {bypassL1} : memref<2x5x6x40xf16> to memref<3392xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_copy %arg0
 // CHECK: nvgpu.device_async_copy %arg1
-// CHECK-NOT: nvgpu.device_async_create_group
-// CHECK: scf.for
+// The first strip's copies are a group of their own.
+// CHECK-NEXT: nvgpu.device_async_create_group
+// CHECK-NEXT: scf.for
 // The next strip, if any, into the other buffer.
 // CHECK: scf.if
 // CHECK-COUNT-2: nvgpu.device_async_copy %arg0
@@ -43,7 +44,8 @@ func.func @async_f16_7x7(%x: memref<2x5x6x40xf16>, %dy: memref<2x5x6x40xf16>, %d
 // CHECK-LABEL: func @async_one_strip
 // CHECK: function(@async_one_strip_bwd_filter_image) workgroup(%[[SM:.*]] : memref<3392xf16, #gpu.address_space<workgroup>>)
 // CHECK: nvgpu.device_async_copy %arg1
-// CHECK: scf.for
+// CHECK-NEXT: nvgpu.device_async_create_group
+// CHECK-NEXT: scf.for
 // CHECK-NOT: nvgpu.device_async_copy
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group
 // CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
