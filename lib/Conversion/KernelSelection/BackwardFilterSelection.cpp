@@ -170,8 +170,12 @@ std::string imageDefaultRefusal(Operation *op, const Dims &d,
                             "(streaming / split-z are faster)";
   if (d.elem.isF32()) {
     bool stride1 = d.sh == 1 && d.sw == 1;
-    // 3 x 3 on maps of 56+ rows: the async half strips (imageAsyncRows).
-    if (stride1 && d.FH == 3 && d.FW == 3 && d.OH >= kImageF32AsyncMinRows) {
+    // 3 x 3 on maps of 56+ rows whose streaming block holds fewer than
+    // kStreamLanes channel vectors (C < 256: C = 32 / 144 measured; the
+    // streaming kernel reads C = 256 at the copy bandwidth): the async half
+    // strips (imageAsyncRows).
+    if (stride1 && d.FH == 3 && d.FW == 3 && d.OH >= kImageF32AsyncMinRows &&
+        d.C / channelsPerThread(d.elem) < kStreamLanes) {
       ImagePlan p = imagePlan(d, kImageChannelsF32, 1, 1);
       if (p.groups * p.units < kImageNewMinWaves * target.getSmCount())
         return "a grid of fewer than 2 x sm_count blocks of one output row "

@@ -218,8 +218,9 @@ func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x11
 // one-row blocks. Kept: 56 x 56 x 96 7 x 7 16-bit (one row of 7 input rows:
 // the block copy of 3 rows), 56 x 56 x 144 5 x 5 stride 2 (2 rows of 7),
 // whole 14 x 14 images, f32 3 x 3 at batch 1 (224 blocks: streaming), on
-// 28 x 28 maps and on a 64-row map two columns wide (one strip holds the
-// image: streaming).
+// 28 x 28 maps, on a 64-row map two columns wide (one strip holds the
+// image) and at C = 256 (64 x 64 x 64 x 256: the streaming block holds 64
+// channel vectors; streaming).
 // CHECK-LABEL: func @image_async_half_strips
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">
@@ -228,6 +229,7 @@ func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x11
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
@@ -241,9 +243,10 @@ func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x11
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (f32 3 x 3 without async half strips (the image fits one strip) (streaming is faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
 func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x56x56x96xf16>, %c: memref<64x112x112x32xf32>, %d: memref<64x56x56x144xf32>,
     %e: memref<64x56x56x96xf16>, %f: memref<64x56x56x144xf16>, %f2: memref<64x28x28x144xf16>, %g: memref<64x14x14x384xf16>, %h: memref<1x112x112x32xf32>, %i: memref<64x28x28x192xf32>,
-    %j: memref<64x64x2x32xf32>,
+    %j: memref<64x64x2x32xf32>, %k: memref<64x64x64x256xf32>, %wk: memref<3x3x256xf32>,
     %wa: memref<7x7x192xf16>, %wb: memref<5x5x96xf16>, %wc: memref<3x3x32xf32>, %wd: memref<3x3x144xf32>, %we: memref<7x7x96xf16>, %wf: memref<5x5x144xf16>, %wg: memref<7x7x384xf16>, %wi: memref<3x3x192xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x28x28x192xf16>, memref<64x28x28x192xf16>) outs(%wa : memref<7x7x192xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
@@ -264,6 +267,8 @@ func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x5
   dwc.depthwise_conv2d_backward_filter ins(%i, %i : memref<64x28x28x192xf32>, memref<64x28x28x192xf32>) outs(%wi : memref<3x3x192xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d_backward_filter ins(%j, %j : memref<64x64x2x32xf32>, memref<64x64x2x32xf32>) outs(%wc : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%k, %k : memref<64x64x64x256xf32>, memref<64x64x64x256xf32>) outs(%wk : memref<3x3x256xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
