@@ -33,12 +33,29 @@ def split_z(tw, rows_per_slice=0, warp_slices=0):
     return cfg
 
 
-def image(channels=0, rows=0, units=0, threads=0, row_div=0, budget=0):
+def divisor_channels(L, lo=32, hi=64):
+    """The channels per block in [lo, hi] that divide C (no masked channel
+    group), multiples of 16; the largest, else 0."""
+    fits = [c for c in range(16, hi + 1, 16) if c >= lo and L.C % c == 0]
+    return fits[-1] if fits else 0
+
+
+def image(channels=0, rows=0, units=0, threads=0, row_div=0, budget=0,
+          copy="", divisor=False):
     """threads: column segments for about that many threads per block
     (segments x FH x channels / 2); row_div: the default strip's rows / it
     (the selector's 48 KB strip, image_rows); budget: the rows of a strip
-    of at most that many bytes of shared memory."""
+    of at most that many bytes of shared memory; copy: the copy mode
+    ("async": two strip buffers); divisor: channels per block that divide C
+    (divisor_channels, else `channels`)."""
     def cfg(L):
+        ch = (divisor_channels(L) or channels) if divisor else channels
+        return image_cfg(L, ch, rows, units, threads, row_div, budget, copy)
+    return cfg
+
+
+def image_cfg(L, channels, rows, units, threads, row_div, budget, copy):
+    if True:
         cb = channels or (16 if L.dtype == "f32" else 32)
         seg = 0
         if threads:
@@ -49,8 +66,9 @@ def image(channels=0, rows=0, units=0, threads=0, row_div=0, budget=0):
         r = r or (image_rows(L, cb, budget) if budget else 0)
         f = [f"{k} = {v}" for k, v in (("channels", channels), ("rows", r),
                                         ("units", units), ("segments", seg)) if v]
+        if copy:
+            f.append(f'copy = "{copy}"')
         return "#dwc.bwd_filter_image<" + ", ".join(f) + ">"
-    return cfg
 
 
 def image_rows(L, cb, budget=48 * 1024):
@@ -90,6 +108,15 @@ VARIANTS = {
     "i64s256": image(channels=64, threads=256),
     "is256b96": image(threads=256, budget=96 * 1024),
     "i16s256b96": image(channels=16, threads=256, budget=96 * 1024),
+    # cp.async double-buffered strips (copy = "async"; two buffers)
+    "a": image(copy="async"),
+    "ar2": image(row_div=2, copy="async"),
+    "a64s256": image(channels=64, threads=256, copy="async"),
+    "a64s256r2": image(channels=64, threads=256, row_div=2, copy="async"),
+    "a32s256": image(channels=32, threads=256, copy="async"),
+    "ads256": image(threads=256, copy="async", divisor=True),
+    "ds256": image(threads=256, divisor=True),
+    "ads256r2": image(threads=256, row_div=2, copy="async", divisor=True),
 }
 
 

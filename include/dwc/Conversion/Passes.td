@@ -1033,7 +1033,10 @@ def ConvertDwcToGPUBackwardFilter
     memory (128-bit loads, the inputs' type, input rows padded so that the
     two filter rows of a warp read opposite bank halves), between barriers
     (`copy = "thread"`: every thread copies the strip itself, no barriers,
-    one strip per block: the host emulation). Thread (segment, fh, pair)
+    one strip per block: the host emulation; `copy = "async"`: two strip
+    buffers, the cp.async copies of the block's next strip are issued and
+    committed before it reads the current one, `cp.async.wait_group 1` and
+    a barrier before the reads, a barrier after them). Thread (segment, fh, pair)
     owns filter row fh x FW taps x 2 channels in f32 registers; for every
     output row of the strip whose input row lies inside the image it slides
     along its segment's fully unrolled columns (a switch over the segments):
@@ -1131,7 +1134,8 @@ def ConvertDwcToGPUBackwardFilter
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
-                           "mlir::vector::VectorDialect"];
+                           "mlir::vector::VectorDialect",
+                           "mlir::nvgpu::NVGPUDialect"];
 }
 
 def ConvertDwcToGPUIm2win : Pass<"convert-dwc-to-gpu-im2win", "mlir::ModuleOp"> {

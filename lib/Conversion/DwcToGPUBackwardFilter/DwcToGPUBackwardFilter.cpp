@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/AsyncCopyPipeline.h"
 #include "dwc/Conversion/BackwardFilterPlan.h"
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
@@ -36,6 +37,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -697,6 +699,15 @@ struct ImageRow {
   }
 };
 
+/// How the image kernel's block fills its strip buffer (the config's copy).
+enum class StripCopy { Block, Thread, Async };
+
+StripCopy stripCopyOf(StringRef copy) {
+  return copy == "thread"  ? StripCopy::Thread
+         : copy == "async" ? StripCopy::Async
+                           : StripCopy::Block;
+}
+
 /// The image kernel's block: channel group x run of strips; thread
 /// (segment, fh, pair).
 struct ImageKernel {
@@ -704,21 +715,36 @@ struct ImageKernel {
   const ImagePlan &p;
   Location loc;
   Value x, dy, ws;
-  bool threadCopy;
+  StripCopy copy;
   gpu::LaunchOp launch;
   Value smem, tid, seg, fh, pair, group, chunk, c0, chanOk;
 
+  /// The strip origin of unit `u`: image, first output row, first input
+  /// row in shared memory (the strip's first inside the image).
+  struct Strip {
+    Value n, oh0, ihLo;
+  };
+  Strip stripOf(Emitter &e, Value u) {
+    Value oh0 = e.mul(e.rem(u, p.strips), p.R);
+    return {e.div(u, p.strips), oh0,
+            e.maxc(e.add(e.mul(oh0, d.sh), -d.pt), 0)};
+  }
   void emitCoordinates(OpBuilder &b);
   SmallVector<Value> emitRow(OpBuilder &b, Value xBase, Value dyBase,
                              ValueRange accs);
-  std::pair<Value, Value> copyVector(Emitter &e, Value src, Value i,
-                                     int64_t width, int64_t pitch,
-                                     int64_t base, Value n, Value row0,
-                                     int64_t rowLimit);
+  std::pair<SmallVector<Value>, Value>
+  copyIndices(Emitter &e, Value i, int64_t width, int64_t pitch, Value base,
+              Value n, Value row0, int64_t rowLimit);
   void emitCopy(OpBuilder &b, Value src, int64_t rows, int64_t width,
-                int64_t pitch, int64_t base, Value n, Value row0,
+                int64_t pitch, Value base, Value n, Value row0,
                 int64_t rowLimit);
+  void emitStripCopies(OpBuilder &b, Value u, Value buf);
+  SmallVector<Value> emitStripRows(OpBuilder &b, Value u, Value buf,
+                                   ValueRange accs);
   SmallVector<Value> emitStrip(OpBuilder &b, Value u, ValueRange accs);
+  SmallVector<Value> emitAsyncStrip(OpBuilder &b, Value u, Value u0,
+                                    Value u1, ValueRange accs);
+  Value emitSharedBuffer(OpBuilder &b, int64_t elems, bool dynamic);
   void emit(RewriterBase &rewriter);
 };
 
@@ -741,15 +767,13 @@ void ImageKernel::emitCoordinates(OpBuilder &b) {
 }
 
 /// One 128-bit vector of the strip copy: linear index `i` -> (row, column,
-/// channel part) of `src` (image `n`, rows from `row0` clamped below
+/// channel part) of the source (image `n`, rows from `row0` clamped below
 /// `rowLimit`: rows past it are copies of the last row and never read;
-/// channels past C clamped the same way); returns the loaded vector and its
-/// shared-memory index.
-std::pair<Value, Value> ImageKernel::copyVector(Emitter &e, Value src,
-                                                Value i, int64_t width,
-                                                int64_t pitch, int64_t base,
-                                                Value n, Value row0,
-                                                int64_t rowLimit) {
+/// channels past C clamped the same way); returns the source indices and
+/// the shared-memory index (from `base`).
+std::pair<SmallVector<Value>, Value>
+ImageKernel::copyIndices(Emitter &e, Value i, int64_t width, int64_t pitch,
+                         Value base, Value n, Value row0, int64_t rowLimit) {
   const int64_t vec = channelsPerThread(d.elem), perPixel = p.Cb / vec;
   Value row = e.div(i, width * perPixel);
   Value col = e.div(e.rem(i, width * perPixel), perPixel);
@@ -758,49 +782,62 @@ std::pair<Value, Value> ImageKernel::copyVector(Emitter &e, Value src,
   if (d.C % p.Cb != 0)
     c = e.minc(c, d.C - vec);
   Value r = e.minc(e.add(row0, row), rowLimit - 1);
-  Value v = vector::LoadOp::create(
-      e.b, loc, VectorType::get({vec}, d.elem), src,
-      ValueRange{n, r, col, c}, /*nontemporal=*/false, llvm::Align(16));
   Value at = e.add(e.add(e.mul(row, pitch), e.mul(col, p.Cb)),
                    e.add(part, base));
-  return {v, at};
+  return {{n, r, col, c}, at};
 }
 
 /// Copies `rows` rows of `width` pixels x Cb channels of `src` into shared
 /// memory at `base`, `pitch` elements per row: the block's threads share
-/// the vectors (loads issued in batches before their stores), or with
-/// `copy = "thread"` every thread copies all of them.
+/// the vectors (loads issued in batches before their stores; "async":
+/// cp.async copies, nothing waited for here), or with `copy = "thread"`
+/// every thread copies all of them.
 void ImageKernel::emitCopy(OpBuilder &b, Value src, int64_t rows,
-                           int64_t width, int64_t pitch, int64_t base,
-                           Value n, Value row0, int64_t rowLimit) {
-  const int64_t total = rows * width * (p.Cb / channelsPerThread(d.elem));
+                           int64_t width, int64_t pitch, Value base, Value n,
+                           Value row0, int64_t rowLimit) {
+  const int64_t vec = channelsPerThread(d.elem);
+  const int64_t total = rows * width * (p.Cb / vec);
   Emitter e{b, loc, 2};
-  auto store = [&](OpBuilder &sb, std::pair<Value, Value> va) {
-    vector::StoreOp::create(sb, loc, va.first, smem, ValueRange{va.second},
+  auto vecTy = VectorType::get({vec}, d.elem);
+  auto load = [&](Emitter &le, ArrayRef<Value> idx) -> Value {
+    return vector::LoadOp::create(le.b, loc, vecTy, src, idx,
+                                  /*nontemporal=*/false, llvm::Align(16));
+  };
+  auto store = [&](OpBuilder &sb, Value v, Value at) {
+    vector::StoreOp::create(sb, loc, v, smem, ValueRange{at},
                             /*nontemporal=*/false, llvm::Align(16));
   };
-  if (threadCopy) {
+  if (copy == StripCopy::Thread) {
     scf::ForOp::create(b, loc, e.cst(0), e.cst(total), e.cst(1), ValueRange{},
                        [&](OpBuilder &lb, Location, Value i, ValueRange) {
                          Emitter le{lb, loc, 2};
-                         store(lb, copyVector(le, src, i, width, pitch, base,
-                                              n, row0, rowLimit));
+                         auto [idx, at] = copyIndices(le, i, width, pitch,
+                                                      base, n, row0, rowLimit);
+                         store(lb, load(le, idx), at);
                          scf::YieldOp::create(lb, loc);
                        });
     return;
   }
   const int64_t iters = (total + p.threads - 1) / p.threads;
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   for (int64_t k0 = 0; k0 < iters; k0 += kImageCopyBatch) {
     SmallVector<std::pair<Value, Value>> batch;
     for (int64_t k = k0; k < std::min(iters, k0 + kImageCopyBatch); ++k) {
       Value i = e.add(tid, k * p.threads);
       if ((k + 1) * p.threads > total)
         i = e.minc(i, total - 1);
-      batch.push_back(
-          copyVector(e, src, i, width, pitch, base, n, row0, rowLimit));
+      auto [idx, at] =
+          copyIndices(e, i, width, pitch, base, n, row0, rowLimit);
+      if (copy == StripCopy::Async)
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokTy, smem, ValueRange{at}, src, idx,
+            b.getIndexAttr(vec), /*srcElements=*/Value(),
+            /*bypassL1=*/b.getUnitAttr());
+      else
+        batch.push_back({load(e, idx), at});
     }
-    for (auto va : batch)
-      store(b, va);
+    for (auto [v, at] : batch)
+      store(b, v, at);
   }
 }
 
@@ -827,29 +864,27 @@ SmallVector<Value> ImageKernel::emitRow(OpBuilder &b, Value xBase,
   return SmallVector<Value>(sw.getResults());
 }
 
-/// Strip `u` (image u / strips, output rows from (u % strips) * R): its
-/// copies, then the thread's rows; yields the new sums.
-SmallVector<Value> ImageKernel::emitStrip(OpBuilder &b, Value u,
-                                          ValueRange accs) {
+/// Strip `u`'s input and dY rows into the strip buffer at element `buf`.
+void ImageKernel::emitStripCopies(OpBuilder &b, Value u, Value buf) {
   Emitter e{b, loc, 2};
-  Value n = e.div(u, p.strips);
-  Value oh0 = e.mul(e.rem(u, p.strips), p.R);
-  // First input row in shared memory: the strip's first, inside the image.
-  Value ihLo = e.maxc(e.add(e.mul(oh0, d.sh), -d.pt), 0);
-  // The previous strip's reads are done before the copy overwrites it (a
-  // thread copy reads only what the thread wrote).
-  if (!threadCopy && p.perBlock > 1)
-    gpu::BarrierOp::create(b, loc);
-  emitCopy(b, x, p.inRows, d.IW, p.xPitch, 0, n, ihLo, d.IH);
-  emitCopy(b, dy, p.R, d.OW, p.dyPitch, p.inRows * p.xPitch, n, oh0, d.OH);
-  if (!threadCopy)
-    gpu::BarrierOp::create(b, loc);
+  Strip s = stripOf(e, u);
+  emitCopy(b, x, p.inRows, d.IW, p.xPitch, buf, s.n, s.ihLo, d.IH);
+  emitCopy(b, dy, p.R, d.OW, p.dyPitch, e.add(buf, p.inRows * p.xPitch), s.n,
+           s.oh0, d.OH);
+}
+
+/// The thread's rows of strip `u` (in the buffer at element `buf`); yields
+/// the new sums.
+SmallVector<Value> ImageKernel::emitStripRows(OpBuilder &b, Value u,
+                                              Value buf, ValueRange accs) {
+  Emitter e{b, loc, 2};
+  Strip s = stripOf(e, u);
   SmallVector<Type> types(d.FW, e.vec());
   auto rowLoop = scf::ForOp::create(
       b, loc, e.cst(0), e.cst(p.R), e.cst(1), accs,
       [&](OpBuilder &rb, Location, Value r, ValueRange a) {
         Emitter re{rb, loc, 2};
-        Value oh = re.add(oh0, r);
+        Value oh = re.add(s.oh0, r);
         Value ih = re.add(re.add(re.mul(oh, d.sh), fh), -d.pt);
         Value ok = re.andi(re.ge(ih, 0), re.lt(ih, d.IH));
         if (d.OH % p.R != 0)
@@ -858,10 +893,10 @@ SmallVector<Value> ImageKernel::emitStrip(OpBuilder &b, Value u,
                                        /*withElseRegion=*/true);
         OpBuilder tb = ifRow.getThenBodyBuilder();
         Emitter te{tb, loc, 2};
-        Value xBase = te.add(te.mul(te.sub(ih, ihLo), p.xPitch),
-                             te.mul(pair, 2));
-        Value dyBase = te.add(te.mul(r, p.dyPitch),
-                              te.add(te.mul(pair, 2), p.inRows * p.xPitch));
+        Value own = te.add(te.mul(pair, 2), buf);
+        Value xBase = te.add(te.mul(te.sub(ih, s.ihLo), p.xPitch), own);
+        Value dyBase =
+            te.add(te.mul(r, p.dyPitch), te.add(own, p.inRows * p.xPitch));
         scf::YieldOp::create(tb, loc, emitRow(tb, xBase, dyBase, a));
         OpBuilder eb = ifRow.getElseBodyBuilder();
         scf::YieldOp::create(eb, loc, a);
@@ -870,15 +905,74 @@ SmallVector<Value> ImageKernel::emitStrip(OpBuilder &b, Value u,
   return SmallVector<Value>(rowLoop.getResults());
 }
 
+/// Strip `u` with one buffer: its copies, then the thread's rows.
+SmallVector<Value> ImageKernel::emitStrip(OpBuilder &b, Value u,
+                                          ValueRange accs) {
+  Emitter e{b, loc, 2};
+  bool barriers = copy == StripCopy::Block;
+  // The previous strip's reads are done before the copy overwrites it (a
+  // thread copy reads only what the thread wrote).
+  if (barriers && p.perBlock > 1)
+    gpu::BarrierOp::create(b, loc);
+  emitStripCopies(b, u, e.cst(0));
+  if (barriers)
+    gpu::BarrierOp::create(b, loc);
+  return emitStripRows(b, u, e.cst(0), accs);
+}
+
+/// Strip `u` of the block's run [u0, u1) with two buffers (strip u0 + k in
+/// buffer k % 2, its copies issued and committed before this step): the
+/// next strip's copies are issued into the other buffer, then this strip's
+/// group is waited for and read; the barrier after the reads frees the
+/// buffer for the copies of the step after next.
+SmallVector<Value> ImageKernel::emitAsyncStrip(OpBuilder &b, Value u,
+                                               Value u0, Value u1,
+                                               ValueRange accs) {
+  Emitter e{b, loc, 2};
+  Value cur = e.mul(e.rem(e.sub(u, u0), 2), p.smemElems);
+  if (p.perBlock > 1) {
+    Value next = e.add(u, 1);
+    emitIf(b, loc, e.lt(next, u1), [&](OpBuilder &ib) {
+      emitStripCopies(ib, next, Emitter{ib, loc, 2}.sub(p.smemElems, cur));
+    });
+  }
+  // One group per step (empty on the last): at most the next strip's is
+  // still in flight.
+  waitCopyGroups(b, loc, commitCopyGroup(b, loc), p.perBlock > 1 ? 1 : 0);
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> sums = emitStripRows(b, u, cur, accs);
+  if (p.perBlock > 1)
+    gpu::BarrierOp::create(b, loc);
+  return sums;
+}
+
+/// The shared strip buffer(s): a workgroup attribution, or past
+/// kBwdFilterImageStaticSmem a view of the dynamic shared memory.
+Value ImageKernel::emitSharedBuffer(OpBuilder &b, int64_t elems,
+                                    bool dynamic) {
+  if (!dynamic)
+    return launch.getWorkgroupAttributions()[0];
+  auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup);
+  auto raw = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      wg));
+  return memref::ViewOp::create(
+      b, loc, MemRefType::get({elems}, d.elem, AffineMap(), wg), raw,
+      Emitter{b, loc, 2}.cst(0), ValueRange{});
+}
+
 /// The image kernel: the block's sums over its strips into its workspace
 /// slice ws[chunk] (f32, every element written once).
 void ImageKernel::emit(RewriterBase &rewriter) {
-  Type elem = d.elem;
-  int64_t bytes = p.smemElems * elem.getIntOrFloatBitWidth() / 8;
+  const bool async = copy == StripCopy::Async;
+  int64_t elems = p.smemElems * (async ? 2 : 1);
+  int64_t bytes = elems * d.elem.getIntOrFloatBitWidth() / 8;
   bool dynamic = bytes > kBwdFilterImageStaticSmem;
   auto wg = gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                        gpu::AddressSpace::Workgroup);
-  auto smemTy = MemRefType::get({p.smemElems}, elem, AffineMap(), wg);
+  auto smemTy = MemRefType::get({elems}, d.elem, AffineMap(), wg);
   Value dynBytes;
   if (dynamic)
     dynBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
@@ -888,26 +982,25 @@ void ImageKernel::emit(RewriterBase &rewriter) {
   launch = launchAndBuilder.first;
   OpBuilder &b = launchAndBuilder.second;
   Emitter e{b, loc, 2};
-  if (dynamic) {
-    auto raw = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                        wg));
-    smem = memref::ViewOp::create(b, loc, smemTy, raw, e.cst(0),
-                                  ValueRange{});
-  } else {
-    smem = launch.getWorkgroupAttributions()[0];
-  }
+  smem = emitSharedBuffer(b, elems, dynamic);
   emitCoordinates(b);
   Value u0 = e.mul(chunk, p.perBlock);
   Value u1 = e.add(u0, p.perBlock);
   if (p.units % p.perBlock != 0)
     u1 = b.createOrFold<arith::MinSIOp>(loc, u1, e.cst(p.units));
+  // The first strip in its own group (every block's run has at least
+  // one strip).
+  if (async) {
+    emitStripCopies(b, u0, e.cst(0));
+    commitCopyGroup(b, loc);
+  }
   SmallVector<Value> init(d.FW, e.zeros());
   auto unitLoop = scf::ForOp::create(
       b, loc, u0, u1, e.cst(1), init,
       [&](OpBuilder &ub, Location, Value u, ValueRange a) {
-        scf::YieldOp::create(ub, loc, emitStrip(ub, u, a));
+        scf::YieldOp::create(ub, loc,
+                             async ? emitAsyncStrip(ub, u, u0, u1, a)
+                                   : emitStrip(ub, u, a));
       });
   emitIf(b, loc, chanOk, [&](OpBuilder &sb) {
     Emitter se{sb, loc, 2};
@@ -1035,12 +1128,12 @@ void emitSliceReduction(RewriterBase &rewriter, Location loc, Value ws,
 
 /// The image kernel and its reduction, with the workspace around them.
 void emitImageKernels(RewriterBase &rewriter, Location loc, const Dims &d,
-                      const ImagePlan &p, bool threadCopy, Value x, Value dy,
+                      const ImagePlan &p, StripCopy copy, Value x, Value dy,
                       Value dw) {
   auto ws = memref::AllocOp::create(
       rewriter, loc,
       MemRefType::get({p.slices, d.FH, d.FW, d.C}, rewriter.getF32Type()));
-  ImageKernel{d, p, loc, x, dy, ws, threadCopy}.emit(rewriter);
+  ImageKernel{d, p, loc, x, dy, ws, copy}.emit(rewriter);
   emitSliceReduction(rewriter, loc, ws, dw, d, p.slices);
   memref::DeallocOp::create(rewriter, loc, ws);
 }
@@ -1117,7 +1210,7 @@ struct BackwardFilterLowering
     if (p.blocks > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
     rewriter.setInsertionPoint(op);
-    emitImageKernels(rewriter, op.getLoc(), d, p, image.getCopy() == "thread",
+    emitImageKernels(rewriter, op.getLoc(), d, p, stripCopyOf(image.getCopy()),
                      op.getInput(), op.getOutputGrad(), op.getInit());
     rewriter.eraseOp(op);
     return success();

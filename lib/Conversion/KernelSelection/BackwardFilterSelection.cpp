@@ -156,21 +156,41 @@ int64_t imageUnits(const Dims &d, const ImagePlan &p, int64_t bytes,
 /// split-z kernels).
 constexpr int64_t kImageDefaultMaxTaps = 7, kImageWideFilter = 5;
 constexpr int64_t kImage16WideMaxRows = 56, kImage16NarrowMaxRows = 112;
-constexpr int64_t kImageF32MaxRows = 14;
+constexpr int64_t kImageF32MaxRows = 14, kImageF32AsyncMinRows = 56;
 constexpr int64_t kImage16LargeFilterTaps = 13, kImage16LargeFilterMaxRows = 7;
 constexpr int64_t kImage16StridedMaxTaps = 5, kImage16NarrowOldMaxRows = 28;
 constexpr int64_t kImageNewMinWaves = 2;
+bool imageWideChannels(Operation *op, const Dims &d);
+int64_t imageAsyncRows(Operation *op, const Dims &d, int64_t channels);
+
 /// Why the image kernel is not chosen without a request (empty: it is).
 std::string imageDefaultRefusal(Operation *op, const Dims &d,
                                 TargetAttr target) {
   const std::string other = "strided dY, a larger map or filter, or f32 3 x 3 "
                             "(streaming / split-z are faster)";
-  if (d.elem.isF32())
-    return d.sh == 1 && d.sw == 1 && d.FH <= kImageDefaultMaxTaps &&
+  if (d.elem.isF32()) {
+    bool stride1 = d.sh == 1 && d.sw == 1;
+    // 3 x 3 on maps of 56+ rows whose streaming block holds fewer than
+    // kStreamLanes channel vectors (C < 256: C = 32 / 144 measured; the
+    // streaming kernel reads C = 256 at the copy bandwidth): the async half
+    // strips (imageAsyncRows).
+    if (stride1 && d.FH == 3 && d.FW == 3 && d.OH >= kImageF32AsyncMinRows &&
+        d.C / channelsPerThread(d.elem) < kStreamLanes) {
+      ImagePlan p = imagePlan(d, kImageChannelsF32, 1, 1);
+      if (p.groups * p.units < kImageNewMinWaves * target.getSmCount())
+        return "a grid of fewer than 2 x sm_count blocks of one output row "
+               "(streaming / split-z are faster)";
+      return imageAsyncRows(op, d, kImageChannelsF32)
+                 ? ""
+                 : "f32 3 x 3 without async half strips (the image fits one "
+                   "strip) (streaming is faster)";
+    }
+    return stride1 && d.FH <= kImageDefaultMaxTaps &&
                    d.FW >= kImageWideFilter && d.FW <= kImageDefaultMaxTaps &&
                    d.OH <= kImageF32MaxRows
                ? ""
                : other;
+  }
   bool stride1 = d.sh == 1 && d.sw == 1;
   bool small = d.FH <= kImageDefaultMaxTaps && d.FW <= kImageDefaultMaxTaps;
   bool wide = d.FW >= kImageWideFilter;
@@ -216,14 +236,55 @@ bool imageWideChannels(Operation *op, const Dims &d) {
   return inRows <= kImageWideMaxInputRowsPerRow * rows;
 }
 
-/// Column segments: for the 64-channel blocks of imageWideChannels, about
-/// kImageSegmentThreads threads (FH x 32 per segment); else 1.
+/// 16-bit 3 x 3 stride-1 ops of the 64-channel class whose C is a multiple
+/// of 48 but not of 64 take 48 channels per block (no masked channel group;
+/// 64 x 56 x 56 x 144 f16: 86 -> 73 us, docs/KernelSelection.md).
+constexpr int64_t kImageDividingChannels = 48;
+bool imageDividingChannels(Operation *op, const Dims &d) {
+  return imageWideChannels(op, d) && d.sh == 1 && d.sw == 1 && d.FH == 3 &&
+         d.FW == 3 && d.C % kImageWideChannels != 0 &&
+         d.C % kImageDividingChannels == 0;
+}
+
+/// The default channels per block (no request).
+int64_t imageChannels(Operation *op, const Dims &d) {
+  if (d.elem.isF32())
+    return kImageChannelsF32;
+  if (imageDividingChannels(op, d))
+    return kImageDividingChannels;
+  return imageWideChannels(op, d) ? kImageWideChannels : kImageChannels16;
+}
+
+/// Column segments: for the 64- and 48-channel blocks of imageWideChannels,
+/// about kImageSegmentThreads threads (FH x channels / 2 per segment); else
+/// 1.
 int64_t imageSegments(Operation *op, const Dims &d, int64_t channels) {
-  if (channels != kImageWideChannels || !imageWideChannels(op, d))
+  if ((channels != kImageWideChannels &&
+       channels != kImageDividingChannels) ||
+      !imageWideChannels(op, d))
     return 1;
   int64_t perSegment = d.FH * channels / 2;
   int64_t segments = (kImageSegmentThreads + perSegment - 1) / perSegment;
   return std::clamp<int64_t>(segments, 1, 1024 / perSegment);
+}
+
+/// Without a request, the narrow-channel blocks (16-bit 32 channels, f32
+/// 16) of maps cut into several strips take copy = "async" with half the
+/// 48 KB strip (the two buffers in the shared memory one strip had), where
+/// such a strip stages at most 3 input rows per output row; returns its
+/// rows, 0 where the block copy stays (docs/KernelSelection.md: 64 x 112 x
+/// 112 x 32 3x3 f16 62 -> 55 us, f32 114 -> 93 us; a one-row strip of a
+/// 7-row filter is slower).
+int64_t imageAsyncRows(Operation *op, const Dims &d, int64_t channels) {
+  int64_t narrow = d.elem.isF32() ? kImageChannelsF32 : kImageChannels16;
+  if (channels != narrow || imageWideChannels(op, d))
+    return 0;
+  int64_t full = imageRows(op, d, channels, kImageStripBytes);
+  if (full >= d.OH)
+    return 0;
+  int64_t rows = std::max<int64_t>(1, full / 2);
+  int64_t inRows = std::min((rows - 1) * d.sh + d.FH, d.IH);
+  return inRows <= kImageWideMaxInputRowsPerRow * rows ? rows : 0;
 }
 
 /// #dwc.bwd_filter_image: filter rows of at most 17 taps; chosen on its own
@@ -244,13 +305,16 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
     if (!why.empty())
       return {};
   }
-  int64_t channels = g && g.getChannels() ? g.getChannels()
-                     : d.elem.isF32()       ? kImageChannelsF32
-                     : imageWideChannels(op, d) ? kImageWideChannels
-                                                : kImageChannels16;
+  int64_t channels =
+      g && g.getChannels() ? g.getChannels() : imageChannels(op, d);
+  int64_t halfRows = g ? 0 : imageAsyncRows(op, d, channels);
+  StringRef copy = g && !g.getCopy().empty() ? g.getCopy()
+                   : halfRows                 ? "async"
+                                              : "block";
   int64_t rows = g && g.getRows() ? g.getRows()
+                 : halfRows       ? halfRows
                                   : imageRows(op, d, channels, kImageStripBytes);
-  int64_t bytes = bwdFilterImageSharedBytes(op, channels, rows);
+  int64_t bytes = bwdFilterImageBlockSharedBytes(op, channels, rows, copy);
   if (bytes > target.getSharedMemoryPerBlock()) {
     why = "strip of one row exceeds the shared memory";
     return {};
@@ -258,7 +322,6 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
   int64_t segments = g && g.getSegments() ? g.getSegments()
                                           : imageSegments(op, d, channels);
   ImagePlan p = imagePlan(d, channels, rows, 1, segments);
-  StringRef copy = g && !g.getCopy().empty() ? g.getCopy() : "block";
   int64_t units = g && g.getUnits() ? g.getUnits()
                   : copy == "thread" ? 1
                                      : imageUnits(d, p, bytes, target);

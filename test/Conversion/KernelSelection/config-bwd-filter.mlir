@@ -131,14 +131,14 @@ func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %
 
 // Where the image kernel is the default (measured: docs/KernelSelection.md,
 // "backward filter"): 16-bit 3 x 3 on maps of up to 28 output rows, 56 x
-// 56 x 144 3 x 3 too (with 64 channels per block and 3 column segments:
-// 13,000+ blocks of one row, past 2 waves), 16-bit 5+ taps wide up to 56
+// 56 x 144 3 x 3 too (48 channels per block, which divide C = 144, and 4
+// column segments: 13,000+ blocks of one row, past 2 waves), 16-bit 5+ taps wide up to 56
 // rows, f32 5+ taps wide up to 14 rows (28: split-z; f32 3 x 3:
 // streaming); a 9 x 9 16-bit filter on 14 x 14 (past 7 x 7 filters only
 // up to 7 rows): split-z.
 // CHECK-LABEL: func @image_default
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 2, units = 10, copy = "block", segments = 3>
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 48, rows = 3, units = 6, copy = "block", segments = 4>
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
@@ -169,7 +169,8 @@ func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf
 
 // The image kernel's classes measured with the two-level slice reduction
 // (batch 32 / 64; docs/KernelSelection.md): 16-bit 3 x 3 at 112 x 112 (32
-// channels: C = 32), stride 2 with filters up to 5 x 5 (64 channels and
+// channels: C = 32; two strips of 1 row with cp.async, see
+// @image_async_half_strips), stride 2 with filters up to 5 x 5 (64 channels and
 // 256+ threads of column segments where the 64-channel strip stages at most
 // 3 input rows per output row: 112 x 112 x 96 3 x 3 one row of 3; 56 x 56 x
 // 144 5 x 5 would stage 5 rows for one: 32 channels), filters up to 13 x 13
@@ -177,14 +178,14 @@ func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf
 // one output row (batch 1: 112 blocks) keeps the streaming kernel; f32 on
 // strided dY keeps split-z.
 // CHECK-LABEL: func @image_new_classes
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 1, units = 13, copy = "async">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 1, units = 13, copy = "block", segments = 3>
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 7, units = 1, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 7, units = 1, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
-// WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "block">: chosen
+// WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 1, units = 13, copy = "async">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
 func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x112x96xbf16>, %b2: memref<64x56x56x96xbf16>, %c: memref<64x56x56x144xf16>, %c2: memref<64x28x28x144xf16>, %d: memref<32x7x7x768xf16>, %e: memref<1x112x112x32xf16>, %f: memref<64x28x28x240xf32>, %f2: memref<64x14x14x240xf32>,
@@ -203,5 +204,71 @@ func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x11
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d_backward_filter ins(%f, %f2 : memref<64x28x28x240xf32>, memref<64x14x14x240xf32>) outs(%wf : memref<5x5x240xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// The 32-channel (16-bit) / 16-channel (f32) blocks of maps cut into
+// several strips take copy = "async" with half the 48 KB strip where that
+// strip stages at most 3 input rows per output row: 28 x 28 x 192 7 x 7 (10
+// -> 5 rows of 11 input rows), 56 x 56 x 96 5 x 5 at batch 32 (4 -> 2 rows
+// of 6); f32 3 x 3 on 56+ rows takes the image kernel so (112 x 112 x 32:
+// one row of 3, 56 x 56 x 144: 2 rows of 4) on grids of 2+ waves of
+// one-row blocks. Kept: 56 x 56 x 96 7 x 7 16-bit (one row of 7 input rows:
+// the block copy of 3 rows), 56 x 56 x 144 5 x 5 stride 2 (2 rows of 7),
+// whole 14 x 14 images, f32 3 x 3 at batch 1 (224 blocks: streaming), on
+// 28 x 28 maps, on a 64-row map two columns wide (one strip holds the
+// image) and at C = 256 (64 x 64 x 64 x 256: the streaming block holds 64
+// channel vectors; streaming).
+// CHECK-LABEL: func @image_async_half_strips
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 1, units = 27, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 2, units = 24, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 1, units = 27, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 2, units = 24, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (f32 3 x 3 without async half strips (the image fits one strip) (streaming is faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
+func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x56x56x96xf16>, %c: memref<64x112x112x32xf32>, %d: memref<64x56x56x144xf32>,
+    %e: memref<64x56x56x96xf16>, %f: memref<64x56x56x144xf16>, %f2: memref<64x28x28x144xf16>, %g: memref<64x14x14x384xf16>, %h: memref<1x112x112x32xf32>, %i: memref<64x28x28x192xf32>,
+    %j: memref<64x64x2x32xf32>, %k: memref<64x64x64x256xf32>, %wk: memref<3x3x256xf32>,
+    %wa: memref<7x7x192xf16>, %wb: memref<5x5x96xf16>, %wc: memref<3x3x32xf32>, %wd: memref<3x3x144xf32>, %we: memref<7x7x96xf16>, %wf: memref<5x5x144xf16>, %wg: memref<7x7x384xf16>, %wi: memref<3x3x192xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x28x28x192xf16>, memref<64x28x28x192xf16>) outs(%wa : memref<7x7x192xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d_backward_filter ins(%b, %b : memref<32x56x56x96xf16>, memref<32x56x56x96xf16>) outs(%wb : memref<5x5x96xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%c, %c : memref<64x112x112x32xf32>, memref<64x112x112x32xf32>) outs(%wc : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%d, %d : memref<64x56x56x144xf32>, memref<64x56x56x144xf32>) outs(%wd : memref<3x3x144xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%e, %e : memref<64x56x56x96xf16>, memref<64x56x56x96xf16>) outs(%we : memref<7x7x96xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d_backward_filter ins(%f, %f2 : memref<64x56x56x144xf16>, memref<64x28x28x144xf16>) outs(%wf : memref<5x5x144xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%g, %g : memref<64x14x14x384xf16>, memref<64x14x14x384xf16>) outs(%wg : memref<7x7x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d_backward_filter ins(%h, %h : memref<1x112x112x32xf32>, memref<1x112x112x32xf32>) outs(%wc : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%i, %i : memref<64x28x28x192xf32>, memref<64x28x28x192xf32>) outs(%wi : memref<3x3x192xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%j, %j : memref<64x64x2x32xf32>, memref<64x64x2x32xf32>) outs(%wc : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%k, %k : memref<64x64x64x256xf32>, memref<64x64x64x256xf32>) outs(%wk : memref<3x3x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }

@@ -269,7 +269,7 @@ func.func @image_units(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw:
 // -----
 
 func.func @image_copy(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
-  // expected-error @+1 {{does not fit this op: copy = "warp" is not one of "block", "thread"}}
+  // expected-error @+1 {{does not fit this op: copy = "warp" is not one of "block", "thread", "async"}}
   %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<copy = "warp">} -> tensor<3x3x32xf16>
   return %r : tensor<3x3x32xf16>
@@ -302,4 +302,36 @@ func.func @image_shared_memory_saturates(%x: memref<1x2147483647x2147483647x1024
   dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<1x2147483647x2147483647x1024xf32>, memref<1x2147483647x2147483647x1024xf32>) outs(%dw : memref<1x1x1024xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 1024, rows = 2147483647>}
   return
+}
+
+// -----
+
+// copy = "async": two strips of 512 x 64 f16 (1 x 1 filter: one input row
+// of 65536 + 64 padding bytes, one dY row of 65536) fit once, not twice.
+func.func @image_async_shared_memory(%x: tensor<1x4x512x64xf16>, %dy: tensor<1x4x512x64xf16>, %dw: tensor<1x1x64xf16>) -> tensor<1x1x64xf16> {
+  // expected-error @+1 {{does not fit this op: shared memory of 262272 bytes exceeds the target's 232448}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>) outs(%dw : tensor<1x1x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 1, copy = "async">} -> tensor<1x1x64xf16>
+  return %r : tensor<1x1x64xf16>
+}
+
+// -----
+
+// The same strip once (copy = "block") fits.
+func.func @image_block_shared_memory(%x: tensor<1x4x512x64xf16>, %dy: tensor<1x4x512x64xf16>, %dw: tensor<1x1x64xf16>) -> tensor<1x1x64xf16> {
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>) outs(%dw : tensor<1x1x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 1, copy = "block">} -> tensor<1x1x64xf16>
+  return %r : tensor<1x1x64xf16>
+}
+
+// -----
+
+// cp.async is an sm_80 instruction.
+module attributes {dwc.target = #dwc.target<chip = "sm_75", features = "+ptx70", sm_count = 40, shared_memory_per_block = 65536, shared_memory_per_sm = 65536, threads_per_sm = 1024, registers_per_sm = 65536>} {
+func.func @image_async_sm75(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: copy = "async" needs cp.async (sm_80 or newer)}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_image<copy = "async">} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
 }

@@ -1,6 +1,6 @@
 //===- BackwardFilter.cpp - the depthwise backward-filter kernels' configurations ---===//
 //
-// Which ops #dwc.bwd_filter_stream and #dwc.bwd_filter_split_z take (shared
+// Which ops #dwc.bwd_filter_stream, _split_z and _image take (shared
 // by their verifier, dwc-select-kernels and
 // convert-dwc-to-gpu-backward-filter).
 //
@@ -154,6 +154,16 @@ int64_t dwc::bwdFilterImageSharedBytes(Operation *op, int64_t channels,
       std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
 }
 
+int64_t dwc::bwdFilterImageBlockSharedBytes(Operation *op, int64_t channels,
+                                            int64_t rows, StringRef copy) {
+  int64_t strip = bwdFilterImageSharedBytes(op, channels, rows);
+  // (Saturated like the strip's bytes.)
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  if (copy != "async")
+    return strip;
+  return strip > max / 2 ? max : 2 * strip;
+}
+
 StringRef BwdFilterImageKernelAttr::getFamily() const { return getMnemonic(); }
 bool BwdFilterImageKernelAttr::isComplete() const {
   return getChannels() && getRows() && getUnits() && !getCopy().empty() &&
@@ -190,14 +200,18 @@ std::string BwdFilterImageKernelAttr::whyNotFor(Operation *op) const {
     why = rangeIneligibility("units", getUnits(), 1,
                              std::numeric_limits<int32_t>::max());
   if (why.empty() && !getCopy().empty() && getCopy() != "block" &&
-      getCopy() != "thread")
-    why = ("copy = \"" + getCopy() + "\" is not one of \"block\", \"thread\"")
+      getCopy() != "thread" && getCopy() != "async")
+    why = ("copy = \"" + getCopy() +
+           "\" is not one of \"block\", \"thread\", \"async\"")
               .str();
   if (why.empty() && getCopy() == "thread" && getUnits() > 1)
     why = "copy = \"thread\" needs units = 1";
+  TargetAttr target = TargetAttr::lookup(op);
+  if (why.empty() && getCopy() == "async" && !target.hasAmpereInstructions())
+    why = "copy = \"async\" needs cp.async (sm_80 or newer)";
   if (why.empty() && c != 0 && getRows() != 0) {
-    int64_t bytes = bwdFilterImageSharedBytes(op, c, getRows());
-    int64_t limit = TargetAttr::lookup(op).getSharedMemoryPerBlock();
+    int64_t bytes = bwdFilterImageBlockSharedBytes(op, c, getRows(), getCopy());
+    int64_t limit = target.getSharedMemoryPerBlock();
     if (bytes > limit)
       why = ("shared memory of " + Twine(bytes) +
              " bytes exceeds the target's " + Twine(limit))

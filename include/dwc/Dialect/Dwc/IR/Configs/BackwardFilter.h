@@ -9,6 +9,7 @@
 #define DWC_DIALECT_DWC_IR_CONFIGS_BACKWARDFILTER_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringRef.h"
 #include <string>
 
 namespace mlir {
@@ -48,6 +49,12 @@ inline int64_t bwdFilterImageRowPadBytes(int64_t rowBytes) {
 /// rows, `channels` channels of the inputs' type.
 int64_t bwdFilterImageSharedBytes(Operation *op, int64_t channels,
                                   int64_t rows);
+
+/// Shared memory (bytes) of the image kernel's block with copy mode `copy`:
+/// one strip, or two for "async" (the next strip lands while the block
+/// reads the current one).
+int64_t bwdFilterImageBlockSharedBytes(Operation *op, int64_t channels,
+                                       int64_t rows, llvm::StringRef copy);
 
 } // namespace dwc
 } // namespace mlir

@@ -97,7 +97,10 @@ def Dwc_BwdFilterImageKernelAttr
     * `copy`: `"block"` (default): the block's threads copy a strip
       together between two barriers; `"thread"` (host emulation, `units`
       = 1): every thread copies the whole strip itself (identical values)
-      and no barrier is needed;
+      and no barrier is needed; `"async"` (sm_80+): two strip buffers,
+      the block issues the cp.async copies of its next strip before it
+      reads the current one (copy and FMAs overlap inside the block; twice
+      the shared memory);
     * `segments`: the output columns are cut into this many runs of
       ceil(OW / segments) columns, each taken by its own FH * channels / 2
       threads (more threads per strip on narrow channel groups), in [1,
@@ -106,6 +109,7 @@ def Dwc_BwdFilterImageKernelAttr
     ```mlir
     {dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">}
     {dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 2, copy = "block", segments = 4>}
+    {dwc.kernel = #dwc.bwd_filter_image<channels = 64, rows = 2, units = 10, copy = "async", segments = 3>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
