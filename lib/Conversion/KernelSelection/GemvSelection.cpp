@@ -195,8 +195,9 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   StringRef filter = g && !g.getFilter().empty() ? g.getFilter()
                      : s.FH * s.FW * V <= kFilterRegisters ? "registers"
                                                            : "global";
-  auto config =
-      RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter);
+  int64_t minBlocks = g ? g.getMinBlocksPerSm() : 0;
+  auto config = RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter,
+                                       minBlocks);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }

@@ -245,3 +245,38 @@ func.func @f16_stride2(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64xf16>, %y: mem
     outs(%y : memref<1x4x4x64xf16>) strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0]
   return
 }
+
+// -----
+
+// A launch bound requested: min_blocks_per_sm = 2 becomes the
+// dwc.min_blocks_per_sm marker on the first store (dwc-kernel-occupancy
+// turns it into nvvm.minctasm on the outlined kernel); one-row tiles
+// (rows = 1): each of the 5 input rows feeds the one output row, 5 x 2
+// FMAs per row, the two outputs stored after the last.
+// CHECK-LABEL: func @f16_5x5_min_blocks
+// CHECK: gpu.launch
+// CHECK-COUNT-10: vector.fma
+// CHECK: vector.store {{.*}} {alignment = 4 : i64, dwc.min_blocks_per_sm = 2 : i64} : memref<1x6x8x64xf16>, vector<2xf16>
+// CHECK-NEXT: arith.truncf
+// CHECK-NEXT: vector.store
+// CHECK-NOT: dwc.min_blocks_per_sm
+// CHECK: gpu.terminator
+func.func @f16_5x5_min_blocks(%x: memref<1x6x8x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x6x8x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x6x8x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<1x6x8x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+    {dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 2, filter = "registers", min_blocks_per_sm = 2>}
+  return
+}
+
+// -----
+
+// Without the field no marker is left (the default, not printed).
+// CHECK-LABEL: func @f16_5x5_no_bound
+// CHECK-NOT: dwc.min_blocks_per_sm
+// CHECK: gpu.terminator
+func.func @f16_5x5_no_bound(%x: memref<1x6x8x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x6x8x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x6x8x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<1x6x8x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+    {dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 2, filter = "registers">}
+  return
+}
