@@ -13,6 +13,13 @@ filter):
 
     python3 bench/fw_s15/sweep_kernels.py sweep --out-root /work/main/.carry/s15fw
     python3 bench/fw_s15/sweep_kernels.py list
+    python3 bench/fw_s15/sweep_kernels.py final --only-list CHANGED.txt \
+        --old-aot /work/ptx/dwc-aot-s15base --out-root /work/main/.carry/s15fw
+
+final: the forward and backward-data kernels of the layers whose selection
+changed (bench/selection_diff.py --only-list) with this compiler (after)
+and the baseline's (before), plus the odd shapes (correctness), the brief's
+rows first; backward filter is not built (not this work's family).
 """
 
 import argparse
@@ -91,14 +98,42 @@ def groups():
     return out
 
 
+FINAL_OPS = ["fwd", "bwd_data"]
+
+
+def final_layers(only_list):
+    keys = [k for k in open(only_list).read().replace("\n", ",").split(",") if k]
+    net = {l.key: l for l in get_set("net")}
+    first = {l.key for _, l in groups()}
+    ordered = sorted(keys, key=lambda k: (k not in first, keys.index(k)))
+    pick = [net[k] for k in ordered]
+    pick += odd_set()
+    return [dataclasses.replace(l, ops=[o for o in l.ops if o in FINAL_OPS]) for l in pick]
+
+
+def final(a):
+    layers = final_layers(a.only_list)
+    for side, aot in (("after", a.aot), ("before", a.old_aot)):
+        tag = "" if side == "after" else "before"
+        cfgs = [OpConfig(l, op, tag) for l in layers for op in l.ops]
+        n = build_objects(cfgs, "s15fw-final", "stride", aot,
+                          os.path.join(a.out_root, "stride_" + side), a.j, "stride_" + side)
+        print(f"{side}: {n}/{len(cfgs)}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["sweep", "list"])
+    ap.add_argument("what", choices=["sweep", "list", "final"])
+    ap.add_argument("--only-list", default="")
+    ap.add_argument("--old-aot", default="/work/ptx/dwc-aot-s15base")
     ap.add_argument("--out-root", default="/work/main/.carry/s15fw")
     ap.add_argument("--aot", default="build/bin/dwc-aot")
     ap.add_argument("--tags", default=",".join(VARIANTS))
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
+    if a.what == "final":
+        return final(a)
     rows = groups()
     if a.what == "list":
         for g, l in rows:

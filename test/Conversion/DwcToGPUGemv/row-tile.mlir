@@ -184,25 +184,26 @@ func.func @f16_5x5_gemv(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y
 
 // -----
 
-// A small grid (64 x 2 x 4 tiles x 32 channel pairs: 64 blocks, under 528
-// but not under a quarter of the SMs, which batch 1 is) takes the short-filter tile: 4 channels x 4 rows x 4 outputs (1 x 4 x 4
+// A small grid of 14 x 14 maps (64 x 2 x 4 tiles x 32 channel pairs: 64 blocks, under 528
+// but not under a quarter of the SMs, which batch 1 is) takes the short-filter tile (maps of 15-56 rows take the
+// bounded 32-bit tiles, config-gemv.mlir): 4 channels x 4 rows x 4 outputs (1 x 4 x 4
 // tiles x 16 vectors = 256 threads); 4 + 4 = 8 input vectors per row.
 // CHECK-LABEL: func @f16_5x5_small_grid
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<64x16x16x64xf16>, vector<4xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<64x14x14x64xf16>, vector<4xf16>
 // A channel count that is not a multiple of 4 keeps 2 channels.
 // CHECK-LABEL: func @f16_5x5_small_grid_c6
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x6xf16>, vector<2xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<256x16x16x6xf16>, vector<2xf16>
-func.func @f16_5x5_small_grid(%x: memref<64x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<64x16x16x64xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<64x16x16x64xf16>, memref<5x5x64xf16>)
-    outs(%y : memref<64x16x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<256x14x14x6xf16>, vector<2xf16>
+func.func @f16_5x5_small_grid(%x: memref<64x14x14x64xf16>, %w: memref<5x5x64xf16>, %y: memref<64x14x14x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<64x14x14x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
-func.func @f16_5x5_small_grid_c6(%x: memref<256x16x16x6xf16>, %w: memref<5x5x6xf16>, %y: memref<256x16x16x6xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<256x16x16x6xf16>, memref<5x5x6xf16>)
-    outs(%y : memref<256x16x16x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+func.func @f16_5x5_small_grid_c6(%x: memref<256x14x14x6xf16>, %w: memref<5x5x6xf16>, %y: memref<256x14x14x6xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<256x14x14x6xf16>, memref<5x5x6xf16>)
+    outs(%y : memref<256x14x14x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
 
