@@ -165,3 +165,60 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
   return
 }
+
+// -----
+
+// 16-bit filters of 10-25 taps on maps of 15-56 output rows: 32-bit tiles
+// with two 256-thread blocks per SM (min_blocks_per_sm = 2), 4 x 4 up to 28
+// rows (64 x 28 x 28 x 240, also on the 32 x 28 x 28 x 192 small grid, which
+// took the spilling 4 x 4 x 64-bit tile before), 8 x 4 above (32 x 56 x 56 x
+// 96), backward data alike; 64-row maps and batch 1 keep their tiles (8 x 4
+// without the bound; one output per thread). A requested tile gets no bound.
+// CHECK-LABEL: func @f16_bounded
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
+func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, %x1: memref<32x28x28x192xf16>, %w1: memref<5x5x192xf16>, %x2: memref<32x56x56x96xbf16>, %w2: memref<5x5x96xbf16>, %x3: memref<128x64x64x64xf16>, %w3: memref<5x5x64xf16>, %x4: memref<1x28x28x256xf16>, %w4: memref<5x5x256xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<32x28x28x192xf16>, memref<5x5x192xf16>) outs(%x1 : memref<32x28x28x192xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<32x56x56x96xbf16>, memref<5x5x96xbf16>) outs(%x2 : memref<32x56x56x96xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%x3 : memref<128x64x64x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x4, %w4 : memref<1x28x28x256xf16>, memref<5x5x256xf16>) outs(%x4 : memref<1x28x28x256xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<rows = 8>}
+  return
+}
+
+// -----
+
+// f32 filters of at most 9 taps on grids of 1-4 waves (64 x 14 x 14 x 384,
+// 64 x 7 x 7 x 960): the default 4 x 8 x 64-bit row tile (the GEMV kernel
+// before); under one wave (8 x 7 x 7 x 128) still the GEMV kernel.
+// CHECK-LABEL: func @f32_short_mid_grid
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.gemv<
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
+func.func @f32_short_mid_grid(%x0: memref<64x14x14x384xf32>, %w0: memref<3x3x384xf32>, %x1: memref<64x7x7x960xf32>, %w1: memref<3x3x960xf32>, %x2: memref<8x7x7x128xf32>, %w2: memref<3x3x128xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x384xf32>, memref<3x3x384xf32>) outs(%x0 : memref<64x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<64x7x7x960xf32>, memref<3x3x960xf32>) outs(%x1 : memref<64x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<8x7x7x128xf32>, memref<3x3x128xf32>) outs(%x2 : memref<8x7x7x128xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
