@@ -355,10 +355,15 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     column the tile does not divide ends with a tile moved back to the
     image's edge (overlapping its neighbour, no guarded stores). f32 (no
     widening): 3x3 and 7x7 2 channels x 4 x 8, 5x5 1 channel x 8 x 8;
-    small grids keep the GEMV kernel.
+    small grids keep the GEMV kernel (3x3: grids under one wave). 16-bit
+    10 to 25 taps on maps of 15-56 rows: 4 x 4 (up to 28 rows) or 8 x 4
+    tiles of 32 bits with `min_blocks_per_sm = 2` (a `dwc.min_blocks_per_sm`
+    marker on the first store, nvvm.minctasm on the outlined kernel: ptxas
+    fits two 256-thread blocks per SM). Batch-1 grids: one output per
+    thread (16-bit, up to 25 taps; f32 3x3: 1 x 2).
 
     Planes in shared memory (`#dwc.plane`, chosen by dwc-select-kernels
-    for f32 7x7 filters on small maps, else on request: a partial
+    for f32 7x7 and 16-bit 5x5 filters on small maps, else on request: a partial
     `#dwc.plane<>` is completed; filters of at most 49
     taps, forward and backward data): for small maps, where the row tiles
     re-read a 7x7 filter's halo per tile and widen each 16-bit load for few

@@ -349,7 +349,7 @@ struct RowTileKernel : GemvFamilyKernel {
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   Location loc;
-  int64_t V, TH, TM, OHt, OWc, total;
+  int64_t V, TH, TM, OHt, OWc, total, minBlocksPerSm;
   bool filterInRegs;
   Value n, c, oh0, ow0;
   SmallVector<Value> colIdx, colOk, filterRegs;
@@ -361,6 +361,7 @@ struct RowTileKernel : GemvFamilyKernel {
     TH = std::min(config.getRows(), sz.OH);
     TM = std::min(config.getColumns(), sz.OW);
     filterInRegs = config.getFilter() == "registers";
+    minBlocksPerSm = config.getMinBlocksPerSm();
     OHt = llvm::divideCeil(sz.OH, TH);
     OWc = llvm::divideCeil(sz.OW, TM);
     total = sz.N * OHt * OWc * (sz.C / V);
@@ -382,6 +383,7 @@ struct RowTileKernel : GemvFamilyKernel {
   void emitTileOrigin(Emitter &e, Value gid);
   void emitInputRow(Emitter &e, int64_t t, Value hs0, Value init,
                     SmallVector<SmallVector<Value>> &acc);
+  void markMinBlocksPerSm(gpu::LaunchOp launch);
   void emit(RewriterBase &rewriter);
 };
 
@@ -447,6 +449,20 @@ void RowTileKernel::emitInputRow(Emitter &e, int64_t t, Value hs0, Value init,
   }
 }
 
+/// The launch bound of the configuration: a `dwc.min_blocks_per_sm` marker
+/// on the first store (dwc-kernel-occupancy makes it nvvm.minctasm on the
+/// outlined kernel; outlining drops the launch's own attributes).
+void RowTileKernel::markMinBlocksPerSm(gpu::LaunchOp launch) {
+  if (minBlocksPerSm == 0)
+    return;
+  launch.getBody().walk([&](vector::StoreOp store) {
+    store->setAttr("dwc.min_blocks_per_sm",
+                   IntegerAttr::get(IntegerType::get(store.getContext(), 64),
+                                    minBlocksPerSm));
+    return WalkResult::interrupt();
+  });
+}
+
 void RowTileKernel::emit(RewriterBase &rewriter) {
   auto launchAndBuilder =
       createGridLaunch(rewriter, loc, blocks(), 1, kBlock);
@@ -482,6 +498,7 @@ void RowTileKernel::emit(RewriterBase &rewriter) {
   SmallVector<SmallVector<Value>> acc(TH, SmallVector<Value>(TM));
   for (int64_t t = 0; t < TH + FH - 1; ++t)
     emitInputRow(e, t, hs0, init, acc);
+  markMinBlocksPerSm(launch);
   nameKernel(launch, RowTileKernelAttr::getMnemonic());
 }
 

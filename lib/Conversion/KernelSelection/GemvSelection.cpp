@@ -92,9 +92,12 @@ constexpr int64_t kFilterRegisters = 200;
 constexpr int64_t kFittedMinTaps = 26, kFittedMaxExtent = 8, kFittedBits = 32;
 /// 16-bit grids of fewer blocks than a quarter of the SMs (batch 1) take
 /// 2 x 2 tiles of 32-bit vectors: 4-8x the threads (the 3x3 to 7x7 batch-1
-/// layers of the real networks: 1.2-3x faster).
+/// layers of the real networks: 1.2-3x faster); filters of at most 25 taps
+/// one output per thread (1 x 1: every load of a thread independent,
+/// 1.0-1.2x the 2 x 2 tile), f32 filters of at most 9 taps 1 x 2 (1.1-1.3x).
 constexpr int64_t kTinyRows = 2, kTinyColumns = 2, kTinyBits = 32;
 constexpr int64_t kTinyGridFraction = 4;
+constexpr int64_t kOneRowMaxTaps16 = 25;
 /// The tile extent that cuts `extent` outputs into the fewest strips of at
 /// most kFittedMaxExtent (14 -> 7, 28 -> 7, 7 -> 7).
 int64_t fittedExtent(int64_t extent) {
@@ -135,8 +138,11 @@ bool tinyGridTile(const Sizes &s, TargetAttr target, int64_t &V, int64_t &TH,
           uint64_t(target.getSmCount() / kTinyGridFraction))
     return false;
   V = kTinyBits / s.bits();
-  TH = kTinyRows;
-  TM = kTinyColumns;
+  int64_t taps = s.FH * s.FW;
+  bool oneRow = s.elem.isF32() ? taps <= kShortFilterMaxTaps
+                               : taps <= kOneRowMaxTaps16;
+  TH = oneRow ? 1 : kTinyRows;
+  TM = oneRow && !s.elem.isF32() ? 1 : kTinyColumns;
   return true;
 }
 /// f32 takes the tiny-grid tile (one channel) on maps of at least 14 rows
@@ -149,6 +155,31 @@ bool f32TinyGridTile(const Sizes &s, TargetAttr target, int64_t &V,
   return s.OH >= kTinyF32MinRows && s.FH * s.FW <= kTinyF32MaxTaps &&
          tinyGridTile(s, target, V, TH, TM);
 }
+
+/// 16-bit filters of 10-25 taps on maps of 15-56 output rows: the 8 x 4 (28
+/// rows and fewer: 4 x 4) tile of 32-bit vectors with two 256-thread blocks
+/// per SM (ptxas: 148 -> 128 registers, no spills; 8 -> 16 warps per SM);
+/// also on small grids (the short tile spills there). 1.1-1.5x the 8 x 4 /
+/// 4 x 4 x 64-bit tiles at 56 x 56 and 28 x 28 (docs/KernelSelection.md).
+constexpr int64_t kBoundedMinRows = 15, kBoundedMaxRows = 56;
+constexpr int64_t kBoundedShortRows = 28, kBoundedBlocksPerSm = 2;
+bool boundedMidTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM,
+                    int64_t &minBlocks) {
+  int64_t taps = s.FH * s.FW;
+  if (s.elem.isF32() || taps <= kShortFilterMaxTaps ||
+      taps >= kWideStripMinTaps || s.OH < kBoundedMinRows ||
+      s.OH > kBoundedMaxRows || s.C % (32 / s.bits()) != 0)
+    return false;
+  V = 32 / s.bits();
+  TH = s.OH <= kBoundedShortRows ? 4 : 8;
+  TM = 4;
+  minBlocks = kBoundedBlocksPerSm;
+  return true;
+}
+/// f32 filters of at most 9 taps keep the default 4 x 8 x 64-bit tile on
+/// grids of 1-4 waves (14 x 14 / 7 x 7 maps at batch 64: 1.16-1.35x the
+/// GEMV kernel); below one wave the tiny-grid tile or GEMV.
+constexpr int64_t kShortF32MinWaves = 1;
 
 /// #dwc.row_tile: filters of at most 49 taps, the default tile of the
 /// filter size (small grids: see kMinTileWaves) or the given fields.
@@ -175,10 +206,15 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
           std::to_string(V * s.bits()) + " bits";
     return {};
   }
+  int64_t minBlocks = g ? g.getMinBlocksPerSm() : 0;
   bool shortTile = narrow && s.FH * s.FW <= kShortFilterMaxTaps;
-  if (!g && !shortTile &&
+  bool bounded = !g && boundedMidTile(s, V, TH, TM, minBlocks);
+  int64_t minWaves = !narrow && s.FH * s.FW <= kShortFilterMaxTaps
+                         ? kShortF32MinWaves
+                         : kMinTileWaves;
+  if (!g && !shortTile && !bounded &&
       rowTileBlocks(s, V, TH, TM) <
-          uint64_t(kMinTileWaves * target.getSmCount())) {
+          uint64_t(minWaves * target.getSmCount())) {
     if (!narrow && !f32TinyGridTile(s, target, V, TH, TM)) {
       why = "f32 on a small grid (the GEMV kernel is faster)";
       return {};
@@ -186,8 +222,8 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
     if (narrow)
       smallGridTile(s, V, TH, TM);
   }
-  if (!g && narrow)
-    tinyGridTile(s, target, V, TH, TM);
+  if (!g && narrow && tinyGridTile(s, target, V, TH, TM))
+    minBlocks = 0;
   if (rowTileBlocks(s, V, TH, TM) > std::numeric_limits<int32_t>::max()) {
     why = "grid too large";
     return {};
@@ -195,8 +231,8 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   StringRef filter = g && !g.getFilter().empty() ? g.getFilter()
                      : s.FH * s.FW * V <= kFilterRegisters ? "registers"
                                                            : "global";
-  auto config =
-      RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter);
+  auto config = RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter,
+                                       minBlocks);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }
@@ -264,13 +300,20 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
 /// GEMV kernel; at batch 1 it is slower).
 constexpr int64_t kPlaneF32MaxRows = 14, kPlaneF32Taps = 49;
 constexpr int64_t kPlaneF32MinOutputs = int64_t(1) << 20;
+/// Also 16-bit filters of 10-25 taps (5 x 5) on such maps: 1.2-1.85x the
+/// row tiles (docs/KernelSelection.md, "plane").
+constexpr int64_t kPlane16MinTaps = 10, kPlane16MaxTaps = 25;
 bool planeByDefault(const Sizes &s) {
   using llvm::SaturatingMultiply;
   uint64_t outputs = SaturatingMultiply<uint64_t>(
       SaturatingMultiply<uint64_t>(s.N, s.OH),
       SaturatingMultiply<uint64_t>(s.OW, s.C));
-  return s.elem.isF32() && s.FH * s.FW == kPlaneF32Taps &&
-         s.OH <= kPlaneF32MaxRows && outputs >= uint64_t(kPlaneF32MinOutputs);
+  int64_t taps = s.FH * s.FW;
+  bool filter = s.elem.isF32() ? taps == kPlaneF32Taps
+                               : taps >= kPlane16MinTaps &&
+                                     taps <= kPlane16MaxTaps;
+  return filter && s.OH <= kPlaneF32MaxRows &&
+         outputs >= uint64_t(kPlaneF32MinOutputs);
 }
 
 Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
@@ -286,8 +329,9 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
     return {};
   }
   if (!g && !planeByDefault(s)) {
-    why = "by default only f32 7x7 filters on maps of at most 14 rows with "
-          "2^20+ outputs (the row tiles or the GEMV kernel are faster)";
+    why = "by default only f32 7x7 and 16-bit 10-25-tap filters on maps of "
+          "at most 14 rows with 2^20+ outputs (the row tiles or the GEMV "
+          "kernel are faster)";
     return {};
   }
   // The given fields first (the completion divides by them).

@@ -38,14 +38,19 @@ int64_t pickChannels(Type elem, int64_t C, int64_t taps) {
 }
 
 /// Forward tile (rows x columns): filters of at most 9 taps 1 x 4 on outputs
-/// of 28+ rows, else 2 x 8; up to 25 taps 4 x 16; more taps 1 x 8.
-std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH) {
+/// of 28+ rows (16-bit data: 2 x 4, each loaded input row of the stride
+/// overlap feeds two output rows: 1.14-1.26x at 112 x 112 / 56 x 56 x 96 /
+/// 144, docs/KernelSelection.md), else 2 x 8; up to 25 taps 4 x 16; more
+/// taps 1 x 8.
+std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH,
+                                        bool narrow) {
   if (taps > 25)
     return {1, 8};
   if (taps > 9)
     return {4, 16};
-  return OH >= 28 ? std::make_pair<int64_t, int64_t>(1, 4)
-                  : std::make_pair<int64_t, int64_t>(2, 8);
+  if (OH >= 28)
+    return {narrow ? 2 : 1, 4};
+  return {2, 8};
 }
 
 /// Channels of a strided op: `given` if set, else chosen; 0 with `why`.
@@ -76,7 +81,8 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
     return {};
   auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
   auto out = cast<ShapedType>(op->getOperands().back().getType());
-  auto [rows, columns] = forwardTile(f[0] * f[1], out.getDimSize(1));
+  auto [rows, columns] = forwardTile(f[0] * f[1], out.getDimSize(1),
+                                     !out.getElementType().isF32());
   if (g && g.getRows())
     rows = g.getRows();
   if (g && g.getColumns())

@@ -184,25 +184,26 @@ func.func @f16_5x5_gemv(%x: memref<128x64x64x64xf16>, %w: memref<5x5x64xf16>, %y
 
 // -----
 
-// A small grid (64 x 2 x 4 tiles x 32 channel pairs: 64 blocks, under 528
-// but not under a quarter of the SMs, which batch 1 is) takes the short-filter tile: 4 channels x 4 rows x 4 outputs (1 x 4 x 4
+// A small grid of 14 x 14 maps (64 x 2 x 4 tiles x 32 channel pairs: 64 blocks, under 528
+// but not under a quarter of the SMs, which batch 1 is) takes the short-filter tile (maps of 15-56 rows take the
+// bounded 32-bit tiles, config-gemv.mlir): 4 channels x 4 rows x 4 outputs (1 x 4 x 4
 // tiles x 16 vectors = 256 threads); 4 + 4 = 8 input vectors per row.
 // CHECK-LABEL: func @f16_5x5_small_grid
 // CHECK: gpu.launch {{.*}} threads({{[^)]*}}) in ({{[^,]*}} = %c256
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x64xf16>, vector<4xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<64x16x16x64xf16>, vector<4xf16>
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<64x14x14x64xf16>, vector<4xf16>
 // A channel count that is not a multiple of 4 keeps 2 channels.
 // CHECK-LABEL: func @f16_5x5_small_grid_c6
 // CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x6xf16>, vector<2xf16>
-// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<256x16x16x6xf16>, vector<2xf16>
-func.func @f16_5x5_small_grid(%x: memref<64x16x16x64xf16>, %w: memref<5x5x64xf16>, %y: memref<64x16x16x64xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<64x16x16x64xf16>, memref<5x5x64xf16>)
-    outs(%y : memref<64x16x16x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+// CHECK-COUNT-8: vector.load %arg0{{.*}} : memref<256x14x14x6xf16>, vector<2xf16>
+func.func @f16_5x5_small_grid(%x: memref<64x14x14x64xf16>, %w: memref<5x5x64xf16>, %y: memref<64x14x14x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<64x14x14x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
-func.func @f16_5x5_small_grid_c6(%x: memref<256x16x16x6xf16>, %w: memref<5x5x6xf16>, %y: memref<256x16x16x6xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<256x16x16x6xf16>, memref<5x5x6xf16>)
-    outs(%y : memref<256x16x16x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+func.func @f16_5x5_small_grid_c6(%x: memref<256x14x14x6xf16>, %w: memref<5x5x6xf16>, %y: memref<256x14x14x6xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<256x14x14x6xf16>, memref<5x5x6xf16>)
+    outs(%y : memref<256x14x14x6xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
 
@@ -243,5 +244,40 @@ func.func @f16_7x7_tails(%x: memref<2x57x58x72xf16>, %w: memref<7x7x72xf16>, %y:
 func.func @f16_stride2(%x: memref<1x8x8x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x4x4x64xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x8x8x64xf16>, memref<3x3x64xf16>)
     outs(%y : memref<1x4x4x64xf16>) strides = [2, 2] dilations = [1, 1] padding = [1, 0, 1, 0]
+  return
+}
+
+// -----
+
+// A launch bound requested: min_blocks_per_sm = 2 becomes the
+// dwc.min_blocks_per_sm marker on the first store (dwc-kernel-occupancy
+// turns it into nvvm.minctasm on the outlined kernel); one-row tiles
+// (rows = 1): each of the 5 input rows feeds the one output row, 5 x 2
+// FMAs per row, the two outputs stored after the last.
+// CHECK-LABEL: func @f16_5x5_min_blocks
+// CHECK: gpu.launch
+// CHECK-COUNT-10: vector.fma
+// CHECK: vector.store {{.*}} {alignment = 4 : i64, dwc.min_blocks_per_sm = 2 : i64} : memref<1x6x8x64xf16>, vector<2xf16>
+// CHECK-NEXT: arith.truncf
+// CHECK-NEXT: vector.store
+// CHECK-NOT: dwc.min_blocks_per_sm
+// CHECK: gpu.terminator
+func.func @f16_5x5_min_blocks(%x: memref<1x6x8x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x6x8x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x6x8x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<1x6x8x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+    {dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 2, filter = "registers", min_blocks_per_sm = 2>}
+  return
+}
+
+// -----
+
+// Without the field no marker is left (the default, not printed).
+// CHECK-LABEL: func @f16_5x5_no_bound
+// CHECK-NOT: dwc.min_blocks_per_sm
+// CHECK: gpu.terminator
+func.func @f16_5x5_no_bound(%x: memref<1x6x8x64xf16>, %w: memref<5x5x64xf16>, %y: memref<1x6x8x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x6x8x64xf16>, memref<5x5x64xf16>)
+    outs(%y : memref<1x6x8x64xf16>) strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+    {dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 2, filter = "registers">}
   return
 }

@@ -25,12 +25,13 @@ func.func @f16_3x3(%x0: memref<128x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: m
 // 16-bit filters of 10 to 25 taps: 2 channels x 8 rows x 4 outputs, of 26
 // to 49 taps 8 outputs, on grids of at least 4 waves of 132 SMs (2048
 // blocks here); a grid of fewer blocks than a quarter of the SMs (1 x 16 x
-// 16 x 64: one block) takes 2 x 2 tiles of 2 channels (batch 1), C = 6 too.
+// 16 x 64: one block) takes one output of 2 channels per thread (batch 1,
+// at most 25 taps), C = 6 too.
 // CHECK-LABEL: func @f16_long
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 8, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
 func.func @f16_long(%x0: memref<128x64x64x64xf16>, %w0: memref<5x5x64xf16>, %y0: memref<128x64x64x64xf16>, %x1: memref<128x64x64x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<128x64x64x64xf16>, %x2: memref<1x16x16x64xf16>, %w2: memref<5x5x64xf16>, %y2: memref<1x16x16x64xf16>, %x3: memref<1x16x16x6xf16>, %w3: memref<5x5x6xf16>, %y3: memref<1x16x16x6xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%y0 : memref<128x64x64x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -104,17 +105,17 @@ func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>
 
 // Refused: 16-bit filters 9+ taps wide with C % 8 == 0 are the tensor-core
 // kernels' (C = 12 is not theirs:
-// the row tile, 2 x 2 tiles on this one-block grid); f32 C % 4 != 0 on a small grid; dilation; a backward-data
+// the row tile, 1 x 1 tiles on this one-block grid); f32 C % 4 != 0 on a small grid; dilation; a backward-data
 // padding beyond FH - 1; stride 2 (the strided family).
 // CHECK-LABEL: func @refused
 // CHECK: padding = [0, 0, 4, 4] {dwc.kernel = #dwc.mma_band
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
 // CHECK: padding = [1, 1, 1, 1] {dwc.kernel = #dwc.direct}
 // CHECK: padding = [2, 2, 2, 2] {dwc.kernel = #dwc.direct}
 // CHECK: padding = [3, 3, 3, 3] {dwc.kernel = #dwc.direct}
 // CHECK: dwc.kernel = #dwc.strided_forward
 // WHY: remark: dwc.kernel = #dwc.mma_band<{{.*}}>: chosen
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">: chosen
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster)){{.*}}gemv (channel count is not a multiple of 128 bits);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (dilation is not 1){{.*}}gemv (dilation is not 1);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (padding larger than the filter extent minus one (negative transposed padding)){{.*}}gemv (padding larger than the filter extent minus one (negative transposed padding));
@@ -137,16 +138,16 @@ func.func @refused(%x0: memref<1x8x16x64xf16>, %w0: memref<1x9x64xf16>, %y0: mem
 
 // -----
 
-// f32 grids under a quarter of the SMs (batch 1): 2 x 2 tiles of one
-// channel on maps of 14+ rows with filters of at most 25 taps (14 x 14 x 384
-// 3x3, 28 x 28 x 192 5x5); a 7 x 7 map and a 7x7 filter keep the GEMV
-// kernel (the row-tile refusal reported).
+// f32 grids under a quarter of the SMs (batch 1): tiles of one channel on
+// maps of 14+ rows with filters of at most 25 taps, 1 x 2 up to 9 taps (14
+// x 14 x 384 3x3), else 2 x 2 (28 x 28 x 192 5x5); a 7 x 7 map and a 7x7
+// filter keep the GEMV kernel (the row-tile refusal reported).
 // CHECK-LABEL: func @f32_tiny_grid
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
 // CHECK: dwc.kernel = #dwc.gemv<
 // CHECK: dwc.kernel = #dwc.gemv<
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers">: chosen
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">: chosen
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
@@ -162,5 +163,62 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x0, %w3 : memref<1x14x14x384xf32>, memref<7x7x384xf32>) outs(%y0 : memref<1x14x14x384xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  return
+}
+
+// -----
+
+// 16-bit filters of 10-25 taps on maps of 15-56 output rows: 32-bit tiles
+// with two 256-thread blocks per SM (min_blocks_per_sm = 2), 4 x 4 up to 28
+// rows (64 x 28 x 28 x 240, also on the 32 x 28 x 28 x 192 small grid, which
+// took the spilling 4 x 4 x 64-bit tile before), 8 x 4 above (32 x 56 x 56 x
+// 96), backward data alike; 64-row maps and batch 1 keep their tiles (8 x 4
+// without the bound; one output per thread). A requested tile gets no bound.
+// CHECK-LABEL: func @f16_bounded
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
+func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, %x1: memref<32x28x28x192xf16>, %w1: memref<5x5x192xf16>, %x2: memref<32x56x56x96xbf16>, %w2: memref<5x5x96xbf16>, %x3: memref<128x64x64x64xf16>, %w3: memref<5x5x64xf16>, %x4: memref<1x28x28x256xf16>, %w4: memref<5x5x256xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<32x28x28x192xf16>, memref<5x5x192xf16>) outs(%x1 : memref<32x28x28x192xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<32x56x56x96xbf16>, memref<5x5x96xbf16>) outs(%x2 : memref<32x56x56x96xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%x3 : memref<128x64x64x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x4, %w4 : memref<1x28x28x256xf16>, memref<5x5x256xf16>) outs(%x4 : memref<1x28x28x256xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<rows = 8>}
+  return
+}
+
+// -----
+
+// f32 filters of at most 9 taps on grids of 1-4 waves (64 x 14 x 14 x 384,
+// 64 x 7 x 7 x 960): the default 4 x 8 x 64-bit row tile (the GEMV kernel
+// before); under one wave (8 x 7 x 7 x 128) still the GEMV kernel.
+// CHECK-LABEL: func @f32_short_mid_grid
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.gemv<
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
+func.func @f32_short_mid_grid(%x0: memref<64x14x14x384xf32>, %w0: memref<3x3x384xf32>, %x1: memref<64x7x7x960xf32>, %w1: memref<3x3x960xf32>, %x2: memref<8x7x7x128xf32>, %w2: memref<3x3x128xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x384xf32>, memref<3x3x384xf32>) outs(%x0 : memref<64x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<64x7x7x960xf32>, memref<3x3x960xf32>) outs(%x1 : memref<64x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<8x7x7x128xf32>, memref<3x3x128xf32>) outs(%x2 : memref<8x7x7x128xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }

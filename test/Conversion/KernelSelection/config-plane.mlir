@@ -12,7 +12,7 @@
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 7, filter = "registers">
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.gemv<
-// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 filters on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
+// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 16-bit 10-25-tap filters on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
 // WHY: remark: dwc.kernel = #dwc.plane<{{.*}}>: chosen
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}plane (by default only
 func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>,
@@ -83,5 +83,28 @@ func.func @partial(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: me
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.plane<channels = 1, band = 4>}
   dwc.depthwise_conv2d ins(%x1, %w1 : memref<2x14x14x12xf16>, memref<7x7x12xf16>) outs(%y1 : memref<2x14x14x12xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.plane<>}
+  return
+}
+
+// -----
+
+// 16-bit filters of 10-25 taps (5x5) on maps of at most 14 output rows with
+// 2^20+ outputs take the plane too (64 x 14 x 14 x 672 f16, 32 x 7 x 7 x 768
+// bf16, backward data alike); batch 1 (1 x 14 x 14 x 384: 75k outputs)
+// keeps the row tile.
+// CHECK-LABEL: func @plane_16bit_5x5
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 64, rows = 2, columns = 7, band = 7>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.row_tile<
+func.func @plane_16bit_5x5(%x0: memref<64x14x14x672xf16>, %w0: memref<5x5x672xf16>, %x1: memref<32x7x7x768xbf16>, %w1: memref<5x5x768xbf16>, %x2: memref<1x14x14x384xf16>, %w2: memref<5x5x384xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%x0 : memref<64x14x14x672xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<32x7x7x768xbf16>, memref<5x5x768xbf16>) outs(%x1 : memref<32x7x7x768xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%x0 : memref<64x14x14x672xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x14x14x384xf16>, memref<5x5x384xf16>) outs(%x2 : memref<1x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }

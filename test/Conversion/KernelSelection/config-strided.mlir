@@ -111,3 +111,29 @@ func.func @refused(%dy1: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %dx: memr
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
+
+// -----
+
+// Forward filters of at most 9 taps on outputs of 28+ rows: 16-bit data 2 x
+// 4 tiles (two output rows per loaded input row of the stride overlap), f32
+// 1 x 4; smaller outputs 2 x 8.
+// CHECK-LABEL: func @forward_rows_16bit
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 8>
+func.func @forward_rows_16bit(%x0: tensor<64x112x112x96xf16>, %w0: tensor<3x3x96xf16>, %x1: tensor<64x56x56x144xbf16>, %w1: tensor<3x3x144xbf16>, %x2: tensor<64x112x112x96xf32>, %w2: tensor<3x3x96xf32>, %x3: tensor<64x14x14x576xf16>, %w3: tensor<3x3x576xf16>) -> (tensor<64x56x56x96xf16>, tensor<64x28x28x144xbf16>, tensor<64x56x56x96xf32>, tensor<64x7x7x576xf16>) {
+  %e0 = tensor.empty() : tensor<64x56x56x96xf16>
+  %y0 = dwc.depthwise_conv2d ins(%x0, %w0 : tensor<64x112x112x96xf16>, tensor<3x3x96xf16>) outs(%e0 : tensor<64x56x56x96xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x56x56x96xf16>
+  %e1 = tensor.empty() : tensor<64x28x28x144xbf16>
+  %y1 = dwc.depthwise_conv2d ins(%x1, %w1 : tensor<64x56x56x144xbf16>, tensor<3x3x144xbf16>) outs(%e1 : tensor<64x28x28x144xbf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x28x28x144xbf16>
+  %e2 = tensor.empty() : tensor<64x56x56x96xf32>
+  %y2 = dwc.depthwise_conv2d ins(%x2, %w2 : tensor<64x112x112x96xf32>, tensor<3x3x96xf32>) outs(%e2 : tensor<64x56x56x96xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x56x56x96xf32>
+  %e3 = tensor.empty() : tensor<64x7x7x576xf16>
+  %y3 = dwc.depthwise_conv2d ins(%x3, %w3 : tensor<64x14x14x576xf16>, tensor<3x3x576xf16>) outs(%e3 : tensor<64x7x7x576xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x7x7x576xf16>
+  return %y0, %y1, %y2, %y3 : tensor<64x56x56x96xf16>, tensor<64x28x28x144xbf16>, tensor<64x56x56x96xf32>, tensor<64x7x7x576xf16>
+}

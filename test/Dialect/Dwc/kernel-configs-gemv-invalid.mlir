@@ -220,9 +220,27 @@ func.func @row_tile_channels_divide(%x: tensor<1x8x8x6xf32>, %w: tensor<3x3x6xf3
 // -----
 
 func.func @row_tile_rows(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
-  // expected-error @+1 {{rows = 1 is not in [2, 16]}}
+  // expected-error @+1 {{rows = 17 is not in [1, 16]}}
   %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<rows = 1>} -> tensor<1x8x8x32xf32>
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<rows = 17>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @row_tile_min_blocks(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{min_blocks_per_sm = 9 is not in [0, 8]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<min_blocks_per_sm = 9>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @row_tile_min_blocks_negative(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{min_blocks_per_sm = -1 is not in [0, 8]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<min_blocks_per_sm = -1>} -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
 }
 

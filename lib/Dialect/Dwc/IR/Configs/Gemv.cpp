@@ -150,11 +150,15 @@ std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
   why = channelsIneligibility(out.getElementType(), out.getDimSize(3),
                               getChannels());
   if (why.empty())
-    why = rangeIneligibility("rows", getRows(), 2, 16);
+    why = rangeIneligibility("rows", getRows(), 1, 16);
   if (why.empty())
     why = rangeIneligibility("columns", getColumns(), 1, 8);
   if (why.empty())
     why = choiceIneligibility("filter", getFilter(), {"registers", "global"});
+  // (At most 2048 resident threads per SM on any chip: 8 blocks of 256.)
+  if (why.empty())
+    why = rangeIneligibility("min_blocks_per_sm", getMinBlocksPerSm(), 0,
+                             kRowTileMaxBlocksPerSm);
   return why;
 }
 

@@ -16,6 +16,9 @@ namespace dwc {
 
 /// Most filter taps of the row-tile kernel (every tap is unrolled).
 inline constexpr int64_t kRowTileMaxTaps = 49;
+/// Most blocks per SM a row-tile launch bound may ask for (256-thread
+/// blocks; no chip holds more than 2048 resident threads per SM).
+inline constexpr int64_t kRowTileMaxBlocksPerSm = 8;
 
 /// Why `op` (a depthwise convolution forward or backward-data op, on tensors
 /// or buffers) cannot take the GEMV and row-tile kernels, whatever their

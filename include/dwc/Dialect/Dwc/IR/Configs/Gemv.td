@@ -50,11 +50,14 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
 
     * `channels`: channels per thread, a 32- to 128-bit power of two
       dividing C (f32: 1, 2 or 4; f16/bf16: 2, 4 or 8);
-    * `rows`: output rows per thread, in [2, 16];
+    * `rows`: output rows per thread, in [1, 16];
     * `columns`: outputs per thread along the width, in [1, 8] (both
       clamped to the output's height and width);
     * `filter`: `"registers"`: the FH x FW filter vectors held in registers;
-      `"global"`: read through L1 at each use.
+      `"global"`: read through L1 at each use;
+    * `min_blocks_per_sm`: 0 (default, left out when printed): no launch
+      bound; k in [1, 8]: blocks of 256 threads that must fit on one SM
+      (`nvvm.minctasm`: ptxas caps the registers at 65536 / (256 k)).
 
     ```mlir
     {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">}
@@ -63,7 +66,8 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$columns,
-                        StringRefParameter<"", "\"\"">:$filter);
+                        StringRefParameter<"", "\"\"">:$filter,
+                        DefaultValuedParameter<"int64_t", "0">:$min_blocks_per_sm);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
