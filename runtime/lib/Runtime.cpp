@@ -138,6 +138,9 @@ struct DriverApi {
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
   CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
+  // Whether a stream is capturing a CUDA graph (optional): a capture admits
+  // only stream-ordered allocations.
+  CUresult (*cuStreamIsCapturing)(CUstream, int *);
   // Tensor maps for the Hopper bulk tensor copies (optional, CUDA >= 12).
   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
                                      const unsigned long long *,
@@ -327,6 +330,7 @@ void loadDriver() {
   resolve(a.cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", false,
           missing);
   resolve(a.cuMemPoolSetAttribute, "cuMemPoolSetAttribute", false, missing);
+  resolve(a.cuStreamIsCapturing, "cuStreamIsCapturing", false, missing);
   resolve(a.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false, missing);
   resolve(a.cuTensorMapEncodeIm2col, "cuTensorMapEncodeIm2col", false,
           missing);
@@ -991,7 +995,7 @@ void mgpuEventRecord(void *event, void *stream) {
 /// device's default pool keeps freed memory cached (release threshold
 /// UINT64_MAX), so a workspace allocated and freed on every call costs no
 /// cuMemAlloc/cuMemFree (cuMemFree synchronises the device) after the first.
-bool streamOrderedAlloc() {
+static bool streamOrderedAlloc() {
   static std::once_flag once;
   static bool enabled = false;
   std::call_once(once, [] {
@@ -1013,11 +1017,31 @@ bool streamOrderedAlloc() {
   return enabled;
 }
 
+/// Whether `stream` is capturing a CUDA graph (false when the driver cannot
+/// say).
+static bool isCapturing(void *stream) {
+  int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
+  return stream && cu().cuStreamIsCapturing &&
+         cu().cuStreamIsCapturing(static_cast<CUstream>(stream), &status) ==
+             CUDA_SUCCESS &&
+         status != 0;
+}
+
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
   if (!ensureContext())
     return nullptr;
+  // cuMemAlloc inside a capture is refused by the driver and invalidates the
+  // whole capture (the caller's graph, not only this call): refuse it here.
+  if ((isHostShared || !streamOrderedAlloc()) && isCapturing(stream)) {
+    setError(DWC_ERROR_INVALID_VALUE,
+             "mgpuMemAlloc(%llu bytes): a workspace inside a CUDA graph capture "
+             "needs the stream-ordered allocator (cuMemAllocAsync; "
+             "DWC_STREAM_ORDERED_ALLOC=0 turns it off)",
+             (unsigned long long)sizeBytes);
+    return nullptr;
+  }
   CUdeviceptr p = 0;
   CUresult r =
       isHostShared

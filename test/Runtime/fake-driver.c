@@ -101,6 +101,17 @@ int main(int argc, char **argv) {
                    params, NULL, 1);
   printf("next call launches: %ld\n", fakeCount(LAUNCH));
   // CHECK-NEXT: next call launches: 4
+
+  // Inside a graph capture only a stream-ordered workspace may be allocated
+  // (this driver has no cuMemAllocAsync): a clear error, not a cuMemAlloc
+  // that invalidates the caller's capture.
+  printf("capturing: %p\n", mgpuMemAlloc(64, (void *)0x2, false));
+  // CHECK-NEXT: capturing: (nil)
+  report("capture", dwcTakeLastError());
+  // CHECK-NEXT: capture: 3 [mgpuMemAlloc(64 bytes): a workspace inside a CUDA graph capture needs the stream-ordered allocator {{.*}}]
+  void *plain = mgpuMemAlloc(64, (void *)0x3, false);
+  printf("not capturing: %d pending: %d\n", plain != NULL, (int)dwcPeekLastError());
+  // CHECK-NEXT: not capturing: 1 pending: 0
   mgpuModuleUnload(m2);
   printf("modules: %d\n", dwcGetModuleCount());
   // CHECK-NEXT: modules: 0

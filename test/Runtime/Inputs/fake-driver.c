@@ -68,6 +68,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 int cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(1); return 0; }
 int cuStreamDestroy_v2(void *s) { free(s); return 0; }
 int cuStreamSynchronize(void *s) { (void)s; return 0; }
+// Stream 0x2 is "capturing a CUDA graph".
+int cuStreamIsCapturing(void *s, int *status) { *status = s == (void *)0x2; return 0; }
 int cuStreamWaitEvent(void *s, void *e, unsigned f) { (void)s; (void)e; (void)f; return 0; }
 int cuEventCreate(void **e, unsigned f) { (void)f; *e = malloc(1); return 0; }
 int cuEventDestroy_v2(void *e) { free(e); return 0; }
