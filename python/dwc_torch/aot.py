@@ -39,7 +39,7 @@ if __package__ in (None, ""):
     __package__ = "dwc_torch"
 
 from . import cache  # noqa: E402
-from .spec import OPS, parse_spec, spec_from_dict, spec_ops  # noqa: E402
+from .spec import OPS, layer_ops, parse_spec, spec_from_dict, spec_ops  # noqa: E402
 from .version import __version__  # noqa: E402
 
 MANIFEST_FORMAT = "dwc_torch-kernels-1"
@@ -202,7 +202,7 @@ def _work_from_args(ap, args):
     if args.specs_file:
         for item in json.load(open(args.specs_file)):
             specs.append(parse_spec(item) if isinstance(item, str) else spec_from_dict(item))
-    work = [(s, ops if s.family == "dw" else spec_ops(s, True)) for s in specs]
+    work = [(s, layer_ops(s, ops) if s.family == "dw" else spec_ops(s, True)) for s in specs]
     if args.model:
         if not args.input:
             ap.error("--model needs --input (e.g. 64,3,224,224)")
@@ -234,8 +234,8 @@ def main(argv=None):
             if ext in (".mlir", ".o", ".h", ".log") and stem not in keep:
                 os.remove(os.path.join(args.out, f))
     n = sum(len(ops) for _, ops in work)
-    print("dwc_torch.aot: %d specs x %d ops -> %s (%s)" % (
-        len({s for s, _ in work}), max(len(o) for _, o in work), args.out, args.chip))
+    print("dwc_torch.aot: %d specs, %d ops -> %s (%s)" % (
+        len({s for s, _ in work}), n, args.out, args.chip))
     m = build(work, aot, args.out, args.j, args.aot_flag, args.chip, args.cache)
     failed = [o["symbol"] for s in m["specs"] for o in s["ops"].values() if o["error"]]
     n = sum(len(s["ops"]) for s in m["specs"])

@@ -17,9 +17,9 @@ import os
 import subprocess
 
 if __package__ in (None, ""):
-    from spec import OPS, LayerSpec  # type: ignore
+    from spec import OPS, LayerSpec, layer_ops  # type: ignore
 else:
-    from .spec import OPS, LayerSpec
+    from .spec import OPS, LayerSpec, layer_ops
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -116,7 +116,7 @@ class KernelLibrary:
 
     def has(self, spec, ops=OPS):
         avail = self.available.get(spec.key, {})
-        return all(op in avail for op in ops)
+        return all(op in avail for op in layer_ops(spec, ops))
 
     def why_missing(self, spec, ops=OPS):
         if spec.key in self.failed:

@@ -19,7 +19,7 @@ ESIZE = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2}
 # torch dtype names, for code that has torch.
 TORCH_NAMES = {"f64": "float64", "f32": "float32", "f16": "float16",
                "bf16": "bfloat16"}
-OPS = ("fwd", "bwd_data", "bwd_filter")
+OPS = ("fwd", "bwd_data", "bwd_filter", "bwd_bias")
 
 
 def _pair(v, what) -> List[int]:
@@ -201,6 +201,15 @@ class LayerSpec:
                 "         %s -> %s\n"
                 "  return %%dw : %s\n}\n") % (name, tx, ty, tdw, tdw, tx, ty, tdw,
                                               self._attrs(), tdw, tdw)
+        if op == "bwd_bias":
+            if not self.bias:
+                raise ValueError("bwd_bias of a layer without bias: %s" % self.key)
+            tdb = "tensor<%dx%s>" % (self.C, self.grad_filter_dtype)
+            return head + (
+                "func.func @%s(%%dy: %s) -> %s {\n"
+                "  %%init = tensor.empty() : %s\n"
+                "  %%db = dwc.conv2d_backward_bias ins(%%dy : %s) outs(%%init : %s) -> %s\n"
+                "  return %%db : %s\n}\n") % (name, ty, tdb, tdb, ty, tdb, tdb, tdb)
         raise ValueError(op)
 
 
@@ -240,7 +249,7 @@ def parse_spec(text: str) -> LayerSpec:
 # layout must match key builders of csrc/dwc_ops.cpp:
 #   [op, dtype, N, C, H, W, <op fields>]
 OP_IDS = {"fwd": 0, "bwd_data": 1, "bwd_filter": 2, "pool_fwd": 3,
-          "pool_bwd": 4, "gap": 5, "conv_fwd": 6}
+          "pool_bwd": 4, "gap": 5, "conv_fwd": 6, "bwd_bias": 8}
 OP_NAMES = {v: k for k, v in OP_IDS.items()}
 DTYPE_IDS = {"f32": 0, "f16": 1, "bf16": 2, "f64": 3}
 DTYPE_NAMES = {v: k for k, v in DTYPE_IDS.items()}
@@ -251,7 +260,7 @@ def _layer_key(self, op):
     """Registry key of one op of a depthwise LayerSpec."""
     return ([OP_IDS[op], DTYPE_IDS[self.dtype], self.N, self.C, self.H, self.W]
             + list(self.kernel) + list(self.stride) + list(self.dilation)
-            + list(self.padding) + [int(self.bias and op == "fwd")])
+            + list(self.padding) + [int(self.bias and op in ("fwd", "bwd_bias"))])
 
 
 LayerSpec.registry_key = _layer_key
@@ -482,7 +491,7 @@ def spec_from_key(key):
     op, dt = OP_NAMES[key[0]], DTYPE_NAMES[key[1]]
     N, C, H, W = key[2:6]
     f = key[6:]
-    if op in ("fwd", "bwd_data", "bwd_filter"):
+    if op in ("fwd", "bwd_data", "bwd_filter", "bwd_bias"):
         return op, LayerSpec.make(N, C, H, W, f[0:2], f[2:4], f[6:10], f[4:6], dt,
                                   bool(f[10]))
     if op in ("pool_fwd", "pool_bwd"):
@@ -494,11 +503,18 @@ def spec_from_key(key):
                              bool(f[11]))
 
 
+def layer_ops(spec, ops=OPS):
+    """`ops` of a depthwise layer that it has: bwd_bias only with a bias."""
+    return tuple(o for o in ops if o != "bwd_bias" or spec.bias)
+
+
 def spec_ops(spec, train):
     """The ops a layer needs: forward only for inference, all for training."""
     fam = spec.family
     if fam == "dw":
-        return ("fwd", "bwd_data", "bwd_filter") if train else ("fwd",)
+        if not train:
+            return ("fwd",)
+        return ("fwd", "bwd_data", "bwd_filter") + (("bwd_bias",) if spec.bias else ())
     if fam == "pool":
         return ("pool_fwd", "pool_bwd") if train else ("pool_fwd",)
     if fam == "gap":

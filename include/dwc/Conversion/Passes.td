@@ -538,7 +538,7 @@ def ConvertDwcToGPUPool : Pass<"convert-dwc-to-gpu-pool", "mlir::ModuleOp"> {
 
 def ConvertDwcToGPUGlobalPool
     : Pass<"convert-dwc-to-gpu-global-pool", "mlir::ModuleOp"> {
-  let summary = "Lower global average pooling and its gradient to streaming GPU kernels";
+  let summary = "Lower global average pooling, its gradient and bias gradients to streaming GPU kernels";
   let description = [{
     Replaces memref-form `dwc.global_avg_pool` and `dwc.pool2d avg` whose
     window is the whole input (no padding, no activation) carrying a
@@ -578,6 +578,14 @@ def ConvertDwcToGPUGlobalPool
       SM; field `position_blocks`): block s takes position rows
       s * R + r + k * R * S. (Not yet timed on the GPU: batch-1 gradients
       ran on 6-80 blocks at 0.37-0.95x PyTorch before the split.)
+    * Bias gradient (`dwc.conv2d_backward_bias` carrying
+      `#dwc.backward_bias`): the reduction's layout over the
+      `slices` x (N * OH * OW / slices) x C view of dY (block = slice x
+      channel tile) into an f32 `slices` x C workspace
+      (`<func>_backward_bias_slices`), then the same reduction over the
+      workspace viewed as 1 x slices x C into dB
+      (`<func>_backward_bias_total`): two ordered sums, no atomics, so the
+      result is the same on every run.
 
     The configuration's rules (include/dwc/Dialect/Dwc/IR/Configs/Pool.h)
     refuse non-identity layouts, dynamic shapes, grids over 2^31 - 1

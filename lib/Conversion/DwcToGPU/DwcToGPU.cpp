@@ -581,6 +581,38 @@ struct GlobalAvgPoolLowering : DirectLowering<GlobalAvgPoolOp> {
   }
 };
 
+/// dB[c] = sum over the N * OH rows and OW columns of dY: one thread per
+/// channel vector walks all of them (the fallback of the slice reduction
+/// of convert-dwc-to-gpu-global-pool).
+struct Conv2DBackwardBiasLowering : DirectLowering<Conv2DBackwardBiasOp> {
+  using DirectLowering::DirectLowering;
+  void emit(Conv2DBackwardBiasOp op, PatternRewriter &rewriter) const override {
+    Value dy = op.getOutputGrad(), db = op.getInit();
+    auto g = shapeOf(dy);
+    int64_t rows = g[0] * g[1], W = g[2], C = g[3];
+    int64_t vw = pickVectorWidth(elemOf(dy), C, {dy, db});
+    Type acc = op.getAccType();
+
+    emitVectorLaunch(rewriter, op, {C / vw}, vw, acc,
+                     [&](OpBuilder &b, Location loc, KernelEmitter &e,
+                         ArrayRef<Value> co) {
+      Value c = co[0];
+      Value flat = memref::CollapseShapeOp::create(
+          b, loc, dy, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+      Value h;
+      auto row = [&](KernelEmitter &, Value r, int64_t, int64_t) { h = r; };
+      auto tap = [&](KernelEmitter &ew, Value w, int64_t, int64_t,
+                     ValueRange a) -> SmallVector<Value> {
+        return {arith::AddFOp::create(ew.b, ew.loc, a[0],
+                                      ew.toAcc(ew.load(flat, {h, w, c})))};
+      };
+      auto res = emitWindow(e, rows, W, false, W <= kMaxUnroll, e.zero(acc),
+                            row, tap, /*keepRowsRolled=*/false);
+      e.store(e.convert(res[0], elemOf(db)), db, {c});
+    });
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // im2win and dense convolution
 //===----------------------------------------------------------------------===//
@@ -713,7 +745,8 @@ struct ConvertDwcToGPUPass
     applyKernelPatterns<DepthwiseConv2DLowering,
                         DepthwiseConv2DBackwardDataLowering,
                         DepthwiseConv2DBackwardFilterLowering, Pool2DLowering,
-                        GlobalAvgPoolLowering, Im2winLowering, Conv2DLowering>(
+                        GlobalAvgPoolLowering, Conv2DBackwardBiasLowering,
+                        Im2winLowering, Conv2DLowering>(
         module);
 
     module.walk([&](Operation *op) {

@@ -40,6 +40,8 @@ namespace {
 constexpr int64_t kWarp = 32;
 /// Per-thread position loops up to this length are unrolled completely.
 constexpr int64_t kMaxFullUnroll = 16;
+/// Loads in flight per thread of the bias gradient's sum of its slices.
+constexpr int64_t kBackwardBiasTotalUnroll = 8;
 
 using GapPlan = GlobalPoolPlan;
 
@@ -184,10 +186,23 @@ void guarded(OpBuilder &b, Location loc, Value cond,
   body(tb);
 }
 
-/// Y[n, c] = sum_p X[n, p, c] / P: per-thread sums, a butterfly within each
-/// warp, the warps' sums through workgroup memory, added by the first lanes.
+/// Builds, inside a kernel, a view of an operand (N x P x C input, N x C
+/// output).
+using ViewFn = function_ref<Value(OpBuilder &, Location)>;
+
+/// What a reduction kernel computes: Y[n, c] = sum_p X[n, p, c], divided by
+/// P for a mean; the views of X and Y, the kernel's name.
+struct ReductionSpec {
+  ViewFn input, output;
+  bool mean;
+  StringRef name, suffix;
+};
+
+/// Y[n, c] = sum_p X[n, p, c] (/ P): per-thread sums, a butterfly within
+/// each warp, the warps' sums through workgroup memory, added by the first
+/// lanes.
 void emitReduction(RewriterBase &rewriter, Operation *op, const GapPlan &p,
-                   Value x, Value y, Type acc, int64_t unroll) {
+                   const ReductionSpec &spec, Type acc, int64_t unroll) {
   Location loc = op->getLoc();
   int64_t warps = p.threads() / kWarp;
   auto wg = gpu::AddressSpaceAttr::get(rewriter.getContext(),
@@ -199,11 +214,11 @@ void emitReduction(RewriterBase &rewriter, Operation *op, const GapPlan &p,
   rewriter.setInsertionPoint(op);
   auto [launch, b] = createGridLaunch(rewriter, loc, p.blocks(), 1,
                                       p.threads(), buffers);
-  nameKernel(launch, GlobalPoolKernelAttr::getMnemonic());
+  nameKernel(launch, spec.name, spec.suffix);
   GapEmitter e{b, loc, p.vw};
   GapThread t = threadCoords(e, p, launch);
-  Value flat = memref::CollapseShapeOp::create(
-      b, loc, x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  Value flat = spec.input(b, loc);
+  Value y = spec.output(b, loc);
   SmallVector<Value> sum = forPositionGroups(
       b, loc, p, unroll, ValueRange{e.zeros(acc)},
       [&](OpBuilder &gb, Value k0, int64_t count, bool tail, ValueRange a) {
@@ -214,14 +229,15 @@ void emitReduction(RewriterBase &rewriter, Operation *op, const GapPlan &p,
   Value lane0 = p.CT < kWarp ? e.lt(e.rem(t.tid, kWarp), p.CT) : Value();
   auto finish = [&](OpBuilder &fb, Value total) {
     GapEmitter f{fb, loc, p.vw};
-    Value mean = arith::DivFOp::create(
-        fb, loc, total,
-        arith::ConstantOp::create(
-            fb, loc,
-            DenseElementsAttr::get(f.vec(acc),
-                                   fb.getFloatAttr(acc, double(p.P)))));
+    if (spec.mean)
+      total = arith::DivFOp::create(
+          fb, loc, total,
+          arith::ConstantOp::create(
+              fb, loc,
+              DenseElementsAttr::get(f.vec(acc),
+                                     fb.getFloatAttr(acc, double(p.P)))));
     Type elt = cast<MemRefType>(y.getType()).getElementType();
-    f.store(f.convert(mean, elt), y, {t.n, f.cst(0), f.cst(0), t.c});
+    f.store(f.convert(total, elt), y, {t.n, t.c});
   };
   if (warps == 1) {
     guarded(b, loc, e.andi(lane0, t.active),
@@ -316,7 +332,16 @@ LogicalResult rewriteAsReduction(Operation *op, Value input, Value init,
   if (failed(planned))
     return failure();
   auto [config, p] = *planned;
-  emitReduction(rewriter, op, p, input, init, acc, config.getUnroll());
+  auto collapse = [](Value v, SmallVector<ReassociationIndices> groups) {
+    return [v, groups](OpBuilder &b, Location loc) -> Value {
+      return memref::CollapseShapeOp::create(b, loc, v, groups);
+    };
+  };
+  auto x = collapse(input, {{0}, {1, 2}, {3}});
+  auto y = collapse(init, {{0, 1, 2}, {3}});
+  emitReduction(rewriter, op, p,
+                {x, y, /*mean=*/true, GlobalPoolKernelAttr::getMnemonic(), ""},
+                acc, config.getUnroll());
   rewriter.eraseOp(op);
   return success();
 }
@@ -356,13 +381,71 @@ struct GlobalPool2DBackwardLowering : OpRewritePattern<Pool2DBackwardOp> {
   }
 };
 
+/// The bias gradient: dY's rows in slices summed into an f32 workspace,
+/// then the workspace's rows in order into dB.
+struct BackwardBiasLowering : OpRewritePattern<Conv2DBackwardBiasOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DBackwardBiasOp op,
+                                PatternRewriter &rewriter) const override {
+    auto config = emittableConfigOf<BackwardBiasKernelAttr>(op, rewriter);
+    if (failed(config))
+      return failure();
+    std::string why;
+    auto [rows, C] = *backwardBiasShapeOf(op, why);
+    Value dy = op.getOutputGrad(), db = op.getInit();
+    Type elem = cast<MemRefType>(dy.getType()).getElementType();
+    BackwardBiasPlan p =
+        backwardBiasPlan(rows, C, elem, config->getSlices(),
+                         config->getChannelTile(), config->getThreads(),
+                         config->getTotalThreads());
+    int64_t Z = p.slices.N;
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Type f32 = rewriter.getF32Type();
+    // Rows of 2 x 128-bit f32 vectors for 16-bit dY: 32-byte aligned.
+    Value ws = memref::AllocOp::create(rewriter, loc,
+                                       MemRefType::get({Z, C}, f32),
+                                       rewriter.getI64IntegerAttr(64));
+    auto slicesOfDy = [&](OpBuilder &b, Location l) -> Value {
+      Value flat = memref::CollapseShapeOp::create(
+          b, l, dy, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+      return memref::ExpandShapeOp::create(
+          b, l, MemRefType::get({Z, rows / Z, C}, elem), flat,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    };
+    auto wsRows = [&](OpBuilder &, Location) { return ws; };
+    auto wsAsOne = [&](OpBuilder &b, Location l) -> Value {
+      return memref::ExpandShapeOp::create(
+          b, l, MemRefType::get({1, Z, C}, f32), ws,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    };
+    auto dbAsOne = [&](OpBuilder &b, Location l) -> Value {
+      Type dbElem = cast<MemRefType>(db.getType()).getElementType();
+      return memref::ExpandShapeOp::create(
+          b, l, MemRefType::get({1, C}, dbElem), db,
+          SmallVector<ReassociationIndices>{{0, 1}});
+    };
+    StringRef family = BackwardBiasKernelAttr::getMnemonic();
+    emitReduction(rewriter, op, p.slices,
+                  {slicesOfDy, wsRows, /*mean=*/false, family, "slices"},
+                  op.getAccType(), config->getUnroll());
+    emitReduction(rewriter, op, p.total,
+                  {wsAsOne, dbAsOne, /*mean=*/false, family, "total"},
+                  op.getAccType(), kBackwardBiasTotalUnroll);
+    memref::DeallocOp::create(rewriter, loc, ws);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertDwcToGPUGlobalPoolPass
     : PatternKernelPass<ConvertDwcToGPUGlobalPoolPass,
                         dwc::impl::ConvertDwcToGPUGlobalPoolBase,
                         /*benefit=*/1,
                         GlobalAvgPoolLowering,
                         GlobalPool2DLowering,
-                        GlobalPool2DBackwardLowering> {
+                        GlobalPool2DBackwardLowering,
+                        BackwardBiasLowering> {
   using PatternKernelPass::PatternKernelPass;
 };
 

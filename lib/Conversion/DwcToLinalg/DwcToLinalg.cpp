@@ -462,6 +462,30 @@ struct BackwardFilterLowering
   }
 };
 
+/// dB[c] = sum_{n,oh,ow} dY[n,oh,ow,c] in the accumulation type, rounded
+/// once into dB's type.
+struct BackwardBiasLowering : DwcLowering<dwc::Conv2DBackwardBiasOp> {
+  using DwcLowering::DwcLowering;
+  Value lower(dwc::Conv2DBackwardBiasOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Type acc = op.getAccType();
+    Value init = zeroAccumulator(b, loc, adaptor.getInit(), acc);
+    // Loops (c, n, oh, ow).
+    AffineExpr c, n, oh, ow;
+    bindDims(ctx, c, n, oh, ow);
+    Value sum = generic(b, loc, ValueRange{adaptor.getOutputGrad()}, init,
+                        affineMaps(ctx, 4, {{n, oh, ow, c}, {c}}),
+                        {kPar, kRed, kRed, kRed},
+                        [&](OpBuilder &nb, Location l, ValueRange args) {
+                          Value v = convertFloat(nb, l, args[0], acc);
+                          return arith::AddFOp::create(nb, l, args[1], v);
+                        });
+    return roundInto(b, loc, sum, adaptor.getInit());
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // pool2d
 //===----------------------------------------------------------------------===//
@@ -839,8 +863,8 @@ struct ConvertDwcToLinalgPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<DepthwiseConvLowering, BackwardDataLowering,
-                 BackwardFilterLowering, Pool2DLowering, GlobalAvgPoolLowering,
-                 Im2winLowering, Conv2DLowering, Pool2DBackwardLowering>(ctx);
+                 BackwardFilterLowering, BackwardBiasLowering, Pool2DLowering,
+                 GlobalAvgPoolLowering, Im2winLowering, Conv2DLowering, Pool2DBackwardLowering>(ctx);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<dwc::DwcDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

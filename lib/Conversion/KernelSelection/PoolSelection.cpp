@@ -141,6 +141,72 @@ Attribute selectGlobalPoolBackward(Operation *op, TargetAttr target,
 }
 
 //===----------------------------------------------------------------------===//
+// Bias gradient
+//===----------------------------------------------------------------------===//
+
+/// Threads of a bias-gradient block: 512 (two 256-thread blocks' worth of
+/// loads in flight per block), fewer when dY has fewer rows.
+constexpr int64_t kBackwardBiasThreads = 512;
+/// Rows a thread of the first kernel visits at least.
+constexpr int64_t kBackwardBiasMinRowsPerThread = 4;
+
+/// Threads of the sum over `slices` workspace rows of CV f32 vectors: the
+/// tile's rows up to 256 threads, no more rows than slices, whole warps.
+int64_t totalThreads(int64_t slices, int64_t CV) {
+  int64_t CT = std::min<int64_t>(kWarp, llvm::PowerOf2Ceil(CV));
+  int64_t rows = std::min<int64_t>(256 / CT,
+                                   int64_t(llvm::bit_floor(uint64_t(slices))));
+  return std::max<int64_t>(kWarp, CT * rows);
+}
+
+/// The largest divisor of `n` in [1, limit].
+int64_t largestDivisorUpTo(int64_t n, int64_t limit) {
+  for (int64_t d = std::clamp<int64_t>(limit, 1, n); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/// #dwc.backward_bias: tiles of all channel vectors up to one warp; about
+/// two blocks per SM, as slices that divide the rows (the second kernel,
+/// one block per tile, adds 2 x SMs workspace rows); each thread at least
+/// kBackwardBiasMinRowsPerThread rows.
+Attribute selectBackwardBias(Operation *op, TargetAttr target, Attribute given,
+                             std::string &why) {
+  std::optional<std::pair<int64_t, int64_t>> shape =
+      backwardBiasShapeOf(op, why);
+  if (!shape)
+    return {};
+  auto [rows, C] = *shape;
+  Type elem = elemOfOperand0(op);
+  auto g = dyn_cast_or_null<BackwardBiasKernelAttr>(given);
+  BackwardBiasPlan p = backwardBiasPlan(rows, C, elem, 1, 1, 32, 32);
+  int64_t CV = p.slices.CV;
+  int64_t CT = g && g.getChannelTile()
+                   ? g.getChannelTile()
+                   : std::min<int64_t>(kWarp, llvm::PowerOf2Ceil(CV));
+  int64_t step = kWarp / std::gcd(CT, kWarp);
+  int64_t R = std::min<int64_t>(kBackwardBiasThreads / CT,
+                                int64_t(llvm::bit_floor(uint64_t(rows))));
+  R = std::max(step, R / step * step);
+  int64_t threads = g && g.getThreads() ? g.getThreads() : CT * R;
+  R = std::max<int64_t>(1, threads / CT);
+  int64_t tiles = llvm::divideCeil(CV, CT);
+  int64_t want = std::min<int64_t>(
+      llvm::divideCeil(2 * target.getSmCount(), tiles),
+      rows / (R * kBackwardBiasMinRowsPerThread));
+  int64_t Z = g && g.getSlices() ? g.getSlices()
+                                 : largestDivisorUpTo(rows, want);
+  auto config = BackwardBiasKernelAttr::get(
+      op->getContext(), Z, CT, threads,
+      g && g.getUnroll() ? g.getUnroll() : kGlobalPoolUnroll,
+      g && g.getTotalThreads() ? g.getTotalThreads()
+                               : totalThreads(Z, p.total.CV));
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
+
+//===----------------------------------------------------------------------===//
 // Windowed pooling
 //===----------------------------------------------------------------------===//
 
@@ -360,6 +426,8 @@ void dwc::appendPoolKernelFamilies(SmallVectorImpl<KernelFamily> &families) {
       {GlobalPoolKernelAttr::getMnemonic(), selectGlobalPool});
   families.push_back({GlobalPoolBackwardKernelAttr::getMnemonic(),
                       selectGlobalPoolBackward});
+  families.push_back(
+      {BackwardBiasKernelAttr::getMnemonic(), selectBackwardBias});
   families.push_back({ConvPoolKernelAttr::getMnemonic(), selectConvPool});
   families.push_back(
       {PoolForwardKernelAttr::getMnemonic(), selectPoolForward});

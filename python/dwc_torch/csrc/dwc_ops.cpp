@@ -60,7 +60,7 @@ struct KeyHash {
   }
 };
 
-enum Op : int64_t { Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd };
+enum Op : int64_t { Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd, BwdBias = 8 };
 
 using SetStreamFn = int (*)(void *);
 using MessageFn = const char *(*)();
@@ -408,6 +408,28 @@ at::Tensor dwBackwardFilterAs(const at::Tensor &x, const at::Tensor &gy, at::Int
   return r;
 }
 
+// dB = dY summed over N, H, W in f32 (f64), in dtype `out`: the layer's
+// conv2d_backward_bias kernel (keyed by the layer, as its backward ops)
+// where it is loaded, else PyTorch's sum (several times slower on
+// channels_last dY).
+at::Tensor dwBackwardBias(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                          at::IntArrayRef stride, at::IntArrayRef padding,
+                          at::IntArrayRef dilation, at::ScalarType out) {
+  auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  void *fn = x.is_cuda() && usable(x) && gy.scalar_type() == x.scalar_type() && gy.dim() == 4 &&
+                     gy.size(0) == x.size(0) && gy.size(1) == x.size(1)
+                 ? lookup(convKey(BwdBias, x, k, stride, padding, dilation, true))
+                 : nullptr;
+  if (!fn)
+    return gy.sum({0, 2, 3}, false, acc).to(out);
+  checkDevice("depthwise_conv2d", "grad_out", gy, x);
+  CurrentDevice device(x);
+  at::Tensor g = nhwc(gy);
+  at::Tensor db = emptyCuda({x.size(1)}, x, acc, at::MemoryFormat::Contiguous);
+  launch(fn, x, {g.data_ptr(), db.data_ptr()});
+  return db.to(out);
+}
+
 at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
                             at::IntArrayRef stride, at::IntArrayRef padding,
                             at::IntArrayRef dilation) {
@@ -675,10 +697,9 @@ public:
     if (ctx->needs_input_grad(1))
       dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
                .to(w.scalar_type());
-    if (conf[8] && ctx->needs_input_grad(2)) {
-      auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-      db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
-    }
+    if (conf[8] && ctx->needs_input_grad(2))
+      db = dwBackwardBias(x, gy, w.sizes().slice(2), stride, padding, dilation,
+                          gy.scalar_type());
     return {dx, dw, db, at::Tensor(), at::Tensor()};
   }
 };
@@ -728,10 +749,9 @@ struct DwBackward : public torch::autograd::Node {
                                             dilation);
     if (dw.defined())
       dw = dw.to(w.scalar_type());
-    if (bias_ && should_compute_output(2)) {
-      auto acc = gy.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-      db = gy.sum({0, 2, 3}, false, acc).to(gy.scalar_type());
-    }
+    if (bias_ && should_compute_output(2))
+      db = dwBackwardBias(x, gy, w.sizes().slice(2), stride, padding, dilation,
+                          gy.scalar_type());
     return {dx, dw, db};
   }
 };

@@ -18,7 +18,7 @@
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: vector.load %{{.*}} : memref<8x32x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: arith.divf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK: vector.store %{{.*}} : memref<128x1x1x768xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}} : memref<128x768xf32>, vector<4xf32>
 // CHECK-NOT: dwc.global_avg_pool
 // OPT-LABEL: func.func @head_f32
 // OPT: gpu.launch blocks({{.*}}) in ({{.*}} = %c3072, {{.*}}) threads({{.*}}) in ({{.*}} = %c128,
@@ -51,7 +51,7 @@ func.func @head_f32(%x: memref<128x7x7x768xf32>, %y: memref<128x1x1x768xf32>) {
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32{{.*}} : f32
 // CHECK: gpu.barrier
 // CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
-// CHECK: vector.store %{{.*}} : memref<128x1x1x96xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}} : memref<128x96xf16>, vector<8xf16>
 func.func @se_f16(%x: memref<128x56x56x96xf16>, %y: memref<128x1x1x96xf16>) {
   dwc.global_avg_pool ins(%x : memref<128x56x56x96xf16>) outs(%y : memref<128x1x1x96xf16>)
   return
@@ -66,7 +66,7 @@ func.func @se_f16(%x: memref<128x56x56x96xf16>, %y: memref<128x1x1x96xf16>) {
 // CHECK: arith.cmpi ult, %{{.*}}, %c77
 // CHECK: arith.minsi
 // CHECK: vector.load %{{.*}} : memref<3x63x77xbf16>, vector<1xbf16>
-// CHECK: vector.store %{{.*}} : memref<3x1x1x77xbf16>, vector<1xbf16>
+// CHECK: vector.store %{{.*}} : memref<3x77xbf16>, vector<1xbf16>
 func.func @odd_bf16(%x: memref<3x7x9x77xbf16>, %y: memref<3x1x1x77xbf16>) {
   dwc.global_avg_pool ins(%x : memref<3x7x9x77xbf16>) outs(%y : memref<3x1x1x77xbf16>)
   return

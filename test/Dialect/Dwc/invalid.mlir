@@ -813,3 +813,43 @@ func.func @element_bound(%x: memref<2147483647x2147483647x2147483647x2xf32>, %i:
   dwc.global_avg_pool ins(%x : memref<2147483647x2147483647x2147483647x2xf32>) outs(%i : memref<2147483647x1x1x2xf32>)
   return
 }
+
+// -----
+
+func.func @bias_grad_rank(%dy: tensor<1x8x8x4xf32>, %i: tensor<1x4xf32>) {
+  // expected-error @+1 {{expects bias gradient of rank 1 (C), got rank 2}}
+  %0 = dwc.conv2d_backward_bias ins(%dy : tensor<1x8x8x4xf32>) outs(%i : tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @bias_grad_dy_rank(%dy: tensor<8x8x4xf32>, %i: tensor<4xf32>) {
+  // expected-error @+1 {{expects output gradient of rank 4 (N x OH x OW x C), got rank 3}}
+  %0 = dwc.conv2d_backward_bias ins(%dy : tensor<8x8x4xf32>) outs(%i : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bias_grad_channels(%dy: tensor<1x8x8x4xf32>, %i: tensor<8xf32>) {
+  // expected-error @+1 {{bias gradient shape mismatch: expected 4 from the operands and attributes, got 8}}
+  %0 = dwc.conv2d_backward_bias ins(%dy : tensor<1x8x8x4xf32>) outs(%i : tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @bias_grad_type(%dy: tensor<1x8x8x4xf32>, %i: tensor<4xf16>) {
+  // expected-error @+1 {{expects a bias gradient of the output gradient's element type or f32, got 'f16'}}
+  %0 = dwc.conv2d_backward_bias ins(%dy : tensor<1x8x8x4xf32>) outs(%i : tensor<4xf16>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @bias_grad_no_result(%dy: tensor<1x8x8x4xf32>, %i: tensor<4xf32>) {
+  // expected-error @+1 {{expects one result of the destination's type 'tensor<4xf32>'}}
+  dwc.conv2d_backward_bias ins(%dy : tensor<1x8x8x4xf32>) outs(%i : tensor<4xf32>)
+  return
+}

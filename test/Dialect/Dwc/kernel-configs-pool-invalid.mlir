@@ -529,3 +529,83 @@ func.func @no_operands() {
   "dwc.global_avg_pool"() {dwc.kernel = #dwc.global_pool<unroll = 4>} : () -> ()
   return
 }
+
+// -----
+
+func.func @bias_on_gap(%x: memref<1x7x7x16xf32>, %y: memref<1x1x1x16xf32>) {
+  // expected-error @+1 {{does not fit this op: not a dwc.conv2d_backward_bias}}
+  dwc.global_avg_pool ins(%x : memref<1x7x7x16xf32>) outs(%y : memref<1x1x1x16xf32>) {dwc.kernel = #dwc.backward_bias<unroll = 4>}
+  return
+}
+
+// -----
+
+func.func @bias_f64(%dy: memref<1x7x7x16xf64>, %db: memref<16xf64>) {
+  // expected-error @+1 {{does not fit this op: element type is not f32, f16 or bf16}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf64>) outs(%db : memref<16xf64>) {dwc.kernel = #dwc.backward_bias<unroll = 4>}
+  return
+}
+
+// -----
+
+func.func @bias_layout(%dy: memref<1x7x7x16xf32, strided<[1568, 224, 32, 1]>>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: non-identity layout}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32, strided<[1568, 224, 32, 1]>>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<unroll = 4>}
+  return
+}
+
+// -----
+
+func.func @bias_slices_range(%dy: memref<1x7x7x16xf32>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: slices = 2097152 is not in [1, 1048576]}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<slices = 2097152>}
+  return
+}
+
+// -----
+
+func.func @bias_slices_divide(%dy: memref<1x7x7x16xf32>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: slices = 4 does not divide the 49 rows of dY}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<slices = 4>}
+  return
+}
+
+// -----
+
+func.func @bias_channel_tile(%dy: memref<1x7x7x16xf32>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: channel_tile = 3 is not a power of two in [1, 32]}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<channel_tile = 3>}
+  return
+}
+
+// -----
+
+func.func @bias_threads(%dy: memref<1x7x7x16xf32>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: threads = 48 is not a multiple of 32 in [32, 1024]}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<threads = 48>}
+  return
+}
+
+// -----
+
+func.func @bias_unroll(%dy: memref<1x7x7x16xf32>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: unroll = 20 is not in [1, 16]}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<unroll = 20>}
+  return
+}
+
+// -----
+
+func.func @bias_grid(%dy: memref<1048576x1x1x16384xf32>, %db: memref<16384xf32>) {
+  // expected-error @+1 {{does not fit this op: grid too large}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1048576x1x1x16384xf32>) outs(%db : memref<16384xf32>) {dwc.kernel = #dwc.backward_bias<slices = 1048576, channel_tile = 1, threads = 32, unroll = 8>}
+  return
+}
+
+// -----
+
+func.func @bias_total_threads(%dy: memref<1x7x7x16xf32>, %db: memref<16xf32>) {
+  // expected-error @+1 {{does not fit this op: total_threads = 2048 is not a multiple of 32 in [32, 1024]}}
+  dwc.conv2d_backward_bias ins(%dy : memref<1x7x7x16xf32>) outs(%db : memref<16xf32>) {dwc.kernel = #dwc.backward_bias<total_threads = 2048>}
+  return
+}

@@ -119,3 +119,16 @@ func.func @depthwise_f64(%x: tensor<2x9x8x5xf64>, %w: tensor<3x3x5xf64>, %b: ten
          strides = [2, 2] dilations = [1, 1] padding = [1, 2, 0, 1] -> tensor<3x3x5xf64>
   return %0, %1, %2 : tensor<2x5x4x5xf64>, tensor<2x9x8x5xf64>, tensor<3x3x5xf64>
 }
+
+// The bias gradient: f32 or dY's element type, tensor and memref form.
+// CHECK-LABEL: func @backward_bias
+func.func @backward_bias(%dy: tensor<2x5x4x6xf16>, %db: tensor<6xf32>, %dyh: tensor<2x5x4x6xf16>, %dbh: tensor<6xf16>,
+                         %mdy: memref<1x3x3x8xf64>, %mdb: memref<8xf64>) -> (tensor<6xf32>, tensor<6xf16>) {
+  // CHECK: dwc.conv2d_backward_bias ins({{.*}} : tensor<2x5x4x6xf16>) outs({{.*}} : tensor<6xf32>) -> tensor<6xf32>
+  %0 = dwc.conv2d_backward_bias ins(%dy : tensor<2x5x4x6xf16>) outs(%db : tensor<6xf32>) -> tensor<6xf32>
+  // CHECK: dwc.conv2d_backward_bias ins({{.*}} : tensor<2x5x4x6xf16>) outs({{.*}} : tensor<6xf16>) -> tensor<6xf16>
+  %1 = dwc.conv2d_backward_bias ins(%dyh : tensor<2x5x4x6xf16>) outs(%dbh : tensor<6xf16>) -> tensor<6xf16>
+  // CHECK: dwc.conv2d_backward_bias ins({{.*}} : memref<1x3x3x8xf64>) outs({{.*}} : memref<8xf64>)
+  dwc.conv2d_backward_bias ins(%mdy : memref<1x3x3x8xf64>) outs(%mdb : memref<8xf64>)
+  return %0, %1 : tensor<6xf32>, tensor<6xf16>
+}

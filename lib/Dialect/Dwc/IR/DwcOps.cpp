@@ -475,6 +475,30 @@ LogicalResult DepthwiseConv2DBackwardFilterOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Conv2DBackwardBiasOp
+//===----------------------------------------------------------------------===//
+
+Type Conv2DBackwardBiasOp::getAccType() {
+  return depthwiseAcc(Builder(getContext()), elemType(getOutputGrad()),
+                      std::nullopt);
+}
+
+LogicalResult Conv2DBackwardBiasOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkFormAndRanks(
+          op, {{getOutputGrad(), 4, "output gradient", "N x OH x OW x C"},
+               {getInit(), 1, "bias gradient", "C"}})))
+    return failure();
+  Type dbType = elemType(getInit());
+  if (dbType != elemType(getOutputGrad()) && !dbType.isF32())
+    return emitOpError() << "expects a bias gradient of the output "
+                            "gradient's element type or f32, got "
+                         << dbType;
+  int64_t C = shapeOf(getOutputGrad())[3];
+  return checkOutputShape(op, getInit(), {C}, "bias gradient");
+}
+
+//===----------------------------------------------------------------------===//
 // Pool2DOp
 //===----------------------------------------------------------------------===//
 

@@ -73,7 +73,8 @@ void mlir::dwc::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, dwc::DwcDialect *) {
     attachModels<DepthwiseConv2DOp, DepthwiseConv2DBackwardDataOp,
-                 DepthwiseConv2DBackwardFilterOp, DepthwiseConv2DPool2DOp, Pool2DOp,
+                 DepthwiseConv2DBackwardFilterOp, Conv2DBackwardBiasOp,
+                 DepthwiseConv2DPool2DOp, Pool2DOp,
                  Pool2DBackwardOp, GlobalAvgPoolOp,
                  Im2winOp, Conv2DOp>(ctx);
   });

@@ -378,6 +378,20 @@ def bwd_filter_case(rng, name, ty, out_ty, N, H, W, C, FH, FW, st=(1, 1),
     return Case(name, ty, body, [("x", x), ("dy", dy)], dw.shape, out_ty, dw)
 
 
+def bias_grad_case(rng, name, ty, out_ty, N, H, W, C):
+    dy = random_tensor(rng, [N, H, W, C], ty)
+    db = Tensor([C])
+    for n in range(N):
+        for h in range(H):
+            for w in range(W):
+                for c in range(C):
+                    db.data[c] += dy.get(n, h, w, c)
+    ot = mlir_type(db.shape, out_ty)
+    body = "dwc.conv2d_backward_bias ins(%%dy : %s) outs(%%init : %s) -> %s" % (
+        mlir_type(dy.shape, ty), ot, ot)
+    return Case(name, ty, body, [("dy", dy)], db.shape, out_ty, db)
+
+
 ACTIVATIONS = {"relu": lambda v: max(v, 0.0), "relu6": lambda v: min(max(v, 0.0), 6.0)}
 
 
@@ -676,6 +690,9 @@ def family(name, rng, count=0):
             bwd_filter_case(rng, "bwd_filter_f16_to_f32", "f16", "f32", 2, 7, 7, 5, 3, 3, pad=(1, 1, 1, 1)),
             bwd_filter_case(rng, "bwd_filter_f16_to_f16", "f16", "f16", 1, 6, 6, 13, 3, 3, pad=(1, 1, 1, 1)),
             bwd_filter_case(rng, "bwd_filter_bf16_to_f32", "bf16", "f32", 1, 6, 6, 5, 3, 3, pad=(1, 1, 1, 1)),
+            bias_grad_case(rng, "bias_grad_f32", "f32", "f32", 2, 5, 7, 13),
+            bias_grad_case(rng, "bias_grad_f16_to_f32", "f16", "f32", 3, 4, 5, 8),
+            bias_grad_case(rng, "bias_grad_bf16_to_bf16", "bf16", "bf16", 1, 6, 6, 5),
         ]
     if name == "pooling":
         return [
@@ -914,6 +931,13 @@ def family(name, rng, count=0):
                 g("ggb_f16_c100", "f16", 2, 7, 9, 100), g("ggb_bf16_c8", "bf16", 1, 3, 3, 8),
                 g("ggb_f32_1x1", "f32", 1, 1, 1, 16), g("ggb_f32_9x9", "f32", 2, 9, 9, 8),
                 g("ggb_f32_19x21", "f32", 1, 19, 21, 8), g("ggb_f16_c2056", "f16", 1, 6, 5, 2056)]
+    if name == "gpu_backward_bias":
+        # Bias gradients: 32-vector tiles (C = 128 f32, 256 f16), 9 / 17
+        # tiles of 2056 bf16 channels (idle lanes), 1x1 maps; 3 to 105 rows
+        # (all multiples of 3).
+        b = lambda n, ty, N, H, W, C: bias_grad_case(rng, n, ty, "f32", N, H, W, C)
+        return [b("bb_f32_c128", "f32", 3, 5, 7, 128), b("bb_f16_c256", "f16", 2, 4, 6, 256),
+                b("bb_bf16_c2056", "bf16", 1, 3, 4, 2056), b("bb_f32_1x1", "f32", 3, 1, 1, 128)]
     raise SystemExit("unknown family " + name)
 
 

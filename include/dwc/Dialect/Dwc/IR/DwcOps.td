@@ -194,6 +194,41 @@ def Dwc_DepthwiseConv2DBackwardFilterOp
   }];
 }
 
+def Dwc_Conv2DBackwardBiasOp : Dwc_Op<"conv2d_backward_bias"> {
+  let summary = "Gradient of a convolution's bias: dY summed over N, H and W";
+  let description = [{
+    Given the output gradient `dY` (`N x OH x OW x C`) of a convolution
+    (depthwise or dense) with a per-channel bias, computes the bias gradient
+    (`C`):
+
+    ```
+    dB[c] = sum_{n, oh, ow} dY[n, oh, ow, c]
+    ```
+
+    The sum is taken in `f32` (`f64` when `dY` is `f64`). `dB` has the
+    element type of `dY` or `f32`. A training step computes it next to the
+    filter gradient from the same `dY`.
+
+    Example:
+
+    ```mlir
+    %db = dwc.conv2d_backward_bias ins(%dy : tensor<64x56x56x96xf16>)
+            outs(%init : tensor<96xf32>) -> tensor<96xf32>
+    ```
+  }];
+  let arguments = (ins Dwc_ConvShaped:$output_grad, Dwc_ConvShaped:$init);
+  let results = (outs Optional<Dwc_ConvTensor>:$result);
+  let assemblyFormat = [{
+    `ins` `(` $output_grad `:` type($output_grad) `)`
+    `outs` `(` $init `:` type($init) `)`
+    attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = dpsMethods # [{
+    /// The accumulation type: f64 for f64 output gradients, else f32.
+    ::mlir::Type getAccType();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//

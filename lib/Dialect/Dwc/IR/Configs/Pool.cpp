@@ -247,6 +247,121 @@ std::string GlobalPoolBackwardKernelAttr::whyNotFor(Operation *op) const {
 }
 
 //===----------------------------------------------------------------------===//
+// #dwc.backward_bias
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Why `v` is not a static, positive, identity-layout operand of `rank`
+/// dimensions and at most 2^46 elements, or "".
+std::string staticOperandIneligibility(Value v, int64_t rank) {
+  auto t = dyn_cast<ShapedType>(v.getType());
+  if (!t || !t.hasRank() || t.getRank() != rank)
+    return "operands of the wrong rank";
+  if (!t.hasStaticShape() ||
+      llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
+    return "empty or dynamic operand";
+  int64_t n = 1;
+  for (int64_t d : t.getShape())
+    if (llvm::MulOverflow(n, d, n) || n > kMaxElements)
+      return "operand of more than 2^46 elements";
+  auto m = dyn_cast<MemRefType>(t);
+  if (m && !m.getLayout().isIdentity())
+    return "non-identity layout";
+  return "";
+}
+
+/// The vector width of `C` channels of `elem` (128 bits, halved until it
+/// divides C).
+int64_t channelVectorWidth(Type elem, int64_t C) {
+  int64_t vw = 128 / elem.getIntOrFloatBitWidth();
+  while (vw > 1 && C % vw != 0)
+    vw /= 2;
+  return vw;
+}
+} // namespace
+
+std::optional<std::pair<int64_t, int64_t>>
+dwc::backwardBiasShapeOf(Operation *op, std::string &why) {
+  auto bias = dyn_cast<Conv2DBackwardBiasOp>(op);
+  if (!bias) {
+    why = "not a dwc.conv2d_backward_bias";
+    return std::nullopt;
+  }
+  why = staticOperandIneligibility(bias.getOutputGrad(), 4);
+  if (why.empty())
+    why = staticOperandIneligibility(bias.getInit(), 1);
+  if (!why.empty())
+    return std::nullopt;
+  auto dy = cast<ShapedType>(bias.getOutputGrad().getType());
+  auto db = cast<ShapedType>(bias.getInit().getType());
+  Type elem = dy.getElementType(), dbElem = db.getElementType();
+  if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
+    why = "element type is not f32, f16 or bf16";
+  else if (dbElem != elem && !dbElem.isF32())
+    why = "bias gradient of neither dY's element type nor f32";
+  else if (db.getShape()[0] != dy.getShape()[3])
+    why = "bias gradient and dY of different channel counts";
+  if (!why.empty())
+    return std::nullopt;
+  auto g = dy.getShape();
+  return std::make_pair(g[0] * g[1] * g[2], g[3]);
+}
+
+BackwardBiasPlan dwc::backwardBiasPlan(int64_t rows, int64_t C, Type elem,
+                                       int64_t slices, int64_t CT,
+                                       int64_t threads, int64_t totalThreads) {
+  auto shape = [&](int64_t n, int64_t p, int64_t vw) {
+    return GlobalPoolPlan{n, p, C, vw, C / vw, 0, 0, 0, 0, 1};
+  };
+  GlobalPoolPlan first = withGlobalPoolTiling(
+      shape(slices, rows / slices, channelVectorWidth(elem, C)), CT, threads,
+      1);
+  // The ordered sum of the slices: f32 vectors, the widest power-of-two
+  // tile up to one warp.
+  Type f32 = Float32Type::get(elem.getContext());
+  GlobalPoolPlan total = shape(1, slices, channelVectorWidth(f32, C));
+  int64_t totalCT = std::min<int64_t>(kGlobalPoolMaxTile,
+                                      llvm::PowerOf2Ceil(total.CV));
+  return {first, withGlobalPoolTiling(total, totalCT, totalThreads, 1)};
+}
+
+StringRef BackwardBiasKernelAttr::getFamily() const { return getMnemonic(); }
+bool BackwardBiasKernelAttr::isComplete() const {
+  return getSlices() && getChannelTile() && getThreads() && getUnroll() &&
+         getTotalThreads();
+}
+std::string BackwardBiasKernelAttr::whyNotFor(Operation *op) const {
+  std::string why;
+  auto shape = backwardBiasShapeOf(op, why);
+  if (!shape)
+    return why;
+  auto [rows, C] = *shape;
+  int64_t Z = getSlices(), CT = getChannelTile(), threads = getThreads();
+  why = rangeIneligibility("slices", Z, 1, kBackwardBiasMaxSlices);
+  if (why.empty() && Z && rows % Z != 0)
+    why = "slices = " + std::to_string(Z) + " does not divide the " +
+          std::to_string(rows) + " rows of dY";
+  if (why.empty() && CT && (!llvm::isPowerOf2_64(CT) || CT > kGlobalPoolMaxTile))
+    why = "channel_tile = " + std::to_string(CT) +
+          " is not a power of two in [1, 32]";
+  for (auto [name, t] : {std::pair<std::string, int64_t>{"threads", threads},
+                         {"total_threads", getTotalThreads()}})
+    if (why.empty() && t && (t < 32 || t > 1024 || t % 32 != 0))
+      why = name + " = " + std::to_string(t) +
+            " is not a multiple of 32 in [32, 1024]";
+  // (A multiple of 32 threads holds whole tiles of a power of two <= 32.)
+  if (why.empty())
+    why = rangeIneligibility("unroll", getUnroll(), 1, 16);
+  if (why.empty() && Z && CT && threads) {
+    Type elem = cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+    if (backwardBiasPlan(rows, C, elem, Z, CT, threads, 32).slices.blocks() >
+        std::numeric_limits<int32_t>::max())
+      why = "grid too large";
+  }
+  return why;
+}
+
+//===----------------------------------------------------------------------===//
 // #dwc.conv_pool
 //===----------------------------------------------------------------------===//
 

@@ -85,6 +85,29 @@ std::optional<GlobalPoolPlan> globalPoolShapeOf(Operation *op,
 GlobalPoolPlan withGlobalPoolTiling(GlobalPoolPlan shape, int64_t CT,
                                     int64_t threads, int64_t S);
 
+/// Most slices of a bias-gradient reduction.
+inline constexpr int64_t kBackwardBiasMaxSlices = int64_t(1) << 20;
+
+/// A bias-gradient reduction (#dwc.backward_bias): `slices` reduces the
+/// slices x (M / slices) x C view of dY into a slices x C f32 workspace,
+/// `total` its 1 x slices x C view into dB.
+struct BackwardBiasPlan {
+  GlobalPoolPlan slices, total;
+};
+
+/// The two launches of a bias gradient of `C` channels over `rows` =
+/// N * OH * OW rows of `elem` in `slices` slices (a divisor of rows), the
+/// first with channel tile `CT` and `threads` threads, the second with
+/// `totalThreads`.
+BackwardBiasPlan backwardBiasPlan(int64_t rows, int64_t C, Type elem,
+                                  int64_t slices, int64_t CT,
+                                  int64_t threads, int64_t totalThreads);
+
+/// The rows (N * OH * OW) and channels of a conv2d_backward_bias op's dY,
+/// or why its operands are not what the bias-gradient kernels read.
+std::optional<std::pair<int64_t, int64_t>>
+backwardBiasShapeOf(Operation *op, std::string &why);
+
 } // namespace dwc
 } // namespace mlir
 

@@ -62,6 +62,41 @@ def Dwc_GlobalPoolBackwardKernelAttr
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def Dwc_BackwardBiasKernelAttr
+    : Dwc_KernelConfig<"BackwardBiasKernel", "backward_bias"> {
+  let summary = "Bias gradient: a sliced streaming reduction of dY";
+  let description = [{
+    `convert-dwc-to-gpu-global-pool`'s kernels for
+    `dwc.conv2d_backward_bias` (memref form, static shapes, identity
+    layouts, f32 / f16 / bf16 dY): the M = N * OH * OW rows of dY are cut
+    into `slices` runs of M / slices rows, each run reduced by the
+    `global_pool` block layout (`channel_tile` channel vectors of 128 bits
+    x threads / channel_tile position rows, `unroll` loads in flight) into
+    an f32 workspace row; a second kernel adds the workspace rows in order
+    (the same layout over f32 vectors, channel tile the widest power of two
+    up to 32 vectors, `total_threads` threads), so the result does not
+    depend on scheduling.
+
+    * `slices`: runs of rows, a divisor of M in [1, 2^20];
+    * `channel_tile`: a power of two in [1, 32];
+    * `threads`, `total_threads`: threads per block of the two kernels,
+      multiples of 32 in [32, 1024];
+    * `unroll`: positions per loop step of a thread, in [1, 16].
+
+    ```mlir
+    {dwc.kernel = #dwc.backward_bias<slices = 256, channel_tile = 16,
+                                     threads = 512, unroll = 8,
+                                     total_threads = 256>}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$slices,
+                        DefaultValuedParameter<"int64_t", "0">:$channel_tile,
+                        DefaultValuedParameter<"int64_t", "0">:$threads,
+                        DefaultValuedParameter<"int64_t", "0">:$unroll,
+                        DefaultValuedParameter<"int64_t", "0">:$total_threads);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Dwc_ConvPoolKernelAttr : Dwc_KernelConfig<"ConvPoolKernel", "conv_pool"> {
   let summary = "Depthwise convolution with a pooling epilogue in one kernel";
   let description = [{
