@@ -295,6 +295,7 @@ def check_gap_conv(res, gaps, convs):
         e = rel_err(y, x.double().mean((2, 3), keepdim=True))
         res.add(section="correctness", op="gap", spec=s.key, dwc_kernel=ours, rel_err=e,
                 ok=bool(ours and e <= TOL[s.dtype]))
+        check_gap_backward(res, s, x)
     for s in convs:
         x = torch.randn(s.N, s.C, s.H, s.W, device="cuda").to(T[s.dtype]).contiguous(
             memory_format=cl)
@@ -307,6 +308,25 @@ def check_gap_conv(res, gaps, convs):
         e = rel_err(y, ref)
         res.add(section="correctness", op="conv_fwd", spec=s.key, dwc_kernel=ours, rel_err=e,
                 ok=bool(ours and e <= TOL[s.dtype]))
+
+
+def check_gap_backward(res, s, x):
+    """dwc::global_avg_pool_backward (the op and the autograd of
+    global_avg_pool, GapFunction's backward) vs float64: dX = dY / (H * W)."""
+    import torch
+    gy = torch.randn(s.N, s.C, 1, 1, device="cuda").to(x.dtype)
+    ref = (gy.double() / (s.H * s.W)).expand(s.N, s.C, s.H, s.W)
+    poison()
+    dx, ours = _ours(lambda: torch.ops.dwc.global_avg_pool_backward(gy, [s.N, s.C, s.H, s.W]))
+    e = rel_err(dx, ref)
+    xg = x.detach().requires_grad_(True)
+    poison()
+    (dxa,), ours_a = _ours(lambda: torch.autograd.grad(torch.ops.dwc.global_avg_pool(xg), xg, gy))
+    ea = rel_err(dxa, ref)
+    res.add(section="correctness", op="gap_bwd", spec=s.key, dwc_kernel=ours, rel_err=e,
+            autograd_dwc_kernel=ours_a, autograd_rel_err=ea,
+            ok=bool(ours and ours_a and max(e, ea) <= TOL[s.dtype] and
+                    torch.isfinite(dx).all().item()))
 
 
 def check_module(res):
@@ -775,13 +795,15 @@ def _step_fn(m, xs, target, amp, train):
     return step
 
 
-def graph_step(m, x, target, amp, train):
+def graph_step(m, x, target, amp, train, loss_scale=1.0):
     """The model's whole step (forward; for training also the loss,
     backward and SGD step) captured in one CUDA graph, as PyTorch's
     whole-network capture does it (warm-up on a side stream, autocast's
     weight cache off, gradients set to None before the capture so the graph
     owns them); returns its replay. Replays run no Python and no launch
-    path: their time is the step's GPU time, the host's cost left out."""
+    path: their time is the step's GPU time, the host's cost left out.
+    `loss_scale`: the loss is multiplied by it before backward (a fixed
+    loss scale, so f16 gradients do not underflow in checks)."""
     import torch
     m.train(train)
     static_x = x.clone()
@@ -794,7 +816,7 @@ def graph_step(m, x, target, amp, train):
                 with torch.no_grad():
                     return m(static_x)
             loss = torch.nn.functional.cross_entropy(m(static_x), target)
-        loss.backward()
+        (loss * loss_scale if loss_scale != 1.0 else loss).backward()
         opt.step()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
