@@ -852,6 +852,7 @@ def time_graphs(res_row, models, xs, target, amp, train, rounds=8, burst=10):
 
 
 ROUNDS = [8]
+PROFILE_STEPS = [0]
 GRAPHS = [True]
 GRAPHS_TRAIN = [False]
 
@@ -859,6 +860,38 @@ GRAPHS_TRAIN = [False]
 def args_rounds():
     """Interleaved timing rounds per model configuration (--rounds)."""
     return ROUNDS[0]
+
+
+def profile_row(stock, ours, steps):
+    """torch.profiler on PROFILE_STEPS steps per side (bench/torch_e2e_profile.py):
+    GPU kernel time per step, by category, and where the two sides differ
+    most, by layer scope (depthwise / pooling layers named, the rest by
+    autograd node or op) -- what makes a row slower."""
+    import torch
+    import torch_e2e_profile as P
+    names = {k: [n for n, mod in m.named_modules()
+                 if (isinstance(mod, torch.nn.Conv2d) and mod.groups > 1
+                     and mod.groups == mod.in_channels)
+                 or type(mod).__name__ in ("AdaptiveAvgPool2d", "MaxPool2d", "AvgPool2d")]
+             for k, m in (("stock", stock), ("dwc", ours))}
+    profs = {}
+    try:
+        for k, m in (("stock", stock), ("dwc", ours)):
+            hooks = P._scope_layers(m, names[k])
+            try:
+                profs[k] = P.profile_steps(steps[k], PROFILE_STEPS[0])
+            finally:
+                for h in hooks:
+                    h.remove()
+    except Exception as e:  # report, do not hide
+        return {"profile_error": repr(e)[:300]}
+    a, b = profs["stock"], profs["dwc"]
+    return {"kernel_ms_per_step": {k: round(p["kernel_ms_per_step"], 4) for k, p in profs.items()},
+            "kernel_speedup": round(a["kernel_ms_per_step"] / b["kernel_ms_per_step"], 4),
+            "busy_ms_per_step": {k: round(p["busy_ms_per_step"], 4) for k, p in profs.items()},
+            "kernels_per_step": {k: round(p["kernels_per_step"], 1) for k, p in profs.items()},
+            "profile_by_category": P._diff(a, b, "by_category", 0.005),
+            "profile_by_scope": P._diff(a, b, "by_scope", 0.01)[:25]}
 
 
 def bench_model(res, name, dt, batch, train):
@@ -885,9 +918,11 @@ def bench_model(res, name, dt, batch, train):
     # (converter.time_steps); the quietest round of each side, and the
     # median of the same-round ratios.
     from dwc_torch.converter import time_steps
+    s0 = dwc_torch.stats()
     for f in steps.values():
         for _ in range(3):
             f()
+    s1 = dwc_torch.stats()
     t = time_steps(steps, rounds=args_rounds(), burst=4)
     spread = {k: [round(min(v), 3), round(max(v), 3)] for k, v in t.items()}
     paired = statistics.median(a / b for a, b in zip(t["stock"], t["dwc"]))
@@ -899,6 +934,14 @@ def bench_model(res, name, dt, batch, train):
     # access once (bench/results/2026-12-01-torch-e2e-v6.md), not bisected.
     if GRAPHS[0] and (not train or GRAPHS_TRAIN[0]):
         time_graphs(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train)
+    if PROFILE_STEPS[0]:
+        extra.update(profile_row(stock, ours, steps))
+    # The dwc side's counters over its 3 warm-up steps (per step): kernel
+    # calls, PyTorch fallbacks (a missing kernel), routed ops, and autocast
+    # calls that took the f32 master weight (the lean autocast path).
+    extra["dwc_calls_per_step"] = {k: (s1.get(k, 0) - s0.get(k, 0)) / 3 for k in
+                                   ("calls", "fallbacks", "routed", "master_weight",
+                                    "layout_copies")}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
     theirs_in = sum(v[1] for n, v in rep.timings.items() if n in kept)
@@ -1024,6 +1067,9 @@ def main():
     r.add_argument("--configs", default="all")
     r.add_argument("--large-s", type=float, default=60,
                    help="seconds after --budget-s for the large-kernel layer checks")
+    r.add_argument("--profile-steps", type=int, default=0,
+                   help="torch.profiler on this many steps per side of each model row "
+                        "(kernel time per step, where the sides differ)")
     r.add_argument("--rounds", type=int, default=8,
                    help="interleaved timing rounds per model configuration")
     r.add_argument("--no-graphs", action="store_true",
@@ -1037,6 +1083,7 @@ def main():
         ROUNDS[0] = args.rounds
         GRAPHS[0] = not args.no_graphs
         GRAPHS_TRAIN[0] = args.graphs_train
+        PROFILE_STEPS[0] = args.profile_steps
     prepare(args) if args.cmd == "prepare" else run(args)
 
 
