@@ -141,7 +141,7 @@ def one_case(a):
         dwc_torch.convert(m, tune=False, verify=False, verbose=False)
         row["layers_converted"] = len(m.dwc_report.converted)
     names = [n for n, _ in m.named_parameters()]
-    before = dwc_torch.stats()
+    before = dwc_torch.stats() or {}  # None: no extension loaded (stock)
     replay = torch_e2e.graph_step(m, x, target, amp, True, loss_scale=scale)
     static = [p.grad for p in m.parameters()]
     w0 = [p.detach().clone() for p in m.parameters()]
@@ -152,7 +152,7 @@ def one_case(a):
     r1, got1 = replay_and_check(m, names, replay, static, x, target, amp, scale, w1)
     set_weights(m, w0)
     stale = eager_grads(m, x, target, amp, scale)
-    after = dwc_torch.stats()
+    after = dwc_torch.stats() or {}
     control = compare(names, got1, {"stale": stale})["stale"]
     tol = TOL[a.dtype]
     row.update(replayed=True, replay_w0=r0, replay_w1=r1, stale_control=control,
