@@ -952,9 +952,9 @@ def bench_model(res, name, dt, batch, train):
     medians = {k: round(statistics.median(v), 3) for k, v in t.items()}
     ms = {k: min(v) for k, v in t.items()}
     extra = {}
-    # Training steps only on request (--graphs-train): capturing and
-    # replaying a converted ConvNeXt-T training step hit an illegal memory
-    # access once (bench/results/2026-12-01-torch-e2e-v6.md), not bisected.
+    # Training steps only on request (--graphs-train): they cost a capture
+    # per side; v6's illegal address in them was most likely graph_step's freed
+    # input and optimizer (fixed, bench/results/2026-12-02-torch-e2e-v7.md).
     if GRAPHS[0] and (not train or GRAPHS_TRAIN[0]):
         time_graphs(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train)
     if PROFILE_STEPS[0]:
