@@ -112,6 +112,22 @@ cm = torch.compile(M(), backend="aot_eager", fullgraph=True)
 wc = torch.randn(6, 1, 3, 3)
 print("compile fullgraph matches:", torch.allclose(cm(xf, wc), M()(xf, wc)))
 
+# The traced backward of global_avg_pool is dwc::global_avg_pool_backward.
+from torch._functorch.aot_autograd import aot_function  # noqa: E402
+graphs = []
+
+
+def keep(gm, example):
+    graphs.append(sorted({str(n.target) for n in gm.graph.nodes if "dwc" in str(n.target)}))
+    return gm
+
+
+xg2 = xf.detach().requires_grad_(True)
+aot_function(lambda t: d.global_avg_pool(t).sum(), fw_compiler=keep, bw_compiler=keep)(
+    xg2).backward()
+print("traced gap graphs:", graphs, "grad:",
+      torch.allclose(xg2.grad, torch.full_like(xf, 1.0 / (xf.shape[2] * xf.shape[3]))))
+
 if "--extension" in sys.argv:
     from dwc_torch.extension import load_extension
     ext = load_extension()
