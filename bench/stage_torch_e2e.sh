@@ -15,7 +15,8 @@ rm -rf "$DEST/python"
 cp -rL "$SRC/python" "$DEST/python"
 rm -rf "$DEST/python/build" "$DEST/python"/*.egg-info
 find "$DEST/python" -name __pycache__ -prune -exec rm -rf {} +
-cp "$SRC"/bench/torch_e2e*.py "$SRC/bench/large_kernel_nets.py" "$DEST/bench/"
+cp "$SRC"/bench/torch_e2e*.py "$SRC/bench/torch_graph_capture_check.py" "$SRC/bench/large_kernel_nets.py" \
+  "$DEST/bench/"
 if [ $# -ge 2 ] && [ "$2" != "$DEST/kernels" ]; then
   rm -rf "$DEST/kernels"
   cp -r "$2" "$DEST/kernels"

@@ -460,8 +460,9 @@ def main():
     ap.add_argument("--profile-steps", type=int, default=3)
     ap.add_argument("--budget-s", type=float, default=1e9)
     ap.add_argument("--graphs", action="store_true",
-                    help="CUDA-graph replay timing of each side's training step (it hit an "
-                         "illegal memory access once: v6 results)")
+                    help="CUDA-graph replay timing of each side's training step (v6's illegal "
+                         "address there: most likely graph_step's freed input/optimizer, fixed "
+                         "in v7)")
     ap.add_argument("--all-methods", action="store_true",
                     help="also v5's single-step timing and bursts with the GC on")
     args = ap.parse_args()

@@ -101,8 +101,11 @@ def load_extension(verbose=False):
 
     prebuilt = os.environ.get("DWC_TORCH_EXT")
     if prebuilt:
-        ext = _load_prebuilt(prebuilt)
-        return _attach(ext)
+        try:
+            return _attach(_load_prebuilt(prebuilt))
+        except (ImportError, OSError) as e:  # another torch / Python: build it here
+            log.warning("dwc_torch: DWC_TORCH_EXT=%s does not load (%s); building the "
+                        "extension", prebuilt, e)
     src = extension_source()
     tag = hashlib.sha256((cache.sha256_file(src) + torch.__version__ + sys.version +
                           str(torch._C._GLIBCXX_USE_CXX11_ABI)).encode()).hexdigest()[:24]

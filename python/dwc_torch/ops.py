@@ -35,6 +35,7 @@ _SCHEMAS = {
         "(Tensor x, Tensor grad_out, str kind, int[2] window, int[2] stride, "
         "int[4] padding, bool ceil_mode, bool count_include_pad) -> Tensor",
     "global_avg_pool": "(Tensor x) -> Tensor",
+    "global_avg_pool_backward": "(Tensor grad_out, int[4] input_size) -> Tensor",
     "conv2d":
         "(Tensor x, Tensor weight, Tensor? bias, int[2] stride, int[4] padding, "
         "int[2] dilation, Tensor? weight_hwc=None) -> Tensor",
@@ -160,6 +161,11 @@ def _gap(x):
     return x.mean(dim=(2, 3), keepdim=True).contiguous(memory_format=CL)
 
 
+def _gap_bwd(grad_out, input_size):
+    N, C, H, W = input_size
+    return (grad_out.expand(N, C, H, W) / (H * W)).contiguous(memory_format=CL)
+
+
 def _conv_fwd(x, weight, bias, stride, padding, dilation, weight_hwc=None):
     return _torch_conv(x, weight, bias, stride, padding, dilation, 1)
 
@@ -171,6 +177,7 @@ TORCH_IMPLS = {
     "pool2d": _pool_fwd,
     "pool2d_backward": _pool_bwd,
     "global_avg_pool": _gap,
+    "global_avg_pool_backward": _gap_bwd,
     "conv2d": _conv_fwd,
 }
 for _name, _fn in TORCH_IMPLS.items():
@@ -227,6 +234,12 @@ def _(x, grad_out, kind, window, stride, padding, ceil_mode, count_include_pad):
 @torch.library.register_fake("dwc::global_avg_pool")
 def _(x):
     return _empty_cl(x, (x.shape[0], x.shape[1], 1, 1))
+
+
+@torch.library.register_fake("dwc::global_avg_pool_backward")
+def _(grad_out, input_size):
+    torch._check(len(input_size) == 4, lambda: "dwc::global_avg_pool_backward: input_size[4]")
+    return _empty_cl(grad_out, tuple(input_size))
 
 
 @torch.library.register_fake("dwc::conv2d")
@@ -288,8 +301,7 @@ def _gap_setup(ctx, inputs, output):
 
 
 def _gap_backward(ctx, gy):
-    N, C, H, W = ctx.shape
-    return (gy.expand(N, C, H, W) / (H * W)).contiguous(memory_format=CL),
+    return ops.global_avg_pool_backward(gy, list(ctx.shape)),
 
 
 torch.library.register_autograd("dwc::global_avg_pool", _gap_backward,

@@ -60,7 +60,7 @@ struct KeyHash {
   }
 };
 
-enum Op : int64_t { Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd, BwdBias = 8 };
+enum Op : int64_t { Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd, GapBwd, BwdBias };
 
 using SetStreamFn = int (*)(void *);
 using MessageFn = const char *(*)();
@@ -550,6 +550,34 @@ at::Tensor globalAvgPool(const at::Tensor &x) {
   return y;
 }
 
+// PyTorch's gradient of the mean over H x W (where no dwc kernel runs it).
+at::Tensor torchGapBackward(const at::Tensor &gy, at::IntArrayRef size) {
+  count(Fallbacks);
+  return (gy.expand(size) / static_cast<double>(size[2] * size[3]))
+      .contiguous(at::MemoryFormat::ChannelsLast);
+}
+
+// dX = dY / (H * W) broadcast over the map: the kernel of
+// dwc.pool2d_backward avg over the whole input (#dwc.global_pool_backward).
+// Its first operand (x) gives only the shape and is not read: dX's own
+// buffer is passed for it.
+at::Tensor globalAvgPoolBackward(const at::Tensor &gy, at::IntArrayRef size) {
+  TORCH_CHECK(size.size() == 4 && gy.dim() == 4 && gy.size(0) == size[0] &&
+                  gy.size(1) == size[1] && gy.size(2) == 1 && gy.size(3) == 1,
+              "dwc::global_avg_pool_backward: grad_out ", gy.sizes(),
+              " is not the N x C x 1 x 1 of the input size ", size);
+  if (!usable(gy) || gy.scalar_type() == at::kDouble || size[2] <= 0 || size[3] <= 0)
+    return torchGapBackward(gy, size);
+  void *fn = lookup(Key{GapBwd, dtypeId(gy.scalar_type()), size[0], size[1], size[2], size[3]});
+  if (!fn)
+    return torchGapBackward(gy, size);
+  CurrentDevice device(gy);
+  at::Tensor g = nhwc(gy);
+  at::Tensor dx = emptyNhwc(size, gy);
+  launch(fn, gy, {dx.data_ptr(), g.data_ptr(), dx.data_ptr()});
+  return dx;
+}
+
 at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
                        const c10::optional<at::Tensor> &bias, at::IntArrayRef stride,
                        at::IntArrayRef padding, at::IntArrayRef dilation,
@@ -917,12 +945,16 @@ public:
     return gapOp().call(x);
   }
 
+  // Through the dispatcher: dwc's kernel where one is loaded for the shape,
+  // else PyTorch's expand / divide (torchGapBackward); fake tensors and the
+  // profiler see dwc::global_avg_pool_backward.
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
                                                  torch::autograd::variable_list grads) {
+    static auto op = c10::Dispatcher::singleton()
+                         .findSchemaOrThrow("dwc::global_avg_pool_backward", "")
+                         .typed<at::Tensor(const at::Tensor &, at::IntArrayRef)>();
     const auto shape = ctx->saved_data["shape"].toIntVector();
-    at::Tensor dx = (grads[0].expand(shape) / static_cast<double>(shape[2] * shape[3]))
-                        .contiguous(at::MemoryFormat::ChannelsLast);
-    return {dx};
+    return {op.call(grads[0], shape)};
   }
 };
 
@@ -1315,6 +1347,7 @@ TORCH_LIBRARY_IMPL(dwc, CUDA, m) {
   m.impl("pool2d", &poolForward);
   m.impl("pool2d_backward", &poolBackward);
   m.impl("global_avg_pool", &globalAvgPool);
+  m.impl("global_avg_pool_backward", &globalAvgPoolBackward);
   m.impl("conv2d", &convForward);
 }
 

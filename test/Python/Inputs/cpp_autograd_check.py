@@ -12,6 +12,7 @@ import sys
 import warnings
 
 import torch
+import torch.utils._python_dispatch  # noqa: F401
 import torch.utils.cpp_extension as cpp
 
 warnings.filterwarnings("ignore")
@@ -75,6 +76,22 @@ with torch.no_grad():
 pool = lambda x: torch.ops.dwc.pool2d(x, "avg", [3, 3], [2, 2], [1, 1, 1, 1], True, False)
 print("pool gradcheck", torch.autograd.gradcheck(pool, (x,)))
 print("gap gradcheck", torch.autograd.gradcheck(torch.ops.dwc.global_avg_pool, (x,)))
+# GapFunction's backward is dwc::global_avg_pool_backward (dwc's kernel on CUDA
+# where one is loaded, here the CPU implementation).
+_seen = []
+
+
+class _Record(torch.utils._python_dispatch.TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        _seen.append(str(func.overloadpacket))
+        return func(*args, **(kwargs or {}))
+
+
+_yg = torch.ops.dwc.global_avg_pool(x)
+with _Record():
+    _yg.backward(torch.ones_like(_yg))
+print("gap node", _yg.grad_fn.name(), "backward op",
+      [o for o in _seen if o.startswith("dwc.")])
 print(torch.library.opcheck(torch.ops.dwc.pool2d.default,
                             (x, "max", [3, 3], [2, 2], [1, 1, 1, 1], True, False)))
 

@@ -15,7 +15,7 @@ import dwc_torch.ops  # noqa: E402,F401
 d = torch.ops.dwc
 for name in ("depthwise_conv2d", "depthwise_conv2d_backward_data",
              "depthwise_conv2d_backward_filter", "pool2d", "pool2d_backward",
-             "global_avg_pool", "conv2d"):
+             "global_avg_pool", "global_avg_pool_backward", "conv2d"):
     print("schema", getattr(d, name).default._schema)
 
 torch.manual_seed(0)
@@ -53,6 +53,32 @@ check("maxpool ceil", d.pool2d.default, [xp, "max", [3, 3], [2, 2], [1, 1, 1, 1]
 check("avgpool cip", d.pool2d.default, [xp, "avg", [3, 2], [2, 1], [1, 1, 0, 0], False, True], [0])
 check("avgpool ceil nocip", d.pool2d.default, [xp, "avg", [2, 2], [2, 2], [0, 0, 0, 0], True, False], [0])
 check("global_avg_pool", d.global_avg_pool.default, [xp], [0])
+check("global_avg_pool_backward", d.global_avg_pool_backward.default,
+      [torch.randn(2, 4, 1, 1, dtype=torch.float64), [2, 4, 9, 7]])
+
+
+def ops_run_by(fn):
+    """The aten/dwc ops a call runs (TorchDispatchMode)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    seen = []
+
+    class Record(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func.overloadpacket))
+            return func(*args, **(kwargs or {}))
+    with Record():
+        fn()
+    return seen
+
+
+xg = xp.detach().requires_grad_(True)
+yg = d.global_avg_pool(xg)
+gy_gap = torch.randn(2, 4, 1, 1, dtype=torch.float64)
+got = []
+ran = ops_run_by(lambda: got.extend(torch.autograd.grad(yg, xg, gy_gap)))
+print("gap backward runs dwc.global_avg_pool_backward:", "dwc.global_avg_pool_backward" in ran,
+      "grad == dy / (H*W):", torch.allclose(got[0], gy_gap.expand(2, 4, 9, 7) / 63),
+      "channels_last:", got[0].is_contiguous(memory_format=torch.channels_last))
 check("dense conv2d", d.conv2d.default,
       [xp, torch.randn(5, 4, 3, 3, **f64), torch.randn(5, **f64), [1, 2], [1, 0, 2, 1], [1, 1]],
       [0, 1, 2])
@@ -85,6 +111,22 @@ print("export:", sorted({str(n.target) for n in ep.graph.nodes if "dwc" in str(n
 cm = torch.compile(M(), backend="aot_eager", fullgraph=True)
 wc = torch.randn(6, 1, 3, 3)
 print("compile fullgraph matches:", torch.allclose(cm(xf, wc), M()(xf, wc)))
+
+# The traced backward of global_avg_pool is dwc::global_avg_pool_backward.
+from torch._functorch.aot_autograd import aot_function  # noqa: E402
+graphs = []
+
+
+def keep(gm, example):
+    graphs.append(sorted({str(n.target) for n in gm.graph.nodes if "dwc" in str(n.target)}))
+    return gm
+
+
+xg2 = xf.detach().requires_grad_(True)
+aot_function(lambda t: d.global_avg_pool(t).sum(), fw_compiler=keep, bw_compiler=keep)(
+    xg2).backward()
+print("traced gap graphs:", graphs, "grad:",
+      torch.allclose(xg2.grad, torch.full_like(xf, 1.0 / (xf.shape[2] * xf.shape[3]))))
 
 if "--extension" in sys.argv:
     from dwc_torch.extension import load_extension

@@ -15,7 +15,7 @@ import warnings
 warnings.filterwarnings("ignore")
 import dwc_torch  # noqa: E402
 from dwc_torch import kernels  # noqa: E402
-from dwc_torch.spec import LayerSpec, PoolSpec, spec_from_key  # noqa: E402
+from dwc_torch.spec import GapSpec, LayerSpec, PoolSpec, spec_from_key  # noqa: E402
 
 kdir, aot = sys.argv[1], sys.argv[2]
 os.environ["DWC_COMPILE"] = "0"
@@ -25,6 +25,9 @@ addr = kernels.resolve(dw.registry_key("fwd"))
 print("traced dw fwd resolves:", bool(addr))
 print("pool bwd resolves:", bool(kernels.resolve(
     PoolSpec.make(2, 8, 17, 19, "max", 3, 2, 1, False, False, "f32").registry_key("pool_bwd"))))
+gap = GapSpec.make(2, 8, 3, 3, "f16")
+print("gap bwd resolves:", bool(kernels.resolve(gap.registry_key("gap_bwd"))),
+      spec_from_key(gap.registry_key("gap_bwd")) == ("gap_bwd", gap))
 unseen = LayerSpec.make(3, 16, 12, 12, 5, 1, 2, 1, "f32", False)
 print("unseen without dwc-aot:", kernels.resolve(unseen.registry_key("fwd")))
 why, spec, op = kernels.unresolved()[unseen.symbol("fwd")]
