@@ -20,6 +20,12 @@
 //    shuffles, and the sums are added with f32 atomics. f16 inputs may
 //    accumulate short runs of k columns with packed f16x2 FMAs that are
 //    flushed into the f32 sums (half_steps).
+//  - taps (#dwc.bwd_filter_taps, stride 1, small filters): a thread owns a
+//    channel vector and all FH*FW taps for a band of output rows x
+//    columns, walks its input rows with global loads (the FH newest dY
+//    segments in registers); the block's bands are summed in shared memory
+//    into per-block workspace slices, added in order by the image kernel's
+//    slice reduction.
 // f16/bf16 filter gradients go through an f32 workspace and a conversion
 // kernel.
 //

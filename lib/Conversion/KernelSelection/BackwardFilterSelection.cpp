@@ -1,8 +1,9 @@
 //===- BackwardFilterSelection.cpp - configurations of the backward filter kernels ---===//
 //
-// Streaming or split-z kernel, rows per step, slices, tile widths of the
-// depthwise filter gradient (evidence: docs/KernelSelection.md, "backward
-// filter"; the work splitting: include/dwc/Conversion/BackwardFilterPlan.h).
+// Register (taps), image, streaming or split-z kernel, bands, strips, rows
+// per step, slices, tile widths of the depthwise filter gradient (evidence:
+// docs/KernelSelection.md, "backward filter"; the work splitting:
+// include/dwc/Conversion/BackwardFilterPlan.h).
 //
 //===----------------------------------------------------------------------===//
 
