@@ -85,6 +85,28 @@ def image_rows(L, cb, budget=48 * 1024):
     return best
 
 
+def taps(vector=0, columns=0, rows=0, threads=0):
+    """#dwc.bwd_filter_taps (a thread owns all taps of a channel vector over
+    a band of `rows` x `columns` outputs); vector = 0: the selector's
+    (128 bits where the registers fit); layers the kernel does not take
+    (stride > 1, C not a multiple of 128 bits, too many registers) keep
+    their current selection."""
+    def cfg(L):
+        bits = 32 if L.dtype == "f32" else 16
+        cols = columns or 2
+        v = vector or 128 // bits
+        vals = lambda v: (L.F[0] * L.F[1] + L.F[0] * cols + cols + L.F[1] - 1) * v
+        if not vector and vals(v) > 192:
+            v //= 2
+        if (list(L.stride) != [1, 1] or L.C % (128 // bits) or vals(v) > 192
+                or v * bits not in (64, 128)):
+            return ""
+        f = [f"{k} = {x}" for k, x in (("vector", vector), ("columns", columns),
+                                        ("rows", rows), ("threads", threads)) if x]
+        return "#dwc.bwd_filter_taps<" + ", ".join(f) + ">"
+    return cfg
+
+
 VARIANTS = {
     "tw7": split_z(7),
     "tw7r2": split_z(7, 2),
@@ -117,6 +139,15 @@ VARIANTS = {
     "ads256": image(threads=256, copy="async", divisor=True),
     "ds256": image(threads=256, divisor=True),
     "ads256r2": image(threads=256, row_div=2, copy="async", divisor=True),
+    # register kernel (#dwc.bwd_filter_taps): t<columns>r<rows>[v<vector>]
+    "t1r8": taps(columns=1, rows=8),
+    "t2r8": taps(columns=2, rows=8),
+    "t1r8v4": taps(vector=4, columns=1, rows=8),
+    "t2r8v4": taps(vector=4, columns=2, rows=8),
+    "t4r8v4": taps(vector=4, columns=4, rows=8),
+    "t2r16v4": taps(vector=4, columns=2, rows=16),
+    "t4r16v4": taps(vector=4, columns=4, rows=16),
+    "t2r32v4": taps(vector=4, columns=2, rows=32),
 }
 
 
@@ -139,6 +170,15 @@ def odd_layers():
         Layer(2, 7, 7, 24, [13, 5], "f16", [1, 1], odd=True, ops=["bwd_filter"]),
         Layer(1, 7, 5, 40, [5, 13], "bf16", [1, 1], odd=True, ops=["bwd_filter"]),
         Layer(2, 21, 19, 24, [3, 3], "f16", [1, 1], odd=True, ops=["bwd_filter"]),
+        # the register (taps) kernel: partial row bands and width chunks,
+        # narrow channel groups, W < FW, asymmetric padding, N = 1
+        L(3, 17, 19, 24, [3, 3], "f16"),
+        L(1, 13, 11, 12, [5, 5], "f32"),
+        L(2, 9, 3, 16, [5, 5], "bf16"),
+        L(2, 30, 29, 40, [3, 3], "bf16", padding=[0, 1, 1, 0]),
+        L(4, 57, 57, 48, [3, 3], "f16"),
+        L(2, 20, 130, 8, [3, 3], "f32"),
+        L(1, 33, 35, 72, [5, 5], "f16", padding=[1, 2, 2, 1]),
     ]
 
 
@@ -165,8 +205,10 @@ def main():
     dirs = []
     for tag, cfg in sides:
         out = os.path.join(a.out_root, "stride_" + tag)
+        # (A variant that does not take a layer, cfg(L) == "", skips it.)
         cfgs = [OpConfig(L, "bwd_filter", "" if cfg is None else tag, (),
-                         "" if cfg is None else cfg(L)) for L in layers]
+                         "" if cfg is None else cfg(L)) for L in layers
+                if cfg is None or cfg(L)]
         n = build_objects(cfgs, "s1", "stride", a.aot, out, a.j, "stride_" + tag)
         print(f"{tag}: {n}/{len(cfgs)} kernels built into {out}")
         ok &= n == len(cfgs)

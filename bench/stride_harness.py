@@ -152,8 +152,9 @@ def time_kernel(launch, nbuf, iters, target_s, graphs):
         return user, user
 
 
-def torch_variants(L, sets, nbuf, iters, target_s, graphs=False):
-    """{variant: {fwd, bwd_data, bwd_filter, bwd_both}} in ms."""
+def torch_variants(L, sets, nbuf, iters, target_s, graphs=False, only_ops=None):
+    """{variant: {fwd, bwd_data, bwd_filter, bwd_both}} in ms (`only_ops`:
+    just those)."""
     pt, pb, pl, pr = L.padding
     res = {}
     if pt != pb or pl != pr:
@@ -184,6 +185,8 @@ def torch_variants(L, sets, nbuf, iters, target_s, graphs=False):
             }
             if L.ops == ["fwd"]:
                 calls = {"fwd": calls["fwd"]}
+            if only_ops:
+                calls = {k: f for k, f in calls.items() if k in only_ops}
             v = {}
             with torch.no_grad():
                 for op, fn in calls.items():
@@ -194,7 +197,7 @@ def torch_variants(L, sets, nbuf, iters, target_s, graphs=False):
     return res
 
 
-def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False):
+def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False, torch_ops=None):
     nbuf = int(min(64, max(2, math.ceil(3 * L2_BYTES / L.bytes_moved()))))
     rows["buffers"] = nbuf
     sets = [operands(L, gen) for _ in range(nbuf)]
@@ -207,11 +210,12 @@ def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False):
             lambda i: lib.call(fn, *call_args(op, *sets[i]), outs[i]), nbuf, iters, target_s,
             graphs)
         del outs
-    tv = torch_variants(L, sets, nbuf, iters, target_s, graphs)
+    tv = torch_variants(L, sets, nbuf, iters, target_s, graphs, torch_ops)
     rows["torch"] = tv
     if tv:
-        best = {op: min(v[op] for v in tv.values()) for op in L.ops}
-        if all(op in L.ops for op in OPS):
+        best = {op: min(v[op] for v in tv.values()) for op in L.ops
+                if all(op in v for v in tv.values())}
+        if all(op in v for op in OPS + ("bwd_both",) for v in tv.values()):
             best["step"] = min(v["fwd"] + min(v["bwd_data"] + v["bwd_filter"], v["bwd_both"])
                                for v in tv.values())
         rows["torch_best"] = best
@@ -329,6 +333,8 @@ def main(argv=None):
     ap.add_argument("--iters", type=int, default=200)
     ap.add_argument("--target-s", type=float, default=0.08)
     ap.add_argument("--time-budget", type=float, default=420.0)
+    ap.add_argument("--torch-ops", default="",
+                    help="PyTorch ops to time (comma-separated; default all)")
     ap.add_argument("--seed", type=int, default=2020)
     ap.add_argument("--graphs", action="store_true",
                     help=f"kernel time of calls under {GRAPH_BELOW_MS} ms from CUDA graphs of "
@@ -390,7 +396,8 @@ def main(argv=None):
         try:
             check(lib, L, fns, gen, row)
             if not L.odd and time.time() - t0 < a.time_budget:
-                timing(lib, L, fns, gen, row, a.iters, a.target_s, a.graphs)
+                timing(lib, L, fns, gen, row, a.iters, a.target_s, a.graphs,
+                       [o for o in a.torch_ops.split(",") if o])
             elif not L.odd:
                 row["timing"] = "skipped: time budget"
         except torch.cuda.OutOfMemoryError as ex:

@@ -225,6 +225,66 @@ inline ImagePlan imagePlan(const Dims &d, int64_t channels, int64_t rows,
   return p;
 }
 
+/// How the register (taps) kernel splits the work: a thread owns channel
+/// vector `lane` of its block's channel group and one band of `R` output
+/// rows x `cols` output columns; a block holds `lanes` x `bands` threads
+/// (lanes fastest) of one row band of one image and `bands` consecutive
+/// column bands (a width chunk). Blocks: groups x (N * rowBands *
+/// widthChunks), channel groups fastest; workspace slices: one per block
+/// of a group (reduce = "block") or per band.
+struct TapsPlan {
+  int64_t V;          // channels per thread
+  int64_t vectors;    // C / V
+  int64_t lanes;      // channel vectors per block
+  int64_t groups;     // ceil(vectors / lanes)
+  int64_t cols;       // output columns per band
+  int64_t colBands;   // ceil(OW / cols)
+  int64_t bands;      // column bands per block
+  int64_t widthChunks; // ceil(colBands / bands)
+  int64_t threads;    // lanes * bands
+  int64_t R;          // output rows per band
+  int64_t rowBands;   // ceil(OH / R)
+  int64_t chunks;     // N * rowBands * widthChunks: blocks per group
+  int64_t blocks;     // groups * chunks
+  int64_t slices;     // chunks (block reduction) or chunks * bands
+};
+
+/// Most channel vectors per block of the taps kernel (a warp spans at
+/// least one pixel of up to 32 vectors).
+inline constexpr int64_t kTapsMaxLanes = 32;
+
+/// Channel vectors per block: the largest divisor of `vectors` up to
+/// kTapsMaxLanes when it is at least a quarter of that (no masked channel
+/// group), else min(vectors, kTapsMaxLanes).
+inline int64_t tapsLanes(int64_t vectors) {
+  int64_t cap = std::min(vectors, kTapsMaxLanes);
+  for (int64_t l = cap; l >= kTapsMaxLanes / 4; --l)
+    if (vectors % l == 0)
+      return l;
+  return cap;
+}
+
+inline TapsPlan tapsPlan(const Dims &d, int64_t vector, int64_t columns,
+                         int64_t rows, int64_t maxThreads, bool perBand) {
+  TapsPlan p;
+  p.V = std::max<int64_t>(vector, 1);
+  p.vectors = d.C / p.V;
+  p.lanes = tapsLanes(p.vectors);
+  p.groups = (p.vectors + p.lanes - 1) / p.lanes;
+  p.cols = std::clamp<int64_t>(columns, 1, d.OW);
+  p.colBands = (d.OW + p.cols - 1) / p.cols;
+  int64_t most = std::max<int64_t>(1, maxThreads / p.lanes);
+  p.widthChunks = (p.colBands + most - 1) / most;
+  p.bands = (p.colBands + p.widthChunks - 1) / p.widthChunks;
+  p.threads = p.lanes * p.bands;
+  p.R = std::clamp<int64_t>(rows, 1, d.OH);
+  p.rowBands = (d.OH + p.R - 1) / p.R;
+  p.chunks = d.N * p.rowBands * p.widthChunks;
+  p.blocks = p.groups * p.chunks;
+  p.slices = perBand ? p.chunks * p.bands : p.chunks;
+  return p;
+}
+
 } // namespace bwd_filter
 } // namespace dwc
 } // namespace mlir

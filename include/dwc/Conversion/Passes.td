@@ -1064,6 +1064,23 @@ def ConvertDwcToGPUBackwardFilter
     workspace, 4 loads in flight per step, and rounded once into dW. Shared
     memory past 48 KB is dynamic.
 
+    `#dwc.bwd_filter_taps` (stride 1, small filters; chosen where measured
+    faster, else on request) is a register kernel with the same workspace
+    and slice reduction (`<func>_bwd_filter_taps`, `_partial`, `_reduce`):
+    a thread owns one channel vector (`vector` channels, 64 or 128 bits)
+    and all FH x FW taps in f32 registers for a band of `rows` output rows
+    x `columns` output columns of one image; it walks the band's input rows
+    top to bottom, each step loading one input row segment (columns + FW -
+    1 vectors from global memory: neighbouring bands share their halos in
+    L1) and one dY segment, keeping the FH newest dY segments in registers
+    and adding every tap's products (bands inside the image without
+    predicates, the others with clamped loads and selects; the first and
+    last FH - 1 steps unrolled, the others a loop). A block holds lanes x
+    bands threads (lanes: a divisor of C / vector up to 32); the bands'
+    sums are added tap by tap in shared memory in band order into one
+    workspace slice per block (`reduce = "band"`: one slice per band, no
+    barriers: the host emulation).
+
     Rules. TW: the FW taps of a row are split into ceil(FW / maxTW) tiles
     of equal width TW = ceil(FW / tiles) (maxTW = 17 for f32, 6 for
     f16/bf16, whose vectors are twice as wide, 9 for f16 with

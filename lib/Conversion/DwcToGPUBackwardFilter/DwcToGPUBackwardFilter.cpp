@@ -20,6 +20,12 @@
 //    shuffles, and the sums are added with f32 atomics. f16 inputs may
 //    accumulate short runs of k columns with packed f16x2 FMAs that are
 //    flushed into the f32 sums (half_steps).
+//  - taps (#dwc.bwd_filter_taps, stride 1, small filters): a thread owns a
+//    channel vector and all FH*FW taps for a band of output rows x
+//    columns, walks its input rows with global loads (the FH newest dY
+//    segments in registers); the block's bands are summed in shared memory
+//    into per-block workspace slices, added in order by the image kernel's
+//    slice reduction.
 // f16/bf16 filter gradients go through an f32 workspace and a conversion
 // kernel.
 //
@@ -1013,6 +1019,293 @@ void ImageKernel::emit(RewriterBase &rewriter) {
   nameKernel(launch, BwdFilterImageKernelAttr::getMnemonic());
 }
 
+//===----------------------------------------------------------------------===//
+// The register (taps) kernel
+//===----------------------------------------------------------------------===//
+
+/// Steps per iteration of the taps kernel's row loop.
+constexpr int64_t kTapsUnroll = 2;
+
+/// One band of the taps kernel's thread: R output rows x cols output
+/// columns from (oh0, ow0) of image n, channels c0.., walked one input row
+/// per step; with `checked` every load is predicated (zeros outside the
+/// image, past OH and OW), without it the band lies inside.
+struct TapsBand {
+  const Dims &d;
+  const TapsPlan &p;
+  Location loc;
+  Value x, dy, n, oh0, ow0, c0;
+  bool checked;
+
+  /// One load of `mem` at (n, row, col, c0): zeros where (checked) the row
+  /// or the column is outside [0, rows) x [0, cols).
+  Value loadAt(Emitter &e, Value mem, Value row, Value col, int64_t rows,
+               int64_t colsIn) {
+    if (!checked)
+      return e.load(mem, ValueRange{n, row, col, c0});
+    Value ok = e.andi(e.andi(e.ge(row, 0), e.lt(row, rows)),
+                      e.andi(e.ge(col, 0), e.lt(col, colsIn)));
+    return e.loadOrZero(mem,
+                        ValueRange{n, e.clamp(row, 0, rows - 1),
+                                   e.clamp(col, 0, colsIn - 1), c0},
+                        ok);
+  }
+  /// Step `j` (a constant in `jStatic` when known, else -1 and the loop
+  /// value `jv`): input row oh0 - pt + j, dY row oh0 + j (when j < R)
+  /// entering `window` (window[fh] = dY row j - fh, null where none).
+  void step(Emitter &e, Value jv, int64_t jStatic,
+            std::deque<SmallVector<Value>> &window, SmallVector<Value> &acc);
+  void steadyLoop(Emitter &e, int64_t lo, int64_t chunks,
+                  std::deque<SmallVector<Value>> &window,
+                  SmallVector<Value> &acc);
+  SmallVector<Value> emit(OpBuilder &b, ValueRange sums);
+};
+
+void TapsBand::step(Emitter &e, Value jv, int64_t jStatic,
+                    std::deque<SmallVector<Value>> &window,
+                    SmallVector<Value> &acc) {
+  const int64_t FH = d.FH, FW = d.FW, cols = p.cols;
+  Value ih = e.add(e.add(oh0, jv), -d.pt);
+  Value iw0 = e.add(ow0, -d.pl);
+  SmallVector<Value> xs;
+  for (int64_t i = 0; i < cols + FW - 1; ++i)
+    xs.push_back(loadAt(e, x, ih, e.add(iw0, i), d.IH, d.IW));
+  SmallVector<Value> g;
+  if (jStatic < 0 || jStatic < p.R) {
+    Value oh = e.add(oh0, jv);
+    for (int64_t k = 0; k < cols; ++k)
+      g.push_back(loadAt(e, dy, oh, e.add(ow0, k), d.OH, d.OW));
+  }
+  window.push_front(g);
+  for (int64_t fh = 0; fh < FH && fh < int64_t(window.size()); ++fh) {
+    // Band row j - fh must lie in [0, R) (statically known off the loop).
+    if (window[fh].empty())
+      continue;
+    for (int64_t fw = 0; fw < FW; ++fw)
+      for (int64_t k = 0; k < cols; ++k)
+        acc[fh * FW + fw] = vector::FMAOp::create(
+            e.b, loc, xs[k + fw], window[fh][k], acc[fh * FW + fw]);
+  }
+  if (int64_t(window.size()) > FH - 1)
+    window.pop_back();
+}
+
+/// Steps [lo, lo + chunks * kTapsUnroll) (every filter row paired, a new
+/// dY row each) in a loop of kTapsUnroll steps per iteration (the loads of
+/// the second step can issue before the FMAs of the first) that carries the
+/// sums and the FH - 1 newest dY segments.
+void TapsBand::steadyLoop(Emitter &e, int64_t lo, int64_t chunks,
+                          std::deque<SmallVector<Value>> &window,
+                          SmallVector<Value> &acc) {
+  const int64_t taps = d.FH * d.FW, cols = p.cols;
+  SmallVector<Value> carried(acc);
+  for (auto &seg : window)
+    carried.append(seg.begin(), seg.end());
+  const int64_t kept = window.size();
+  auto loop = scf::ForOp::create(
+      e.b, loc, e.cst(0), e.cst(chunks), e.cst(1), carried,
+      [&](OpBuilder &lb, Location, Value ch, ValueRange args) {
+        Emitter le{lb, loc, p.V};
+        SmallVector<Value> a(args.take_front(taps));
+        std::deque<SmallVector<Value>> win;
+        for (int64_t s = 0; s < kept; ++s)
+          win.emplace_back(args.begin() + taps + s * cols,
+                           args.begin() + taps + (s + 1) * cols);
+        Value j0 = le.add(le.mul(ch, kTapsUnroll), lo);
+        for (int64_t u = 0; u < kTapsUnroll; ++u)
+          step(le, le.add(j0, u), -1, win, a);
+        SmallVector<Value> next(a);
+        for (auto &seg : win)
+          next.append(seg.begin(), seg.end());
+        scf::YieldOp::create(lb, loc, next);
+      });
+  ValueRange res = loop.getResults();
+  acc.assign(res.begin(), res.begin() + taps);
+  for (int64_t s = 0; s < kept; ++s)
+    window[s].assign(res.begin() + taps + s * cols,
+                     res.begin() + taps + (s + 1) * cols);
+}
+
+/// The band's R + FH - 1 steps: the first FH - 1 and the last FH - 1
+/// unrolled (some filter rows have no dY row there), the others in a loop.
+SmallVector<Value> TapsBand::emit(OpBuilder &b, ValueRange sums) {
+  Emitter e{b, loc, p.V};
+  const int64_t FH = d.FH, steps = p.R + FH - 1;
+  SmallVector<Value> acc(sums);
+  std::deque<SmallVector<Value>> window;
+  int64_t lo = std::min(FH - 1, steps), hi = std::max(lo, p.R);
+  for (int64_t j = 0; j < lo; ++j)
+    step(e, e.cst(j), j, window, acc);
+  int64_t chunks = (hi - lo) / kTapsUnroll;
+  if (chunks > 1)
+    steadyLoop(e, lo, chunks, window, acc);
+  else
+    chunks = 0;
+  for (int64_t j = lo + chunks * kTapsUnroll; j < steps; ++j)
+    step(e, e.cst(j), j, window, acc);
+  return acc;
+}
+
+/// The taps kernel's thread: channel vector, band, its sums and their
+/// block reduction into the workspace slice of its block (or band).
+struct TapsKernel {
+  const Dims &d;
+  const TapsPlan &p;
+  Location loc;
+  Value x, dy, ws;
+  bool blockReduce;
+  gpu::LaunchOp launch;
+  Value smem, tid, lane, band, chunk, n, oh0, ow0, c0, chanOk, bandOk;
+
+  void emitCoordinates(OpBuilder &b);
+  Value interior(Emitter &e);
+  SmallVector<Value> emitSums(OpBuilder &b);
+  void emitBlockReduction(OpBuilder &b, ArrayRef<Value> sums);
+  void emit(RewriterBase &rewriter);
+};
+
+void TapsKernel::emitCoordinates(OpBuilder &b) {
+  Emitter e{b, loc, p.V};
+  tid = launch.getThreadIds().x;
+  Value bid = launch.getBlockIds().x;
+  lane = e.rem(tid, p.lanes);
+  band = e.div(tid, p.lanes);
+  Value group = e.rem(bid, p.groups);
+  chunk = e.div(bid, p.groups);
+  Value wc = e.rem(chunk, p.widthChunks), t = e.div(chunk, p.widthChunks);
+  n = e.div(t, p.rowBands);
+  oh0 = e.mul(e.rem(t, p.rowBands), p.R);
+  Value colBand = e.add(e.mul(wc, p.bands), band);
+  ow0 = e.mul(colBand, p.cols);
+  c0 = e.mul(e.add(e.mul(group, p.lanes), lane), p.V);
+  if (p.groups * p.lanes != p.vectors)
+    chanOk = e.lt(c0, d.C);
+  if (p.widthChunks * p.bands != p.colBands)
+    bandOk = e.lt(colBand, p.colBands);
+}
+
+/// Whether the thread's band lies inside the image, dY and dX (no load
+/// checks); null when every band does.
+Value TapsKernel::interior(Emitter &e) {
+  Value ok;
+  Value ih0 = e.add(oh0, -d.pt), iw0 = e.add(ow0, -d.pl);
+  const int64_t inRows = p.R + d.FH - 1, inCols = p.cols + d.FW - 1;
+  if (d.pt > 0)
+    ok = e.andi(ok, e.ge(ih0, 0));
+  if ((p.rowBands - 1) * p.R - d.pt + inRows > d.IH)
+    ok = e.andi(ok, e.lt(ih0, d.IH - inRows + 1));
+  if (d.OH % p.R != 0)
+    ok = e.andi(ok, e.lt(oh0, d.OH - p.R + 1));
+  if (d.pl > 0)
+    ok = e.andi(ok, e.ge(iw0, 0));
+  if ((p.colBands - 1) * p.cols - d.pl + inCols > d.IW)
+    ok = e.andi(ok, e.lt(iw0, d.IW - inCols + 1));
+  if (d.OW % p.cols != 0)
+    ok = e.andi(ok, e.lt(ow0, d.OW - p.cols + 1));
+  return ok;
+}
+
+/// The thread's FH x FW sums over its band (zeros for the threads past C
+/// or past the column bands).
+SmallVector<Value> TapsKernel::emitSums(OpBuilder &b) {
+  Emitter e{b, loc, p.V};
+  const int64_t taps = d.FH * d.FW;
+  SmallVector<Value> zeros(taps, e.zeros());
+  SmallVector<Type> types(taps, e.vec());
+  auto walk = [&](OpBuilder &wb) -> SmallVector<Value> {
+    Emitter we{wb, loc, p.V};
+    Value inside = interior(we);
+    if (!inside)
+      return TapsBand{d, p, loc, x, dy, n, oh0, ow0, c0, false}.emit(wb,
+                                                                     zeros);
+    auto ifOp = scf::IfOp::create(wb, loc, types, inside,
+                                  /*withElseRegion=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(
+        tb, loc,
+        TapsBand{d, p, loc, x, dy, n, oh0, ow0, c0, false}.emit(tb, zeros));
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(
+        eb, loc,
+        TapsBand{d, p, loc, x, dy, n, oh0, ow0, c0, true}.emit(eb, zeros));
+    return SmallVector<Value>(ifOp.getResults());
+  };
+  Value active = e.andi(chanOk, bandOk);
+  if (!active)
+    return walk(b);
+  auto ifOp = scf::IfOp::create(b, loc, types, active,
+                                /*withElseRegion=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  scf::YieldOp::create(tb, loc, walk(tb));
+  OpBuilder eb = ifOp.getElseBodyBuilder();
+  scf::YieldOp::create(eb, loc, zeros);
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// One tap at a time: every thread stores its vector, the threads of band
+/// 0 add the block's bands in band order and store the sum into the
+/// block's slice.
+void TapsKernel::emitBlockReduction(OpBuilder &b, ArrayRef<Value> sums) {
+  Emitter e{b, loc, p.V};
+  Value first = e.andi(e.lt(tid, p.lanes), chanOk);
+  for (int64_t t = 0; t < d.FH * d.FW; ++t) {
+    vector::StoreOp::create(b, loc, sums[t], smem,
+                            ValueRange{e.mul(tid, p.V)});
+    gpu::BarrierOp::create(b, loc);
+    emitIf(b, loc, first, [&](OpBuilder &tb) {
+      Emitter k{tb, loc, p.V};
+      auto loop = scf::ForOp::create(
+          tb, loc, k.cst(0), k.cst(p.bands), k.cst(1),
+          ValueRange{k.zeros()},
+          [&](OpBuilder &lb, Location, Value bi, ValueRange args) {
+            Emitter le{lb, loc, p.V};
+            Value v = vector::LoadOp::create(
+                lb, loc, le.vec(), smem,
+                ValueRange{le.mul(le.add(le.mul(bi, p.lanes), lane), p.V)});
+            scf::YieldOp::create(
+                lb, loc,
+                ValueRange{arith::AddFOp::create(lb, loc, args[0], v)});
+          });
+      vector::StoreOp::create(
+          tb, loc, loop.getResult(0), ws,
+          ValueRange{chunk, k.cst(t / d.FW), k.cst(t % d.FW), c0},
+          /*nontemporal=*/false, llvm::Align(std::min<int64_t>(16, 4 * p.V)));
+    });
+    gpu::BarrierOp::create(b, loc);
+  }
+}
+
+void TapsKernel::emit(RewriterBase &rewriter) {
+  auto wg = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                       gpu::AddressSpace::Workgroup);
+  auto smemTy = MemRefType::get({p.threads * p.V}, rewriter.getF32Type(),
+                                AffineMap(), wg);
+  auto launchAndBuilder =
+      createGridLaunch(rewriter, loc, p.blocks, 1, p.threads,
+                       blockReduce ? TypeRange{smemTy} : TypeRange{});
+  launch = launchAndBuilder.first;
+  OpBuilder &b = launchAndBuilder.second;
+  if (blockReduce)
+    smem = launch.getWorkgroupAttributions()[0];
+  emitCoordinates(b);
+  SmallVector<Value> sums = emitSums(b);
+  if (blockReduce) {
+    emitBlockReduction(b, sums);
+  } else {
+    // Every band its own slice (threads past the bands write zeros).
+    emitIf(b, loc, chanOk, [&](OpBuilder &sb) {
+      Emitter se{sb, loc, p.V};
+      Value slice = se.add(se.mul(chunk, p.bands), band);
+      for (int64_t t = 0; t < d.FH * d.FW; ++t)
+        vector::StoreOp::create(
+            sb, loc, sums[t], ws,
+            ValueRange{slice, se.cst(t / d.FW), se.cst(t % d.FW), c0},
+            /*nontemporal=*/false, llvm::Align(std::min<int64_t>(16, 4 * p.V)));
+    });
+  }
+  nameKernel(launch, BwdFilterTapsKernelAttr::getMnemonic());
+}
+
 /// Slices a reduction thread adds in one loop step (their loads in flight
 /// together, added in slice order).
 constexpr int64_t kSliceUnroll = 4;
@@ -1063,10 +1356,10 @@ Value emitOrderedSum(OpBuilder &b, Location loc, Value src, Value lo,
 /// slices a first kernel adds runs of them (in order) into a second
 /// workspace, so that no thread walks all slices alone.
 void emitSliceReduction(RewriterBase &rewriter, Location loc, Value ws,
-                        Value dw, const Dims &d, int64_t slices) {
+                        Value dw, const Dims &d, int64_t slices,
+                        StringRef family) {
   Type dwElem = cast<MemRefType>(dw.getType()).getElementType();
   const int64_t C = d.C, FW = d.FW, vectors = d.FH * FW * C / 4;
-  StringRef family = BwdFilterImageKernelAttr::getMnemonic();
   auto tapOf = [&](Emitter &k, Value v) -> SmallVector<Value> {
     Value flat = k.mul(v, 4);
     Value c = k.rem(flat, C), tap = k.div(flat, C);
@@ -1134,7 +1427,21 @@ void emitImageKernels(RewriterBase &rewriter, Location loc, const Dims &d,
       rewriter, loc,
       MemRefType::get({p.slices, d.FH, d.FW, d.C}, rewriter.getF32Type()));
   ImageKernel{d, p, loc, x, dy, ws, copy}.emit(rewriter);
-  emitSliceReduction(rewriter, loc, ws, dw, d, p.slices);
+  emitSliceReduction(rewriter, loc, ws, dw, d, p.slices,
+                     BwdFilterImageKernelAttr::getMnemonic());
+  memref::DeallocOp::create(rewriter, loc, ws);
+}
+
+/// The taps kernel and its reduction, with the workspace around them.
+void emitTapsKernels(RewriterBase &rewriter, Location loc, const Dims &d,
+                     const TapsPlan &p, bool blockReduce, Value x, Value dy,
+                     Value dw) {
+  auto ws = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({p.slices, d.FH, d.FW, d.C}, rewriter.getF32Type()));
+  TapsKernel{d, p, loc, x, dy, ws, blockReduce}.emit(rewriter);
+  emitSliceReduction(rewriter, loc, ws, dw, d, p.slices,
+                     BwdFilterTapsKernelAttr::getMnemonic());
   memref::DeallocOp::create(rewriter, loc, ws);
 }
 
@@ -1193,7 +1500,8 @@ FailureOr<KernelConfigAttrInterface>
 configOf(DepthwiseConv2DBackwardFilterOp op, PatternRewriter &rewriter) {
   return emittableConfigOfAny<BwdFilterStreamKernelAttr,
                               BwdFilterSplitZKernelAttr,
-                              BwdFilterImageKernelAttr>(op, rewriter);
+                              BwdFilterImageKernelAttr,
+                              BwdFilterTapsKernelAttr>(op, rewriter);
 }
 
 struct BackwardFilterLowering
@@ -1216,6 +1524,21 @@ struct BackwardFilterLowering
     return success();
   }
 
+  LogicalResult rewriteTaps(DepthwiseConv2DBackwardFilterOp op,
+                            BwdFilterTapsKernelAttr taps, const Dims &d,
+                            PatternRewriter &rewriter) const {
+    bool blockReduce = taps.getReduce() != "band";
+    TapsPlan p = tapsPlan(d, taps.getVector(), taps.getColumns(),
+                          taps.getRows(), taps.getThreads(), !blockReduce);
+    if (p.blocks > std::numeric_limits<int32_t>::max())
+      return rewriter.notifyMatchFailure(op, "grid too large");
+    rewriter.setInsertionPoint(op);
+    emitTapsKernels(rewriter, op.getLoc(), d, p, blockReduce, op.getInput(),
+                    op.getOutputGrad(), op.getInit());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   LogicalResult matchAndRewrite(DepthwiseConv2DBackwardFilterOp op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<KernelConfigAttrInterface> config = configOf(op, rewriter);
@@ -1224,6 +1547,8 @@ struct BackwardFilterLowering
     Dims d = dimsOf(op);
     if (auto image = dyn_cast<BwdFilterImageKernelAttr>(*config))
       return rewriteImage(op, image, d, rewriter);
+    if (auto taps = dyn_cast<BwdFilterTapsKernelAttr>(*config))
+      return rewriteTaps(op, taps, d, rewriter);
     auto stream = dyn_cast<BwdFilterStreamKernelAttr>(*config);
     auto splitZ = dyn_cast<BwdFilterSplitZKernelAttr>(*config);
     StreamPlan sp{};

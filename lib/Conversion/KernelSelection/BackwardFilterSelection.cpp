@@ -1,8 +1,9 @@
 //===- BackwardFilterSelection.cpp - configurations of the backward filter kernels ---===//
 //
-// Streaming or split-z kernel, rows per step, slices, tile widths of the
-// depthwise filter gradient (evidence: docs/KernelSelection.md, "backward
-// filter"; the work splitting: include/dwc/Conversion/BackwardFilterPlan.h).
+// Register (taps), image, streaming or split-z kernel, bands, strips, rows
+// per step, slices, tile widths of the depthwise filter gradient (evidence:
+// docs/KernelSelection.md, "backward filter"; the work splitting:
+// include/dwc/Conversion/BackwardFilterPlan.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dwc;
@@ -335,11 +337,121 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }
+
+/// The register (taps) kernel's fields of a request that leaves them open:
+/// 128-bit channel vectors where the thread's f32 values fit (else 64
+/// bits), bands of kTapsColumns columns x kTapsRows rows, kTapsThreads
+/// threads per block.
+constexpr int64_t kTapsColumns = 2, kTapsRows = 8, kTapsThreads = 256;
+
+/// f32 values the taps kernel's thread holds (the verifier's bound).
+int64_t tapsValues(const Dims &d, int64_t vector, int64_t columns) {
+  return (d.FH * d.FW + d.FH * columns + columns + d.FW - 1) * vector;
+}
+
+/// The taps kernel's band where it is chosen without a request (the
+/// classes it was measured faster on, bench/results/
+/// stride-2026-12-02-s16dw-sweep1.md; docs/KernelSelection.md):
+///  - f32 3 x 3 with C < 256 on maps of 56+ rows: 2 columns x 16 rows
+///    (C < 64) or 32 rows; on 28..55 rows: 4 columns x 16 rows;
+///  - f32 5 x 5 on maps of 28+ rows: 2 columns x 32 rows;
+///  - f32 filters of at most 5 rows and 6..13 taps wide: 2 columns x 8
+///    rows (the vector the registers allow);
+///  - 16-bit 3 x 3 on 28..56 rows with C >= 144, or on up to 14 rows with
+///    C >= 480: 64-bit vectors, 4 columns x 16 rows.
+/// Elsewhere (16-bit 112 x 112 x 32 and 5 x 5, f32 14 x 14 and 7 x 7 maps
+/// of square filters) the image / streaming / split-z kernels were faster.
+struct TapsBand {
+  int64_t vector, columns, rows;
+};
+constexpr int64_t kTapsF32WideRows = 56, kTapsMinRows = 28;
+constexpr int64_t kTapsF32NarrowC = 64, kTapsWideMaxFW = 13;
+constexpr int64_t kTaps16MinC = 144, kTaps16MaxRows = 56;
+constexpr int64_t kTaps16SmallMapRows = 14;
+constexpr int64_t kTaps16SmallMapMinC = 480;
+std::optional<TapsBand> tapsDefaultBand(const Dims &d) {
+  if (d.sh != 1 || d.sw != 1)
+    return std::nullopt;
+  bool square3 = d.FH == 3 && d.FW == 3, square5 = d.FH == 5 && d.FW == 5;
+  if (d.elem.isF32()) {
+    // (3 x 3 at C >= 256: the streaming block holds 64 channel vectors and
+    // reads at the copy bandwidth; not measured with this kernel.)
+    if (square3 && d.C / channelsPerThread(d.elem) >= kStreamLanes)
+      return std::nullopt;
+    if (square3 && d.OH >= kTapsF32WideRows)
+      return TapsBand{4, 2, d.C < kTapsF32NarrowC ? 16 : 32};
+    if (square3 && d.OH >= kTapsMinRows)
+      return TapsBand{4, 4, 16};
+    if (square5 && d.OH >= kTapsMinRows)
+      return TapsBand{4, 2, 32};
+    if (d.FH <= 5 && d.FW > 5 && d.FW <= kTapsWideMaxFW)
+      return TapsBand{0, 2, 8};
+    return std::nullopt;
+  }
+  if (square3 && ((d.OH >= kTapsMinRows && d.OH <= kTaps16MaxRows &&
+                   d.C >= kTaps16MinC) ||
+                  (d.OH <= kTaps16SmallMapRows && d.C >= kTaps16SmallMapMinC)))
+    return TapsBand{4, 4, 16};
+  return std::nullopt;
+}
+
+/// #dwc.bwd_filter_taps: stride 1; chosen on its own where tapsDefaultBand
+/// says, else only when requested.
+Attribute selectTaps(Operation *op, TargetAttr target, Attribute given,
+                     std::string &why) {
+  why = backwardFilterIneligibility(op);
+  if (!why.empty())
+    return {};
+  auto g = dyn_cast_or_null<BwdFilterTapsKernelAttr>(given);
+  Dims d = dimsOf(cast<DepthwiseConv2DBackwardFilterOp>(op));
+  if (d.sh != 1 || d.sw != 1) {
+    why = "stride is not 1";
+    return {};
+  }
+  std::optional<TapsBand> band =
+      g ? TapsBand{0, kTapsColumns, kTapsRows} : tapsDefaultBand(d);
+  if (!band) {
+    why = "outside the measured classes (f32 3 x 3 / 5 x 5 on 28+ rows, f32 "
+          "filters "
+          "up to 5 x 13, 16-bit 3 x 3 on 28..56 rows with C >= 144 or on up "
+          "to 14 rows with C >= 480): the image / streaming / split-z "
+          "kernels are faster";
+    return {};
+  }
+  int64_t columns = g && g.getColumns() ? g.getColumns() : band->columns;
+  int64_t wide = channelsPerThread(d.elem);
+  int64_t vector = g && g.getVector() ? g.getVector()
+                   : band->vector     ? band->vector
+                   : tapsValues(d, wide, columns) <= kBwdFilterTapsMaxValues
+                       ? wide
+                       : wide / 2;
+  int64_t rows = g && g.getRows() ? g.getRows() : band->rows;
+  int64_t threads = g && g.getThreads() ? g.getThreads() : kTapsThreads;
+  StringRef reduce = g && !g.getReduce().empty() ? g.getReduce() : "block";
+  TapsPlan p = tapsPlan(d, vector, columns, rows, threads, reduce == "band");
+  // (The classes were measured at batch 32 / 64, on grids of 64+ blocks;
+  // small batches keep the other kernels.)
+  if (!g && 4 * p.blocks < target.getSmCount()) {
+    why = "a grid of fewer than sm_count / 4 blocks";
+    return {};
+  }
+  if (!gridFits(p.blocks)) {
+    why = "grid too large";
+    return {};
+  }
+  auto config = BwdFilterTapsKernelAttr::get(op->getContext(), vector,
+                                             columns, rows, threads, reduce);
+  why = config.whyNotFor(op);
+  return why.empty() ? config : Attribute();
+}
 } // namespace
 
 void dwc::appendBackwardFilterKernelFamilies(
     SmallVectorImpl<KernelFamily> &families) {
-  // The image kernel first: where its rule holds it beats both.
+  // The taps kernel first, then the image kernel: where their rules hold
+  // they beat the others.
+  families.push_back(
+      {BwdFilterTapsKernelAttr::getMnemonic(), selectTaps});
   families.push_back(
       {BwdFilterImageKernelAttr::getMnemonic(), selectImage});
   families.push_back(

@@ -31,7 +31,7 @@ func.func @stream(%x0: memref<2x8x20x32xf32>, %w0: memref<2x8x20x32xf32>, %y0: m
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 8, tile_width = 17, warp_slices = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 64, tile_width = 6, warp_slices = 4>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 32, tile_width = 17, warp_slices = 4>: chosen; refused: bwd_filter_taps (a grid of fewer than sm_count / 4 blocks); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
 func.func @split_z(%x0: memref<1x32x32x32xf32>, %w0: memref<1x32x32x32xf32>, %y0: memref<5x5x32xf32>, %x1: memref<1x8x8x32xf32>, %w1: memref<1x8x8x32xf32>, %y1: memref<9x9x32xf32>, %x2: memref<1x64x40x64xf16>, %w2: memref<1x64x40x64xf16>, %y2: memref<7x7x64xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%x0, %w0 : memref<1x32x32x32xf32>, memref<1x32x32x32xf32>) outs(%y0 : memref<5x5x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -137,15 +137,20 @@ func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %
 // streaming); a 9 x 9 16-bit filter on 14 x 14 (past 7 x 7 filters only
 // up to 7 rows): split-z.
 // CHECK-LABEL: func @image_default
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 48, rows = 3, units = 6, copy = "block", segments = 4>
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<
-// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
-// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
-// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 6, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 14, units = 1, copy = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 132, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 448, tile_width = 6, warp_slices = 1>
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 6, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 14, units = 1, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 132, reduce = "block">: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 448, tile_width = 6, warp_slices = 1>: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
 func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf16>, %c: memref<32x56x56x128xbf16>, %d: memref<64x14x14x480xf32>, %e: memref<64x28x28x240xf32>, %f: memref<64x7x7x960xf32>, %g: memref<32x14x14x384xf16>,
     %wa: memref<3x3x192xf16>, %wb: memref<3x3x144xf16>, %wc: memref<5x5x128xbf16>, %wd: memref<5x5x480xf32>, %we: memref<5x5x240xf32>, %wf: memref<3x3x960xf32>, %wg: memref<9x9x384xf16>) {
   dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x28x28x192xf16>, memref<64x28x28x192xf16>) outs(%wa : memref<3x3x192xf16>)
@@ -186,8 +191,8 @@ func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<
 // WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 1, units = 13, copy = "async">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<{{.*}}>: chosen; refused: bwd_filter_taps (stride is not 1); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
 func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x112x96xbf16>, %b2: memref<64x56x56x96xbf16>, %c: memref<64x56x56x144xf16>, %c2: memref<64x28x28x144xf16>, %d: memref<32x7x7x768xf16>, %e: memref<1x112x112x32xf16>, %f: memref<64x28x28x240xf32>, %f2: memref<64x14x14x240xf32>,
     %wa: memref<3x3x32xf16>, %wb: memref<3x3x96xbf16>, %wc: memref<5x5x144xf16>, %wd: memref<13x5x768xf16>, %wd2: memref<5x13x768xf16>, %wf: memref<5x5x240xf32>) {
   dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x112x112x32xf16>, memref<64x112x112x32xf16>) outs(%wa : memref<3x3x32xf16>)
@@ -224,26 +229,26 @@ func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x11
 // CHECK-LABEL: func @image_async_half_strips
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 1, units = 27, copy = "async">
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 2, units = 24, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
-// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
-// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
-// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 528, reduce = "block">
 // WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 1, units = 27, copy = "async">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 2, units = 24, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">: chosen; refused: bwd_filter_taps (stride is not 1)
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (f32 3 x 3 without async half strips (the image fits one strip) (streaming is faster))
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">: chosen; refused: bwd_filter_taps (a grid of fewer than sm_count / 4 blocks); bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 528, reduce = "block">: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
 func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x56x56x96xf16>, %c: memref<64x112x112x32xf32>, %d: memref<64x56x56x144xf32>,
     %e: memref<64x56x56x96xf16>, %f: memref<64x56x56x144xf16>, %f2: memref<64x28x28x144xf16>, %g: memref<64x14x14x384xf16>, %h: memref<1x112x112x32xf32>, %i: memref<64x28x28x192xf32>,
     %j: memref<64x64x2x32xf32>, %k: memref<64x64x64x256xf32>, %wk: memref<3x3x256xf32>,
@@ -270,5 +275,73 @@ func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x5
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d_backward_filter ins(%k, %k : memref<64x64x64x256xf32>, memref<64x64x64x256xf32>) outs(%wk : memref<3x3x256xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// The register (taps) kernel: its default classes (docs/KernelSelection.md,
+// "register kernel"): f32 3 x 3 on 56+ rows with C < 64 (2 x 16 bands) and
+// C < 256 (2 x 32), on 28..55 rows (4 x 16), f32 5 x 5 on 28+ rows (2 x 32),
+// a 5 x 13 f32 filter (2 x 8 bands, 64-bit vectors: 128 bits would hold
+// more than 192 f32 values), 16-bit 3 x 3 on 28..56 rows with C >= 144 and
+// on 14-row maps with C >= 480 (64-bit vectors, 4 x 16 bands); a request
+// completed (128-bit vectors where they fit, 2 x 8 bands, 256 threads,
+// the block reduction). Refused: f32 3 x 3 at C = 256 (streaming), 16-bit
+// 5 x 5 (image), 16-bit 3 x 3 on 112 rows (image), a batch-1 grid of
+// fewer than sm_count / 4 blocks, strided dY.
+// CHECK-LABEL: func @taps
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 2, columns = 2, rows = 8, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 2, rows = 8, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 2, rows = 8, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes (f32 3 x 3 / 5 x 5 on 28+ rows, f32 filters up to 5 x 13, 16-bit 3 x 3 on 28..56 rows with C >= 144 or on up to 14 rows with C >= 480): the image / streaming / split-z kernels are faster)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (a grid of fewer than sm_count / 4 blocks)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (stride is not 1)
+func.func @taps(%a: memref<64x112x112x32xf32>, %b: memref<64x56x56x144xf32>, %c: memref<64x28x28x192xf32>, %d: memref<32x28x28x256xf32>,
+    %e: memref<32x7x7x768xf32>, %f: memref<64x56x56x144xf16>, %g: memref<64x14x14x576xbf16>, %h: memref<2x8x9x32xf16>,
+    %i: memref<64x56x56x256xf32>, %j: memref<32x56x56x96xf16>, %k: memref<64x112x112x32xf16>, %l: memref<1x56x56x144xf32>,
+    %m: memref<64x56x56x144xf16>, %m2: memref<64x28x28x144xf16>,
+    %w3: memref<3x3x32xf32>, %w144: memref<3x3x144xf32>, %w192: memref<3x3x192xf32>, %w256: memref<5x5x256xf32>, %w513: memref<5x13x768xf32>,
+    %w144h: memref<3x3x144xf16>, %w576: memref<3x3x576xbf16>, %w32h: memref<3x3x32xf16>, %w256s: memref<3x3x256xf32>, %w96: memref<5x5x96xf16>) {
+  dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x112x112x32xf32>, memref<64x112x112x32xf32>) outs(%w3 : memref<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%b, %b : memref<64x56x56x144xf32>, memref<64x56x56x144xf32>) outs(%w144 : memref<3x3x144xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%c, %c : memref<64x28x28x192xf32>, memref<64x28x28x192xf32>) outs(%w192 : memref<3x3x192xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%d, %d : memref<32x28x28x256xf32>, memref<32x28x28x256xf32>) outs(%w256 : memref<5x5x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%e, %e : memref<32x7x7x768xf32>, memref<32x7x7x768xf32>) outs(%w513 : memref<5x13x768xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 6, 6]
+  dwc.depthwise_conv2d_backward_filter ins(%f, %f : memref<64x56x56x144xf16>, memref<64x56x56x144xf16>) outs(%w144h : memref<3x3x144xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%g, %g : memref<64x14x14x576xbf16>, memref<64x14x14x576xbf16>) outs(%w576 : memref<3x3x576xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%h, %h : memref<2x8x9x32xf16>, memref<2x8x9x32xf16>) outs(%w32h : memref<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<>}
+  dwc.depthwise_conv2d_backward_filter ins(%i, %i : memref<64x56x56x256xf32>, memref<64x56x56x256xf32>) outs(%w256s : memref<3x3x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%j, %j : memref<32x56x56x96xf16>, memref<32x56x56x96xf16>) outs(%w96 : memref<5x5x96xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%k, %k : memref<64x112x112x32xf16>, memref<64x112x112x32xf16>) outs(%w32h : memref<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%l, %l : memref<1x56x56x144xf32>, memref<1x56x56x144xf32>) outs(%w144 : memref<3x3x144xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%m, %m2 : memref<64x56x56x144xf16>, memref<64x28x28x144xf16>) outs(%w144h : memref<3x3x144xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }

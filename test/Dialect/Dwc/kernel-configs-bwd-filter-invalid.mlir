@@ -335,3 +335,86 @@ func.func @image_async_sm75(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>,
   return %r : tensor<3x3x32xf16>
 }
 }
+
+// -----
+
+// #dwc.bwd_filter_taps (the register kernel): every branch of its rules.
+
+func.func @taps_ineligible_f64(%x: tensor<1x8x8x32xf64>, %dy: tensor<1x8x8x32xf64>, %dw: tensor<3x3x32xf64>) -> tensor<3x3x32xf64> {
+  // expected-error @+1 {{does not fit this op: element type is not f32, f16 or bf16}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf64>, tensor<1x8x8x32xf64>) outs(%dw : tensor<3x3x32xf64>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<rows = 4>} -> tensor<3x3x32xf64>
+  return %r : tensor<3x3x32xf64>
+}
+
+// -----
+
+func.func @taps_strided(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x4x4x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: stride is not 1}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x4x4x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<rows = 4>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @taps_vector_bits(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<3x3x32xf16>) -> tensor<3x3x32xf16> {
+  // expected-error @+1 {{does not fit this op: vector = 16 is not 64 or 128 bits of 16-bit elements}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<3x3x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<vector = 16>} -> tensor<3x3x32xf16>
+  return %r : tensor<3x3x32xf16>
+}
+
+// -----
+
+func.func @taps_columns(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: columns = 9 is not in [1, 8]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<columns = 9>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @taps_rows(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: rows = -1 is not in [1, 2147483647]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<rows = -1>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @taps_threads(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: threads = 16 is not in [32, 1024]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<threads = 16>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @taps_reduce(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: reduce = "atomics" is not one of "block", "band"}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<reduce = "atomics">} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @taps_filter_side(%x: tensor<1x200x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<193x1x32xf32>) -> tensor<193x1x32xf32> {
+  // expected-error @+1 {{does not fit this op: filter of more than 192 taps along a side}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x200x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<193x1x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.bwd_filter_taps<rows = 4>} -> tensor<193x1x32xf32>
+  return %r : tensor<193x1x32xf32>
+}
+
+// -----
+
+func.func @taps_registers(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %dw: tensor<5x5x32xf16>) -> tensor<5x5x32xf16> {
+  // expected-error @+1 {{does not fit this op: (FH x FW + FH x columns + columns + FW - 1) x vector = 280 f32 registers is more than 192}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf16>, tensor<1x8x8x32xf16>) outs(%dw : tensor<5x5x32xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 1>} -> tensor<5x5x32xf16>
+  return %r : tensor<5x5x32xf16>
+}

@@ -219,3 +219,56 @@ std::string BwdFilterImageKernelAttr::whyNotFor(Operation *op) const {
   }
   return why;
 }
+
+//===----------------------------------------------------------------------===//
+// #dwc.bwd_filter_taps
+//===----------------------------------------------------------------------===//
+
+StringRef BwdFilterTapsKernelAttr::getFamily() const { return getMnemonic(); }
+bool BwdFilterTapsKernelAttr::isComplete() const {
+  return getVector() && getColumns() && getRows() && getThreads() &&
+         !getReduce().empty();
+}
+std::string BwdFilterTapsKernelAttr::whyNotFor(Operation *op) const {
+  std::string why = backwardFilterIneligibility(op);
+  if (!why.empty())
+    return why;
+  auto bwd = cast<DepthwiseConv2DBackwardFilterOp>(op);
+  if (bwd.getStrides()[0] != 1 || bwd.getStrides()[1] != 1)
+    return "stride is not 1";
+  Type elem = cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+  int64_t bits = elem.getIntOrFloatBitWidth(), v = getVector();
+  if (v != 0 && v * bits != 64 && v * bits != 128)
+    return ("vector = " + Twine(v) + " is not 64 or 128 bits of " +
+            Twine(bits) + "-bit elements")
+        .str();
+  why = rangeIneligibility("columns", getColumns(), 1, kBwdFilterTapsMaxColumns);
+  if (why.empty())
+    why = rangeIneligibility("rows", getRows(), 1,
+                             std::numeric_limits<int32_t>::max());
+  if (why.empty())
+    why = rangeIneligibility("threads", getThreads(), 32, 1024);
+  if (why.empty() && !getReduce().empty() && getReduce() != "block" &&
+      getReduce() != "band")
+    why = ("reduce = \"" + getReduce() + "\" is not one of \"block\", "
+           "\"band\"").str();
+  if (!why.empty())
+    return why;
+  // The sums, the FH dY segments and one input segment stay in f32
+  // registers: at most kBwdFilterTapsMaxValues of them. (Extents bounded
+  // first: no overflow.)
+  ArrayRef<int64_t> f = dwShape(op);
+  if (f[0] > kBwdFilterTapsMaxValues || f[1] > kBwdFilterTapsMaxValues)
+    return "filter of more than " + std::to_string(kBwdFilterTapsMaxValues) +
+           " taps along a side";
+  // (Fields left open: the narrowest choice the selector can make.)
+  int64_t cols = getColumns() ? getColumns() : 1;
+  int64_t values =
+      (f[0] * f[1] + f[0] * cols + cols + f[1] - 1) * (v ? v : 64 / bits);
+  if (values > kBwdFilterTapsMaxValues)
+    return ("(FH x FW + FH x columns + columns + FW - 1) x vector = " +
+            Twine(values) + " f32 registers is more than " +
+            Twine(kBwdFilterTapsMaxValues))
+        .str();
+  return "";
+}

@@ -29,6 +29,13 @@ inline constexpr int64_t kBwdFilterImageStaticSmem = 48 * 1024;
 /// Most column segments of the image kernel (each is unrolled once).
 inline constexpr int64_t kBwdFilterImageMaxSegments = 64;
 
+/// Most output columns per band of the register (taps) kernel (its
+/// column loop is unrolled).
+inline constexpr int64_t kBwdFilterTapsMaxColumns = 8;
+/// Most f32 values the taps kernel's thread holds (sums, dY segments, one
+/// input segment): more would spill.
+inline constexpr int64_t kBwdFilterTapsMaxValues = 192;
+
 /// Why `op` (a dwc.depthwise_conv2d_backward_filter, on tensors or buffers)
 /// cannot take the backward-filter kernels, whatever their configuration:
 /// f32/f16/bf16 inputs, dW f32 or the inputs' type, positive strides,

@@ -119,3 +119,43 @@ def Dwc_BwdFilterImageKernelAttr
                         DefaultValuedParameter<"int64_t", "1">:$segments);
   let assemblyFormat = "`<` struct(params) `>`";
 }
+
+def Dwc_BwdFilterTapsKernelAttr
+    : Dwc_KernelConfig<"BwdFilterTapsKernel", "bwd_filter_taps"> {
+  let summary = "Depthwise filter gradient: a thread owns all taps of a "
+                "channel vector over a band of output columns";
+  let description = [{
+    `convert-dwc-to-gpu-backward-filter`'s register kernel for stride-1
+    ops with small filters (f32, f16 or bf16 inputs): a thread owns one
+    channel vector of `vector` channels and all FH x FW taps of it in f32
+    registers and walks the input rows of a band of `rows` output rows x
+    `columns` output columns of one image, top to bottom: each step loads
+    one input row segment (columns + FW - 1 vectors, halos shared with the
+    neighbouring bands through L1) and one dY row segment from global
+    memory, keeps the last FH dY segments in registers and adds every tap's
+    products. No shared memory in the loop; the block's column bands are
+    summed in shared memory in a fixed order into one f32 workspace slice
+    per block and a second kernel adds the slices in order (deterministic,
+    no atomics) into dW.
+
+    * `vector`: channels per thread, 64 or 128 bits of the inputs' type
+      (16-bit: 4 or 8; f32: 2 or 4);
+    * `columns`: output columns per band, in [1, 8];
+    * `rows`: output rows per band, at least 1 (clamped to OH);
+    * `threads`: most threads per block, in [32, 1024]: channel lanes x
+      column bands;
+    * `reduce`: `"block"` (default): one slice per block (shared memory,
+      barriers); `"band"` (host emulation): every band writes its own
+      slice (no cross-thread operations).
+
+    ```mlir
+    {dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 1, rows = 8, threads = 256, reduce = "block">}
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$vector,
+                        DefaultValuedParameter<"int64_t", "0">:$columns,
+                        DefaultValuedParameter<"int64_t", "0">:$rows,
+                        DefaultValuedParameter<"int64_t", "0">:$threads,
+                        StringRefParameter<"", "\"\"">:$reduce);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
