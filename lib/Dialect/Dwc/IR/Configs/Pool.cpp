@@ -251,25 +251,6 @@ std::string GlobalPoolBackwardKernelAttr::whyNotFor(Operation *op) const {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Why `v` is not a static, positive, identity-layout operand of `rank`
-/// dimensions and at most 2^46 elements, or "".
-std::string staticOperandIneligibility(Value v, int64_t rank) {
-  auto t = dyn_cast<ShapedType>(v.getType());
-  if (!t || !t.hasRank() || t.getRank() != rank)
-    return "operands of the wrong rank";
-  if (!t.hasStaticShape() ||
-      llvm::any_of(t.getShape(), [](int64_t d) { return d <= 0; }))
-    return "empty or dynamic operand";
-  int64_t n = 1;
-  for (int64_t d : t.getShape())
-    if (llvm::MulOverflow(n, d, n) || n > kMaxElements)
-      return "operand of more than 2^46 elements";
-  auto m = dyn_cast<MemRefType>(t);
-  if (m && !m.getLayout().isIdentity())
-    return "non-identity layout";
-  return "";
-}
-
 /// The vector width of `C` channels of `elem` (128 bits, halved until it
 /// divides C).
 int64_t channelVectorWidth(Type elem, int64_t C) {
@@ -287,9 +268,13 @@ dwc::backwardBiasShapeOf(Operation *op, std::string &why) {
     why = "not a dwc.conv2d_backward_bias";
     return std::nullopt;
   }
-  why = staticOperandIneligibility(bias.getOutputGrad(), 4);
-  if (why.empty())
-    why = staticOperandIneligibility(bias.getInit(), 1);
+  auto ranked = [](Value v, int64_t rank) {
+    auto t = dyn_cast<ShapedType>(v.getType());
+    return t && t.hasRank() && t.getRank() == rank;
+  };
+  why = !ranked(bias.getOutputGrad(), 4) || !ranked(bias.getInit(), 1)
+            ? "operands of the wrong rank"
+            : operandsIneligibility(op, Type(), kMaxElements);
   if (!why.empty())
     return std::nullopt;
   auto dy = cast<ShapedType>(bias.getOutputGrad().getType());
