@@ -24,12 +24,11 @@ import datetime
 import json
 import math
 import os
-import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cuda_timing import graph_time  # noqa: E402
+from gap_harness import load_manifest, timed  # noqa: E402  (kernel + user ms)
 from kernel_lib import KernelLib, link_objects  # noqa: E402
 from bias_grad_configs import COPY_BPS, TOLERANCE, from_dict  # noqa: E402
 
@@ -37,6 +36,7 @@ import torch  # noqa: E402
 
 TD = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 L2_BYTES = 60 * 1024 * 1024
+ITERS = 300  # per-launch event samples at most
 
 
 def log(*a):
@@ -66,32 +66,6 @@ def check(lib, g, fns, gen, row):
                  status="ok" if nan == 0 and err <= TOLERANCE[g.dtype] else "WRONG")
 
 
-def events_ms(launch, nbuf, target_s):
-    launch(0)
-    torch.cuda.synchronize()
-    t = time.time()
-    launch(1 % nbuf)
-    torch.cuda.synchronize()
-    runs = max(20, min(300, int(target_s / max(time.time() - t, 1e-6))))
-    st = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-    en = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-    for i in range(runs):
-        st[i].record()
-        launch(i % nbuf)
-        en[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(st, en))
-
-
-def timed(launch, nbuf, target_s):
-    user = events_ms(launch, nbuf, target_s)
-    try:
-        return graph_time(launch, nbuf), user
-    except RuntimeError as ex:
-        log("graph capture failed:", str(ex).splitlines()[0][:160])
-        return None, user
-
-
 def timing(lib, g, fns, gen, row, target_s):
     nbuf = int(min(2048, max(2, math.ceil(3 * L2_BYTES / g.bytes_moved()))))
     row["buffers"] = nbuf
@@ -101,7 +75,7 @@ def timing(lib, g, fns, gen, row, target_s):
         r = row[side]
         if fn is not None and r.get("status") == "ok":
             r["ms"], r["user_ms"] = timed(lambda i: lib.call(fn, sets[i], outs[i]), nbuf,
-                                          target_s)
+                                          ITERS, target_s)
     pt = {}
     for layout in ("channels_last", "nchw"):
         ts = [s.permute(0, 3, 1, 2) for s in sets]
@@ -109,7 +83,7 @@ def timing(lib, g, fns, gen, row, target_s):
             ts = [t.contiguous() for t in ts]
         with torch.no_grad():
             k, u = timed(lambda i: ts[i].sum(dim=(0, 2, 3), dtype=torch.float32), nbuf,
-                         target_s)
+                         ITERS, target_s)
         pt[layout], pt["user/" + layout] = k or u, u
         del ts
     row["torch"] = pt
@@ -153,11 +127,6 @@ def write(out, label, meta, rows):
                              " | ".join(fmt(r.get(v, {}).get("ms")) for v in variants) + " |")
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
-
-
-def load_manifest(d):
-    with open(os.path.join(d, "manifest.json")) as f:
-        return json.load(f)
 
 
 def main(argv=None):

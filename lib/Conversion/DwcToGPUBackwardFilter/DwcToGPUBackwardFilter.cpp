@@ -1419,30 +1419,38 @@ void emitSliceReduction(RewriterBase &rewriter, Location loc, Value ws,
     memref::DeallocOp::create(rewriter, loc, partial);
 }
 
-/// The image kernel and its reduction, with the workspace around them.
-void emitImageKernels(RewriterBase &rewriter, Location loc, const Dims &d,
-                      const ImagePlan &p, StripCopy copy, Value x, Value dy,
-                      Value dw) {
+/// A slice kernel (`emitKernel`, writing every element of a `slices` x
+/// FH x FW x C f32 workspace) and the ordered reduction of its slices into
+/// dW, with the workspace around them.
+void emitSliceKernels(RewriterBase &rewriter, Location loc, const Dims &d,
+                      int64_t slices, StringRef family, Value dw,
+                      function_ref<void(Value)> emitKernel) {
   auto ws = memref::AllocOp::create(
       rewriter, loc,
-      MemRefType::get({p.slices, d.FH, d.FW, d.C}, rewriter.getF32Type()));
-  ImageKernel{d, p, loc, x, dy, ws, copy}.emit(rewriter);
-  emitSliceReduction(rewriter, loc, ws, dw, d, p.slices,
-                     BwdFilterImageKernelAttr::getMnemonic());
+      MemRefType::get({slices, d.FH, d.FW, d.C}, rewriter.getF32Type()));
+  emitKernel(ws);
+  emitSliceReduction(rewriter, loc, ws, dw, d, slices, family);
   memref::DeallocOp::create(rewriter, loc, ws);
 }
 
-/// The taps kernel and its reduction, with the workspace around them.
+/// The image kernel and its reduction.
+void emitImageKernels(RewriterBase &rewriter, Location loc, const Dims &d,
+                      const ImagePlan &p, StripCopy copy, Value x, Value dy,
+                      Value dw) {
+  emitSliceKernels(rewriter, loc, d, p.slices,
+                   BwdFilterImageKernelAttr::getMnemonic(), dw, [&](Value ws) {
+                     ImageKernel{d, p, loc, x, dy, ws, copy}.emit(rewriter);
+                   });
+}
+
+/// The taps kernel and its reduction.
 void emitTapsKernels(RewriterBase &rewriter, Location loc, const Dims &d,
                      const TapsPlan &p, bool blockReduce, Value x, Value dy,
                      Value dw) {
-  auto ws = memref::AllocOp::create(
-      rewriter, loc,
-      MemRefType::get({p.slices, d.FH, d.FW, d.C}, rewriter.getF32Type()));
-  TapsKernel{d, p, loc, x, dy, ws, blockReduce}.emit(rewriter);
-  emitSliceReduction(rewriter, loc, ws, dw, d, p.slices,
-                     BwdFilterTapsKernelAttr::getMnemonic());
-  memref::DeallocOp::create(rewriter, loc, ws);
+  emitSliceKernels(rewriter, loc, d, p.slices,
+                   BwdFilterTapsKernelAttr::getMnemonic(), dw, [&](Value ws) {
+                     TapsKernel{d, p, loc, x, dy, ws, blockReduce}.emit(rewriter);
+                   });
 }
 
 //===----------------------------------------------------------------------===//
