@@ -66,7 +66,13 @@ def RaiseLinalgToDwc : Pass<"raise-linalg-to-dwc"> {
       in NCHW or `(d0, d3)`/`(d0, 0, 0, d3)` in NHWC, or `linalg.reduce`)
       divided by `H*W` or multiplied by `1/(H*W)` (rounded: the result can
       then differ by one rounding), and a sum pooling whose window is the
-      whole image -> `dwc.global_avg_pool`, reshaped to the division's shape.
+      whole image -> `dwc.global_avg_pool`, reshaped to the division's shape;
+    * a sum over N, H and W into C channels (a convolution's bias gradient:
+      `linalg.reduce` over dims [0, 2, 3] of NCHW / [0, 1, 2] of NHWC, or
+      the `linalg.generic` with one parallel loop, the channel), from zero,
+      in f32 (a 16-bit input widened by `arith.extf` in the body) or in the
+      f32 / f64 input's type -> `dwc.conv2d_backward_bias` (NCHW input
+      transposed first); 16-bit accumulation is left alone (dwc sums in f32).
 
     The forms other front ends emit are first rewritten, exactly, into those
     NHWC named ops: torch-mlir's `linalg.depthwise_conv_2d_nchw_chw`,

@@ -1082,6 +1082,102 @@ struct RaiseGlobalAvgPool : OpRewritePattern<linalg::GenericOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Channel sums (bias gradients)
+//===----------------------------------------------------------------------===//
+
+/// Whether `body` adds its input (widened to f32 by one arith.extf, or as
+/// it is) to its accumulator and yields the sum.
+bool isSumBody(Block *body) {
+  if (isAddBody(body))
+    return true;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1 ||
+      body->getOperations().size() != 3)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body)
+    return false;
+  Value acc = body->getArgument(1);
+  Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  auto ext = other.getDefiningOp<arith::ExtFOp>();
+  return ext && ext->getBlock() == body && ext.getIn() == body->getArgument(0) &&
+         (add.getLhs() == acc || add.getRhs() == acc);
+}
+
+/// The reduced dims of a one-input channel sum into a 1-D result: a
+/// linalg.reduce's dimensions, or a linalg.generic's reduction loops when
+/// its input map is the identity and its output map the one parallel loop.
+std::optional<SmallVector<int64_t>> channelSumDims(linalg::LinalgOp op) {
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op.getOperation())) {
+    if (!isSumBody(reduce.getBody()))
+      return std::nullopt;
+    return SmallVector<int64_t>(reduce.getDimensions());
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumLoops() != 4 || !isSumBody(generic.getBody()))
+    return std::nullopt;
+  auto maps = generic.getIndexingMapsArray();
+  auto iters = generic.getIteratorTypesArray();
+  SmallVector<int64_t> reduced, parallel;
+  for (auto [i, it] : llvm::enumerate(iters))
+    (it == utils::IteratorType::reduction ? reduced : parallel).push_back(i);
+  if (!maps[0].isIdentity() || parallel.size() != 1 ||
+      maps[1] != AffineMap::get(4, 0, getAffineDimExpr(parallel[0],
+                                                         generic.getContext())))
+    return std::nullopt;
+  return reduced;
+}
+
+/// A sum of an N x C x H x W (dims 0, 2, 3 reduced) or N x H x W x C
+/// (dims 0, 1, 2) tensor into C channels, from a zero init, in f32 (or the
+/// input's f32 / f64) -> dwc.conv2d_backward_bias on the NHWC tensor (the
+/// bias gradient front ends emit for a convolution). 16-bit accumulation is
+/// left alone: the dwc op sums in f32, which would change its rounding.
+struct RaiseChannelSum : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<linalg::GenericOp, linalg::ReduceOp>(op.getOperation()) ||
+        !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+        op.getNumDpsInits() != 1)
+      return failure();
+    Value input = op.getDpsInputs()[0], init = op.getDpsInits()[0];
+    auto inType = dyn_cast<RankedTensorType>(input.getType());
+    auto outType = dyn_cast<RankedTensorType>(init.getType());
+    if (!inType || !outType || inType.getRank() != 4 || outType.getRank() != 1 ||
+        !inType.hasStaticShape() || !outType.hasStaticShape())
+      return failure();
+    std::optional<SmallVector<int64_t>> dims = channelSumDims(op);
+    bool nchw = dims && *dims == SmallVector<int64_t>{0, 2, 3};
+    if (!dims || (!nchw && *dims != SmallVector<int64_t>{0, 1, 2}))
+      return rewriter.notifyMatchFailure(op, "not a sum over N, H and W");
+    Type elem = inType.getElementType(), outElem = outType.getElementType();
+    bool wide = outElem.isF32() || (outElem.isF64() && elem.isF64());
+    if (!isa<FloatType>(elem) || !wide)
+      return rewriter.notifyMatchFailure(op, "not summed in f32 or f64");
+    ArrayRef<int64_t> s = inType.getShape();
+    if (outType.getShape()[0] != (nchw ? s[1] : s[3]))
+      return rewriter.notifyMatchFailure(op, "result is not the channels");
+    if (failed(matchInit(init, Identity::Zero)))
+      return rewriter.notifyMatchFailure(op, "init is not zero");
+    Location loc = op.getLoc();
+    if (nchw) {
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{s[0], s[2], s[3], s[1]}, elem);
+      input = linalg::TransposeOp::create(rewriter, loc, input, empty,
+                                          ArrayRef<int64_t>{0, 2, 3, 1})
+                  ->getResult(0);
+    }
+    Value dest = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                         outElem);
+    rewriter.replaceOpWithNewOp<dwc::Conv2DBackwardBiasOp>(op, outType, input,
+                                                           dest);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
 
@@ -1095,7 +1191,8 @@ struct RaiseLinalgToDwcPass
                  RaiseConv<linalg::Conv2DNhwcHwcfOp, dwc::Conv2DOp,
                            /*Depthwise=*/false>,
                  RaiseMaxPool, RaiseAvgPool<linalg::GenericOp>,
-                 RaiseAvgPool<linalg::DivOp>, RaiseGlobalAvgPool>(ctx);
+                 RaiseAvgPool<linalg::DivOp>, RaiseGlobalAvgPool,
+                 RaiseChannelSum>(ctx);
     dwc::populateNhwcFormPatterns(patterns);
     dwc::populateGenericFormPatterns(patterns);
     dwc::populatePropagateLayoutPatterns(patterns);

@@ -3,7 +3,8 @@
 // numbers. Inputs are small integers, so every sum is exact and the results
 // must agree bit for bit (f16 included). Covers a padded strided depthwise
 // convolution with bias, a padded dense convolution, padded max pooling and
-// count_include_pad average pooling.
+// count_include_pad average pooling, and channel sums (bias gradients, f16
+// widened to f32 and f32 NCHW).
 // RUN: cat %s %S/Inputs/differential-helpers.mlir > %t.mlir
 // RUN: dwc-opt %t.mlir --raise-linalg-to-dwc | FileCheck %s --check-prefix=RAISED
 // RUN: dwc-opt %t.mlir --dwc-to-llvm-cpu | %PYTHON %S/Inputs/run-cpu.py mlir-runner > %t.linalg
@@ -16,11 +17,12 @@
 // RAISED-COUNT-1: dwc.pool2d max {{.*}} padding = [1, 1, 1, 1]
 // RAISED-COUNT-1: dwc.pool2d avg {{.*}} padding = [1, 1, 1, 1] count_include_pad
 // RAISED-COUNT-1: dwc.pool2d avg {{.*}} window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<2x4x4x4xf16>
+// RAISED-COUNT-2: dwc.conv2d_backward_bias
 // RAISED-NOT: linalg.depthwise
 // RAISED-NOT: linalg.conv_2d
 // RAISED-NOT: linalg.pooling
 
-// OUT-COUNT-5: Unranked Memref
+// OUT-COUNT-7: Unranked Memref
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func private @printMemrefF32(memref<*xf32>)
@@ -102,5 +104,40 @@ func.func @main() {
     linalg.yield %d : f16
   } -> tensor<2x4x4x4xf16>
   call @print_2x4x4x4_f16(%y4) : (tensor<2x4x4x4xf16>) -> ()
+
+  // Bias gradients: f16 NHWC summed in f32 over N, H, W; f32 NCHW.
+  %e5 = tensor.empty() : tensor<4xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<4xf32>) -> tensor<4xf32>
+  %y5 = linalg.reduce ins(%xh : tensor<2x8x8x4xf16>) outs(%f5 : tensor<4xf32>) dimensions = [0, 1, 2]
+    (%a: f16, %acc: f32) {
+      %w5 = arith.extf %a : f16 to f32
+      %r5 = arith.addf %acc, %w5 : f32
+      linalg.yield %r5 : f32
+    }
+  call @print_4_f32(%y5) : (tensor<4xf32>) -> ()
+  %e6 = tensor.empty() : tensor<6xf32>
+  %f6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<6xf32>) -> tensor<6xf32>
+  %y6 = linalg.generic {indexing_maps = [#id, affine_map<(n, c, h, w) -> (c)>],
+                        iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+          ins(%y1 : tensor<1x6x6x8xf32>) outs(%f6 : tensor<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r6 = arith.addf %in, %out : f32
+    linalg.yield %r6 : f32
+  } -> tensor<6xf32>
+  call @print_6_f32(%y6) : (tensor<6xf32>) -> ()
+  return
+}
+
+func.func @print_4_f32(%x: tensor<4xf32>) {
+  %m = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32>
+  %u = memref.cast %m : memref<4xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+
+func.func @print_6_f32(%x: tensor<6xf32>) {
+  %m = bufferization.to_buffer %x : tensor<6xf32> to memref<6xf32>
+  %u = memref.cast %m : memref<6xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
   return
 }
