@@ -591,7 +591,8 @@ def ConvertDwcToGPUGlobalPool
       (`<func>_backward_bias_slices`), then the same reduction over the
       workspace viewed as 1 x slices x C into dB
       (`<func>_backward_bias_total`): two ordered sums, no atomics, so the
-      result is the same on every run.
+      result is the same on every run. One slice is summed straight into
+      dB (one launch, no workspace).
 
     The configuration's rules (include/dwc/Dialect/Dwc/IR/Configs/Pool.h)
     refuse non-identity layouts, dynamic shapes, grids over 2^31 - 1

@@ -381,8 +381,54 @@ struct GlobalPool2DBackwardLowering : OpRewritePattern<Pool2DBackwardOp> {
   }
 };
 
-/// The bias gradient: dY's rows in slices summed into an f32 workspace,
-/// then the workspace's rows in order into dB.
+/// dB of `op` by plan `p`: dY's rows in slices summed into an f32
+/// workspace, then the workspace's rows in order into dB; one slice is
+/// summed straight into dB (one launch).
+void emitBackwardBias(RewriterBase &rewriter, Conv2DBackwardBiasOp op,
+                      const BackwardBiasPlan &p, int64_t unroll) {
+  Value dy = op.getOutputGrad(), db = op.getInit();
+  Type elem = cast<MemRefType>(dy.getType()).getElementType();
+  Type dbElem = cast<MemRefType>(db.getType()).getElementType();
+  Type f32 = rewriter.getF32Type();
+  const int64_t Z = p.slices.N, C = p.slices.C, rows = p.slices.P * Z;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto expand = [](Value v, SmallVector<int64_t> shape, Type t,
+                   SmallVector<ReassociationIndices> groups) {
+    return [=](OpBuilder &b, Location l) -> Value {
+      return memref::ExpandShapeOp::create(b, l, MemRefType::get(shape, t), v,
+                                           groups);
+    };
+  };
+  auto slicesOfDy = [&](OpBuilder &b, Location l) -> Value {
+    Value flat = memref::CollapseShapeOp::create(
+        b, l, dy, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    return expand(flat, {Z, rows / Z, C}, elem, {{0, 1}, {2}})(b, l);
+  };
+  auto dbAsOne = expand(db, {1, C}, dbElem, {{0, 1}});
+  StringRef family = BackwardBiasKernelAttr::getMnemonic();
+  if (Z == 1) {
+    emitReduction(rewriter, op, p.slices,
+                  {slicesOfDy, dbAsOne, /*mean=*/false, family, "slices"},
+                  op.getAccType(), unroll);
+    return;
+  }
+  // Rows of 2 x 128-bit f32 vectors for 16-bit dY: 32-byte aligned.
+  Value ws = memref::AllocOp::create(rewriter, loc,
+                                     MemRefType::get({Z, C}, f32),
+                                     rewriter.getI64IntegerAttr(64));
+  auto wsRows = [&](OpBuilder &, Location) { return ws; };
+  emitReduction(rewriter, op, p.slices,
+                {slicesOfDy, wsRows, /*mean=*/false, family, "slices"},
+                op.getAccType(), unroll);
+  emitReduction(rewriter, op, p.total,
+                {expand(ws, {1, Z, C}, f32, {{0, 1}, {2}}), dbAsOne,
+                 /*mean=*/false, family, "total"},
+                op.getAccType(), kBackwardBiasTotalUnroll);
+  memref::DeallocOp::create(rewriter, loc, ws);
+}
+
+/// The bias gradient (#dwc.backward_bias).
 struct BackwardBiasLowering : OpRewritePattern<Conv2DBackwardBiasOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DBackwardBiasOp op,
@@ -392,47 +438,14 @@ struct BackwardBiasLowering : OpRewritePattern<Conv2DBackwardBiasOp> {
       return failure();
     std::string why;
     auto [rows, C] = *backwardBiasShapeOf(op, why);
-    Value dy = op.getOutputGrad(), db = op.getInit();
-    Type elem = cast<MemRefType>(dy.getType()).getElementType();
-    BackwardBiasPlan p =
-        backwardBiasPlan(rows, C, elem, config->getSlices(),
-                         config->getChannelTile(), config->getThreads(),
-                         config->getTotalThreads());
-    int64_t Z = p.slices.N;
-    Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    Type f32 = rewriter.getF32Type();
-    // Rows of 2 x 128-bit f32 vectors for 16-bit dY: 32-byte aligned.
-    Value ws = memref::AllocOp::create(rewriter, loc,
-                                       MemRefType::get({Z, C}, f32),
-                                       rewriter.getI64IntegerAttr(64));
-    auto slicesOfDy = [&](OpBuilder &b, Location l) -> Value {
-      Value flat = memref::CollapseShapeOp::create(
-          b, l, dy, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
-      return memref::ExpandShapeOp::create(
-          b, l, MemRefType::get({Z, rows / Z, C}, elem), flat,
-          SmallVector<ReassociationIndices>{{0, 1}, {2}});
-    };
-    auto wsRows = [&](OpBuilder &, Location) { return ws; };
-    auto wsAsOne = [&](OpBuilder &b, Location l) -> Value {
-      return memref::ExpandShapeOp::create(
-          b, l, MemRefType::get({1, Z, C}, f32), ws,
-          SmallVector<ReassociationIndices>{{0, 1}, {2}});
-    };
-    auto dbAsOne = [&](OpBuilder &b, Location l) -> Value {
-      Type dbElem = cast<MemRefType>(db.getType()).getElementType();
-      return memref::ExpandShapeOp::create(
-          b, l, MemRefType::get({1, C}, dbElem), db,
-          SmallVector<ReassociationIndices>{{0, 1}});
-    };
-    StringRef family = BackwardBiasKernelAttr::getMnemonic();
-    emitReduction(rewriter, op, p.slices,
-                  {slicesOfDy, wsRows, /*mean=*/false, family, "slices"},
-                  op.getAccType(), config->getUnroll());
-    emitReduction(rewriter, op, p.total,
-                  {wsAsOne, dbAsOne, /*mean=*/false, family, "total"},
-                  op.getAccType(), kBackwardBiasTotalUnroll);
-    memref::DeallocOp::create(rewriter, loc, ws);
+    Type elem =
+        cast<MemRefType>(op.getOutputGrad().getType()).getElementType();
+    emitBackwardBias(rewriter, op,
+                     backwardBiasPlan(rows, C, elem, config->getSlices(),
+                                      config->getChannelTile(),
+                                      config->getThreads(),
+                                      config->getTotalThreads()),
+                     config->getUnroll());
     rewriter.eraseOp(op);
     return success();
   }

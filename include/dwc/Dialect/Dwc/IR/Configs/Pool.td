@@ -75,7 +75,7 @@ def Dwc_BackwardBiasKernelAttr
     an f32 workspace row; a second kernel adds the workspace rows in order
     (the same layout over f32 vectors, channel tile the widest power of two
     up to 32 vectors, `total_threads` threads), so the result does not
-    depend on scheduling.
+    depend on scheduling. With one slice the first kernel writes dB itself.
 
     * `slices`: runs of rows, a divisor of M in [1, 2^20];
     * `channel_tile`: a power of two in [1, 32];
