@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include <string>
@@ -43,6 +44,33 @@ createGridLaunch(RewriterBase &rewriter, Location loc, int64_t gridX,
   OpBuilder b(launch.getContext());
   b.setInsertionPoint(entry.getTerminator());
   return {launch, b};
+}
+
+/// A 1-D gpu.launch of `blocks` x `threads` threads for `total` work items:
+/// the launch, each thread's linear id and a builder in which only threads
+/// with an id below `total` run (the launch body itself when the grid holds
+/// exactly `total` threads).
+struct GuardedLaunch {
+  gpu::LaunchOp launch;
+  Value gid;
+  OpBuilder body;
+};
+inline GuardedLaunch createGuardedLaunch(RewriterBase &rewriter, Location loc,
+                                         int64_t blocks, int64_t threads,
+                                         int64_t total) {
+  auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, threads);
+  Value gid = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            arith::ConstantIndexOp::create(b, loc, threads)),
+      launch.getThreadIds().x);
+  if (total % threads == 0)
+    return {launch, gid, b};
+  Value inRange = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::slt, gid,
+      arith::ConstantIndexOp::create(b, loc, total));
+  auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  return {launch, gid, guard.getThenBodyBuilder()};
 }
 
 /// Names the kernel `launch` is outlined to `<func>_<family>[_<role>]`

@@ -464,19 +464,9 @@ void RowTileKernel::markMinBlocksPerSm(gpu::LaunchOp launch) {
 }
 
 void RowTileKernel::emit(RewriterBase &rewriter) {
-  auto launchAndBuilder =
-      createGridLaunch(rewriter, loc, blocks(), 1, kBlock);
-  gpu::LaunchOp launch = launchAndBuilder.first;
-  OpBuilder &ob = launchAndBuilder.second;
-  Emitter g{ob, loc, V};
-  Value gid =
-      g.add(g.mul(launch.getBlockIds().x, kBlock), launch.getThreadIds().x);
   // Threads past the last tile do nothing.
-  std::optional<OpBuilder> inRange;
-  if (total % kBlock != 0)
-    inRange.emplace(scf::IfOp::create(ob, loc, g.lt(gid, total), false)
-                        .getThenBodyBuilder());
-  OpBuilder &b = inRange ? *inRange : ob;
+  auto [launch, gid, b] =
+      createGuardedLaunch(rewriter, loc, blocks(), kBlock, total);
   Emitter e{b, loc, V};
   emitTileOrigin(e, gid);
   const int64_t FH = sz.FH, FW = sz.FW, cols = TM + FW - 1;

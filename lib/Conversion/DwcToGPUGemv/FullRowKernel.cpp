@@ -97,16 +97,9 @@ SmallVector<Value> FullRowKernel::emitRowStep(Emitter &e, Value ih, Value hi,
 }
 
 void FullRowKernel::emit(RewriterBase &rewriter) {
-  auto [launch, ob] = createGridLaunch(rewriter, loc, blocks(), 1, threads);
-  Emitter g{ob, loc, V};
-  Value gid = g.add(g.mul(launch.getBlockIds().x, threads),
-                    launch.getThreadIds().x);
   // Threads past the last row do nothing.
-  std::optional<OpBuilder> inRange;
-  if (total % threads != 0)
-    inRange.emplace(scf::IfOp::create(ob, loc, g.lt(gid, total), false)
-                        .getThenBodyBuilder());
-  OpBuilder &b = inRange ? *inRange : ob;
+  auto [launch, gid, b] =
+      createGuardedLaunch(rewriter, loc, blocks(), threads, total);
   Emitter e{b, loc, V};
   auto co = e.delinearize(gid, {sz.N, sz.OH, sz.C / V});
   n = co[0];
