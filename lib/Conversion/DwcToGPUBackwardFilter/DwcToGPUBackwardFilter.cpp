@@ -111,6 +111,54 @@ int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 // The streaming kernel
 //===----------------------------------------------------------------------===//
 
+/// One step of a sliding-window loop at position `j`: updates the window
+/// (same number and sizes of segments before and after) and the sums.
+using WindowStepFn =
+    function_ref<void(Emitter &, Value, std::deque<SmallVector<Value>> &,
+                      SmallVector<Value> &)>;
+
+/// `chunks` iterations of `unroll` steps (positions lo + chunk * unroll + u)
+/// in an scf.for carrying the sums `acc` and the window's segments; `acc`
+/// and `window` become the loop's results.
+void emitWindowLoop(Emitter &e, Location loc, int64_t lo, int64_t chunks,
+                    int64_t unroll, std::deque<SmallVector<Value>> &window,
+                    SmallVector<Value> &acc, WindowStepFn step) {
+  const size_t n = acc.size();
+  SmallVector<size_t> sizes;
+  SmallVector<Value> carried(acc);
+  for (auto &seg : window) {
+    sizes.push_back(seg.size());
+    carried.append(seg.begin(), seg.end());
+  }
+  // The flat carried values -> sums and window.
+  auto unpack = [&](ValueRange vals, SmallVector<Value> &a,
+                    std::deque<SmallVector<Value>> &win) {
+    a.assign(vals.begin(), vals.begin() + n);
+    win.clear();
+    size_t at = n;
+    for (size_t sz : sizes) {
+      win.emplace_back(vals.begin() + at, vals.begin() + at + sz);
+      at += sz;
+    }
+  };
+  auto loop = scf::ForOp::create(
+      e.b, loc, e.cst(0), e.cst(chunks), e.cst(1), carried,
+      [&](OpBuilder &lb, Location, Value ch, ValueRange args) {
+        Emitter le{lb, loc, e.vw};
+        SmallVector<Value> a;
+        std::deque<SmallVector<Value>> win;
+        unpack(args, a, win);
+        Value j0 = le.add(le.mul(ch, unroll), lo);
+        for (int64_t u = 0; u < unroll; ++u)
+          step(le, le.add(j0, u), win, a);
+        SmallVector<Value> next(a);
+        for (auto &seg : win)
+          next.append(seg.begin(), seg.end());
+        scf::YieldOp::create(lb, loc, next);
+      });
+  unpack(loop.getResults(), acc, window);
+}
+
 /// One row block of the streaming kernel: R output rows, their
 /// (R-1)*sh+FH input rows, with (`checked`) or without row predicates.
 struct StreamRowBlock {
@@ -176,32 +224,10 @@ void StreamRowBlock::step(Emitter &se, Value ow, bool colChecked,
 void StreamRowBlock::columnChunks(Emitter &k, int64_t lo, int64_t chunks,
                                   std::deque<SmallVector<Value>> &window,
                                   SmallVector<Value> &a) {
-  const int64_t taps = d.FH * d.FW;
-  SmallVector<Value> carried(a);
-  for (auto &col : window)
-    carried.append(col.begin(), col.end());
-  auto loop = scf::ForOp::create(
-      k.b, loc, k.cst(0), k.cst(chunks), k.cst(1), carried,
-      [&](OpBuilder &lb, Location, Value ch, ValueRange args) {
-        Emitter le{lb, loc, s.V};
-        SmallVector<Value> la(args.take_front(taps));
-        std::deque<SmallVector<Value>> win;
-        for (int64_t j = 0; j < keep; ++j)
-          win.emplace_back(args.begin() + taps + j * inRows,
-                           args.begin() + taps + (j + 1) * inRows);
-        Value base = le.add(le.mul(ch, kStreamWidthUnroll), lo);
-        for (int64_t u = 0; u < kStreamWidthUnroll; ++u)
-          step(le, le.add(base, u), false, win, la);
-        SmallVector<Value> next(la);
-        for (auto &col : win)
-          next.append(col.begin(), col.end());
-        scf::YieldOp::create(lb, loc, next);
-      });
-  ValueRange res = loop.getResults();
-  a.assign(res.begin(), res.begin() + taps);
-  for (int64_t j = 0; j < keep; ++j)
-    window[j].assign(res.begin() + taps + j * inRows,
-                     res.begin() + taps + (j + 1) * inRows);
+  emitWindowLoop(k, loc, lo, chunks, kStreamWidthUnroll, window, a,
+                 [&](Emitter &le, Value ow, auto &win, auto &sums) {
+                   step(le, ow, false, win, sums);
+                 });
 }
 
 /// The row block starting at input row `ih0` and output row `oh0`, adding
@@ -1097,33 +1123,10 @@ void TapsBand::step(Emitter &e, Value jv, int64_t jStatic,
 void TapsBand::steadyLoop(Emitter &e, int64_t lo, int64_t chunks,
                           std::deque<SmallVector<Value>> &window,
                           SmallVector<Value> &acc) {
-  const int64_t taps = d.FH * d.FW, cols = p.cols;
-  SmallVector<Value> carried(acc);
-  for (auto &seg : window)
-    carried.append(seg.begin(), seg.end());
-  const int64_t kept = window.size();
-  auto loop = scf::ForOp::create(
-      e.b, loc, e.cst(0), e.cst(chunks), e.cst(1), carried,
-      [&](OpBuilder &lb, Location, Value ch, ValueRange args) {
-        Emitter le{lb, loc, p.V};
-        SmallVector<Value> a(args.take_front(taps));
-        std::deque<SmallVector<Value>> win;
-        for (int64_t s = 0; s < kept; ++s)
-          win.emplace_back(args.begin() + taps + s * cols,
-                           args.begin() + taps + (s + 1) * cols);
-        Value j0 = le.add(le.mul(ch, kTapsUnroll), lo);
-        for (int64_t u = 0; u < kTapsUnroll; ++u)
-          step(le, le.add(j0, u), -1, win, a);
-        SmallVector<Value> next(a);
-        for (auto &seg : win)
-          next.append(seg.begin(), seg.end());
-        scf::YieldOp::create(lb, loc, next);
-      });
-  ValueRange res = loop.getResults();
-  acc.assign(res.begin(), res.begin() + taps);
-  for (int64_t s = 0; s < kept; ++s)
-    window[s].assign(res.begin() + taps + s * cols,
-                     res.begin() + taps + (s + 1) * cols);
+  emitWindowLoop(e, loc, lo, chunks, kTapsUnroll, window, acc,
+                 [&](Emitter &le, Value j, auto &win, auto &sums) {
+                   step(le, j, -1, win, sums);
+                 });
 }
 
 /// The band's R + FH - 1 steps: the first FH - 1 and the last FH - 1
