@@ -658,17 +658,29 @@ def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report):
                                 "amp": str(amp_dtype), "margin": margin})
 
 
+def model_is_faster(ours, theirs, paired, margin):
+    """The whole-model check's test: the converted model's quietest round
+    beats the stock model's by `margin`, or the median of the same-round
+    ratios (stock / converted) is at least 1 - margin. Every layer left
+    converted beat PyTorch's GPU time on its own, so the check is there to
+    catch a converted model that is slower as a whole; on a host-bound step
+    (H200 machine: identical models measured 0.96-1.15x apart, rounds of one
+    side 20-43 ms) neither statistic resolves a few per cent, so the
+    conversion is undone only where both say it is not faster."""
+    return ours < theirs * (1.0 - margin) or (paired is not None and paired >= 1.0 - margin)
+
+
 def _verdict(model, chosen, classes, step, ours, theirs, margin, report):
     """The names to keep converted after the whole-model check."""
     keep = set(chosen)
-    if ours >= theirs * (1.0 - margin):
+    if not model_is_faster(ours, theirs, report.model_check[-1].get("paired_speedup"), margin):
         strong = {n: m for n, m in chosen.items()
                   if n in report.timings and report.timings[n][0] <= 0.8 * report.timings[n][1]}
         keep = set()
         if strong and len(strong) < len(chosen):
             o2, t2, d2 = _time_both(model, strong, classes, step, report.routes)
             report.model_check.append(d2)
-            if o2 < t2 * (1.0 - margin):
+            if model_is_faster(o2, t2, d2.get("paired_speedup"), margin):
                 keep, report.model_ms = set(strong), (o2, t2)
     return keep
 

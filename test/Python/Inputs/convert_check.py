@@ -81,3 +81,10 @@ print("tuned: %d layers timed, whole model timed %s, buffers kept %s, no grads %
     len(r.timings), r.model_ms is not None,
     all(torch.equal(before[k], v) for k, v in bn.state_dict().items()),
     all(p.grad is None for p in bn.parameters())))
+
+# The whole-model check's test (converter.model_is_faster): quietest round
+# faster by the margin, or the same-round ratios' median not below 1 - margin.
+from dwc_torch.converter import model_is_faster
+print("model check:", [model_is_faster(*a, 0.03) for a in
+                       ((9.0, 10.0, 0.9), (10.0, 10.0, 1.0), (10.0, 10.0, 0.96),
+                        (12.0, 10.0, None), (9.8, 10.0, 0.975))])
