@@ -402,17 +402,19 @@ Attribute selectFullRow(Operation *op, TargetAttr target, Attribute given,
   int64_t V = g && g.getChannels() ? g.getChannels()
                                    : std::max<int64_t>(1, 32 / s.bits());
   int64_t unroll = g && g.getUnroll() ? g.getUnroll() : kFullRowUnroll;
+  int64_t columns = g ? g.getColumns() : 0;
   int64_t threads = g && g.getThreads() ? g.getThreads() : 0;
   if (!threads && s.C % V == 0) {
     threads = kFullRowThreads;
-    uint64_t rows = uint64_t(s.N) * uint64_t(s.OH) * uint64_t(s.C / V);
+    uint64_t rows = uint64_t(s.N) * uint64_t(s.OH) * uint64_t(s.C / V) *
+                    uint64_t(std::max<int64_t>(1, columns));
     while (threads > kFullRowMinThreads &&
            llvm::divideCeil(rows, threads) <
                uint64_t(kFullRowMinWaves * target.getSmCount()))
       threads /= 2;
   }
-  auto config = FullRowKernelAttr::get(op->getContext(), V,
-                                       std::max<int64_t>(threads, 32), unroll);
+  auto config = FullRowKernelAttr::get(
+      op->getContext(), V, std::max<int64_t>(threads, 32), unroll, columns);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }

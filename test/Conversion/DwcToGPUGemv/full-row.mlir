@@ -107,3 +107,45 @@ func.func @left_alone(%x: memref<1x7x7x16xf16>, %w: memref<13x13x16xf16>, %y: me
     {dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 1>} -> tensor<1x7x7x16xf16>
   return %r : tensor<1x7x7x16xf16>
 }
+
+// -----
+
+// The row in 3 column parts (columns = 3): 7 rows x 3 parts x 8 lanes = 168
+// threads (3 blocks of 64), the part the index before the channel vector;
+// one scf.index_switch case per part, each with its own compile-time taps.
+// Part 0: outputs [0, 2), filter columns [5, 13) (8 vectors), 2 x 7 FMAs;
+// part 1: [2, 4), filter columns [3, 11), 2 x 7; part 2: [4, 7), filter
+// columns [0, 9), 3 x 7 - 49 FMAs per input row in all, as one part does.
+// CHECK-LABEL: func @f16_13x13_on_7x7_three_parts
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c3{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c64{{[^,]*}},
+// CHECK: arith.cmpi slt, %{{.*}}, %c168 : index
+// CHECK: scf.index_switch
+// CHECK: case 0 {
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-COUNT-7: vector.load %arg0{{.*}} : memref<1x7x7x16xf16>, vector<2xf16>
+// CHECK-COUNT-8: vector.load %arg1{{.*}} : memref<13x13x16xf16>, vector<2xf16>
+// CHECK-COUNT-14: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK-COUNT-2: vector.store {{.*}}, %arg2{{.*}} : memref<1x7x7x16xf16>, vector<2xf16>
+// CHECK-NOT: vector.store
+// CHECK: case 1 {
+// CHECK-COUNT-8: vector.load %arg1{{.*}} : memref<13x13x16xf16>, vector<2xf16>
+// CHECK-COUNT-14: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK-COUNT-2: vector.store
+// CHECK-NOT: vector.store
+// CHECK: case 2 {
+// CHECK-COUNT-9: vector.load %arg1{{.*}} : memref<13x13x16xf16>, vector<2xf16>
+// CHECK-COUNT-21: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK-COUNT-3: vector.store
+// CHECK-NOT: vector.store
+// CHECK: default {
+// CHECK: gpu.terminator
+func.func @f16_13x13_on_7x7_three_parts(%x: memref<1x7x7x16xf16>, %w: memref<13x13x16xf16>, %y: memref<1x7x7x16xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x7x7x16xf16>, memref<13x13x16xf16>)
+    outs(%y : memref<1x7x7x16xf16>) strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
+    {dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 1, columns = 3>}
+  return
+}

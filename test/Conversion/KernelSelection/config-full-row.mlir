@@ -59,7 +59,7 @@ func.func @within_map(%x: memref<1x14x14x384xf32>, %w: memref<3x3x384xf32>, %y: 
 // CHECK: dwc.kernel = #dwc.gemv<
 // CHECK-NOT: full_row
 // WHY: remark: dwc.kernel = #dwc.direct: chosen; refused: {{.*}}full_row (channels = 2 does not divide C = 7)
-// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}full_row (a row of 100 outputs and 100 inputs x 1 channels (more than 128 f32 registers))
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}full_row (a row part of 100 outputs and 100 inputs x 1 channels (more than 128 f32 registers))
 // WHY: remark: dwc.kernel = {{.*}}: chosen; refused: {{.*}}full_row (stride is not 1)
 func.func @refused(%x0: memref<1x7x7x7xf16>, %w0: memref<13x13x7xf16>, %y0: memref<1x7x7x7xf16>,
     %x1: memref<1x100x100x8xf32>, %w1: memref<101x3x8xf32>, %y1: memref<1x100x100x8xf32>,
@@ -91,5 +91,22 @@ func.func @partial(%x: memref<1x14x14x384xf32>, %w: memref<3x3x384xf32>, %y: mem
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.full_row<channels = 4>}
   dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x384xf32>, memref<3x3x384xf32>) outs(%y : memref<1x14x14x384xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.full_row<channels = 2, threads = 96, unroll = 1>}
+  return
+}
+
+// -----
+
+// Column parts on request (`columns`): kept, and counted in the grid the
+// block size is chosen from. 4 x 14 x 14 x 768 f32, 27 x 27: 43008 rows
+// -> 168 blocks of 256 (< 2 x 132), so 128 threads; in 2 parts 86016 row
+// parts -> 336 blocks of 256.
+// CHECK-LABEL: func @column_parts
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 256, unroll = 2, columns = 2>
+func.func @column_parts(%x: memref<4x14x14x768xf32>, %w: memref<27x27x768xf32>, %y: memref<4x14x14x768xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<4x14x14x768xf32>, memref<27x27x768xf32>) outs(%y : memref<4x14x14x768xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [13, 13, 13, 13]
+  dwc.depthwise_conv2d ins(%x, %w : memref<4x14x14x768xf32>, memref<27x27x768xf32>) outs(%y : memref<4x14x14x768xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [13, 13, 13, 13] {dwc.kernel = #dwc.full_row<columns = 2>}
   return
 }

@@ -3,8 +3,8 @@
 // Every branch of the #dwc.full_row configuration's rules (Configs/Gemv.cpp):
 // the GEMV family's eligibility (two cases: the rest is
 // kernel-configs-gemv-invalid.mlir), channel vectors, threads per block, rows
-// per loop step, the row's register budget (the 128 f32 registers of OW
-// accumulators and IW inputs) and the grid size.
+// per loop step, column parts, a row part's register budget (the 128 f32
+// registers of its accumulators and inputs) and the grid size (parts count).
 
 func.func @full_row_on_backward_filter(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %y: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
   // expected-error @+1 {{does not fit this op: not a depthwise convolution forward or backward-data op}}
@@ -97,7 +97,7 @@ func.func @full_row_unroll_negative(%x: tensor<1x7x7x32xf32>, %w: tensor<13x13x3
 // -----
 
 func.func @full_row_row_too_wide(%x: tensor<1x56x56x32xf32>, %w: tensor<5x5x32xf32>, %y: tensor<1x56x56x32xf32>) -> tensor<1x56x56x32xf32> {
-  // expected-error @+1 {{does not fit this op: a row of 56 outputs and 56 inputs x 2 channels (more than 128 f32 registers)}}
+  // expected-error @+1 {{does not fit this op: a row part of 56 outputs and 56 inputs x 2 channels (more than 128 f32 registers)}}
   %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x56x56x32xf32>, tensor<5x5x32xf32>) outs(%y : tensor<1x56x56x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.full_row<channels = 2>} -> tensor<1x56x56x32xf32>
   return %r : tensor<1x56x56x32xf32>
@@ -106,7 +106,7 @@ func.func @full_row_row_too_wide(%x: tensor<1x56x56x32xf32>, %w: tensor<5x5x32xf
 // -----
 
 func.func @full_row_map_too_wide(%x: tensor<1x4x200x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x200x32xf32>) -> tensor<1x4x200x32xf32> {
-  // expected-error @+1 {{does not fit this op: a row of 200 outputs and 200 inputs x 1 channels (more than 128 f32 registers)}}
+  // expected-error @+1 {{does not fit this op: a row part of 200 outputs and 200 inputs x 1 channels (more than 128 f32 registers)}}
   %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x4x200x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x200x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.full_row<channels = 1>} -> tensor<1x4x200x32xf32>
   return %r : tensor<1x4x200x32xf32>
@@ -119,4 +119,43 @@ func.func @full_row_grid(%x: tensor<8589934592x1x1x32xf32>, %w: tensor<1x1x32xf3
   %r = dwc.depthwise_conv2d ins(%x, %w : tensor<8589934592x1x1x32xf32>, tensor<1x1x32xf32>) outs(%y : tensor<8589934592x1x1x32xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.full_row<channels = 1, threads = 32, unroll = 1>} -> tensor<8589934592x1x1x32xf32>
   return %r : tensor<8589934592x1x1x32xf32>
+}
+
+// -----
+
+func.func @full_row_columns_past_row(%x: tensor<1x7x7x32xf32>, %w: tensor<13x13x32xf32>, %y: tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32> {
+  // expected-error @+1 {{does not fit this op: columns = 8 is not in [1, 7]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x7x7x32xf32>, tensor<13x13x32xf32>) outs(%y : tensor<1x7x7x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] {dwc.kernel = #dwc.full_row<columns = 8>} -> tensor<1x7x7x32xf32>
+  return %r : tensor<1x7x7x32xf32>
+}
+
+// -----
+
+func.func @full_row_columns_negative(%x: tensor<1x7x7x32xf32>, %w: tensor<13x13x32xf32>, %y: tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32> {
+  // expected-error @+1 {{does not fit this op: columns = -2 is not in [1, 7]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x7x7x32xf32>, tensor<13x13x32xf32>) outs(%y : tensor<1x7x7x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] {dwc.kernel = #dwc.full_row<columns = -2>} -> tensor<1x7x7x32xf32>
+  return %r : tensor<1x7x7x32xf32>
+}
+
+// -----
+
+// Two parts of 100 outputs: each still reads min(200, 100 + 2) = 102 inputs.
+func.func @full_row_part_too_wide(%x: tensor<1x4x200x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x200x32xf32>) -> tensor<1x4x200x32xf32> {
+  // expected-error @+1 {{does not fit this op: a row part of 100 outputs and 102 inputs x 1 channels (more than 128 f32 registers)}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x4x200x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x200x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.full_row<channels = 1, columns = 2>} -> tensor<1x4x200x32xf32>
+  return %r : tensor<1x4x200x32xf32>
+}
+
+// -----
+
+// 2^31 rows of one channel fit the grid whole (2^26 blocks of 32); split into
+// 64 parts they do not (2^32 blocks).
+func.func @full_row_grid_of_parts(%x: tensor<2147483648x1x64x1xf32>, %w: tensor<1x1x1xf32>, %y: tensor<2147483648x1x64x1xf32>) -> tensor<2147483648x1x64x1xf32> {
+  // expected-error @+1 {{does not fit this op: grid too large}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<2147483648x1x64x1xf32>, tensor<1x1x1xf32>) outs(%y : tensor<2147483648x1x64x1xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.full_row<channels = 1, threads = 32, unroll = 1, columns = 64>} -> tensor<2147483648x1x64x1xf32>
+  return %r : tensor<2147483648x1x64x1xf32>
 }

@@ -305,22 +305,30 @@ std::string FullRowKernelAttr::whyNotFor(Operation *op) const {
   if (why.empty() && getUnroll() && getUnroll() != 1 && getUnroll() != 2 &&
       getUnroll() != kFullRowMaxUnroll)
     why = ("unroll = " + Twine(getUnroll()) + " is not 1, 2 or 4").str();
+  if (why.empty())
+    why = rangeIneligibility("columns", getColumns(), 1, OW);
   if (!why.empty())
     return why;
-  // (Map extents are bounded first: the product cannot overflow.)
+  // A part's accumulators and the input columns it reads (at most its
+  // outputs plus the filter's overlap). (Extents are bounded first: the
+  // sums cannot overflow.)
   int64_t V = std::max<int64_t>(1, getChannels());
-  if (OW > kFullRowMaxRegisters || IW > kFullRowMaxRegisters ||
-      (OW + IW) * V > kFullRowMaxRegisters)
-    return ("a row of " + Twine(OW) + " outputs and " + Twine(IW) +
+  int64_t parts = std::max<int64_t>(1, getColumns());
+  int64_t OWp = llvm::divideCeil(OW, parts);
+  int64_t FW = filterShape(op)[1];
+  int64_t IWp = std::min(IW, FW > kFullRowMaxRegisters ? IW : OWp + FW - 1);
+  if (OWp > kFullRowMaxRegisters || IWp > kFullRowMaxRegisters ||
+      (OWp + IWp) * V > kFullRowMaxRegisters)
+    return ("a row part of " + Twine(OWp) + " outputs and " + Twine(IWp) +
             " inputs x " + Twine(V) +
             " channels (more than 128 f32 registers)")
         .str();
   if (!isComplete())
     return "";
   int64_t N = out.getDimSize(0), OH = out.getDimSize(1);
-  // N, OH and C are positive int64 values of a static shape; the grid is
-  // checked in 128-bit arithmetic against int32.
-  __int128 threads = __int128(N) * OH * (C / V);
+  // N, OH, C and the parts (<= OW) are positive int64 values of a static
+  // shape; the grid is checked in 128-bit arithmetic against int32.
+  __int128 threads = __int128(N) * OH * parts * (C / V);
   if ((threads + getThreads() - 1) / getThreads() >
       std::numeric_limits<int32_t>::max())
     return "grid too large";

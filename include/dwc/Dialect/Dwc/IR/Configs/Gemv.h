@@ -9,7 +9,9 @@
 #define DWC_DIALECT_DWC_IR_CONFIGS_GEMV_H
 
 #include "mlir/IR/Operation.h"
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace mlir {
 namespace dwc {
@@ -54,9 +56,18 @@ PlaneLayout planeLayoutOf(Operation *op, int64_t channels,
                           int64_t blockChannels, int64_t rows,
                           int64_t columns, int64_t band);
 
-/// The full-row kernel's register budget: a thread's OW accumulators and
-/// IW input vectors, (OW + IW) x channels f32 registers.
+/// The full-row kernel's register budget: a thread's accumulators and
+/// input vectors (of its part of the row), in f32 registers.
 inline constexpr int64_t kFullRowMaxRegisters = 128;
+
+/// Output columns [first, second) of part `part` of a full row of OW
+/// outputs split into `parts` (#dwc.full_row's `columns`; 0 is 1 part):
+/// balanced, sizes differ by at most one, none empty while parts <= OW.
+inline std::pair<int64_t, int64_t> fullRowPart(int64_t OW, int64_t parts,
+                                               int64_t part) {
+  parts = std::max<int64_t>(1, parts);
+  return {part * OW / parts, (part + 1) * OW / parts};
+}
 /// Most rows per loop step of the full-row kernel.
 inline constexpr int64_t kFullRowMaxUnroll = 4;
 

@@ -127,15 +127,25 @@ def Dwc_FullRowKernelAttr : Dwc_KernelConfig<"FullRowKernel", "full_row"> {
     * `threads`: threads per block, a multiple of 32 in [32, 1024];
     * `unroll`: input rows per loop step, 1, 2 or 4 (their loads in flight
       together; rows past the window read as zeros);
-    * the row's OW accumulators and IW inputs take at most 128 f32
-      registers ((OW + IW) x channels <= 128).
+    * `columns`: the output row split into this many column parts, each
+      a thread of its own (0 or 1: one part; at most OW). A part's
+      taps are decided at compile time like a whole row's (the parts are
+      cases of one `scf.index_switch` on the thread's part): more threads
+      per row and fewer FMAs each, where a small grid leaves SMs idle
+      (batch 1, long filters); neighbouring parts read the filter window's
+      overlap twice through L1;
+    * a part's accumulators and its input columns take at most 128 f32
+      registers ((OWp + min(IW, OWp + FW - 1)) x channels <= 128, OWp =
+      ceil(OW / columns)).
 
     ```mlir
     {dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>}
+    {dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 4>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$threads,
-                        DefaultValuedParameter<"int64_t", "0">:$unroll);
+                        DefaultValuedParameter<"int64_t", "0">:$unroll,
+                        DefaultValuedParameter<"int64_t", "0">:$columns);
   let assemblyFormat = "`<` struct(params) `>`";
 }
