@@ -344,9 +344,14 @@ Attribute selectImage(Operation *op, TargetAttr target, Attribute given,
 /// threads per block.
 constexpr int64_t kTapsColumns = 2, kTapsRows = 8, kTapsThreads = 256;
 
-/// f32 values the taps kernel's thread holds (the verifier's bound).
-int64_t tapsValues(const Dims &d, int64_t vector, int64_t columns) {
-  return (d.FH * d.FW + d.FH * columns + columns + d.FW - 1) * vector;
+/// f32 values the taps kernel's thread holds (the verifier's bound;
+/// prefetch: the next step's segments too).
+int64_t tapsValues(const Dims &d, int64_t vector, int64_t columns,
+                   bool prefetch) {
+  int64_t perVector = d.FH * d.FW + d.FH * columns + columns + d.FW - 1;
+  if (prefetch)
+    perVector += 2 * columns + d.FW - 1;
+  return perVector * vector;
 }
 
 /// The taps kernel's band where it is chosen without a request (the
@@ -363,6 +368,9 @@ int64_t tapsValues(const Dims &d, int64_t vector, int64_t columns) {
 /// of square filters) the image / streaming / split-z kernels were faster.
 struct TapsBand {
   int64_t vector, columns, rows;
+  // The row loop (0: the kernel's defaults, 2 steps per iteration, no
+  // prefetch, no occupancy hint).
+  int64_t unroll = 0, prefetch = 0, minBlocksPerSm = 0;
 };
 constexpr int64_t kTapsF32WideRows = 56, kTapsMinRows = 28;
 constexpr int64_t kTapsF32NarrowC = 64, kTapsWideMaxFW = 13;
@@ -419,12 +427,14 @@ Attribute selectTaps(Operation *op, TargetAttr target, Attribute given,
     return {};
   }
   int64_t columns = g && g.getColumns() ? g.getColumns() : band->columns;
+  int64_t prefetch = g ? g.getPrefetch() : band->prefetch;
   int64_t wide = channelsPerThread(d.elem);
-  int64_t vector = g && g.getVector() ? g.getVector()
-                   : band->vector     ? band->vector
-                   : tapsValues(d, wide, columns) <= kBwdFilterTapsMaxValues
-                       ? wide
-                       : wide / 2;
+  int64_t vector =
+      g && g.getVector() ? g.getVector()
+      : band->vector     ? band->vector
+      : tapsValues(d, wide, columns, prefetch) <= kBwdFilterTapsMaxValues
+          ? wide
+          : wide / 2;
   int64_t rows = g && g.getRows() ? g.getRows() : band->rows;
   int64_t threads = g && g.getThreads() ? g.getThreads() : kTapsThreads;
   StringRef reduce = g && !g.getReduce().empty() ? g.getReduce() : "block";
@@ -439,8 +449,11 @@ Attribute selectTaps(Operation *op, TargetAttr target, Attribute given,
     why = "grid too large";
     return {};
   }
+  int64_t unroll = g ? g.getUnroll() : band->unroll;
+  int64_t minBlocks = g ? g.getMinBlocksPerSm() : band->minBlocksPerSm;
   auto config = BwdFilterTapsKernelAttr::get(op->getContext(), vector,
-                                             columns, rows, threads, reduce);
+                                             columns, rows, threads, reduce,
+                                             unroll, prefetch, minBlocks);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }
