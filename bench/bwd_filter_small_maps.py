@@ -85,26 +85,50 @@ def image_rows(L, cb, budget=48 * 1024):
     return best
 
 
-def taps(vector=0, columns=0, rows=0, threads=0):
+def taps(vector=0, columns=0, rows=0, threads=0, unroll=0, prefetch=0,
+         min_blocks=0, dtypes=""):
     """#dwc.bwd_filter_taps (a thread owns all taps of a channel vector over
     a band of `rows` x `columns` outputs); vector = 0: the selector's
-    (128 bits where the registers fit); layers the kernel does not take
-    (stride > 1, C not a multiple of 128 bits, too many registers) keep
-    their current selection."""
+    (128 bits where the registers fit); unroll: steps per row-loop
+    iteration; prefetch: the next step's loads before a step's FMAs;
+    min_blocks: min_blocks_per_sm (ptxas register cap); dtypes: the element
+    types it takes (empty: all); layers the kernel does not take (stride >
+    1, C not a multiple of 128 bits, too many registers) keep their current
+    selection."""
     def cfg(L):
         bits = 32 if L.dtype == "f32" else 16
         cols = columns or 2
         v = vector or 128 // bits
-        vals = lambda v: (L.F[0] * L.F[1] + L.F[0] * cols + cols + L.F[1] - 1) * v
+        extra = (2 * cols + L.F[1] - 1) if prefetch else 0
+        vals = lambda v: (L.F[0] * L.F[1] + L.F[0] * cols + cols + L.F[1] - 1
+                          + extra) * v
         if not vector and vals(v) > 192:
             v //= 2
         if (list(L.stride) != [1, 1] or L.C % (128 // bits) or vals(v) > 192
-                or v * bits not in (64, 128)):
+                or v * bits not in (64, 128)
+                or (dtypes and L.dtype not in dtypes.split(","))):
             return ""
         f = [f"{k} = {x}" for k, x in (("vector", vector), ("columns", columns),
-                                        ("rows", rows), ("threads", threads)) if x]
+                                        ("rows", rows), ("threads", threads),
+                                        ("unroll", unroll), ("prefetch", prefetch),
+                                        ("min_blocks_per_sm", min_blocks)) if x]
         return "#dwc.bwd_filter_taps<" + ", ".join(f) + ">"
     return cfg
+
+
+def taps_name(name):
+    """taps() of a name t<columns>r<rows>[v<vector>][u<unroll>][p][o<min
+    blocks per SM>][h<threads>] (e.g. t2r16pu1o3)."""
+    import re
+    m = re.fullmatch(r"t(\d+)r(\d+)(?:v(\d+))?(?:u(\d+))?(p)?(?:o(\d+))?(?:h(\d+))?"
+                     r"(?:_(f32|16))?", name)
+    if not m:
+        return None
+    c, r, v, u, p, o, h, dt = m.groups()
+    dtypes = {"f32": "f32", "16": "f16,bf16"}.get(dt or "", "")
+    return taps(vector=int(v or 0), columns=int(c), rows=int(r),
+                threads=int(h or 0), unroll=int(u or 0), prefetch=1 if p else 0,
+                min_blocks=int(o or 0), dtypes=dtypes)
 
 
 VARIANTS = {
@@ -200,7 +224,10 @@ def main():
     if a.odd:
         layers += odd_layers()
     sides = ([("after", None)] if a.base else []) + \
-            [(v, VARIANTS[v]) for v in a.variants.split(",") if v]
+            [(v, VARIANTS.get(v) or taps_name(v)) for v in a.variants.split(",") if v]
+    unknown = [v for v, cfg in sides if v != "after" and cfg is None]
+    if unknown:
+        raise SystemExit(f"unknown variants: {unknown}")
     ok = True
     dirs = []
     for tag, cfg in sides:

@@ -1049,8 +1049,16 @@ void ImageKernel::emit(RewriterBase &rewriter) {
 // The register (taps) kernel
 //===----------------------------------------------------------------------===//
 
-/// Steps per iteration of the taps kernel's row loop.
+/// Steps per iteration of the taps kernel's row loop (unroll = 0).
 constexpr int64_t kTapsUnroll = 2;
+
+/// The taps kernel's row loop: steps per iteration, whether every step
+/// issues the next step's loads before its FMAs, the blocks-per-SM hint.
+struct TapsLoop {
+  int64_t unroll;
+  bool prefetch;
+  int64_t minBlocksPerSm;
+};
 
 /// One band of the taps kernel's thread: R output rows x cols output
 /// columns from (oh0, ow0) of image n, channels c0.., walked one input row
@@ -1059,9 +1067,16 @@ constexpr int64_t kTapsUnroll = 2;
 struct TapsBand {
   const Dims &d;
   const TapsPlan &p;
+  const TapsLoop &loop;
   Location loc;
   Value x, dy, n, oh0, ow0, c0;
   bool checked;
+
+  /// A step's loads: the input row segment and (empty where none) the dY
+  /// row segment.
+  struct Rows {
+    SmallVector<Value> xs, g;
+  };
 
   /// One load of `mem` at (n, row, col, c0): zeros where (checked) the row
   /// or the column is outside [0, rows) x [0, cols).
@@ -1076,33 +1091,46 @@ struct TapsBand {
                                    e.clamp(col, 0, colsIn - 1), c0},
                         ok);
   }
-  /// Step `j` (a constant in `jStatic` when known, else -1 and the loop
-  /// value `jv`): input row oh0 - pt + j, dY row oh0 + j (when j < R)
-  /// entering `window` (window[fh] = dY row j - fh, null where none).
+  /// Step `j`'s loads (a constant in `jStatic` when known, else -1 and the
+  /// loop value `jv`): input row oh0 - pt + j, dY row oh0 + j (when j < R).
+  Rows load(Emitter &e, Value jv, int64_t jStatic);
+  /// Step `j`'s FMAs: its dY segment enters `window` (window[fh] = dY row
+  /// j - fh, empty where none).
+  void consume(Emitter &e, Rows rows, std::deque<SmallVector<Value>> &window,
+               SmallVector<Value> &acc);
   void step(Emitter &e, Value jv, int64_t jStatic,
-            std::deque<SmallVector<Value>> &window, SmallVector<Value> &acc);
+            std::deque<SmallVector<Value>> &window, SmallVector<Value> &acc) {
+    consume(e, load(e, jv, jStatic), window, acc);
+  }
   void steadyLoop(Emitter &e, int64_t lo, int64_t chunks,
                   std::deque<SmallVector<Value>> &window,
                   SmallVector<Value> &acc);
+  void prefetchLoop(Emitter &e, int64_t lo, int64_t chunks,
+                    std::deque<SmallVector<Value>> &window,
+                    SmallVector<Value> &acc);
   SmallVector<Value> emit(OpBuilder &b, ValueRange sums);
 };
 
-void TapsBand::step(Emitter &e, Value jv, int64_t jStatic,
-                    std::deque<SmallVector<Value>> &window,
-                    SmallVector<Value> &acc) {
-  const int64_t FH = d.FH, FW = d.FW, cols = p.cols;
+TapsBand::Rows TapsBand::load(Emitter &e, Value jv, int64_t jStatic) {
+  const int64_t FW = d.FW, cols = p.cols;
   Value ih = e.add(e.add(oh0, jv), -d.pt);
   Value iw0 = e.add(ow0, -d.pl);
-  SmallVector<Value> xs;
+  Rows r;
   for (int64_t i = 0; i < cols + FW - 1; ++i)
-    xs.push_back(loadAt(e, x, ih, e.add(iw0, i), d.IH, d.IW));
-  SmallVector<Value> g;
+    r.xs.push_back(loadAt(e, x, ih, e.add(iw0, i), d.IH, d.IW));
   if (jStatic < 0 || jStatic < p.R) {
     Value oh = e.add(oh0, jv);
     for (int64_t k = 0; k < cols; ++k)
-      g.push_back(loadAt(e, dy, oh, e.add(ow0, k), d.OH, d.OW));
+      r.g.push_back(loadAt(e, dy, oh, e.add(ow0, k), d.OH, d.OW));
   }
-  window.push_front(g);
+  return r;
+}
+
+void TapsBand::consume(Emitter &e, Rows rows,
+                       std::deque<SmallVector<Value>> &window,
+                       SmallVector<Value> &acc) {
+  const int64_t FH = d.FH, FW = d.FW, cols = p.cols;
+  window.push_front(rows.g);
   for (int64_t fh = 0; fh < FH && fh < int64_t(window.size()); ++fh) {
     // Band row j - fh must lie in [0, R) (statically known off the loop).
     if (window[fh].empty())
@@ -1110,41 +1138,75 @@ void TapsBand::step(Emitter &e, Value jv, int64_t jStatic,
     for (int64_t fw = 0; fw < FW; ++fw)
       for (int64_t k = 0; k < cols; ++k)
         acc[fh * FW + fw] = vector::FMAOp::create(
-            e.b, loc, xs[k + fw], window[fh][k], acc[fh * FW + fw]);
+            e.b, loc, rows.xs[k + fw], window[fh][k], acc[fh * FW + fw]);
   }
   if (int64_t(window.size()) > FH - 1)
     window.pop_back();
 }
 
-/// Steps [lo, lo + chunks * kTapsUnroll) (every filter row paired, a new
-/// dY row each) in a loop of kTapsUnroll steps per iteration (the loads of
-/// the second step can issue before the FMAs of the first) that carries the
-/// sums and the FH - 1 newest dY segments.
+/// Steps [lo, lo + chunks * unroll) (every filter row paired, a new dY row
+/// each) in a loop of `unroll` steps per iteration (the loads of the later
+/// steps can issue before the FMAs of the first) that carries the sums and
+/// the FH - 1 newest dY segments.
 void TapsBand::steadyLoop(Emitter &e, int64_t lo, int64_t chunks,
                           std::deque<SmallVector<Value>> &window,
                           SmallVector<Value> &acc) {
-  emitWindowLoop(e, loc, lo, chunks, kTapsUnroll, window, acc,
+  emitWindowLoop(e, loc, lo, chunks, loop.unroll, window, acc,
                  [&](Emitter &le, Value j, auto &win, auto &sums) {
                    step(le, j, -1, win, sums);
                  });
 }
 
+/// As steadyLoop, but step j issues step j + 1's loads before its FMAs;
+/// the loop also carries those (the two front segments of the window:
+/// input, dY). lo + chunks * unroll < R: every prefetched step has a dY
+/// row.
+void TapsBand::prefetchLoop(Emitter &e, int64_t lo, int64_t chunks,
+                            std::deque<SmallVector<Value>> &window,
+                            SmallVector<Value> &acc) {
+  emitWindowLoop(e, loc, lo, chunks, loop.unroll, window, acc,
+                 [&](Emitter &le, Value j, auto &win, auto &sums) {
+                   Rows now{win[0], win[1]};
+                   win.pop_front();
+                   win.pop_front();
+                   Rows next = load(le, le.add(j, 1), -1);
+                   consume(le, std::move(now), win, sums);
+                   win.push_front(next.g);
+                   win.push_front(next.xs);
+                 });
+}
+
 /// The band's R + FH - 1 steps: the first FH - 1 and the last FH - 1
-/// unrolled (some filter rows have no dY row there), the others in a loop.
+/// unrolled (some filter rows have no dY row there), the others in a loop
+/// (with prefetch: the loop ends before the last step with a dY row, which
+/// uses the loads the loop's last step issued).
 SmallVector<Value> TapsBand::emit(OpBuilder &b, ValueRange sums) {
   Emitter e{b, loc, p.V};
-  const int64_t FH = d.FH, steps = p.R + FH - 1;
+  const int64_t FH = d.FH, steps = p.R + FH - 1, unroll = loop.unroll;
   SmallVector<Value> acc(sums);
   std::deque<SmallVector<Value>> window;
   int64_t lo = std::min(FH - 1, steps), hi = std::max(lo, p.R);
   for (int64_t j = 0; j < lo; ++j)
     step(e, e.cst(j), j, window, acc);
-  int64_t chunks = (hi - lo) / kTapsUnroll;
-  if (chunks > 1)
-    steadyLoop(e, lo, chunks, window, acc);
-  else
+  int64_t chunks =
+      loop.prefetch ? std::max<int64_t>(0, p.R - 1 - lo) / unroll
+                    : (hi - lo) / unroll;
+  if (chunks <= 1) {
     chunks = 0;
-  for (int64_t j = lo + chunks * kTapsUnroll; j < steps; ++j)
+  } else if (loop.prefetch) {
+    Rows first = load(e, e.cst(lo), lo);
+    window.push_front(first.g);
+    window.push_front(first.xs);
+    prefetchLoop(e, lo, chunks, window, acc);
+    Rows last{window[0], window[1]};
+    window.pop_front();
+    window.pop_front();
+    consume(e, std::move(last), window, acc);
+    ++lo;
+  } else {
+    steadyLoop(e, lo, chunks, window, acc);
+  }
+  for (int64_t j = lo + chunks * unroll; j < steps; ++j)
     step(e, e.cst(j), j, window, acc);
   return acc;
 }
@@ -1154,6 +1216,7 @@ SmallVector<Value> TapsBand::emit(OpBuilder &b, ValueRange sums) {
 struct TapsKernel {
   const Dims &d;
   const TapsPlan &p;
+  const TapsLoop &loop;
   Location loc;
   Value x, dy, ws;
   bool blockReduce;
@@ -1219,18 +1282,18 @@ SmallVector<Value> TapsKernel::emitSums(OpBuilder &b) {
     Emitter we{wb, loc, p.V};
     Value inside = interior(we);
     if (!inside)
-      return TapsBand{d, p, loc, x, dy, n, oh0, ow0, c0, false}.emit(wb,
+      return TapsBand{d, p, loop, loc, x, dy, n, oh0, ow0, c0, false}.emit(wb,
                                                                      zeros);
     auto ifOp = scf::IfOp::create(wb, loc, types, inside,
                                   /*withElseRegion=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
     scf::YieldOp::create(
         tb, loc,
-        TapsBand{d, p, loc, x, dy, n, oh0, ow0, c0, false}.emit(tb, zeros));
+        TapsBand{d, p, loop, loc, x, dy, n, oh0, ow0, c0, false}.emit(tb, zeros));
     OpBuilder eb = ifOp.getElseBodyBuilder();
     scf::YieldOp::create(
         eb, loc,
-        TapsBand{d, p, loc, x, dy, n, oh0, ow0, c0, true}.emit(eb, zeros));
+        TapsBand{d, p, loop, loc, x, dy, n, oh0, ow0, c0, true}.emit(eb, zeros));
     return SmallVector<Value>(ifOp.getResults());
   };
   Value active = e.andi(chanOk, bandOk);
@@ -1304,6 +1367,15 @@ void TapsKernel::emit(RewriterBase &rewriter) {
             sb, loc, sums[t], ws,
             ValueRange{slice, se.cst(t / d.FW), se.cst(t % d.FW), c0},
             /*nontemporal=*/false, llvm::Align(std::min<int64_t>(16, 4 * p.V)));
+    });
+  }
+  // The occupancy hint rides on the first store of the sums (dwc-kernel-
+  // occupancy makes it nvvm.minctasm of the outlined kernel).
+  if (loop.minBlocksPerSm > 0) {
+    launch.getBody().walk([&](vector::StoreOp st) {
+      st->setAttr("dwc.min_blocks_per_sm",
+                  b.getI64IntegerAttr(loop.minBlocksPerSm));
+      return WalkResult::interrupt();
     });
   }
   nameKernel(launch, BwdFilterTapsKernelAttr::getMnemonic());
@@ -1448,11 +1520,12 @@ void emitImageKernels(RewriterBase &rewriter, Location loc, const Dims &d,
 
 /// The taps kernel and its reduction.
 void emitTapsKernels(RewriterBase &rewriter, Location loc, const Dims &d,
-                     const TapsPlan &p, bool blockReduce, Value x, Value dy,
-                     Value dw) {
+                     const TapsPlan &p, const TapsLoop &loop, bool blockReduce,
+                     Value x, Value dy, Value dw) {
   emitSliceKernels(rewriter, loc, d, p.slices,
                    BwdFilterTapsKernelAttr::getMnemonic(), dw, [&](Value ws) {
-                     TapsKernel{d, p, loc, x, dy, ws, blockReduce}.emit(rewriter);
+                     TapsKernel{d, p, loop, loc, x, dy, ws, blockReduce}.emit(
+                         rewriter);
                    });
 }
 
@@ -1543,9 +1616,11 @@ struct BackwardFilterLowering
                           taps.getRows(), taps.getThreads(), !blockReduce);
     if (p.blocks > std::numeric_limits<int32_t>::max())
       return rewriter.notifyMatchFailure(op, "grid too large");
+    TapsLoop loop{taps.getUnroll() ? taps.getUnroll() : kTapsUnroll,
+                  taps.getPrefetch() != 0, taps.getMinBlocksPerSm()};
     rewriter.setInsertionPoint(op);
-    emitTapsKernels(rewriter, op.getLoc(), d, p, blockReduce, op.getInput(),
-                    op.getOutputGrad(), op.getInit());
+    emitTapsKernels(rewriter, op.getLoc(), d, p, loop, blockReduce,
+                    op.getInput(), op.getOutputGrad(), op.getInit());
     rewriter.eraseOp(op);
     return success();
   }

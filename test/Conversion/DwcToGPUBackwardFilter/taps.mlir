@@ -91,3 +91,45 @@ func.func @f32_band(%x: memref<1x6x7x8xf32>, %dy: memref<1x6x7x8xf32>, %dw: memr
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_taps<reduce = "band">}
   return
 }
+
+// -----
+
+// prefetch = 1 (2 x 10 x 9 x 40 f16, 8-row bands; 64-bit vectors: with the
+// next step's 6 segments 128 bits would hold 200 f32 values): steps 0 and
+// 1 as before, then step 2's loads before the loop; the loop (steps 2..5,
+// ending before the last step with a dY row) issues step j + 1's loads
+// before step j's FMAs and carries the 9 sums, the next step's 4 + 2
+// segments and the 2 x 2 dY vectors; step 6 uses the loads of the loop's
+// last step, step 7 loads its own. min_blocks_per_sm = 2 marks the first
+// store of the sums (nvvm.minctasm after outlining).
+// CHECK-LABEL: func @f16_3x3_prefetch
+// CHECK: scf.if
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-COUNT-2: vector.load %arg1
+// CHECK-COUNT-6: vector.fma
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-COUNT-2: vector.load %arg1
+// CHECK-COUNT-12: vector.fma
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-COUNT-2: vector.load %arg1
+// CHECK-NOT: vector.fma
+// CHECK: scf.for {{.*}} = %c0 to %c2 step %c1 iter_args({{[^)]*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-COUNT-2: vector.load %arg1
+// CHECK-COUNT-18: vector.fma
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-COUNT-2: vector.load %arg1
+// CHECK-COUNT-18: vector.fma
+// CHECK: scf.yield
+// CHECK-NOT: vector.load
+// CHECK-COUNT-18: vector.fma
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-COUNT-2: vector.load %arg1
+// CHECK-COUNT-18: vector.fma
+// CHECK: } else {
+// CHECK: vector.store {{.*}} {dwc.min_blocks_per_sm = 2 : i64} : memref<200xf32, #gpu.address_space<workgroup>>
+func.func @f16_3x3_prefetch(%x: memref<2x10x9x40xf16>, %dy: memref<2x10x9x40xf16>, %dw: memref<3x3x40xf16>) {
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x10x9x40xf16>, memref<2x10x9x40xf16>) outs(%dw : memref<3x3x40xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<rows = 8, prefetch = 1, min_blocks_per_sm = 2>}
+  return
+}

@@ -137,18 +137,18 @@ func.func @image(%x0: memref<64x14x14x384xf16>, %d0: memref<64x14x14x384xf16>, %
 // streaming); a 9 x 9 16-bit filter on 14 x 14 (past 7 x 7 filters only
 // up to 7 rows): split-z.
 // CHECK-LABEL: func @image_default
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 6, copy = "async">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 14, units = 1, copy = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 132, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_split_z<z = 448, tile_width = 6, warp_slices = 1>
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 6, copy = "async">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block", prefetch = 1>: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block", prefetch = 1>: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 16, rows = 14, units = 1, copy = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 132, reduce = "block">: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_split_z<z = 448, tile_width = 6, warp_slices = 1>: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster)); bwd_filter_stream (filter of more than 9 taps)
 func.func @image_default(%a: memref<64x28x28x192xf16>, %b: memref<64x56x56x144xf16>, %c: memref<32x56x56x128xbf16>, %d: memref<64x14x14x480xf32>, %e: memref<64x28x28x240xf32>, %f: memref<64x7x7x960xf32>, %g: memref<32x14x14x384xf16>,
@@ -229,25 +229,25 @@ func.func @image_new_classes(%a: memref<64x112x112x32xf16>, %b: memref<64x112x11
 // CHECK-LABEL: func @image_async_half_strips
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 528, reduce = "block">
 // WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 5, units = 5, copy = "async">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 2, units = 5, copy = "async">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 3, units = 5, copy = "block">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 4, units = 4, copy = "block">: chosen; refused: bwd_filter_taps (stride is not 1)
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<channels = 32, rows = 14, units = 1, copy = "block">: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 4224, reduce = "block">: chosen; refused: bwd_filter_taps (a grid of fewer than sm_count / 4 blocks); bwd_filter_image (a grid of fewer than 2 x sm_count blocks of one output row (streaming / split-z are faster))
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block", prefetch = 1>: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<rows = 3, threads = 256, workers = 528, reduce = "block">: chosen; refused: bwd_filter_taps ({{.*}}); bwd_filter_image (strided dY, a larger map or filter, or f32 3 x 3 (streaming / split-z are faster))
 func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x56x56x96xf16>, %c: memref<64x112x112x32xf32>, %d: memref<64x56x56x144xf32>,
     %e: memref<64x56x56x96xf16>, %f: memref<64x56x56x144xf16>, %f2: memref<64x28x28x144xf16>, %g: memref<64x14x14x384xf16>, %h: memref<1x112x112x32xf32>, %i: memref<64x28x28x192xf32>,
@@ -281,32 +281,34 @@ func.func @image_async_half_strips(%a: memref<64x28x28x192xf16>, %b: memref<32x5
 // -----
 
 // The register (taps) kernel: its default classes (docs/KernelSelection.md,
-// "register kernel"): f32 3 x 3 on 56+ rows with C < 64 (2 x 16 bands) and
-// C < 256 (2 x 32), on 28..55 rows (4 x 16), f32 5 x 5 on 28+ rows (2 x 32),
-// a 5 x 13 f32 filter (2 x 8 bands, 64-bit vectors: 128 bits would hold
-// more than 192 f32 values), 16-bit 3 x 3 on 28..56 rows with C >= 144 and
-// on 14-row maps with C >= 480 (64-bit vectors, 4 x 16 bands); a request
+// "register kernel"): f32 3 x 3 on 56+ rows with C < 64 (2 x 16 bands in
+// 128-thread blocks with prefetch) and C < 256 (2 x 32), on 28..55 rows
+// (2 x 28 with prefetch), f32 5 x 5 on 28+ rows (2 x 28), a 5 x 13 f32
+// filter (2 x 8 bands, 64-bit vectors: 128 bits would hold more than 192
+// f32 values), 16-bit 3 x 3 on 29..56 rows with C >= 144 (64-bit vectors,
+// 2 x 28 with prefetch) and on 14-row maps with C > 480 (4 x 16 with
+// prefetch); a request
 // completed (128-bit vectors where they fit, 2 x 8 bands, 256 threads,
 // the block reduction). Refused: f32 3 x 3 at C = 256 (streaming), 16-bit
 // 5 x 5 (image), 16-bit 3 x 3 on 112 rows (image), a batch-1 grid of
 // fewer than sm_count / 4 blocks, strided dY.
 // CHECK-LABEL: func @taps
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 32, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 2, columns = 2, rows = 8, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
-// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block", prefetch = 1>
 // CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 2, rows = 8, threads = 256, reduce = "block">
 // CHECK: dwc.kernel = #dwc.bwd_filter_stream<
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
 // CHECK: dwc.kernel = #dwc.bwd_filter_image<
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block">: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 2, rows = 8, threads = 256, reduce = "block">: chosen
-// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes (f32 3 x 3 / 5 x 5 on 28+ rows, f32 filters up to 5 x 13, 16-bit 3 x 3 on 28..56 rows with C >= 144 or on up to 14 rows with C >= 480): the image / streaming / split-z kernels are faster)
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes (f32 3 x 3 / 5 x 5 on 28+ rows, f32 3 x 3 on 8..14 rows with 256 <= C < 512, f32 filters up to 5 x 13, 16-bit 3 x 3 on 28..56 rows with C >= 144, on 8..14 rows with C >= 384 or on up to 7 rows with C >= 480, 16-bit 5 x 5 on 28..56 rows in blocks of 30+ lanes): the image / streaming / split-z kernels are faster)
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
 // WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (a grid of fewer than sm_count / 4 blocks)
@@ -343,5 +345,71 @@ func.func @taps(%a: memref<64x112x112x32xf32>, %b: memref<64x56x56x144xf32>, %c:
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d_backward_filter ins(%m, %m2 : memref<64x56x56x144xf16>, memref<64x28x28x144xf16>) outs(%w144h : memref<3x3x144xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// The taps classes of the s17 sweep (bench/results/
+// stride-2026-12-02-s17dw-sweep.md): f32 3 x 3 on 14-row maps with 256 <=
+// C < 512: 2 x 16 (clamped to 14 rows), 4 steps per loop iteration (C =
+// 576 and 7-row maps keep streaming); 16-bit 3 x 3 on 14-row maps with
+// C in [384, 480]: 2 x 16 in 128-thread blocks with prefetch (C = 288:
+// image); 7-row maps with C >= 480: 4 x 16 without prefetch; 28-row maps
+// with C >= 144: f16 4 x 16 with prefetch, bf16 without (not timed); 16-bit
+// 5 x 5 on 28..56 rows whose blocks hold 30+ channel lanes (C = 240: 30):
+// 2 x 28 (C = 192: 24 lanes, and 14-row maps: image). A request with
+// prefetch whose 128-bit values would pass 192 (5 x 5 f32) takes 64-bit
+// vectors; unroll / prefetch / min_blocks_per_sm are kept.
+// CHECK-LABEL: func @taps_s17
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block", unroll = 4>
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_stream<
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 128, reduce = "block", prefetch = 1>
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 4, rows = 16, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 28, threads = 256, reduce = "block">
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_image<
+// CHECK: dwc.kernel = #dwc.bwd_filter_taps<vector = 2, columns = 2, rows = 8, threads = 256, reduce = "block", unroll = 3, prefetch = 1, min_blocks_per_sm = 2>
+// WHY-LABEL: remark: dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, rows = 16, threads = 256, reduce = "block", unroll = 4>: chosen
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_stream<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+// WHY: remark: dwc.kernel = #dwc.bwd_filter_image<{{.*}}>: chosen; refused: bwd_filter_taps (outside the measured classes
+func.func @taps_s17(%a: memref<64x14x14x384xf32>, %b: memref<64x14x14x576xf32>, %c: memref<64x7x7x960xf32>,
+    %d: memref<64x14x14x384xf16>, %e: memref<64x14x14x480xbf16>, %f: memref<64x14x14x288xf16>, %g: memref<64x7x7x960xf16>,
+    %h: memref<64x28x28x192xbf16>, %i: memref<64x28x28x240xf16>, %j: memref<64x28x28x192xf16>, %k: memref<64x14x14x480xf16>,
+    %l: memref<32x28x28x256xf32>,
+    %w384: memref<3x3x384xf32>, %w576: memref<3x3x576xf32>, %w960: memref<3x3x960xf32>, %w384h: memref<3x3x384xf16>,
+    %w480b: memref<3x3x480xbf16>, %w288h: memref<3x3x288xf16>, %w960h: memref<3x3x960xf16>, %w192b: memref<3x3x192xbf16>,
+    %w240h: memref<5x5x240xf16>, %w192h: memref<5x5x192xf16>, %w480h: memref<5x5x480xf16>, %w256: memref<5x5x256xf32>) {
+  dwc.depthwise_conv2d_backward_filter ins(%a, %a : memref<64x14x14x384xf32>, memref<64x14x14x384xf32>) outs(%w384 : memref<3x3x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%b, %b : memref<64x14x14x576xf32>, memref<64x14x14x576xf32>) outs(%w576 : memref<3x3x576xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%c, %c : memref<64x7x7x960xf32>, memref<64x7x7x960xf32>) outs(%w960 : memref<3x3x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%d, %d : memref<64x14x14x384xf16>, memref<64x14x14x384xf16>) outs(%w384h : memref<3x3x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%e, %e : memref<64x14x14x480xbf16>, memref<64x14x14x480xbf16>) outs(%w480b : memref<3x3x480xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%f, %f : memref<64x14x14x288xf16>, memref<64x14x14x288xf16>) outs(%w288h : memref<3x3x288xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%g, %g : memref<64x7x7x960xf16>, memref<64x7x7x960xf16>) outs(%w960h : memref<3x3x960xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%h, %h : memref<64x28x28x192xbf16>, memref<64x28x28x192xbf16>) outs(%w192b : memref<3x3x192xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_filter ins(%i, %i : memref<64x28x28x240xf16>, memref<64x28x28x240xf16>) outs(%w240h : memref<5x5x240xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%j, %j : memref<64x28x28x192xf16>, memref<64x28x28x192xf16>) outs(%w192h : memref<5x5x192xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%k, %k : memref<64x14x14x480xf16>, memref<64x14x14x480xf16>) outs(%w480h : memref<5x5x480xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_filter ins(%l, %l : memref<32x28x28x256xf32>, memref<32x28x28x256xf32>) outs(%w256 : memref<5x5x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_taps<unroll = 3, prefetch = 1, min_blocks_per_sm = 2>}
   return
 }

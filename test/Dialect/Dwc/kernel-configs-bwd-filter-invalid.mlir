@@ -418,3 +418,41 @@ func.func @taps_registers(%x: tensor<1x8x8x32xf16>, %dy: tensor<1x8x8x32xf16>, %
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 1>} -> tensor<5x5x32xf16>
   return %r : tensor<5x5x32xf16>
 }
+
+// -----
+
+func.func @taps_unroll(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: unroll = 5 is not in [1, 4]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<unroll = 5>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @taps_prefetch(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: prefetch = 2 is not in [1, 1]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<prefetch = 2>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+func.func @taps_min_blocks(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<3x3x32xf32>) -> tensor<3x3x32xf32> {
+  // expected-error @+1 {{does not fit this op: min_blocks_per_sm = 33 is not in [1, 32]}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<3x3x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.bwd_filter_taps<min_blocks_per_sm = 33>} -> tensor<3x3x32xf32>
+  return %r : tensor<3x3x32xf32>
+}
+
+// -----
+
+// prefetch: the next step's input and dY segments count too ((25 + 10 + 2
+// + 4 + 8) x 4 = 196; without prefetch 164 fit).
+func.func @taps_prefetch_registers(%x: tensor<1x8x8x32xf32>, %dy: tensor<1x8x8x32xf32>, %dw: tensor<5x5x32xf32>) -> tensor<5x5x32xf32> {
+  // expected-error @+1 {{does not fit this op: (FH x FW + FH x columns + 3 x columns + 2 x (FW - 1)) x vector = 196 f32 registers is more than 192}}
+  %r = dwc.depthwise_conv2d_backward_filter ins(%x, %dy : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) outs(%dw : tensor<5x5x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.bwd_filter_taps<vector = 4, columns = 2, prefetch = 1>} -> tensor<5x5x32xf32>
+  return %r : tensor<5x5x32xf32>
+}

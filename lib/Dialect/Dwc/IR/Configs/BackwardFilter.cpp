@@ -252,6 +252,12 @@ std::string BwdFilterTapsKernelAttr::whyNotFor(Operation *op) const {
       getReduce() != "band")
     why = ("reduce = \"" + getReduce() + "\" is not one of \"block\", "
            "\"band\"").str();
+  if (why.empty())
+    why = rangeIneligibility("unroll", getUnroll(), 1, kBwdFilterTapsMaxUnroll);
+  if (why.empty())
+    why = rangeIneligibility("prefetch", getPrefetch(), 1, 1);
+  if (why.empty())
+    why = rangeIneligibility("min_blocks_per_sm", getMinBlocksPerSm(), 1, 32);
   if (!why.empty())
     return why;
   // The sums, the FH dY segments and one input segment stay in f32
@@ -263,10 +269,16 @@ std::string BwdFilterTapsKernelAttr::whyNotFor(Operation *op) const {
            " taps along a side";
   // (Fields left open: the narrowest choice the selector can make.)
   int64_t cols = getColumns() ? getColumns() : 1;
-  int64_t values =
-      (f[0] * f[1] + f[0] * cols + cols + f[1] - 1) * (v ? v : 64 / bits);
+  // (prefetch: the next step's input and dY segments as well.)
+  int64_t perVector = f[0] * f[1] + f[0] * cols + cols + f[1] - 1;
+  if (getPrefetch())
+    perVector += 2 * cols + f[1] - 1;
+  int64_t values = perVector * (v ? v : 64 / bits);
   if (values > kBwdFilterTapsMaxValues)
-    return ("(FH x FW + FH x columns + columns + FW - 1) x vector = " +
+    return ((getPrefetch() ? "(FH x FW + FH x columns + 3 x columns + 2 x "
+                             "(FW - 1)) x vector = "
+                           : "(FH x FW + FH x columns + columns + FW - 1) x "
+                             "vector = ") +
             Twine(values) + " f32 registers is more than " +
             Twine(kBwdFilterTapsMaxValues))
         .str();

@@ -35,6 +35,8 @@ inline constexpr int64_t kBwdFilterTapsMaxColumns = 8;
 /// Most f32 values the taps kernel's thread holds (sums, dY segments, one
 /// input segment): more would spill.
 inline constexpr int64_t kBwdFilterTapsMaxValues = 192;
+/// Most steps per iteration of the taps kernel's row loop (unrolled).
+inline constexpr int64_t kBwdFilterTapsMaxUnroll = 4;
 
 /// Why `op` (a dwc.depthwise_conv2d_backward_filter, on tensors or buffers)
 /// cannot take the backward-filter kernels, whatever their configuration:

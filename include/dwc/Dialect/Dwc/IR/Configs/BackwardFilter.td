@@ -146,7 +146,13 @@ def Dwc_BwdFilterTapsKernelAttr
       column bands;
     * `reduce`: `"block"` (default): one slice per block (shared memory,
       barriers); `"band"` (host emulation): every band writes its own
-      slice (no cross-thread operations).
+      slice (no cross-thread operations);
+    * `unroll`: steps per iteration of the row loop, in [1, 4] (0: 2);
+    * `prefetch`: 1: every step of the row loop issues the next step's
+      loads before its own FMAs (carried in registers across the loop's
+      back edge); 0 (default): a step loads what it uses;
+    * `min_blocks_per_sm`: 0 (default) or the blocks per SM ptxas caps the
+      registers for (`.minnctapersm`), in [1, 32].
 
     ```mlir
     {dwc.kernel = #dwc.bwd_filter_taps<vector = 8, columns = 1, rows = 8, threads = 256, reduce = "block">}
@@ -156,6 +162,9 @@ def Dwc_BwdFilterTapsKernelAttr
                         DefaultValuedParameter<"int64_t", "0">:$columns,
                         DefaultValuedParameter<"int64_t", "0">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$threads,
-                        StringRefParameter<"", "\"\"">:$reduce);
+                        StringRefParameter<"", "\"\"">:$reduce,
+                        DefaultValuedParameter<"int64_t", "0">:$unroll,
+                        DefaultValuedParameter<"int64_t", "0">:$prefetch,
+                        DefaultValuedParameter<"int64_t", "0">:$min_blocks_per_sm);
   let assemblyFormat = "`<` struct(params) `>`";
 }
