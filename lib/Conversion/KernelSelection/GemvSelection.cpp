@@ -357,28 +357,62 @@ constexpr int64_t kFullRowMinWaves = 2;
 /// Input rows per loop step (two rows' loads in flight together).
 constexpr int64_t kFullRowUnroll = 2;
 
+/// Rows of the full-row grid of the narrowest channel vector (f32 1, 16-bit
+/// 2) below kFullRowMinWaves waves of kFullRowMinThreads-thread blocks: a
+/// grid that leaves SMs idle or nearly so (batch 1).
+bool smallFullRowGrid(const Sizes &s, TargetAttr target) {
+  uint64_t rows = uint64_t(s.N) * uint64_t(s.OH) *
+                  uint64_t(s.C / std::max<int64_t>(1, 32 / s.bits()));
+  return rows < uint64_t(kFullRowMinWaves * target.getSmCount() *
+                         kFullRowMinThreads);
+}
+
 /// Where the full-row kernel is chosen without a request (measured:
 /// docs/KernelSelection.md, "full row"): a filter larger than the map in a
 /// direction (most of the other kernels' taps read padding there: 1.2-3x
 /// faster); 16-bit data only on maps of at most 14 input and output columns
 /// (on 28 x 28 the tensor-core kernels are faster), and there also a filter that
-/// covers the whole map on a grid of fewer rows than 2 waves of 64-thread
-/// blocks (7 x 7 on 7 x 7 at batch 1: 1.5-2x the row tiles).
+/// covers the whole map on a small grid (7 x 7 on 7 x 7 at batch 1: 1.5-2x
+/// the row tiles). On small grids, in column parts: f32 7 x 7 filters, and
+/// 16-bit filters taller than the map and at most 7 wide on maps of up to
+/// 28 columns (49 x 5 on 28 x 28: 12.3 against 29.0 us).
 constexpr int64_t kFullRow16MaxColumns = 14;
+constexpr int64_t kFullRowSplitMaxColumns = 28, kFullRowSplitMaxWidth = 7;
 bool fullRowByDefault(Operation *op, const Sizes &s, TargetAttr target) {
   auto in = cast<ShapedType>(op->getOperand(0).getType());
   int64_t IH = in.getDimSize(1), IW = in.getDimSize(2);
   bool larger = s.FH > IH || s.FW > IW;
+  bool small = smallFullRowGrid(s, target);
   if (s.elem.isF32())
-    return larger;
+    return larger || (small && s.FH == 7 && s.FW == 7);
   if (s.OW > kFullRow16MaxColumns || IW > kFullRow16MaxColumns)
-    return false;
-  if (larger)
-    return true;
-  uint64_t rows = uint64_t(s.N) * uint64_t(s.OH) * uint64_t(s.C / 2);
-  return s.FH >= IH && s.FW >= IW &&
-         rows < uint64_t(kFullRowMinWaves * target.getSmCount() *
-                         kFullRowMinThreads);
+    return small && s.FH > IH && s.FW <= kFullRowSplitMaxWidth &&
+           s.OW <= kFullRowSplitMaxColumns && IW <= kFullRowSplitMaxColumns;
+  return larger || (small && s.FH >= IH && s.FW >= IW);
+}
+
+/// Column parts of a default full row (0: one part): on small grids about
+/// two output columns per part for f32 (up to 8 parts); for 16-bit data 8
+/// parts of a filter taller than the map on 14+ columns, else 2 of one
+/// taller or wider than the map. Measured at batch 1
+/// (docs/KernelSelection.md, "full row": column parts); unmeasured
+/// classes keep one part.
+constexpr int64_t kFullRowMaxParts = 8;
+int64_t fullRowColumnsByDefault(Operation *op, const Sizes &s,
+                                TargetAttr target) {
+  auto in = cast<ShapedType>(op->getOperand(0).getType());
+  int64_t IH = in.getDimSize(1), IW = in.getDimSize(2);
+  if (!smallFullRowGrid(s, target))
+    return 0;
+  int64_t parts = 1;
+  if (s.elem.isF32())
+    parts = std::min<int64_t>(kFullRowMaxParts,
+                              llvm::PowerOf2Ceil(llvm::divideCeil(s.OW, 2)));
+  else if (s.FH > IH)
+    parts = s.OW >= kFullRow16MaxColumns ? kFullRowMaxParts : 2;
+  else if (s.FW > IW && s.OW >= kFullRow16MaxColumns)
+    parts = 2;
+  return parts > 1 && parts <= s.OW ? parts : 0;
 }
 
 /// #dwc.full_row: the narrowest channel vector (the most threads), blocks
@@ -392,7 +426,8 @@ Attribute selectFullRow(Operation *op, TargetAttr target, Attribute given,
   Sizes s = sizesOf(op);
   if (!g && !fullRowByDefault(op, s, target)) {
     why = "by default only filters larger than the map (16-bit: on maps of "
-          "at most 14 columns, or covering the map on a small grid)";
+          "at most 14 columns, or covering the map on a small grid) and, on "
+          "small grids, f32 7x7 and 16-bit tall filters on up to 28 columns";
     return {};
   }
   // The given fields first (the completion divides by them).
@@ -402,7 +437,7 @@ Attribute selectFullRow(Operation *op, TargetAttr target, Attribute given,
   int64_t V = g && g.getChannels() ? g.getChannels()
                                    : std::max<int64_t>(1, 32 / s.bits());
   int64_t unroll = g && g.getUnroll() ? g.getUnroll() : kFullRowUnroll;
-  int64_t columns = g ? g.getColumns() : 0;
+  int64_t columns = g ? g.getColumns() : fullRowColumnsByDefault(op, s, target);
   int64_t threads = g && g.getThreads() ? g.getThreads() : 0;
   if (!threads && s.C % V == 0) {
     threads = kFullRowThreads;
