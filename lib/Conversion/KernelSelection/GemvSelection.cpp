@@ -349,16 +349,22 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
 constexpr int64_t kPlaneF32MaxRows = 14, kPlaneF32Taps = 49;
 constexpr int64_t kPlaneF32MinOutputs = int64_t(1) << 20;
 /// Also filters of 10-25 taps (5 x 5) on such maps: 16-bit 1.2-1.85x the
-/// row tiles; f32 (2 channels per thread) 1.1-1.6x the GEMV kernel and the
-/// 8 x 8 row tile (docs/KernelSelection.md, "plane").
+/// row tiles; f32 (2 channels per thread) 1.1-1.8x the GEMV kernel and the
+/// 8 x 8 row tile, with C a multiple of kPlaneF32MidChannelQuantum (the
+/// measured layers; blocks of at least 32 channels) (docs/KernelSelection.md,
+/// "plane").
+constexpr int64_t kPlaneF32MidChannelQuantum = 32;
 bool planeByDefault(const Sizes &s) {
   using llvm::SaturatingMultiply;
   uint64_t outputs = SaturatingMultiply<uint64_t>(
       SaturatingMultiply<uint64_t>(s.N, s.OH),
       SaturatingMultiply<uint64_t>(s.OW, s.C));
   int64_t taps = s.FH * s.FW;
-  bool filter = (s.elem.isF32() && taps == kPlaneF32Taps) ||
-                (taps >= kPlaneMidMinTaps && taps <= kPlaneMidMaxTaps);
+  bool mid = taps >= kPlaneMidMinTaps && taps <= kPlaneMidMaxTaps;
+  bool filter = s.elem.isF32()
+                    ? taps == kPlaneF32Taps ||
+                          (mid && s.C % kPlaneF32MidChannelQuantum == 0)
+                    : mid;
   return filter && s.OH <= kPlaneF32MaxRows &&
          outputs >= uint64_t(kPlaneF32MinOutputs);
 }
