@@ -194,7 +194,7 @@ bool boundedMidTile(const Sizes &s, TargetAttr target, int64_t &V,
 /// vectors. The 4 x 4 x 64-bit short tile overlaps its neighbours by 2 rows
 /// and columns on 14-wide maps, and its 126 registers (2 blocks per SM)
 /// leave 1.45 waves at 64 x 14 x 14 x 384; this tile takes 64 registers (4
-/// blocks) and twice the threads: 1.12-1.26x (docs/KernelSelection.md,
+/// blocks) and twice the threads: 1.12-1.27x (docs/KernelSelection.md,
 /// "row tile").
 constexpr int64_t kSmallMapMaxExtent = 14, kSmallMapRows = 2;
 constexpr int64_t kSmallMapBits = 32;
@@ -349,7 +349,7 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
 constexpr int64_t kPlaneF32MaxRows = 14, kPlaneF32Taps = 49;
 constexpr int64_t kPlaneF32MinOutputs = int64_t(1) << 20;
 /// Also filters of 10-25 taps (5 x 5) on such maps: 16-bit 1.2-1.85x the
-/// row tiles; f32 (2 channels per thread) 1.1-1.8x the GEMV kernel and the
+/// row tiles; f32 (2 channels per thread) 1.1-1.7x the GEMV kernel and the
 /// 8 x 8 row tile, with C a multiple of kPlaneF32MidChannelQuantum (the
 /// measured layers; blocks of at least 32 channels) (docs/KernelSelection.md,
 /// "plane").
