@@ -282,9 +282,9 @@ constexpr int64_t kPlaneMaxColumns = 8;
 constexpr int64_t kPlaneRows = 2;
 /// Filters of 10-25 taps (5 x 5): 16-bit data on maps of at least 8
 /// output rows 4 rows per thread (each staged row read feeds 4 output
-/// rows; 14 x 14 maps 1.02-1.04x, 7 x 7 maps 0.9x, docs/KernelSelection.md,
-/// "plane"), f32 data 2 channels per thread (0.97-1.21x one channel there,
-/// 1.06x in geomean).
+/// rows; 14 x 14 maps 1.02-1.04x, 7 x 7 maps 0.86-0.95x,
+/// docs/KernelSelection.md, "plane"), f32 data 2 channels per thread
+/// (0.97-1.21x the speed of one channel there, 1.06x in geomean).
 constexpr int64_t kPlaneMidMinTaps = 10, kPlaneMidMaxTaps = 25;
 constexpr int64_t kPlaneTallRows = 4, kPlaneTallMinRows = 8;
 /// Threads per block the channel split aims at, and the waves of the
@@ -382,9 +382,9 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
     return {};
   }
   if (!g && !planeByDefault(s)) {
-    why = "by default only f32 7x7 and 10-25-tap filters on maps of at most "
-          "14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are "
-          "faster)";
+    why = "by default only f32 7x7 and 10-25-tap filters (f32: C a multiple "
+          "of 32) on maps of at most 14 rows with 2^20+ outputs (the row "
+          "tiles or the GEMV kernel are faster)";
     return {};
   }
   // The given fields first (the completion divides by them).

@@ -12,7 +12,7 @@
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 7, filter = "registers">
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.gemv<
-// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 10-25-tap filters on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
+// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 10-25-tap filters (f32: C a multiple of 32) on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
 // WHY: remark: dwc.kernel = #dwc.plane<{{.*}}>: chosen
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}plane (by default only
 func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>,
