@@ -1,8 +1,9 @@
 // The forward / backward-data defaults of the issue-20 layer-set rules
 // (docs/KernelSelection.md, "row tile", "plane", "strided forward") assemble
 // for sm_90 with ptxas without spilling: the bounded 16-bit 5x5 row tiles
-// (4 x 4 at 28 x 28, 8 x 4 at 56 x 56, two blocks per SM: .minnctapersm 2,
-// ptxas within 128 registers), the 16-bit 5x5 planes of 14 x 14 / 7 x 7
+// (7 x 4 at 64 x 28 x 28 x 240 since s17, 4 x 4 at 32 x 28 x 28 x 192, 8 x 4
+// at 56 x 56, two blocks per SM: .minnctapersm 2, ptxas within 128
+// registers), the 16-bit 5x5 planes of 14 x 14 (4 rows since s17) / 7 x 7
 // maps, the f32 3x3 row tile of a 1-4 wave grid, the one-output batch-1
 // tiles and the 16-bit stride-2 2 x 4 tile (backward data: see DX).
 // REQUIRES: ptxas

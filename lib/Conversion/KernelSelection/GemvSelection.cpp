@@ -163,8 +163,14 @@ bool f32TinyGridTile(const Sizes &s, TargetAttr target, int64_t &V,
 /// 4 x 4 x 64-bit tiles at 56 x 56 and 28 x 28 (docs/KernelSelection.md).
 constexpr int64_t kBoundedMinRows = 15, kBoundedMaxRows = 56;
 constexpr int64_t kBoundedShortRows = 28, kBoundedBlocksPerSm = 2;
-bool boundedMidTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM,
-                    int64_t &minBlocks) {
+/// On the maps of up to 28 rows that 7-row strips divide (21, 28), 7 rows
+/// where that grid still has kTallStripMinWaves waves of 2 blocks per SM:
+/// each input row feeds 7 output rows instead of 4, and the many waves hide
+/// the tail (64 x 28 x 28 x 240: 1.05-1.07x; the batch-32 28 x 28 grids of
+/// 1.3-1.7 waves were 0.98-1.0x, docs/KernelSelection.md, "row tile").
+constexpr int64_t kTallStripRows = 7, kTallStripMinWaves = 3;
+bool boundedMidTile(const Sizes &s, TargetAttr target, int64_t &V,
+                    int64_t &TH, int64_t &TM, int64_t &minBlocks) {
   int64_t taps = s.FH * s.FW;
   if (s.elem.isF32() || taps <= kShortFilterMaxTaps ||
       taps >= kWideStripMinTaps || s.OH < kBoundedMinRows ||
@@ -174,6 +180,32 @@ bool boundedMidTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM,
   TH = s.OH <= kBoundedShortRows ? 4 : 8;
   TM = 4;
   minBlocks = kBoundedBlocksPerSm;
+  if (s.OH <= kBoundedShortRows && s.OH % kTallStripRows == 0 &&
+      rowTileBlocks(s, V, kTallStripRows, TM) >=
+          uint64_t(kTallStripMinWaves * kBoundedBlocksPerSm *
+                   target.getSmCount()))
+    TH = kTallStripRows;
+  return true;
+}
+
+/// 16-bit filters of at most 9 taps on maps of at most 14 x 14 outputs
+/// (the 14 x 14 and 7 x 7 layers of MobileNetV2 / EfficientNet-B0): 2 rows
+/// x the fewest strips of at most 8 columns (14 -> 7, 7 -> 7) of 32-bit
+/// vectors. The 4 x 4 x 64-bit short tile overlaps its neighbours by 2 rows
+/// and columns on 14-wide maps, and its 126 registers (2 blocks per SM)
+/// leave 1.45 waves at 64 x 14 x 14 x 384; this tile takes 64 registers (4
+/// blocks) and twice the threads: 1.12-1.27x (docs/KernelSelection.md,
+/// "row tile").
+constexpr int64_t kSmallMapMaxExtent = 14, kSmallMapRows = 2;
+constexpr int64_t kSmallMapBits = 32;
+bool smallMapTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM) {
+  if (s.elem.isF32() || s.FH * s.FW > kShortFilterMaxTaps ||
+      s.OH > kSmallMapMaxExtent || s.OW > kSmallMapMaxExtent ||
+      s.C % (kSmallMapBits / s.bits()) != 0)
+    return false;
+  V = kSmallMapBits / s.bits();
+  TH = kSmallMapRows;
+  TM = fittedExtent(s.OW);
   return true;
 }
 /// f32 filters of at most 9 taps keep the default 4 x 8 x 64-bit tile on
@@ -208,7 +240,7 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   }
   int64_t minBlocks = g ? g.getMinBlocksPerSm() : 0;
   bool shortTile = narrow && s.FH * s.FW <= kShortFilterMaxTaps;
-  bool bounded = !g && boundedMidTile(s, V, TH, TM, minBlocks);
+  bool bounded = !g && boundedMidTile(s, target, V, TH, TM, minBlocks);
   int64_t minWaves = !narrow && s.FH * s.FW <= kShortFilterMaxTaps
                          ? kShortF32MinWaves
                          : kMinTileWaves;
@@ -222,7 +254,10 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
     if (narrow)
       smallGridTile(s, V, TH, TM);
   }
+  // (The tiny-grid test counts the blocks of the default tile.)
   if (!g && narrow && tinyGridTile(s, target, V, TH, TM))
+    minBlocks = 0;
+  else if (!g && smallMapTile(s, V, TH, TM))
     minBlocks = 0;
   if (rowTileBlocks(s, V, TH, TM) > std::numeric_limits<int32_t>::max()) {
     why = "grid too large";
@@ -245,6 +280,13 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
 constexpr int64_t kPlaneMaxColumns = 8;
 /// Output rows per thread (each staged row read feeds 2 output rows).
 constexpr int64_t kPlaneRows = 2;
+/// Filters of 10-25 taps (5 x 5): 16-bit data on maps of at least 8
+/// output rows 4 rows per thread (each staged row read feeds 4 output
+/// rows; 14 x 14 maps 1.02-1.04x, 7 x 7 maps 0.86-0.95x,
+/// docs/KernelSelection.md, "plane"), f32 data 2 channels per thread
+/// (0.97-1.21x the speed of one channel there, 1.06x in geomean).
+constexpr int64_t kPlaneMidMinTaps = 10, kPlaneMidMaxTaps = 25;
+constexpr int64_t kPlaneTallRows = 4, kPlaneTallMinRows = 8;
 /// Threads per block the channel split aims at, and the waves of the
 /// target's SMs the grid should fill (narrower channel groups, then row
 /// bands, below that).
@@ -263,12 +305,18 @@ int64_t powerOfTwoDividing(int64_t c, int64_t cap) {
 SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
                                     TargetAttr target, PlaneKernelAttr g) {
   auto pick = [&](int64_t given, int64_t dflt) { return given ? given : dflt; };
-  // 16-bit data: 2 channels (one 32-bit word) per thread where C allows.
+  // 16-bit data: 2 channels (one 32-bit word) per thread where C allows;
+  // f32 filters of 10-25 taps too (kPlaneMidMinTaps).
+  int64_t taps = s.FH * s.FW;
+  bool midTaps = taps >= kPlaneMidMinTaps && taps <= kPlaneMidMaxTaps;
   int64_t V = pick(g ? g.getChannels() : 0,
-                   !s.elem.isF32() && s.C % 2 == 0 ? 2 : 1);
+                   (!s.elem.isF32() || midTaps) && s.C % 2 == 0 ? 2 : 1);
   int64_t TM = pick(g ? g.getColumns() : 0,
                     llvm::divideCeil(s.OW, llvm::divideCeil(s.OW, kPlaneMaxColumns)));
-  int64_t TH = pick(g ? g.getRows() : 0, kPlaneRows);
+  int64_t TH = pick(g ? g.getRows() : 0,
+                    !s.elem.isF32() && midTaps && s.OH >= kPlaneTallMinRows
+                        ? kPlaneTallRows
+                        : kPlaneRows);
   int64_t band = pick(g ? g.getBand() : 0, s.OH);
   auto layout = [&](int64_t CB, int64_t B) {
     return planeLayoutOf(op, V, CB, TH, TM, B);
@@ -300,18 +348,23 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
 /// GEMV kernel; at batch 1 it is slower).
 constexpr int64_t kPlaneF32MaxRows = 14, kPlaneF32Taps = 49;
 constexpr int64_t kPlaneF32MinOutputs = int64_t(1) << 20;
-/// Also 16-bit filters of 10-25 taps (5 x 5) on such maps: 1.2-1.85x the
-/// row tiles (docs/KernelSelection.md, "plane").
-constexpr int64_t kPlane16MinTaps = 10, kPlane16MaxTaps = 25;
+/// Also filters of 10-25 taps (5 x 5) on such maps: 16-bit 1.2-1.85x the
+/// row tiles; f32 (2 channels per thread) 1.1-1.7x the GEMV kernel and the
+/// 8 x 8 row tile, with C a multiple of kPlaneF32MidChannelQuantum (the
+/// measured layers; blocks of at least 32 channels) (docs/KernelSelection.md,
+/// "plane").
+constexpr int64_t kPlaneF32MidChannelQuantum = 32;
 bool planeByDefault(const Sizes &s) {
   using llvm::SaturatingMultiply;
   uint64_t outputs = SaturatingMultiply<uint64_t>(
       SaturatingMultiply<uint64_t>(s.N, s.OH),
       SaturatingMultiply<uint64_t>(s.OW, s.C));
   int64_t taps = s.FH * s.FW;
-  bool filter = s.elem.isF32() ? taps == kPlaneF32Taps
-                               : taps >= kPlane16MinTaps &&
-                                     taps <= kPlane16MaxTaps;
+  bool mid = taps >= kPlaneMidMinTaps && taps <= kPlaneMidMaxTaps;
+  bool filter = s.elem.isF32()
+                    ? taps == kPlaneF32Taps ||
+                          (mid && s.C % kPlaneF32MidChannelQuantum == 0)
+                    : mid;
   return filter && s.OH <= kPlaneF32MaxRows &&
          outputs >= uint64_t(kPlaneF32MinOutputs);
 }
@@ -329,9 +382,9 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
     return {};
   }
   if (!g && !planeByDefault(s)) {
-    why = "by default only f32 7x7 and 16-bit 10-25-tap filters on maps of "
-          "at most 14 rows with 2^20+ outputs (the row tiles or the GEMV "
-          "kernel are faster)";
+    why = "by default only f32 7x7 and 10-25-tap filters (f32: C a multiple "
+          "of 32) on maps of at most 14 rows with 2^20+ outputs (the row "
+          "tiles or the GEMV kernel are faster)";
     return {};
   }
   // The given fields first (the completion divides by them).

@@ -22,6 +22,48 @@ func.func @f16_3x3(%x0: memref<128x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: m
 
 // -----
 
+// 16-bit filters of at most 9 taps on maps of at most 14 x 14 outputs: 2
+// rows x the fewest strips of at most 8 columns of 32-bit vectors (64 x 14
+// x 14 x 384 f16 -> 2 x 7, 64 x 7 x 7 x 960 bf16 -> 2 x 7, 256 x 13 x 11 x 24
+// -> 2 x 6), backward data alike. Not: a map of 15 columns, the 28 x 28
+// map, f32 (4 x 8 x 64 bits), batch 1 (the tiny-grid tile, counted with
+// the default tile), a requested tile (only the fields left out are
+// completed, with the default tile's).
+// CHECK-LABEL: func @f16_3x3_small_maps
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 7, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 7, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 7, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 6, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 2, columns = 4, filter = "registers">
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 7, filter = "registers">: chosen
+func.func @f16_3x3_small_maps(%x0: memref<64x14x14x384xf16>, %w0: memref<3x3x384xf16>, %x1: memref<64x7x7x960xbf16>, %w1: memref<3x3x960xbf16>, %x2: memref<256x13x11x24xf16>, %w2: memref<3x3x24xf16>, %x3: memref<64x14x15x384xf16>, %x4: memref<64x28x28x192xf16>, %w4: memref<3x3x192xf16>, %x5: memref<64x14x14x384xf32>, %w5: memref<3x3x384xf32>, %x6: memref<1x14x14x384xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x384xf16>, memref<3x3x384xf16>) outs(%x0 : memref<64x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x14x14x384xf16>, memref<3x3x384xf16>) outs(%x0 : memref<64x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<64x7x7x960xbf16>, memref<3x3x960xbf16>) outs(%x1 : memref<64x7x7x960xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<256x13x11x24xf16>, memref<3x3x24xf16>) outs(%x2 : memref<256x13x11x24xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x3, %w0 : memref<64x14x15x384xf16>, memref<3x3x384xf16>) outs(%x3 : memref<64x14x15x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x4, %w4 : memref<64x28x28x192xf16>, memref<3x3x192xf16>) outs(%x4 : memref<64x28x28x192xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x5, %w5 : memref<64x14x14x384xf32>, memref<3x3x384xf32>) outs(%x5 : memref<64x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x6, %w0 : memref<1x14x14x384xf16>, memref<3x3x384xf16>) outs(%x6 : memref<1x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x384xf16>, memref<3x3x384xf16>) outs(%x0 : memref<64x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<rows = 2>}
+  return
+}
+
+// -----
+
 // 16-bit filters of 10 to 25 taps: 2 channels x 8 rows x 4 outputs, of 26
 // to 49 taps 8 outputs, on grids of at least 4 waves of 132 SMs (2048
 // blocks here); a grid of fewer blocks than a quarter of the SMs (1 x 16 x
@@ -170,19 +212,21 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
 
 // 16-bit filters of 10-25 taps on maps of 15-56 output rows: 32-bit tiles
 // with two 256-thread blocks per SM (min_blocks_per_sm = 2), 4 x 4 up to 28
-// rows (64 x 28 x 28 x 240, also on the 32 x 28 x 28 x 192 small grid, which
-// took the spilling 4 x 4 x 64-bit tile before), 8 x 4 above (32 x 56 x 56 x
-// 96), backward data alike; 64-row maps and batch 1 keep their tiles (8 x 4
-// without the bound; one output per thread). A requested tile gets no bound.
+// rows (the 32 x 28 x 28 x 192 small grid, which took the spilling 4 x 4 x
+// 64-bit tile before), 7 x 4 on 28-row maps whose 7-row grid has 3+ waves of
+// 2 blocks per SM (64 x 28 x 28 x 240: 840 blocks, 792 needed; the batch-32
+// grid of 336 keeps 4 x 4), 8 x 4 above (32 x 56 x 56 x 96), backward data
+// alike; 64-row maps and batch 1 keep their tiles (8 x 4 without the bound;
+// one output per thread). A requested tile gets no bound.
 // CHECK-LABEL: func @f16_bounded
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", min_blocks_per_sm = 2>
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
 func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, %x1: memref<32x28x28x192xf16>, %w1: memref<5x5x192xf16>, %x2: memref<32x56x56x96xbf16>, %w2: memref<5x5x96xbf16>, %x3: memref<128x64x64x64xf16>, %w3: memref<5x5x64xf16>, %x4: memref<1x28x28x256xf16>, %w4: memref<5x5x256xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]

@@ -12,7 +12,7 @@
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 7, filter = "registers">
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.gemv<
-// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 16-bit 10-25-tap filters on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
+// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 10-25-tap filters (f32: C a multiple of 32) on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
 // WHY: remark: dwc.kernel = #dwc.plane<{{.*}}>: chosen
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}plane (by default only
 func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>,
@@ -90,12 +90,13 @@ func.func @partial(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: me
 
 // 16-bit filters of 10-25 taps (5x5) on maps of at most 14 output rows with
 // 2^20+ outputs take the plane too (64 x 14 x 14 x 672 f16, 32 x 7 x 7 x 768
-// bf16, backward data alike); batch 1 (1 x 14 x 14 x 384: 75k outputs)
-// keeps the row tile.
+// bf16, backward data alike), 4 rows per thread on maps of 8+ rows (14 x
+// 14), 2 on 7 x 7; batch 1 (1 x 14 x 14 x 384: 75k outputs) keeps the row
+// tile.
 // CHECK-LABEL: func @plane_16bit_5x5
-// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 4, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 64, rows = 2, columns = 7, band = 7>
-// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 4, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.row_tile<
 func.func @plane_16bit_5x5(%x0: memref<64x14x14x672xf16>, %w0: memref<5x5x672xf16>, %x1: memref<32x7x7x768xbf16>, %w1: memref<5x5x768xbf16>, %x2: memref<1x14x14x384xf16>, %w2: memref<5x5x384xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%x0 : memref<64x14x14x672xf16>)
@@ -105,6 +106,40 @@ func.func @plane_16bit_5x5(%x0: memref<64x14x14x672xf16>, %w0: memref<5x5x672xf1
   dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%x0 : memref<64x14x14x672xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x14x14x384xf16>, memref<5x5x384xf16>) outs(%x2 : memref<1x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+
+// -----
+
+// f32 filters of 10-25 taps (5x5) on maps of at most 14 output rows with
+// 2^20+ outputs: the plane with 2 channels per thread (64 x 14 x 14 x 480,
+// 32 x 7 x 7 x 768, backward data alike; the ConvNeXt f32 7x7 planes keep
+// 1 channel); not: batch 1 (1 x 14 x 14 x 480: the tiny-grid row tile),
+// the 28 x 28 map (GEMV), C not a multiple of 32 (C = 496: GEMV).
+// CHECK-LABEL: func @plane_f32_5x5
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 64, rows = 2, columns = 7, band = 7>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.gemv<
+// CHECK: dwc.kernel = #dwc.gemv<
+// WHY: remark: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>: chosen
+func.func @plane_f32_5x5(%x0: memref<64x14x14x480xf32>, %w0: memref<5x5x480xf32>, %x1: memref<32x7x7x768xf32>, %w1: memref<5x5x768xf32>, %x2: memref<64x14x14x384xf32>, %w2: memref<7x7x384xf32>, %x3: memref<1x14x14x480xf32>, %x4: memref<32x28x28x256xf32>, %w4: memref<5x5x256xf32>, %x5: memref<64x14x14x496xf32>, %w5: memref<5x5x496xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x14x14x480xf32>, memref<5x5x480xf32>) outs(%x0 : memref<64x14x14x480xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<32x7x7x768xf32>, memref<5x5x768xf32>) outs(%x1 : memref<32x7x7x768xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x14x14x480xf32>, memref<5x5x480xf32>) outs(%x0 : memref<64x14x14x480xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<64x14x14x384xf32>, memref<7x7x384xf32>) outs(%x2 : memref<64x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x3, %w0 : memref<1x14x14x480xf32>, memref<5x5x480xf32>) outs(%x3 : memref<1x14x14x480xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x4, %w4 : memref<32x28x28x256xf32>, memref<5x5x256xf32>) outs(%x4 : memref<32x28x28x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x5, %w5 : memref<64x14x14x496xf32>, memref<5x5x496xf32>) outs(%x5 : memref<64x14x14x496xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
