@@ -182,17 +182,18 @@ func.func @refused(%x0: memref<1x8x16x64xf16>, %w0: memref<1x9x64xf16>, %y0: mem
 
 // f32 grids under a quarter of the SMs (batch 1): tiles of one channel on
 // maps of 14+ rows with filters of at most 25 taps, 1 x 2 up to 9 taps (14
-// x 14 x 384 3x3), else 2 x 2 (28 x 28 x 192 5x5); a 7 x 7 map and a 7x7
-// filter keep the GEMV kernel (the row-tile refusal reported).
+// x 14 x 384 3x3), else 2 x 2 (28 x 28 x 192 5x5); a 7 x 7 map keeps the
+// GEMV kernel (the row-tile refusal reported); a 7x7 filter is the full
+// row's in column parts (config-full-row.mlir).
 // CHECK-LABEL: func @f32_tiny_grid
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
 // CHECK: dwc.kernel = #dwc.gemv<
-// CHECK: dwc.kernel = #dwc.gemv<
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8>
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers">: chosen
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">: chosen
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
-// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
+// WHY: remark: dwc.kernel = #dwc.full_row<{{.*}}>: chosen
 func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>, %y0: memref<1x14x14x384xf32>,
     %x1: memref<1x28x28x192xf32>, %w1: memref<5x5x192xf32>, %y1: memref<1x28x28x192xf32>,
     %x2: memref<1x7x7x960xf32>, %w2: memref<3x3x960xf32>, %y2: memref<1x7x7x960xf32>,

@@ -7,14 +7,15 @@
 // configuration completed from the shape and #dwc.target's SM count.
 
 // 16-bit small maps keep the (fitted) row tiles, the plane refusal is
-// reported; f32 7x7 at 14 x 14, batch 64: the plane; batch 1: GEMV.
+// reported; f32 7x7 at 14 x 14, batch 64: the plane; batch 1: the full row
+// in column parts (config-full-row.mlir).
 // CHECK-LABEL: func @default_row_tile
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 7, filter = "registers">
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
-// CHECK: dwc.kernel = #dwc.gemv<
+// CHECK: dwc.kernel = #dwc.full_row<
 // WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 10-25-tap filters (f32: C a multiple of 32) on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
 // WHY: remark: dwc.kernel = #dwc.plane<{{.*}}>: chosen
-// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}plane (by default only
+// WHY: remark: dwc.kernel = #dwc.full_row<{{.*}}>: chosen
 func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>,
     %x2: memref<64x14x14x384xf32>, %w2: memref<7x7x384xf32>, %y2: memref<64x14x14x384xf32>,
     %x3: memref<1x14x14x384xf32>, %y3: memref<1x14x14x384xf32>) {
