@@ -4,7 +4,8 @@
 // (7x7 f16 by default takes 8 x 8 row tiles of 2 channels and spills up
 // to 24 bytes at 255 registers - 1.09-1.11x faster than the no-spill 4 x 8
 // tiles on the H200, bench/results/2026-12-01-rowtile-v2.md; the no-spill
-// form, #dwc.row_tile<rows = 4>, is checked here.)
+// form, #dwc.row_tile<rows = 4>, is checked here; the f32 7x7 GEMV kernel is
+// requested: at batch 2 the full row in column parts is the default.)
 // REQUIRES: ptxas
 // RUN: rm -rf %t && dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py --out-dir %t > /dev/null
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/dw7_f32_gemv.ptx -o %t/a.cubin 2>&1 | FileCheck %s
@@ -21,7 +22,8 @@
 func.func @dw7_f32(%x: tensor<2x56x56x96xf32>, %w: tensor<7x7x96xf32>, %b: tensor<96xf32>) -> tensor<2x56x56x96xf32> {
   %init = tensor.empty() : tensor<2x56x56x96xf32>
   %y = dwc.depthwise_conv2d ins(%x, %w : tensor<2x56x56x96xf32>, tensor<7x7x96xf32>) bias(%b : tensor<96xf32>)
-    outs(%init : tensor<2x56x56x96xf32>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<2x56x56x96xf32>
+    outs(%init : tensor<2x56x56x96xf32>) strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.gemv<>} -> tensor<2x56x56x96xf32>
   return %y : tensor<2x56x56x96xf32>
 }
 

@@ -53,6 +53,25 @@ std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH,
   return {2, 8};
 }
 
+/// Outputs below which a strided forward grid is small (batch 1: at most
+/// 56 x 56 x 96 = 301056 outputs; the layer set's batch-64 ones have 1.8M+).
+/// There one output per thread and the narrowest vector (f32 1 channel,
+/// 16-bit 2) give the most threads, and filters of more than 9 taps (up to
+/// 25) two output columns: batch-1 stride-2 layers 1.5-3.7x faster than
+/// the big-grid tiles (docs/KernelSelection.md, "strided").
+constexpr int64_t kSmallStridedOutputs = int64_t(1) << 20;
+constexpr int64_t kSmallGridMaxTaps = 25, kSmallGridOneColumnTaps = 9;
+bool smallStridedGrid(ShapedType out, int64_t taps) {
+  return taps <= kSmallGridMaxTaps &&
+         out.getNumElements() < kSmallStridedOutputs;
+}
+
+/// The narrowest channel vector (32 bits) if it divides C, else 0.
+int64_t narrowChannels(ShapedType out) {
+  int64_t v = out.getElementType().isF32() ? 1 : 2;
+  return out.getDimSize(3) % v == 0 ? v : 0;
+}
+
 /// Channels of a strided op: `given` if set, else chosen; 0 with `why`.
 int64_t channelsOf(Operation *op, int64_t given, std::string &why) {
   auto out = cast<ShapedType>(op->getOperands().back().getType());
@@ -76,13 +95,19 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
   if (!why.empty())
     return {};
   auto g = dyn_cast_or_null<StridedForwardKernelAttr>(given);
-  int64_t V = channelsOf(op, g ? g.getChannels() : 0, why);
-  if (!V)
-    return {};
   auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
   auto out = cast<ShapedType>(op->getOperands().back().getType());
-  auto [rows, columns] = forwardTile(f[0] * f[1], out.getDimSize(1),
-                                     !out.getElementType().isF32());
+  int64_t taps = f[0] * f[1];
+  bool small = smallStridedGrid(out, taps);
+  int64_t V = g && g.getChannels() ? g.getChannels()
+              : small              ? narrowChannels(out)
+                                   : 0;
+  V = channelsOf(op, V, why);
+  if (!V)
+    return {};
+  auto [rows, columns] =
+      small ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps ? 1 : 2}
+            : forwardTile(taps, out.getDimSize(1), !out.getElementType().isF32());
   if (g && g.getRows())
     rows = g.getRows();
   if (g && g.getColumns())

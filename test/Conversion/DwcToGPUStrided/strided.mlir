@@ -29,7 +29,8 @@ func.func @bwd_data_3x3_s2(%dy: memref<2x4x4x32xf32>, %w: memref<3x3x32xf32>, %d
 
 // -----
 
-// Forward, 3x3 stride 2 with bias, 5x5 output: TH = 2 output rows (5 input
+// Forward, 3x3 stride 2 with bias, 5x5 output, the big-grid tile requested
+// (a grid this small takes one output per thread by default): TH = 2 output rows (5 input
 // rows), TQ = 5 columns; one warm-up column (FW - sw = 1 shared) and 2 new
 // columns per output column: 5 + 5 x 10 = 55 input loads, 2 x 9 FMAs per
 // column (90: 9 before the first store), 10 stores (the last row tile's
@@ -47,6 +48,7 @@ func.func @bwd_data_3x3_s2(%dy: memref<2x4x4x32xf32>, %w: memref<3x3x32xf32>, %d
 func.func @fwd_3x3_s2(%x: memref<1x9x9x32xf32>, %w: memref<3x3x32xf32>, %b: memref<32xf32>, %y: memref<1x5x5x32xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<1x9x9x32xf32>, memref<3x3x32xf32>) bias(%b : memref<32xf32>) outs(%y : memref<1x5x5x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+    {dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 8>}
   return
 }
 

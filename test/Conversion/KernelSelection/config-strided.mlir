@@ -28,38 +28,64 @@ func.func @gather_widths(%dy: memref<1x4x4x64xf16>, %w: memref<3x3x64xf16>, %dx:
 
 // -----
 
-// Forward tiles: up to 9 taps 1 x 4 on outputs of 28+ rows, else 2 x 8; up
-// to 25 taps 4 x 16; more 1 x 8 (tiles are clamped to the output when
-// emitted, not here).
+// Forward tiles on big grids (2^20+ outputs): up to 9 taps 1 x 4 on outputs
+// of 28+ rows, else 2 x 8; up to 25 taps 4 x 16; more 1 x 8 (tiles are
+// clamped to the output when emitted, not here).
 // CHECK-LABEL: func @forward_tiles
 // CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
 // CHECK: #dwc.strided_forward<channels = 4, rows = 2, columns = 8>
 // CHECK: #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
 // CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 8>
-func.func @forward_tiles(%x: memref<1x56x56x32xf32>, %w3: memref<3x3x32xf32>, %y28: memref<1x28x28x32xf32>,
-                         %x2: memref<1x16x16x32xf32>, %y8: memref<1x8x8x32xf32>,
+func.func @forward_tiles(%x: memref<64x56x56x32xf32>, %w3: memref<3x3x32xf32>, %y28: memref<64x28x28x32xf32>,
+                         %x2: memref<512x16x16x32xf32>, %y8: memref<512x8x8x32xf32>,
                          %w5: memref<5x5x32xf32>, %w7: memref<7x7x32xf32>) {
-  dwc.depthwise_conv2d ins(%x, %w3 : memref<1x56x56x32xf32>, memref<3x3x32xf32>) outs(%y28 : memref<1x28x28x32xf32>)
+  dwc.depthwise_conv2d ins(%x, %w3 : memref<64x56x56x32xf32>, memref<3x3x32xf32>) outs(%y28 : memref<64x28x28x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
-  dwc.depthwise_conv2d ins(%x2, %w3 : memref<1x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+  dwc.depthwise_conv2d ins(%x2, %w3 : memref<512x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<512x8x8x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
-  dwc.depthwise_conv2d ins(%x2, %w5 : memref<1x16x16x32xf32>, memref<5x5x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+  dwc.depthwise_conv2d ins(%x2, %w5 : memref<512x16x16x32xf32>, memref<5x5x32xf32>) outs(%y8 : memref<512x8x8x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
-  dwc.depthwise_conv2d ins(%x2, %w7 : memref<1x16x16x32xf32>, memref<7x7x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
+  dwc.depthwise_conv2d ins(%x2, %w7 : memref<512x16x16x32xf32>, memref<7x7x32xf32>) outs(%y8 : memref<512x8x8x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3]
+  return
+}
+
+// Small grids (fewer than 2^20 outputs, filters of at most 25 taps): the
+// narrowest vector (f32 1 channel, 16-bit 2) and one output per thread up
+// to 9 taps, two columns up to 25; more taps keep the big-grid tile; a
+// 16-bit C that 2 does not divide is refused as before. 1 x 56 x 56 x 144
+// 3x3 f32 (100352 outputs), 1 x 28 x 28 x 240 5x5 bf16, 1 x 8 x 8 x 32 7x7
+// f32, 256 x 8 x 8 x 32 (2^19) 3x3 f32.
+// CHECK-LABEL: func @forward_small_grids
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1>
+// CHECK: #dwc.strided_forward<channels = 2, rows = 1, columns = 2>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 8>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1>
+func.func @forward_small_grids(%x0: memref<1x56x56x144xf32>, %w0: memref<3x3x144xf32>, %y0: memref<1x28x28x144xf32>,
+                               %x1: memref<1x28x28x240xbf16>, %w1: memref<5x5x240xbf16>, %y1: memref<1x14x14x240xbf16>,
+                               %x2: memref<1x16x16x32xf32>, %w2: memref<7x7x32xf32>, %y2: memref<1x8x8x32xf32>,
+                               %x3: memref<256x16x16x32xf32>, %w3: memref<3x3x32xf32>, %y3: memref<256x8x8x32xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x56x56x144xf32>, memref<3x3x144xf32>) outs(%y0 : memref<1x28x28x144xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x28x28x240xbf16>, memref<5x5x240xbf16>) outs(%y1 : memref<1x14x14x240xbf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<1x16x16x32xf32>, memref<7x7x32xf32>) outs(%y2 : memref<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<256x16x16x32xf32>, memref<3x3x32xf32>) outs(%y3 : memref<256x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
 
 // -----
 
 // A complete configuration is kept; a partial one is completed (the fields
-// given win); #dwc.direct is kept.
+// given win; here by the small-grid rule); #dwc.direct is kept.
 // CHECK-LABEL: func @given
 // CHECK: #dwc.strided_forward<channels = 1, rows = 3, columns = 2>
-// CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 8>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1>
 // CHECK: dwc.kernel = #dwc.direct
 // WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 1, rows = 3, columns = 2>: given
-// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 8>: chosen
+// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 1, rows = 1, columns = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.direct: given
 func.func @given(%x2: memref<1x16x16x32xf32>, %w3: memref<3x3x32xf32>, %y8: memref<1x8x8x32xf32>) {
   dwc.depthwise_conv2d ins(%x2, %w3 : memref<1x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<1x8x8x32xf32>)
