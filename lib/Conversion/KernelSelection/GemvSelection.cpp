@@ -445,7 +445,8 @@ bool fullRowByDefault(Operation *op, const Sizes &s, TargetAttr target) {
 }
 
 /// Column parts of a default full row (0: one part): on small grids about
-/// two output columns per part for f32 (up to 8 parts); for 16-bit data 8
+/// two output columns per part for f32 (up to 8 parts; filters wider than
+/// the map only on short rows, below); for 16-bit data 8
 /// parts of a filter taller than the map on 14+ columns, else 2 of one
 /// taller or wider than the map. Measured at batch 1
 /// (docs/KernelSelection.md, "full row": column parts); unmeasured
@@ -458,10 +459,17 @@ int64_t fullRowColumnsByDefault(Operation *op, const Sizes &s,
   if (!smallFullRowGrid(s, target))
     return 0;
   int64_t parts = 1;
-  if (s.elem.isF32())
-    parts = std::min<int64_t>(kFullRowMaxParts,
-                              llvm::PowerOf2Ceil(llvm::divideCeil(s.OW, 2)));
-  else if (s.FH > IH)
+  // f32 filters wider than the map load the whole input row in every
+  // part: split only rows of at most 14 outputs (filters also taller than
+  // the map) or 7 (wider only); 29 x 29 on 28 x 28 and 5 x 47 on 14 x 14
+  // were 1.8x / 1.2x slower in 8 parts.
+  bool wide = s.FW > IW;
+  int64_t wideMaxColumns = s.FH > IH ? kFullRow16MaxColumns : 7;
+  if (s.elem.isF32()) {
+    if (!wide || s.OW <= wideMaxColumns)
+      parts = std::min<int64_t>(kFullRowMaxParts,
+                                llvm::PowerOf2Ceil(llvm::divideCeil(s.OW, 2)));
+  } else if (s.FH > IH)
     parts = s.OW >= kFullRow16MaxColumns ? kFullRowMaxParts : 2;
   else if (s.FW > IW && s.OW >= kFullRow16MaxColumns)
     parts = 2;

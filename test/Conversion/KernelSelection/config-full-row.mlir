@@ -180,3 +180,21 @@ func.func @no_parts(%x0: memref<32x14x14x384xbf16>, %w0: memref<47x5x384xbf16>, 
     strides = [1, 1] dilations = [1, 1] padding = [14, 14, 14, 14]
   return
 }
+
+// -----
+
+// f32 filters wider than the map stay whole on rows of more than 14 outputs
+// (also taller than the map: 29 x 29 on 28 x 28) or 7 (wider only: 5 x 47
+// on 14 x 14): every part would load the whole input row (measured 1.8x /
+// 1.2x slower in 8 parts).
+// CHECK-LABEL: func @wide_f32_whole
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>
+func.func @wide_f32_whole(%x0: memref<1x28x28x256xf32>, %w0: memref<29x29x256xf32>, %y0: memref<1x28x28x256xf32>,
+    %x1: memref<1x14x14x384xf32>, %w1: memref<5x47x384xf32>, %y1: memref<1x14x14x384xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x28x28x256xf32>, memref<29x29x256xf32>) outs(%y0 : memref<1x28x28x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [14, 14, 14, 14]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x14x14x384xf32>, memref<5x47x384xf32>) outs(%y1 : memref<1x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 23, 23]
+  return
+}
