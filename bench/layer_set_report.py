@@ -30,10 +30,11 @@ FLOOR_X, FLOOR_PCT = 1.5, 85.0
 
 
 def parse_run(spec):
-    """'FILE[:OPS[:KEYS]]' -> (file, ops or None, keys or None)."""
+    """'FILE[:OPS[:KEYS]]' -> (file, ops or None, keys or None); OPS 'check':
+    only the correctness fields (merge_ops)."""
     path, ops, keys = (spec.split(":") + [None, None])[:3]
     ops = [o for o in ops.split(",") if o] if ops else None
-    if ops and any(o not in OPS for o in ops):
+    if ops and ops != ["check"] and any(o not in OPS for o in ops):
         raise SystemExit(f"{spec}: ops must be among {', '.join(OPS)}")
     if keys:
         with open(keys) as f:
@@ -41,9 +42,17 @@ def parse_run(spec):
     return path, ops, keys
 
 
+CHECK_FIELDS = ("_status", "_rel_err", "_nan", "_rounding_floor")
+
+
 def merge_ops(row, new, ops):
-    """The row with the listed ops' times and statuses taken from `new`."""
+    """The row with the listed ops' times and statuses taken from `new`; ops
+    ["check"]: only the correctness fields of every op (a correctness-only
+    run of the same kernels)."""
     a, n = dict(row.get("after", {})), new.get("after", {})
+    if ops == ["check"]:
+        a.update({k: v for k, v in n.items() if k.endswith(CHECK_FIELDS)})
+        return dict(row, after=a)
     for op in ops:
         for k in [k for k in a if k.startswith(op + "_")]:
             del a[k]

@@ -46,6 +46,15 @@ import torch.nn.functional as F  # noqa: E402
 
 TD = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 CHECK_CHANNELS = 16
+# 16-bit outputs: the relative error of a few channels' values is mostly the
+# output's own rounding (bf16: ~1.7e-3 of the 2e-3 tolerance on dW), and on
+# 16 x 9 values its spread reaches the tolerance; 128 channels make the
+# estimate steady (the criterion is unchanged).
+CHECK_CHANNELS_16BIT = 128
+
+
+def check_channels(dtype):
+    return CHECK_CHANNELS if dtype == "f32" else CHECK_CHANNELS_16BIT
 
 
 def log(*a):
@@ -91,7 +100,7 @@ def references(L, x, w, dy, idx):
 
 def check(lib, L, fns, gen, rows):
     x, w, dy = operands(L, gen)
-    k = L.C if L.odd else min(CHECK_CHANNELS, L.C)
+    k = L.C if L.odd else min(check_channels(L.dtype), L.C)
     idx = torch.randperm(L.C, generator=torch.Generator().manual_seed(L.C + L.H))[:k]
     idx = idx.sort().values.to("cuda")
     ref = references(L, x, w, dy, idx)
@@ -111,6 +120,10 @@ def check(lib, L, fns, gen, rows):
             torch.linalg.vector_norm(ref[op]).item(), 1e-300)
         ok = nan == 0 and err <= TOLERANCE[L.dtype]
         r[op + "_rel_err"], r[op + "_nan"] = err, nan
+        if L.dtype != "f32":  # what rounding the exact result to the output type costs
+            ro = ref[op].to(TD[L.dtype]).double()
+            r[op + "_rounding_floor"] = torch.linalg.vector_norm(ro - ref[op]).item() / max(
+                torch.linalg.vector_norm(ref[op]).item(), 1e-300)
         r[op + "_status"] = "ok" if ok else "WRONG"
 
 
