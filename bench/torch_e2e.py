@@ -596,7 +596,9 @@ def section_overhead_host(res):
     section_overhead(res, graphs=False)
 
 
-def section_overhead(res, graphs=True):
+def chain_models():
+    """(stock, converted, x): CHAIN's depthwise layers as nn.Conv2d and
+    converted, channels_last, and an input."""
     import torch
     import dwc_torch
     c = CHAIN
@@ -607,6 +609,14 @@ def section_overhead(res, graphs=True):
     ours = dwc_torch.convert(copy.deepcopy(stock), verbose=False)
     x = torch.randn(c["N"], c["C"], c["H"], c["W"], device="cuda").contiguous(
         memory_format=torch.channels_last)
+    return stock, ours, x
+
+
+def section_overhead(res, graphs=True):
+    import torch
+    import dwc_torch
+    c = CHAIN
+    stock, ours, x = chain_models()
     L = c["layers"]
     d = torch.ops.dwc
     ours(x)

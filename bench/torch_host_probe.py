@@ -52,15 +52,9 @@ def host_ms(step, reps=12, warm=3):
 
 def chain(res):
     import torch
-    import dwc_torch
     c = E.CHAIN
-    torch.backends.cudnn.benchmark = True
-    stock = torch.nn.Sequential(*[torch.nn.Conv2d(c["C"], c["C"], c["k"], padding=c["k"] // 2,
-                                                  groups=c["C"]) for _ in range(c["layers"])])
-    stock = stock.cuda().to(memory_format=torch.channels_last)
-    ours = dwc_torch.convert(copy.deepcopy(stock), verbose=False)
-    x = torch.randn(c["N"], c["C"], c["H"], c["W"], device="cuda").contiguous(
-        memory_format=torch.channels_last).requires_grad_(True)
+    stock, ours, x = E.chain_models()
+    x = x.requires_grad_(True)
     for amp in (None, torch.float16):
         for label, m in (("stock", stock), ("dwc", ours)):
             def step():
