@@ -62,8 +62,18 @@ std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH,
 constexpr int64_t kSmallStridedOutputs = int64_t(1) << 20;
 constexpr int64_t kSmallGridMaxTaps = 25, kSmallGridOneColumnTaps = 9;
 bool smallStridedGrid(ShapedType out, int64_t taps) {
-  return taps <= kSmallGridMaxTaps &&
-         out.getNumElements() < kSmallStridedOutputs;
+  if (taps > kSmallGridMaxTaps)
+    return false;
+  // (Multiplied while below the bound: huge static shapes cannot overflow.)
+  int64_t outputs = 1;
+  for (int64_t d : out.getShape()) {
+    if (d >= kSmallStridedOutputs)
+      return false;
+    outputs *= d;
+    if (outputs >= kSmallStridedOutputs)
+      return false;
+  }
+  return true;
 }
 
 /// The narrowest channel vector (32 bits) if it divides C, else 0.
@@ -106,8 +116,11 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
   if (!V)
     return {};
   auto [rows, columns] =
-      small ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps ? 1 : 2}
-            : forwardTile(taps, out.getDimSize(1), !out.getElementType().isF32());
+      small ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps
+                                                 ? 1
+                                                 : 2}
+            : forwardTile(taps, out.getDimSize(1),
+                          !out.getElementType().isF32());
   if (g && g.getRows())
     rows = g.getRows();
   if (g && g.getColumns())
