@@ -37,21 +37,25 @@ int64_t pickChannels(Type elem, int64_t C, int64_t taps) {
   return chosen;
 }
 
-/// Forward tile (rows x columns): filters of at most 9 taps 1 x 4 on outputs
-/// of 28+ rows (16-bit data: 2 x 4, each loaded input row of the stride
-/// overlap feeds two output rows: 1.14-1.26x at 112 x 112 / 56 x 56 x 96 /
-/// 144, docs/KernelSelection.md), else 2 x 8; up to 25 taps 4 x 16; more
-/// taps 1 x 8.
-std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH,
-                                        bool narrow) {
+/// Forward tile (rows x columns) on big grids: f32 filters of at most 9 taps
+/// 1 x 4 on outputs of 28+ rows, else 2 x 8; up to 25 taps 4 x 16; more
+/// taps 1 x 8. (16-bit filters of at most 9 taps: kNarrowTile16.)
+std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH) {
   if (taps > 25)
     return {1, 8};
   if (taps > 9)
     return {4, 16};
   if (OH >= 28)
-    return {narrow ? 2 : 1, 4};
+    return {1, 4};
   return {2, 8};
 }
+
+/// 16-bit filters of at most 9 taps on big grids: the narrowest vector (2
+/// channels) in 2 x 2 tiles - four times the threads of 4 channels in 2 x 4 /
+/// 2 x 8 tiles, each loaded input row of the stride overlap still feeding
+/// two output rows: batch-64 3x3 stride-2 layers 1.1-1.6x faster
+/// (docs/KernelSelection.md, "strided").
+constexpr std::pair<int64_t, int64_t> kNarrowTile16 = {2, 2};
 
 /// Outputs below which a strided forward grid is small (batch 1: at most
 /// 56 x 56 x 96 = 301056 outputs; the layer set's batch-64 ones have 1.8M+).
@@ -74,6 +78,10 @@ bool smallStridedGrid(ShapedType out, int64_t taps) {
       return false;
   }
   return true;
+}
+
+bool narrowTile16(ShapedType out, int64_t taps) {
+  return !out.getElementType().isF32() && taps <= kSmallGridOneColumnTaps;
 }
 
 /// The narrowest channel vector (32 bits) if it divides C, else 0.
@@ -109,18 +117,19 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
   auto out = cast<ShapedType>(op->getOperands().back().getType());
   int64_t taps = f[0] * f[1];
   bool small = smallStridedGrid(out, taps);
+  bool tile16 = !small && narrowTile16(out, taps);
   int64_t V = g && g.getChannels() ? g.getChannels()
-              : small              ? narrowChannels(out)
+              : small || tile16    ? narrowChannels(out)
                                    : 0;
   V = channelsOf(op, V, why);
   if (!V)
     return {};
   auto [rows, columns] =
-      small ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps
-                                                 ? 1
-                                                 : 2}
-            : forwardTile(taps, out.getDimSize(1),
-                          !out.getElementType().isF32());
+      small    ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps
+                                                    ? 1
+                                                    : 2}
+      : tile16 ? kNarrowTile16
+               : forwardTile(taps, out.getDimSize(1));
   if (g && g.getRows())
     rows = g.getRows();
   if (g && g.getColumns())

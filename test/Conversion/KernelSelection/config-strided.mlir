@@ -140,14 +140,15 @@ func.func @refused(%dy1: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %dx: memr
 
 // -----
 
-// Forward filters of at most 9 taps on outputs of 28+ rows: 16-bit data 2 x
-// 4 tiles (two output rows per loaded input row of the stride overlap), f32
-// 1 x 4; smaller outputs 2 x 8.
+// Forward filters of at most 9 taps on big grids: 16-bit data the narrowest
+// vector (2 channels) in 2 x 2 tiles on every output size (two output rows
+// per loaded input row of the stride overlap, four times the threads of 4
+// channels in 2 x 4 / 2 x 8), f32 4 channels 1 x 4 on outputs of 28+ rows.
 // CHECK-LABEL: func @forward_rows_16bit
-// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 4>
-// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 4>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2>
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
-// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 8>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2>
 func.func @forward_rows_16bit(%x0: tensor<64x112x112x96xf16>, %w0: tensor<3x3x96xf16>, %x1: tensor<64x56x56x144xbf16>, %w1: tensor<3x3x144xbf16>, %x2: tensor<64x112x112x96xf32>, %w2: tensor<3x3x96xf32>, %x3: tensor<64x14x14x576xf16>, %w3: tensor<3x3x576xf16>) -> (tensor<64x56x56x96xf16>, tensor<64x28x28x144xbf16>, tensor<64x56x56x96xf32>, tensor<64x7x7x576xf16>) {
   %e0 = tensor.empty() : tensor<64x56x56x96xf16>
   %y0 = dwc.depthwise_conv2d ins(%x0, %w0 : tensor<64x112x112x96xf16>, tensor<3x3x96xf16>) outs(%e0 : tensor<64x56x56x96xf16>)
@@ -162,4 +163,31 @@ func.func @forward_rows_16bit(%x0: tensor<64x112x112x96xf16>, %w0: tensor<3x3x96
   %y3 = dwc.depthwise_conv2d ins(%x3, %w3 : tensor<64x14x14x576xf16>, tensor<3x3x576xf16>) outs(%e3 : tensor<64x7x7x576xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x7x7x576xf16>
   return %y0, %y1, %y2, %y3 : tensor<64x56x56x96xf16>, tensor<64x28x28x144xbf16>, tensor<64x56x56x96xf32>, tensor<64x7x7x576xf16>
+}
+
+// -----
+
+// 16-bit filters of more than 9 taps on big grids keep the channel rule and
+// the 4 x 16 tile; a given channel count or tile still wins over the 2 x 2
+// rule; a 16-bit C that 2 does not divide is refused.
+// CHECK-LABEL: func @forward_16bit_rule_edges
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 8, rows = 2, columns = 2>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 1, columns = 4>
+// CHECK: dwc.kernel = #dwc.direct
+// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16>: chosen
+// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 8, rows = 2, columns = 2>: chosen
+// WHY: remark: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 1, columns = 4>: chosen
+// WHY: remark: dwc.kernel = #dwc.direct: chosen; refused: {{.*}}strided_forward (channel count is not a multiple of the vector width)
+func.func @forward_16bit_rule_edges(%x: memref<64x56x56x144xf16>, %w5: memref<5x5x144xf16>, %w3: memref<3x3x144xf16>, %y: memref<64x28x28x144xf16>,
+                                    %xo: memref<64x56x56x145xf16>, %wo: memref<3x3x145xf16>, %yo: memref<64x28x28x145xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w5 : memref<64x56x56x144xf16>, memref<5x5x144xf16>) outs(%y : memref<64x28x28x144xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x, %w3 : memref<64x56x56x144xf16>, memref<3x3x144xf16>) outs(%y : memref<64x28x28x144xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<channels = 8>}
+  dwc.depthwise_conv2d ins(%x, %w3 : memref<64x56x56x144xf16>, memref<3x3x144xf16>) outs(%y : memref<64x28x28x144xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<rows = 1, columns = 4>}
+  dwc.depthwise_conv2d ins(%xo, %wo : memref<64x56x56x145xf16>, memref<3x3x145xf16>) outs(%yo : memref<64x28x28x145xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
 }
