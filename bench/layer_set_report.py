@@ -27,6 +27,9 @@ from stride_configs import layer_from_dict  # noqa: E402
 
 OPS = ("fwd", "bwd_data", "bwd_filter")
 FLOOR_X, FLOOR_PCT = 1.5, 85.0
+# What one kernel costs in a CUDA-graph replay even when it does nothing
+# (bench/results/2026-12-02-s18-launch-floor.txt): no kernel time is below it.
+LAUNCH_FLOOR_MS = 0.99e-3
 
 
 def parse_run(spec):
@@ -155,6 +158,27 @@ def summary(rows):
     return lines
 
 
+def ceiling(rows):
+    """The best ratio each forward could reach: PyTorch's time over
+    max(byte-or-FLOP floor, the graph launch floor). Layers whose ceiling is
+    under 1.5x can meet the per-layer floor only by 85 % of the byte floor,
+    which the launch floor rules out where it is above 1 / 0.85 of it."""
+    ceil, blocked = [], []
+    for key, (r, _) in rows.items():
+        t = r.get("torch_best", {}).get("fwd")
+        if not t:
+            continue
+        c = t / max(r["floor_ms"], LAUNCH_FLOOR_MS)
+        ceil.append(c)
+        if c < FLOOR_X and r["floor_ms"] < FLOOR_PCT / 100 * LAUNCH_FLOOR_MS:
+            blocked.append(key)
+    return [f"Forward ceiling (PyTorch best / max(floor, {LAUNCH_FLOOR_MS * 1e3:.2f} us graph "
+            f"launch floor)): geomean {geomean(ceil):.2f}x over {len(ceil)} layers; "
+            f"{len(blocked)} layers cannot meet the per-layer floor (ceiling under "
+            f"{FLOOR_X}x and a byte floor under {FLOOR_PCT:.0f} % of one launch)"
+            + (f": {', '.join(blocked)}" if blocked else "")]
+
+
 def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -194,7 +218,7 @@ def main():
              "Kernel ms (the `run` column names the harness result each row comes from; its "
              "statistic and command are in that file). x = PyTorch best / ours; floor per op = "
              "max(bytes / 4.24 TB/s, FLOPs / unit peak), step = the three ops.", ""]
-    lines += summary(rows) + [""] + table(rows)
+    lines += summary(rows) + [""] + ceiling(rows) + [""] + table(rows)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, a.label + ".md"), "w") as f:
         f.write("\n".join(lines) + "\n")
