@@ -339,18 +339,22 @@ void GemvKernel::emit(RewriterBase &rewriter) {
 /// row r of the tile with filter row fh = t - r, so each input row is read
 /// once per tile instead of once per output row, and an output row is
 /// stored right after its last filter row (at most FH rows of accumulators
-/// are live). Filter vectors stay in registers when the configuration says
-/// so, else they are read through L1 at each use. Rows and columns in the
+/// are live). With `loads_first` every row is loaded before the first FMA
+/// (one wait for memory per thread instead of one per row). Filter vectors
+/// stay in registers when the configuration says so, else they are read
+/// through L1 at each use. Rows and columns in the
 /// padding are clamped in-bounds loads replaced by zeros (no branches: all
 /// loads of a tile may be in flight together).
 struct RowTileKernel : GemvFamilyKernel {
   /// Threads per block of the 1-D launch.
   static constexpr int64_t kBlock = 256;
+  /// The register budget of a `loads_first` tile (the most a thread has).
+  static constexpr int64_t kMaxRegistersPerThread = 255;
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   Location loc;
   int64_t V, TH, TM, OHt, OWc, total, minBlocksPerSm;
-  bool filterInRegs;
+  bool filterInRegs, loadsFirst;
   Value n, c, oh0, ow0;
   SmallVector<Value> colIdx, colOk, filterRegs;
 
@@ -362,6 +366,7 @@ struct RowTileKernel : GemvFamilyKernel {
     TM = std::min(config.getColumns(), sz.OW);
     filterInRegs = config.getFilter() == "registers";
     minBlocksPerSm = config.getMinBlocksPerSm();
+    loadsFirst = config.getLoadsFirst() != 0;
     OHt = llvm::divideCeil(sz.OH, TH);
     OWc = llvm::divideCeil(sz.OW, TM);
     total = sz.N * OHt * OWc * (sz.C / V);
@@ -381,7 +386,8 @@ struct RowTileKernel : GemvFamilyKernel {
   Value tileStart(Emitter &e, Value t, int64_t tiles, int64_t size,
                   int64_t extent);
   void emitTileOrigin(Emitter &e, Value gid);
-  void emitInputRow(Emitter &e, int64_t t, Value hs0, Value init,
+  SmallVector<Value> loadInputRow(Emitter &e, int64_t t, Value hs0);
+  void feedInputRow(Emitter &e, int64_t t, ArrayRef<Value> xs, Value init,
                     SmallVector<SmallVector<Value>> &acc);
   void markMinBlocksPerSm(gpu::LaunchOp launch);
   void emit(RewriterBase &rewriter);
@@ -417,14 +423,11 @@ void RowTileKernel::emitTileOrigin(Emitter &e, Value gid) {
   c = e.mul(co[3], V);
 }
 
-/// Input row t of the tile: its TM + FW - 1 vectors, fed to every output
-/// row r whose filter row t - r is in [0, FH); an output row is stored
-/// after its last filter row.
-void RowTileKernel::emitInputRow(Emitter &e, int64_t t, Value hs0, Value init,
-                                 SmallVector<SmallVector<Value>> &acc) {
-  const int64_t FH = sz.FH, FW = sz.FW, pt = pb.pt;
-  const int64_t cols = TM + FW - 1;
-  OpBuilder &b = e.b;
+/// Input row t of the tile: its TM + FW - 1 vectors (zeros in the
+/// padding).
+SmallVector<Value> RowTileKernel::loadInputRow(Emitter &e, int64_t t,
+                                               Value hs0) {
+  const int64_t pt = pb.pt, cols = TM + sz.FW - 1;
   Value ih = e.add(hs0, t);
   Value rowOk = e.inBounds(ih, t - pt, (OHt - 1) * TH + t - pt, sz.IH);
   Value ihc = e.clampIf(rowOk, ih, sz.IH);
@@ -432,6 +435,16 @@ void RowTileKernel::emitInputRow(Emitter &e, int64_t t, Value hs0, Value init,
   for (int64_t j = 0; j < cols; ++j)
     xs[j] = e.loadOrZero(pb.x, ValueRange{n, ihc, colIdx[j], c},
                          e.andi(rowOk, colOk[j]));
+  return xs;
+}
+
+/// Input row t, fed to every output row r whose filter row t - r is in
+/// [0, FH); an output row is stored after its last filter row.
+void RowTileKernel::feedInputRow(Emitter &e, int64_t t, ArrayRef<Value> xs,
+                                 Value init,
+                                 SmallVector<SmallVector<Value>> &acc) {
+  const int64_t FH = sz.FH, FW = sz.FW;
+  OpBuilder &b = e.b;
   for (int64_t r = std::max<int64_t>(0, t - FH + 1);
        r <= std::min(t, TH - 1); ++r) {
     int64_t fh = t - r;
@@ -452,13 +465,22 @@ void RowTileKernel::emitInputRow(Emitter &e, int64_t t, Value hs0, Value init,
 /// The launch bound of the configuration: a `dwc.min_blocks_per_sm` marker
 /// on the first store (dwc-kernel-occupancy makes it nvvm.minctasm on the
 /// outlined kernel; outlining drops the launch's own attributes).
+/// With `loads_first`, a `dwc.max_registers` marker too (nvvm.maxnreg):
+/// without an explicit register budget ptxas 13 moves the later rows'
+/// loads back behind the earlier rows' FMAs to save registers (a 5x5 f32
+/// 2 x 2 tile: 54 registers, loads and FMAs interleaved in SASS; with
+/// .maxnreg 255: 80 registers, all 61 loads first).
 void RowTileKernel::markMinBlocksPerSm(gpu::LaunchOp launch) {
-  if (minBlocksPerSm == 0)
+  if (minBlocksPerSm == 0 && !loadsFirst)
     return;
   launch.getBody().walk([&](vector::StoreOp store) {
-    store->setAttr("dwc.min_blocks_per_sm",
-                   IntegerAttr::get(IntegerType::get(store.getContext(), 64),
-                                    minBlocksPerSm));
+    auto i64 = IntegerType::get(store.getContext(), 64);
+    if (minBlocksPerSm)
+      store->setAttr("dwc.min_blocks_per_sm",
+                     IntegerAttr::get(i64, minBlocksPerSm));
+    if (loadsFirst)
+      store->setAttr("dwc.max_registers",
+                     IntegerAttr::get(i64, kMaxRegistersPerThread));
     return WalkResult::interrupt();
   });
 }
@@ -486,8 +508,17 @@ void RowTileKernel::emit(RewriterBase &rewriter) {
         filterRegs.push_back(filterAt(e, fh, fw));
   Value init = pb.bias ? e.load(pb.bias, ValueRange{c}) : zero;
   SmallVector<SmallVector<Value>> acc(TH, SmallVector<Value>(TM));
-  for (int64_t t = 0; t < TH + FH - 1; ++t)
-    emitInputRow(e, t, hs0, init, acc);
+  const int64_t inputRows = TH + FH - 1;
+  if (loadsFirst) {
+    SmallVector<SmallVector<Value>> rows;
+    for (int64_t t = 0; t < inputRows; ++t)
+      rows.push_back(loadInputRow(e, t, hs0));
+    for (int64_t t = 0; t < inputRows; ++t)
+      feedInputRow(e, t, rows[t], init, acc);
+  } else {
+    for (int64_t t = 0; t < inputRows; ++t)
+      feedInputRow(e, t, loadInputRow(e, t, hs0), init, acc);
+  }
   markMinBlocksPerSm(launch);
   nameKernel(launch, RowTileKernelAttr::getMnemonic());
 }

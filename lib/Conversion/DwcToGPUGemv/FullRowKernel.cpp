@@ -36,7 +36,7 @@ struct FullRowKernel : GemvFamilyKernel {
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   Location loc;
-  int64_t V, threads, unroll, parts, total;
+  int64_t V, threads, unroll, parts, total, maxRegisters;
   Value n, oh, c;
 
   FullRowKernel(Operation *op, const DepthwiseProblem &pb,
@@ -48,6 +48,7 @@ struct FullRowKernel : GemvFamilyKernel {
     unroll = std::max<int64_t>(
         1, std::min({config.getUnroll(), sz.FH, sz.IH}));
     parts = std::max<int64_t>(1, config.getColumns());
+    maxRegisters = config.getMaxRegisters();
     total = sz.N * sz.OH * parts * (sz.C / V);
   }
   int64_t blocks() const { return llvm::divideCeil(total, threads); }
@@ -161,6 +162,14 @@ void FullRowKernel::emit(RewriterBase &rewriter) {
     OpBuilder db = OpBuilder::atBlockBegin(&sw.getDefaultRegion().emplaceBlock());
     scf::YieldOp::create(db, loc);
   }
+  // The register budget: a marker dwc-kernel-occupancy makes nvvm.maxnreg.
+  if (maxRegisters)
+    launch.getBody().walk([&](vector::LoadOp load) {
+      load->setAttr("dwc.max_registers",
+                    IntegerAttr::get(IntegerType::get(load.getContext(), 64),
+                                     maxRegisters));
+      return WalkResult::interrupt();
+    });
   nameKernel(launch, FullRowKernelAttr::getMnemonic());
 }
 

@@ -49,6 +49,8 @@ using namespace mlir::dwc;
 namespace {
 
 constexpr int64_t kBlockThreads = 256;
+/// The register budget of a `loads_first` tile (the most a thread has).
+constexpr int64_t kMaxRegistersPerThread = 255;
 /// The launch geometry of one op.
 struct Plan {
   int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl, sh, sw;
@@ -232,6 +234,7 @@ struct ForwardPlan {
   int64_t rowTiles; // ceil(OH / TH)
   int64_t segs;     // ceil(OW / TQ)
   int64_t threads;  // N * rowTiles * segs * C / V
+  bool loadsFirst;  // every window column loaded before the first FMA
 };
 
 ForwardPlan makeForwardPlan(DepthwiseConv2DOp op,
@@ -251,6 +254,7 @@ ForwardPlan makeForwardPlan(DepthwiseConv2DOp op,
   p.rowTiles = (p.OH + p.TH - 1) / p.TH;
   p.segs = (p.OW + p.TQ - 1) / p.TQ;
   p.threads = p.N * p.rowTiles * p.segs * (p.C / p.V);
+  p.loadsFirst = config.getLoadsFirst() != 0;
   return p;
 }
 
@@ -268,6 +272,14 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
     for (int64_t kw = 0; kw < p.FW; ++kw)
       filt.push_back(e.load(w, ValueRange{e.cst(kh), e.cst(kw), c}));
   Value init = bias ? e.load(bias, ValueRange{c}) : e.zeros();
+  // loads_first: an explicit register budget (dwc-kernel-occupancy makes
+  // the marker nvvm.maxnreg), without which ptxas 13 moves loads back
+  // behind earlier FMAs to save registers.
+  if (p.loadsFirst)
+    filt.front().getDefiningOp()->setAttr(
+        "dwc.max_registers",
+        IntegerAttr::get(IntegerType::get(b.getContext(), 64),
+                         kMaxRegistersPerThread));
 
   // Input rows ih0 + j of the window and whether they lie inside X.
   Value ih0 = e.add(e.mul(oh0, p.sh), -p.pt);
@@ -290,16 +302,25 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
 
   // window[kw]: input column (ow0 + u) * sw - pl + kw at step u.
   Value iw0 = e.add(e.mul(ow0, p.sw), -p.pl);
+  auto loadOffset = [&](int64_t off) {
+    return loadColumn(e.add(iw0, off), off - p.pl, owMax * p.sw - p.pl + off);
+  };
+  // loads_first: every column of the tile loaded before the first FMA
+  // (columns between the windows of a stride wider than the filter are
+  // never used: their loads are dead code).
+  SmallVector<SmallVector<Value>> preloaded;
+  if (p.loadsFirst)
+    for (int64_t off = 0; off < (p.TQ - 1) * p.sw + p.FW; ++off)
+      preloaded.push_back(loadOffset(off));
+  auto column = [&](int64_t off) {
+    return p.loadsFirst ? preloaded[off] : loadOffset(off);
+  };
   std::deque<SmallVector<Value>> window;
   for (int64_t j = 0; j < p.keep; ++j)
-    window.push_back(
-        loadColumn(e.add(iw0, j), j - p.pl, owMax * p.sw - p.pl + j));
+    window.push_back(column(j));
   for (int64_t u = 0; u < p.TQ; ++u) {
-    for (int64_t j = p.keep; j < p.FW; ++j) {
-      int64_t off = u * p.sw + j;
-      window.push_back(loadColumn(e.add(iw0, off), off - p.pl,
-                                  owMax * p.sw - p.pl + off));
-    }
+    for (int64_t j = p.keep; j < p.FW; ++j)
+      window.push_back(column(u * p.sw + j));
     Value ow = e.add(ow0, u);
     Value owOk = e.inBounds(ow, u, owMax + u, p.OW);
     for (int64_t r = 0; r < p.TH; ++r) {

@@ -208,6 +208,18 @@ bool smallMapTile(const Sizes &s, int64_t &V, int64_t &TH, int64_t &TM) {
   TM = fittedExtent(s.OW);
   return true;
 }
+/// Tiny grids (batch 1) load the whole tile before the first FMA: with a
+/// block or two per SM nothing hides a memory latency per input row, and a
+/// row-by-row tile waits TH + FH - 1 times (ptxas does not hoist the later
+/// rows' loads above the earlier rows' FMAs). Where the tile's inputs,
+/// filter and accumulators fit this many f32 registers.
+constexpr int64_t kLoadsFirstMaxValues = 128;
+bool loadsFirstFits(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
+  int64_t th = std::min(TH, s.OH), tm = std::min(TM, s.OW);
+  int64_t inputs = (th + s.FH - 1) * (tm + s.FW - 1) * V;
+  return inputs + s.FH * s.FW * V + th * tm * V <= kLoadsFirstMaxValues;
+}
+
 /// f32 filters of at most 9 taps keep the default 4 x 8 x 64-bit tile on
 /// grids of 1-4 waves (14 x 14 / 7 x 7 maps at batch 64: 1.16-1.35x the
 /// GEMV kernel); below one wave the tiny-grid tile or GEMV.
@@ -244,10 +256,12 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   int64_t minWaves = !narrow && s.FH * s.FW <= kShortFilterMaxTaps
                          ? kShortF32MinWaves
                          : kMinTileWaves;
+  bool tiny = false;
   if (!g && !shortTile && !bounded &&
       rowTileBlocks(s, V, TH, TM) <
           uint64_t(minWaves * target.getSmCount())) {
-    if (!narrow && !f32TinyGridTile(s, target, V, TH, TM)) {
+    tiny = !narrow && f32TinyGridTile(s, target, V, TH, TM);
+    if (!narrow && !tiny) {
       why = "f32 on a small grid (the GEMV kernel is faster)";
       return {};
     }
@@ -255,10 +269,12 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
       smallGridTile(s, V, TH, TM);
   }
   // (The tiny-grid test counts the blocks of the default tile.)
-  if (!g && narrow && tinyGridTile(s, target, V, TH, TM))
+  if (!g && narrow && tinyGridTile(s, target, V, TH, TM)) {
     minBlocks = 0;
-  else if (!g && smallMapTile(s, V, TH, TM))
+    tiny = true;
+  } else if (!g && smallMapTile(s, V, TH, TM)) {
     minBlocks = 0;
+  }
   if (rowTileBlocks(s, V, TH, TM) > std::numeric_limits<int32_t>::max()) {
     why = "grid too large";
     return {};
@@ -266,8 +282,10 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   StringRef filter = g && !g.getFilter().empty() ? g.getFilter()
                      : s.FH * s.FW * V <= kFilterRegisters ? "registers"
                                                            : "global";
+  int64_t loadsFirst = g ? g.getLoadsFirst()
+                         : tiny && loadsFirstFits(s, V, TH, TM);
   auto config = RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter,
-                                       minBlocks);
+                                       minBlocks, loadsFirst);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }
@@ -409,6 +427,11 @@ constexpr int64_t kFullRowThreads = 256, kFullRowMinThreads = 64;
 constexpr int64_t kFullRowMinWaves = 2;
 /// Input rows per loop step (two rows' loads in flight together).
 constexpr int64_t kFullRowUnroll = 2;
+/// Small grids give ptxas a register budget (all a thread may have): without
+/// one ptxas 13 interleaves a step's loads with the previous FMAs to save
+/// registers (7x7 f32 on 14 x 14: 8 loads in flight, 32 registers; with it
+/// 16, 55 registers), and a block or two per SM hides no latency.
+constexpr int64_t kFullRowSmallGridRegisters = 255;
 
 /// Rows of the full-row grid of the narrowest channel vector (f32 1, 16-bit
 /// 2) below kFullRowMinWaves waves of kFullRowMinThreads-thread blocks: a
@@ -509,8 +532,12 @@ Attribute selectFullRow(Operation *op, TargetAttr target, Attribute given,
                uint64_t(kFullRowMinWaves * target.getSmCount()))
       threads /= 2;
   }
-  auto config = FullRowKernelAttr::get(
-      op->getContext(), V, std::max<int64_t>(threads, 32), unroll, columns);
+  int64_t maxRegisters = g                              ? g.getMaxRegisters()
+                         : smallFullRowGrid(s, target) ? kFullRowSmallGridRegisters
+                                                       : 0;
+  auto config =
+      FullRowKernelAttr::get(op->getContext(), V, std::max<int64_t>(threads, 32),
+                             unroll, columns, maxRegisters);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }

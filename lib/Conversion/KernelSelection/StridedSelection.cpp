@@ -90,6 +90,21 @@ int64_t narrowChannels(ShapedType out) {
   return out.getDimSize(3) % v == 0 ? v : 0;
 }
 
+/// Small grids load the whole tile before the first FMA (a block or two
+/// per SM hides no memory latency per window column) where the tile's
+/// inputs, filter and accumulators fit this many f32 registers: batch-1
+/// 5x5 f32 1 x 2 tiles waited for memory once per column in SASS.
+constexpr int64_t kLoadsFirstMaxValues = 128;
+bool loadsFirstFits(DepthwiseConv2DOp op, int64_t V, int64_t rows,
+                    int64_t columns) {
+  auto out = cast<ShapedType>(op.getInit().getType()).getShape();
+  auto f = cast<ShapedType>(op.getFilter().getType()).getShape();
+  auto st = op.getStrides();
+  int64_t th = std::min(rows, out[1]), tq = std::min(columns, out[2]);
+  int64_t inputs = ((th - 1) * st[0] + f[0]) * ((tq - 1) * st[1] + f[1]) * V;
+  return inputs + f[0] * f[1] * V + th * tq * V <= kLoadsFirstMaxValues;
+}
+
 /// Channels of a strided op: `given` if set, else chosen; 0 with `why`.
 int64_t channelsOf(Operation *op, int64_t given, std::string &why) {
   auto out = cast<ShapedType>(op->getOperands().back().getType());
@@ -134,7 +149,12 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
     rows = g.getRows();
   if (g && g.getColumns())
     columns = g.getColumns();
-  return StridedForwardKernelAttr::get(op->getContext(), V, rows, columns);
+  int64_t loadsFirst =
+      g ? g.getLoadsFirst()
+        : small && loadsFirstFits(cast<DepthwiseConv2DOp>(op), V, rows,
+                                  columns);
+  return StridedForwardKernelAttr::get(op->getContext(), V, rows, columns,
+                                       loadsFirst);
 }
 
 /// #dwc.strided_gather for a strided dwc.depthwise_conv2d_backward_data.

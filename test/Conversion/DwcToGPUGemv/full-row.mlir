@@ -149,3 +149,27 @@ func.func @f16_13x13_on_7x7_three_parts(%x: memref<1x7x7x16xf16>, %w: memref<13x
     {dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 1, columns = 3>}
   return
 }
+
+// -----
+
+// max_registers (the small-grid default, config-full-row.mlir): the first
+// load carries the register budget that dwc-kernel-occupancy makes
+// nvvm.maxnreg; without the field, no marker.
+// CHECK-LABEL: func @register_budget
+// CHECK: gpu.launch
+// CHECK: vector.load {{.*}}dwc.max_registers = 255 : i64
+// CHECK-NOT: dwc.max_registers
+// CHECK-LABEL: func @no_register_budget
+// CHECK-NOT: dwc.max_registers
+func.func @register_budget(%x: memref<1x14x14x384xf32>, %w: memref<7x7x384xf32>, %y: memref<1x14x14x384xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x384xf32>, memref<7x7x384xf32>) outs(%y : memref<1x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, max_registers = 255>}
+  return
+}
+func.func @no_register_budget(%x: memref<1x14x14x384xf32>, %w: memref<7x7x384xf32>, %y: memref<1x14x14x384xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x384xf32>, memref<7x7x384xf32>) outs(%y : memref<1x14x14x384xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+    {dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2>}
+  return
+}

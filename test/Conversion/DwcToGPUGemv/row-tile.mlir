@@ -281,3 +281,38 @@ func.func @f16_5x5_no_bound(%x: memref<1x6x8x64xf16>, %w: memref<5x5x64xf16>, %y
     {dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 2, filter = "registers">}
   return
 }
+
+// -----
+
+// loads_first (the batch-1 default, config-gemv.mlir): f32 5x5, 2 x 2 tile
+// of one channel: the 25 filter values, then all 6 input rows x 6 columns
+// (36 loads) before the first of the 100 FMAs; the first store carries the
+// register budget that dwc-kernel-occupancy makes nvvm.maxnreg (ptxas
+// otherwise moves the later rows' loads behind the earlier rows' FMAs).
+// CHECK-LABEL: func @f32_5x5_loads_first
+// CHECK: function(@f32_5x5_loads_first_row_tile)
+// CHECK-COUNT-25: vector.load %arg1
+// CHECK-COUNT-36: vector.load %arg0
+// CHECK-NOT: vector.load
+// CHECK: vector.fma
+// CHECK-NOT: vector.load
+// CHECK: vector.store {{.*}}dwc.max_registers = 255 : i64
+// CHECK-NOT: vector.load
+// The same tile requested without loads_first: row by row, no budget.
+// CHECK-LABEL: func @f32_5x5_by_rows
+// CHECK-COUNT-25: vector.load %arg1
+// CHECK-COUNT-6: vector.load %arg0
+// CHECK-NOT: vector.load
+// CHECK: vector.fma
+// CHECK-NOT: dwc.max_registers
+func.func @f32_5x5_loads_first(%x: memref<1x14x14x672xf32>, %w: memref<5x5x672xf32>, %y: memref<1x14x14x672xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x672xf32>, memref<5x5x672xf32>) outs(%y : memref<1x14x14x672xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+func.func @f32_5x5_by_rows(%x: memref<1x14x14x672xf32>, %w: memref<5x5x672xf32>, %y: memref<1x14x14x672xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x14x14x672xf32>, memref<5x5x672xf32>) outs(%y : memref<1x14x14x672xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+    {dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">}
+  return
+}

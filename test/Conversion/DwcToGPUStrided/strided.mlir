@@ -82,3 +82,37 @@ func.func @given_config(%x: memref<1x9x9x32xf32>, %w: memref<3x3x32xf32>, %y: me
     {dwc.kernel = #dwc.strided_gather<channels = 1, columns = 2>}
   return
 }
+
+// -----
+
+// loads_first (the small-grid default, config-strided.mlir): 5x5 stride 2,
+// 1 x 2 outputs of one f32 channel: the 25 filter values and the window's
+// 5 rows x 7 columns (35 loads) before the first FMA; the first filter
+// load carries the register budget that dwc-kernel-occupancy makes
+// nvvm.maxnreg. Requested without it: the first output's 5 columns, its
+// FMAs, then the next output's 2 columns.
+// CHECK-LABEL: func @fwd_5x5_s2_loads_first
+// CHECK: vector.load %arg1{{.*}}dwc.max_registers = 255 : i64
+// CHECK-COUNT-24: vector.load %arg1
+// CHECK-COUNT-35: vector.load %arg0
+// CHECK-NOT: vector.load
+// CHECK: vector.fma
+// CHECK-NOT: vector.load
+// CHECK-LABEL: func @fwd_5x5_s2_by_columns
+// CHECK-NOT: dwc.max_registers
+// CHECK-COUNT-25: vector.load %arg1
+// CHECK-COUNT-25: vector.load %arg0
+// CHECK-NOT: vector.load
+// CHECK: vector.fma
+// CHECK: vector.load %arg0
+func.func @fwd_5x5_s2_loads_first(%x: memref<1x28x28x240xf32>, %w: memref<5x5x240xf32>, %y: memref<1x14x14x240xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x28x28x240xf32>, memref<5x5x240xf32>) outs(%y : memref<1x14x14x240xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}
+func.func @fwd_5x5_s2_by_columns(%x: memref<1x28x28x240xf32>, %w: memref<5x5x240xf32>, %y: memref<1x14x14x240xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x28x28x240xf32>, memref<5x5x240xf32>) outs(%y : memref<1x14x14x240xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+    {dwc.kernel = #dwc.strided_forward<channels = 1, rows = 1, columns = 2>}
+  return
+}

@@ -16,11 +16,11 @@
 // 13 x 13 f16 in 2, 27 x 27 f32 in 8 (57344 row parts, 128 threads), 5 x 13
 // f32 in 4.
 // CHECK-LABEL: func @larger_than_map
-// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 2>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 2, max_registers = 255>
 // CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 256, unroll = 2>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8, max_registers = 255>
 // CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 256, unroll = 2>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2, columns = 4>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2, columns = 4, max_registers = 255>
 // WHY-COUNT-5: remark: dwc.kernel = #dwc.full_row<{{.*}}>: chosen{{$}}
 func.func @larger_than_map(%x0: memref<1x7x7x1024xf16>, %w0: memref<13x13x1024xf16>, %y0: memref<1x7x7x1024xf16>,
     %x1: memref<32x7x7x1024xf16>, %y1: memref<32x7x7x1024xf16>,
@@ -126,13 +126,13 @@ func.func @column_parts(%x: memref<4x14x14x768xf32>, %w: memref<27x27x768xf32>, 
 // takes; 2688 x 8 rows -> 64-thread blocks), 2 of one taller on fewer (13 x 13 on 7 x 7) or wider on 14+
 // (5 x 47 on 14 x 14); a 16-bit filter covering the map exactly stays whole.
 // CHECK-LABEL: func @small_grid_parts
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2, columns = 4>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 8>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 2>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 2>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2, columns = 4, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 8, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 2, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, columns = 2, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 2, threads = 64, unroll = 2, max_registers = 255>
 func.func @small_grid_parts(%x0: memref<1x28x28x192xf32>, %w0: memref<49x5x192xf32>, %y0: memref<1x28x28x192xf32>,
     %x1: memref<1x7x7x1024xf32>, %w1: memref<13x13x1024xf32>, %y1: memref<1x7x7x1024xf32>,
     %x2: memref<1x56x56x96xf32>, %w2: memref<7x7x96xf32>, %y2: memref<1x56x56x96xf32>,
@@ -188,8 +188,8 @@ func.func @no_parts(%x0: memref<32x14x14x384xbf16>, %w0: memref<47x5x384xbf16>, 
 // on 14 x 14): every part would load the whole input row (measured 1.8x /
 // 1.2x slower in 8 parts).
 // CHECK-LABEL: func @wide_f32_whole
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2, max_registers = 255>
 func.func @wide_f32_whole(%x0: memref<1x28x28x256xf32>, %w0: memref<29x29x256xf32>, %y0: memref<1x28x28x256xf32>,
     %x1: memref<1x14x14x384xf32>, %w1: memref<5x47x384xf32>, %y1: memref<1x14x14x384xf32>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x28x28x256xf32>, memref<29x29x256xf32>) outs(%y0 : memref<1x28x28x256xf32>)

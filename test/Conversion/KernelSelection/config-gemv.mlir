@@ -37,7 +37,7 @@ func.func @f16_3x3(%x0: memref<128x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: m
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 2, columns = 4, filter = "registers">
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 7, filter = "registers">: chosen
 func.func @f16_3x3_small_maps(%x0: memref<64x14x14x384xf16>, %w0: memref<3x3x384xf16>, %x1: memref<64x7x7x960xbf16>, %w1: memref<3x3x960xbf16>, %x2: memref<256x13x11x24xf16>, %w2: memref<3x3x24xf16>, %x3: memref<64x14x15x384xf16>, %x4: memref<64x28x28x192xf16>, %w4: memref<3x3x192xf16>, %x5: memref<64x14x14x384xf32>, %w5: memref<3x3x384xf32>, %x6: memref<1x14x14x384xf16>) {
@@ -72,8 +72,8 @@ func.func @f16_3x3_small_maps(%x0: memref<64x14x14x384xf16>, %w0: memref<3x3x384
 // CHECK-LABEL: func @f16_long
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 8, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
 func.func @f16_long(%x0: memref<128x64x64x64xf16>, %w0: memref<5x5x64xf16>, %y0: memref<128x64x64x64xf16>, %x1: memref<128x64x64x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<128x64x64x64xf16>, %x2: memref<1x16x16x64xf16>, %w2: memref<5x5x64xf16>, %y2: memref<1x16x16x64xf16>, %x3: memref<1x16x16x6xf16>, %w3: memref<5x5x6xf16>, %y3: memref<1x16x16x6xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%y0 : memref<128x64x64x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -151,13 +151,13 @@ func.func @row_tile_requested(%x0: memref<1x8x9x32xf32>, %w0: memref<3x3x32xf32>
 // padding beyond FH - 1; stride 2 (the strided family).
 // CHECK-LABEL: func @refused
 // CHECK: padding = [0, 0, 4, 4] {dwc.kernel = #dwc.mma_band
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: padding = [1, 1, 1, 1] {dwc.kernel = #dwc.direct}
 // CHECK: padding = [2, 2, 2, 2] {dwc.kernel = #dwc.direct}
 // CHECK: padding = [3, 3, 3, 3] {dwc.kernel = #dwc.direct}
 // CHECK: dwc.kernel = #dwc.strided_forward
 // WHY: remark: dwc.kernel = #dwc.mma_band<{{.*}}>: chosen
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster)){{.*}}gemv (channel count is not a multiple of 128 bits);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (dilation is not 1){{.*}}gemv (dilation is not 1);
 // WHY: remark: dwc.kernel = #dwc.{{.*}}: chosen; refused: {{.*}}row_tile (padding larger than the filter extent minus one (negative transposed padding)){{.*}}gemv (padding larger than the filter extent minus one (negative transposed padding));
@@ -186,12 +186,12 @@ func.func @refused(%x0: memref<1x8x16x64xf16>, %w0: memref<1x9x64xf16>, %y0: mem
 // GEMV kernel (the row-tile refusal reported); a 7x7 filter is the full
 // row's in column parts (config-full-row.mlir).
 // CHECK-LABEL: func @f32_tiny_grid
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.gemv<
-// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8>
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers">: chosen
-// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">: chosen
+// CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8, max_registers = 255>
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers", loads_first = 1>: chosen
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
 // WHY: remark: dwc.kernel = #dwc.full_row<{{.*}}>: chosen
 func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>, %y0: memref<1x14x14x384xf32>,
@@ -225,7 +225,7 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
 func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, %x1: memref<32x28x28x192xf16>, %w1: memref<5x5x192xf16>, %x2: memref<32x56x56x96xbf16>, %w2: memref<5x5x96xbf16>, %x3: memref<128x64x64x64xf16>, %w3: memref<5x5x64xf16>, %x4: memref<1x28x28x256xf16>, %w4: memref<5x5x256xf16>) {
@@ -265,5 +265,22 @@ func.func @f32_short_mid_grid(%x0: memref<64x14x14x384xf32>, %w0: memref<3x3x384
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x2, %w2 : memref<8x7x7x128xf32>, memref<3x3x128xf32>) outs(%x2 : memref<8x7x7x128xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// loads_first on tiny grids only where the tile's inputs, filter and
+// accumulators fit 128 f32 registers: a 16-bit 7x5 filter's 2 x 2 tile of
+// 2 channels (8 x 6 x 2 inputs + 70 filter values + 8 accumulators) loads
+// row by row; a requested tile keeps what it says (here: nothing, 0).
+// CHECK-LABEL: func @loads_first_refused
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 2, filter = "registers">}
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 4, columns = 4, filter = "registers">}
+func.func @loads_first_refused(%x0: memref<1x28x28x64xf16>, %w0: memref<7x5x64xf16>, %y0: memref<1x28x28x64xf16>, %x1: memref<1x28x28x64xf32>, %w1: memref<5x5x64xf32>, %y1: memref<1x28x28x64xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x28x28x64xf16>, memref<7x5x64xf16>) outs(%y0 : memref<1x28x28x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x28x28x64xf32>, memref<5x5x64xf32>) outs(%y1 : memref<1x28x28x64xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<rows = 4, columns = 4>}
   return
 }

@@ -123,7 +123,7 @@ func.func @plane_16bit_5x5(%x0: memref<64x14x14x672xf16>, %w0: memref<5x5x672xf1
 // CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 64, rows = 2, columns = 7, band = 7>
 // CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.gemv<
 // CHECK: dwc.kernel = #dwc.gemv<
 // WHY: remark: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 14>: chosen

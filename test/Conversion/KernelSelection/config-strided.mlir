@@ -55,12 +55,14 @@ func.func @forward_tiles(%x: memref<64x56x56x32xf32>, %w3: memref<3x3x32xf32>, %
 // to 9 taps, two columns up to 25; more taps keep the big-grid tile; a
 // 16-bit C that 2 does not divide is refused as before. 1 x 56 x 56 x 144
 // 3x3 f32 (100352 outputs), 1 x 28 x 28 x 240 5x5 bf16, 1 x 8 x 8 x 32 7x7
-// f32, 256 x 8 x 8 x 32 (2^19) 3x3 f32.
+// f32, 256 x 8 x 8 x 32 (2^19) 3x3 f32. The small-grid tiles load every
+// input before the first FMA (loads_first: the 5x5 bf16 1 x 2 tile holds
+// 5 x 7 x 2 inputs + 50 filter values + 4 accumulators, within 128).
 // CHECK-LABEL: func @forward_small_grids
-// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1>
-// CHECK: #dwc.strided_forward<channels = 2, rows = 1, columns = 2>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1, loads_first = 1>
+// CHECK: #dwc.strided_forward<channels = 2, rows = 1, columns = 2, loads_first = 1>
 // CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 8>
-// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 1, loads_first = 1>
 func.func @forward_small_grids(%x0: memref<1x56x56x144xf32>, %w0: memref<3x3x144xf32>, %y0: memref<1x28x28x144xf32>,
                                %x1: memref<1x28x28x240xbf16>, %w1: memref<5x5x240xbf16>, %y1: memref<1x14x14x240xbf16>,
                                %x2: memref<1x16x16x32xf32>, %w2: memref<7x7x32xf32>, %y2: memref<1x8x8x32xf32>,

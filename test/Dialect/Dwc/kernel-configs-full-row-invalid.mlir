@@ -159,3 +159,21 @@ func.func @full_row_grid_of_parts(%x: tensor<2147483648x1x64x1xf32>, %w: tensor<
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.full_row<channels = 1, threads = 32, unroll = 1, columns = 64>} -> tensor<2147483648x1x64x1xf32>
   return %r : tensor<2147483648x1x64x1xf32>
 }
+
+// -----
+
+func.func @full_row_max_registers_over(%x: tensor<1x8x8x32xf32>, %w: tensor<9x9x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{max_registers = 256 is not in [16, 255]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<9x9x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4] {dwc.kernel = #dwc.full_row<max_registers = 256>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @full_row_max_registers_under(%x: tensor<1x8x8x32xf32>, %w: tensor<9x9x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{max_registers = 8 is not in [16, 255]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<9x9x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [4, 4, 4, 4] {dwc.kernel = #dwc.full_row<max_registers = 8>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}

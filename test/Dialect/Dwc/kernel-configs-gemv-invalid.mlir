@@ -261,3 +261,21 @@ func.func @row_tile_filter(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y:
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<filter = "smem">} -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
 }
+
+// -----
+
+func.func @row_tile_loads_first(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{loads_first = 2 is not in [0, 1]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<loads_first = 2>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @row_tile_loads_first_negative(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{loads_first = -1 is not in [0, 1]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<loads_first = -1>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}

@@ -155,3 +155,12 @@ module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80",
 // expected-error @+1 {{registers_per_sm 0 is not in [1024, 16 Mi]}}
 module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 0>} {
 }
+
+// -----
+
+func.func @strided_forward_loads_first(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{loads_first = 3 is not in [0, 1]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<loads_first = 3>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}

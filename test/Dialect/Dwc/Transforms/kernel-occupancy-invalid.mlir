@@ -26,3 +26,32 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Register budgets outside [16, 255].
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @regs(%p: memref<4xf32>) kernel {
+      // expected-error @+1 {{dwc.max_registers must be in [16, 255], got 256}}
+      %c0 = arith.constant {dwc.max_registers = 256 : i64} 0 : index
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %p[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @few_regs(%p: memref<4xf32>) kernel {
+      // expected-error @+1 {{dwc.max_registers must be in [16, 255], got 8}}
+      %c0 = arith.constant {dwc.max_registers = 8 : i64} 0 : index
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %p[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}

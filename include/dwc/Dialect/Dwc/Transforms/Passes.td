@@ -210,8 +210,8 @@ def DwcDecomposeConvPool : Pass<"dwc-decompose-conv-pool"> {
 }
 
 def DwcKernelOccupancy : Pass<"dwc-kernel-occupancy"> {
-  let summary = "Turn blocks-per-SM markers inside outlined kernels into "
-                "nvvm.minctasm";
+  let summary = "Turn blocks-per-SM and register markers inside outlined "
+                "kernels into nvvm.minctasm and nvvm.maxnreg";
   let description = [{
     A kernel generator that wants several blocks of a kernel on one SM
     (registers are the usual limit) marks an op inside its `gpu.launch`
@@ -221,8 +221,13 @@ def DwcKernelOccupancy : Pass<"dwc-kernel-occupancy"> {
     `nvvm.minctasm` on the enclosing kernel `gpu.func` to the largest N
     (an existing larger value is kept); the NVVM lowering emits it as the
     PTX directive `.minnctapersm N`, so ptxas limits the registers per
-    thread to what N blocks of the kernel's size allow. A marker outside [1, 32] is
-    an error; markers outside kernels are removed without effect.
+    thread to what N blocks of the kernel's size allow. Likewise
+    `dwc.max_registers = R` becomes `nvvm.maxnreg` (the smallest R;
+    `.maxnreg R`): with an explicit register budget ptxas schedules a
+    kernel's independent loads ahead of their FMAs instead of trading
+    memory-level parallelism for registers. A marker outside [1, 32]
+    (registers: [16, 255]) is an error; markers outside kernels are removed
+    without effect.
 
     Before:
 

@@ -159,6 +159,8 @@ std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
   if (why.empty())
     why = rangeIneligibility("min_blocks_per_sm", getMinBlocksPerSm(), 0,
                              kRowTileMaxBlocksPerSm);
+  if (why.empty())
+    why = rangeIneligibility("loads_first", getLoadsFirst(), 0, 1);
   return why;
 }
 
@@ -307,6 +309,8 @@ std::string FullRowKernelAttr::whyNotFor(Operation *op) const {
     why = ("unroll = " + Twine(getUnroll()) + " is not 1, 2 or 4").str();
   if (why.empty())
     why = rangeIneligibility("columns", getColumns(), 1, OW);
+  if (why.empty())
+    why = rangeIneligibility("max_registers", getMaxRegisters(), 16, 255);
   if (!why.empty())
     return why;
   // A part's accumulators and the input columns it reads (at most its

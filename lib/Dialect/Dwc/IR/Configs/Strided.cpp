@@ -69,6 +69,8 @@ std::string StridedForwardKernelAttr::whyNotFor(Operation *op) const {
     why = rangeIneligibility("rows", getRows(), 1, 8);
   if (why.empty())
     why = rangeIneligibility("columns", getColumns(), 1, 32);
+  if (why.empty())
+    why = rangeIneligibility("loads_first", getLoadsFirst(), 0, 1);
   return why;
 }
 

@@ -57,17 +57,23 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
       `"global"`: read through L1 at each use;
     * `min_blocks_per_sm`: 0 (default, left out when printed): no launch
       bound; k in [1, 8]: blocks of 256 threads that must fit on one SM
-      (`nvvm.minctasm`: ptxas caps the registers at 65536 / (256 k)).
+      (`nvvm.minctasm`: ptxas caps the registers at 65536 / (256 k));
+    * `loads_first`: 0 (default, left out when printed): the input rows
+      are loaded row by row, each before its FMAs; 1: every input vector
+      of the tile is loaded before the first FMA, so that a thread waits
+      for memory once (for grids too small to hide a latency per row).
 
     ```mlir
     {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">}
+    {dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$columns,
                         StringRefParameter<"", "\"\"">:$filter,
-                        DefaultValuedParameter<"int64_t", "0">:$min_blocks_per_sm);
+                        DefaultValuedParameter<"int64_t", "0">:$min_blocks_per_sm,
+                        DefaultValuedParameter<"int64_t", "0">:$loads_first);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -136,16 +142,22 @@ def Dwc_FullRowKernelAttr : Dwc_KernelConfig<"FullRowKernel", "full_row"> {
       overlap twice through L1;
     * a part's accumulators and its input columns take at most 128 f32
       registers ((OWp + min(IW, OWp + FW - 1)) x channels <= 128, OWp =
-      ceil(OW / columns)).
+      ceil(OW / columns));
+    * `max_registers`: 0 (default, left out when printed): no register
+      budget; R in [16, 255]: `nvvm.maxnreg` R (`.maxnreg`). Given a budget
+      ptxas keeps a step's loads together ahead of its FMAs instead of
+      interleaving them to save registers (for grids too small to hide
+      the latency of each load).
 
     ```mlir
     {dwc.kernel = #dwc.full_row<channels = 1, threads = 64, unroll = 2>}
-    {dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 4>}
+    {dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 4, max_registers = 255>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$threads,
                         DefaultValuedParameter<"int64_t", "0">:$unroll,
-                        DefaultValuedParameter<"int64_t", "0">:$columns);
+                        DefaultValuedParameter<"int64_t", "0">:$columns,
+                        DefaultValuedParameter<"int64_t", "0">:$max_registers);
   let assemblyFormat = "`<` struct(params) `>`";
 }

@@ -19,17 +19,25 @@ def Dwc_StridedForwardKernelAttr
     * `channels`: channels per thread, a power of two dividing C (f32: 1, 2
       or 4; f16/bf16: 2, 4 or 8);
     * `rows`: output rows per thread, in [1, 8];
-    * `columns`: output columns per thread, in [1, 32].
+    * `columns`: output columns per thread, in [1, 32];
+    * `loads_first`: 0 (default, left out when printed): the window's
+      input columns are loaded as the outputs advance; 1: every input
+      vector of the tile is loaded before the first FMA, with an explicit
+      register budget (`nvvm.maxnreg`) so that ptxas keeps them there: a
+      thread waits for memory once (grids too small to hide a latency per
+      column).
 
     Both tile sizes are clamped to the output's height and width.
 
     ```mlir
     {dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 4>}
+    {dwc.kernel = #dwc.strided_forward<channels = 1, rows = 1, columns = 2, loads_first = 1>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$rows,
-                        DefaultValuedParameter<"int64_t", "0">:$columns);
+                        DefaultValuedParameter<"int64_t", "0">:$columns,
+                        DefaultValuedParameter<"int64_t", "0">:$loads_first);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
