@@ -95,9 +95,14 @@ constexpr int64_t kFittedMinTaps = 26, kFittedMaxExtent = 8, kFittedBits = 32;
 /// layers of the real networks: 1.2-3x faster); filters of at most 25 taps
 /// one output per thread (1 x 1: every load of a thread independent,
 /// 1.0-1.2x the 2 x 2 tile), f32 filters of at most 9 taps 1 x 2 (1.1-1.3x).
+/// Since tiles load their inputs first (loads_first), 16-bit filters of
+/// 10-25 taps take 2 x 1 on maps of 14+ rows (the second output row reuses
+/// FH - 1 of its input rows: 1.1-1.36x the 1 x 1 tile; on 7 x 7 maps 0.95-1.0x,
+/// kept 1 x 1; docs/KernelSelection.md, "row tile").
 constexpr int64_t kTinyRows = 2, kTinyColumns = 2, kTinyBits = 32;
 constexpr int64_t kTinyGridFraction = 4;
-constexpr int64_t kOneRowMaxTaps16 = 25;
+constexpr int64_t kOneOutputMaxTaps16 = 9, kOneColumnMaxTaps16 = 25;
+constexpr int64_t kTwoRowMinRows16 = 14;
 /// The tile extent that cuts `extent` outputs into the fewest strips of at
 /// most kFittedMaxExtent (14 -> 7, 28 -> 7, 7 -> 7).
 int64_t fittedExtent(int64_t extent) {
@@ -139,21 +144,30 @@ bool tinyGridTile(const Sizes &s, TargetAttr target, int64_t &V, int64_t &TH,
     return false;
   V = kTinyBits / s.bits();
   int64_t taps = s.FH * s.FW;
-  bool oneRow = s.elem.isF32() ? taps <= kShortFilterMaxTaps
-                               : taps <= kOneRowMaxTaps16;
-  TH = oneRow ? 1 : kTinyRows;
-  TM = oneRow && !s.elem.isF32() ? 1 : kTinyColumns;
+  if (s.elem.isF32()) {
+    TH = taps <= kShortFilterMaxTaps ? 1 : kTinyRows;
+    TM = kTinyColumns;
+  } else if (taps <= kOneOutputMaxTaps16 ||
+             (taps <= kOneColumnMaxTaps16 && s.OH < kTwoRowMinRows16)) {
+    TH = TM = 1;
+  } else {
+    TH = kTinyRows;
+    TM = taps <= kOneColumnMaxTaps16 ? 1 : kTinyColumns;
+  }
   return true;
 }
-/// f32 takes the tiny-grid tile (one channel) on maps of at least 14 rows
-/// with filters of at most 25 taps: batch-1 3x3 / 5x5 layers 1.2-1.9x the
-/// GEMV kernel; on 7 x 7 maps and with 7 x 7 filters the GEMV kernel is as
-/// fast or faster (docs/KernelSelection.md, "row tile").
+/// f32 takes the tiny-grid tile (one channel) with filters of at most 25
+/// taps on maps of at least 14 rows (batch-1 3x3 / 5x5 layers 1.2-1.9x the
+/// GEMV kernel), and, since the tile loads its inputs first (loads_first),
+/// on smaller maps with many channels (7 x 7 x 768-1152: 1.3-1.6x); with
+/// 7 x 7 filters the GEMV / full-row kernels (docs/KernelSelection.md, "row
+/// tile"). Small maps of few channels were not measured.
 constexpr int64_t kTinyF32MinRows = 14, kTinyF32MaxTaps = 25;
+constexpr int64_t kTinyF32SmallMapMinChannels = 512;
 bool f32TinyGridTile(const Sizes &s, TargetAttr target, int64_t &V,
                      int64_t &TH, int64_t &TM) {
-  return s.OH >= kTinyF32MinRows && s.FH * s.FW <= kTinyF32MaxTaps &&
-         tinyGridTile(s, target, V, TH, TM);
+  return (s.OH >= kTinyF32MinRows || s.C >= kTinyF32SmallMapMinChannels) &&
+         s.FH * s.FW <= kTinyF32MaxTaps && tinyGridTile(s, target, V, TH, TM);
 }
 
 /// 16-bit filters of 10-25 taps on maps of 15-56 output rows: the 8 x 4 (28

@@ -67,13 +67,13 @@ func.func @f16_3x3_small_maps(%x0: memref<64x14x14x384xf16>, %w0: memref<3x3x384
 // 16-bit filters of 10 to 25 taps: 2 channels x 8 rows x 4 outputs, of 26
 // to 49 taps 8 outputs, on grids of at least 4 waves of 132 SMs (2048
 // blocks here); a grid of fewer blocks than a quarter of the SMs (1 x 16 x
-// 16 x 64: one block) takes one output of 2 channels per thread (batch 1,
-// at most 25 taps), C = 6 too.
+// 16 x 64: one block) takes two output rows of one column of 2 channels
+// per thread (batch 1, 10 to 25 taps), C = 6 too.
 // CHECK-LABEL: func @f16_long
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 8, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
 func.func @f16_long(%x0: memref<128x64x64x64xf16>, %w0: memref<5x5x64xf16>, %y0: memref<128x64x64x64xf16>, %x1: memref<128x64x64x64xf16>, %w1: memref<7x7x64xf16>, %y1: memref<128x64x64x64xf16>, %x2: memref<1x16x16x64xf16>, %w2: memref<5x5x64xf16>, %y2: memref<1x16x16x64xf16>, %x3: memref<1x16x16x6xf16>, %w3: memref<5x5x6xf16>, %y3: memref<1x16x16x6xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<128x64x64x64xf16>, memref<5x5x64xf16>) outs(%y0 : memref<128x64x64x64xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
@@ -181,23 +181,27 @@ func.func @refused(%x0: memref<1x8x16x64xf16>, %w0: memref<1x9x64xf16>, %y0: mem
 // -----
 
 // f32 grids under a quarter of the SMs (batch 1): tiles of one channel on
-// maps of 14+ rows with filters of at most 25 taps, 1 x 2 up to 9 taps (14
-// x 14 x 384 3x3), else 2 x 2 (28 x 28 x 192 5x5); a 7 x 7 map keeps the
+// maps of 14+ rows, or smaller maps of 512+ channels, with filters of at
+// most 25 taps, 1 x 2 up to 9 taps (14 x 14 x 384 3x3, 7 x 7 x 960 3x3),
+// else 2 x 2 (28 x 28 x 192 5x5); a 7 x 7 map of 256 channels keeps the
 // GEMV kernel (the row-tile refusal reported); a 7x7 filter is the full
 // row's in column parts (config-full-row.mlir).
 // CHECK-LABEL: func @f32_tiny_grid
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>
-// CHECK: dwc.kernel = #dwc.gemv<
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.full_row<channels = 1, threads = 128, unroll = 2, columns = 8, max_registers = 255>
+// CHECK: dwc.kernel = #dwc.gemv<
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers", loads_first = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>: chosen
-// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
+// WHY: remark: dwc.kernel = #dwc.row_tile<channels = 1, rows = 1, columns = 2, filter = "registers", loads_first = 1>: chosen
 // WHY: remark: dwc.kernel = #dwc.full_row<{{.*}}>: chosen
+// WHY: remark: dwc.kernel = #dwc.gemv<{{.*}}>: chosen; refused: {{.*}}row_tile (f32 on a small grid (the GEMV kernel is faster))
 func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>, %y0: memref<1x14x14x384xf32>,
     %x1: memref<1x28x28x192xf32>, %w1: memref<5x5x192xf32>, %y1: memref<1x28x28x192xf32>,
     %x2: memref<1x7x7x960xf32>, %w2: memref<3x3x960xf32>, %y2: memref<1x7x7x960xf32>,
-    %w3: memref<7x7x384xf32>) {
+    %w3: memref<7x7x384xf32>,
+    %x4: memref<1x7x7x256xf32>, %w4: memref<3x3x256xf32>, %y4: memref<1x7x7x256xf32>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x14x14x384xf32>, memref<3x3x384xf32>) outs(%y0 : memref<1x14x14x384xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x28x28x192xf32>, memref<5x5x192xf32>) outs(%y1 : memref<1x28x28x192xf32>)
@@ -206,6 +210,8 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x0, %w3 : memref<1x14x14x384xf32>, memref<7x7x384xf32>) outs(%y0 : memref<1x14x14x384xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x4, %w4 : memref<1x7x7x256xf32>, memref<3x3x256xf32>) outs(%y4 : memref<1x7x7x256xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
 
@@ -225,7 +231,7 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
 func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, %x1: memref<32x28x28x192xf16>, %w1: memref<5x5x192xf16>, %x2: memref<32x56x56x96xbf16>, %w2: memref<5x5x96xbf16>, %x3: memref<128x64x64x64xf16>, %w3: memref<5x5x64xf16>, %x4: memref<1x28x28x256xf16>, %w4: memref<5x5x256xf16>) {
@@ -282,5 +288,23 @@ func.func @loads_first_refused(%x0: memref<1x28x28x64xf16>, %w0: memref<7x5x64xf
     strides = [1, 1] dilations = [1, 1] padding = [3, 3, 2, 2]
   dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x28x28x64xf32>, memref<5x5x64xf32>) outs(%y1 : memref<1x28x28x64xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<rows = 4, columns = 4>}
+  return
+}
+
+// -----
+
+// Batch-1 16-bit filters of 10-25 taps: 2 x 1 outputs on maps of 14+ rows,
+// one output on smaller maps (7 x 7 x 768), one output up to 9 taps.
+// CHECK-LABEL: func @f16_tiny_rows
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+func.func @f16_tiny_rows(%x0: memref<1x14x14x384xf16>, %w0: memref<5x5x384xf16>, %x1: memref<1x7x7x768xf16>, %w1: memref<5x5x768xf16>, %w2: memref<3x3x384xf16>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x14x14x384xf16>, memref<5x5x384xf16>) outs(%x0 : memref<1x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<1x7x7x768xf16>, memref<5x5x768xf16>) outs(%x1 : memref<1x7x7x768xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x0, %w2 : memref<1x14x14x384xf16>, memref<3x3x384xf16>) outs(%x0 : memref<1x14x14x384xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
