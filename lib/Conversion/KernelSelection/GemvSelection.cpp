@@ -96,13 +96,13 @@ constexpr int64_t kFittedMinTaps = 26, kFittedMaxExtent = 8, kFittedBits = 32;
 /// one output per thread (1 x 1: every load of a thread independent,
 /// 1.0-1.2x the 2 x 2 tile), f32 filters of at most 9 taps 1 x 2 (1.1-1.3x).
 /// Since tiles load their inputs first (loads_first), 16-bit filters of
-/// 10-25 taps take 2 x 1 on maps of 14+ rows (the second output row reuses
-/// FH - 1 of its input rows: 1.1-1.36x the 1 x 1 tile; on 7 x 7 maps 0.95-1.0x,
-/// kept 1 x 1; docs/KernelSelection.md, "row tile").
+/// at most 25 taps take 2 x 1 on maps of 14+ rows (the second output row
+/// reuses FH - 1 of its input rows: 5x5 1.1-1.36x, 3x3 1.08-1.18x the 1 x 1
+/// tile; 5x5 on 7 x 7 maps 0.95-1.0x, kept 1 x 1; docs/KernelSelection.md,
+/// "row tile").
 constexpr int64_t kTinyRows = 2, kTinyColumns = 2, kTinyBits = 32;
 constexpr int64_t kTinyGridFraction = 4;
-constexpr int64_t kOneOutputMaxTaps16 = 9, kOneColumnMaxTaps16 = 25;
-constexpr int64_t kTwoRowMinRows16 = 14;
+constexpr int64_t kOneColumnMaxTaps16 = 25, kTwoRowMinRows16 = 14;
 /// The tile extent that cuts `extent` outputs into the fewest strips of at
 /// most kFittedMaxExtent (14 -> 7, 28 -> 7, 7 -> 7).
 int64_t fittedExtent(int64_t extent) {
@@ -147,8 +147,7 @@ bool tinyGridTile(const Sizes &s, TargetAttr target, int64_t &V, int64_t &TH,
   if (s.elem.isF32()) {
     TH = taps <= kShortFilterMaxTaps ? 1 : kTinyRows;
     TM = kTinyColumns;
-  } else if (taps <= kOneOutputMaxTaps16 ||
-             (taps <= kOneColumnMaxTaps16 && s.OH < kTwoRowMinRows16)) {
+  } else if (taps <= kOneColumnMaxTaps16 && s.OH < kTwoRowMinRows16) {
     TH = TM = 1;
   } else {
     TH = kTinyRows;

@@ -37,7 +37,7 @@ func.func @f16_3x3(%x0: memref<128x8x16x64xf16>, %w0: memref<3x3x64xf16>, %y0: m
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 4, rows = 2, columns = 4, filter = "registers">
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 7, filter = "registers">: chosen
 func.func @f16_3x3_small_maps(%x0: memref<64x14x14x384xf16>, %w0: memref<3x3x384xf16>, %x1: memref<64x7x7x960xbf16>, %w1: memref<3x3x960xbf16>, %x2: memref<256x13x11x24xf16>, %w2: memref<3x3x24xf16>, %x3: memref<64x14x15x384xf16>, %x4: memref<64x28x28x192xf16>, %w4: memref<3x3x192xf16>, %x5: memref<64x14x14x384xf32>, %w5: memref<3x3x384xf32>, %x6: memref<1x14x14x384xf16>) {
@@ -293,12 +293,12 @@ func.func @loads_first_refused(%x0: memref<1x28x28x64xf16>, %w0: memref<7x5x64xf
 
 // -----
 
-// Batch-1 16-bit filters of 10-25 taps: 2 x 1 outputs on maps of 14+ rows,
-// one output on smaller maps (7 x 7 x 768), one output up to 9 taps.
+// Batch-1 16-bit filters of at most 25 taps: 2 x 1 outputs on maps of 14+
+// rows (5x5 and 3x3), one output on smaller maps (7 x 7 x 768).
 // CHECK-LABEL: func @f16_tiny_rows
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
-// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 1, columns = 1, filter = "registers", loads_first = 1>
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
 func.func @f16_tiny_rows(%x0: memref<1x14x14x384xf16>, %w0: memref<5x5x384xf16>, %x1: memref<1x7x7x768xf16>, %w1: memref<5x5x768xf16>, %w2: memref<3x3x384xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<1x14x14x384xf16>, memref<5x5x384xf16>) outs(%x0 : memref<1x14x14x384xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
