@@ -50,11 +50,11 @@ std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH) {
   return {2, 8};
 }
 
-/// 16-bit filters of at most 9 taps on big grids: the narrowest vector (2
-/// channels) in 2 x 2 tiles - four times the threads of 4 channels in 2 x 4 /
-/// 2 x 8 tiles, each loaded input row of the stride overlap still feeding
-/// two output rows: batch-64 3x3 stride-2 layers 1.1-1.6x faster
-/// (docs/KernelSelection.md, "strided").
+/// The tile of 16-bit filters of at most 9 taps on big grids (narrowTile16):
+/// the narrowest vector (2 channels) in 2 x 2 tiles - four times the
+/// threads of 4 channels in 2 x 4 / 2 x 8 tiles, each loaded input row of
+/// the stride overlap still feeding two output rows: batch-64 3x3 stride-2
+/// layers 1.1-1.6x faster (docs/KernelSelection.md, "strided").
 constexpr std::pair<int64_t, int64_t> kNarrowTile16 = {2, 2};
 
 /// Outputs below which a strided forward grid is small (batch 1: at most
@@ -80,6 +80,8 @@ bool smallStridedGrid(ShapedType out, int64_t taps) {
   return true;
 }
 
+/// Whether a big-grid forward takes kNarrowTile16: 16-bit data, at most 9
+/// taps.
 bool narrowTile16(ShapedType out, int64_t taps) {
   return !out.getElementType().isF32() && taps <= kSmallGridOneColumnTaps;
 }
