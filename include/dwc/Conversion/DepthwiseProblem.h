@@ -26,13 +26,17 @@ struct DepthwiseProblem {
   Value x, w, bias, y;
   int64_t pt = 0, pl = 0;
   bool rotateFilter = false;
+  /// The forward op's strides (1 for backward data; the kernels that take
+  /// only stride 1 refuse other strides in their eligibility rules).
+  int64_t sh = 1, sw = 1;
 };
 
 inline DepthwiseProblem forwardProblem(DepthwiseConv2DOp op) {
   auto pad = op.getPadding();
-  return DepthwiseProblem{op.getInput(), op.getFilter(), op.getBias(),
-                          op.getInit(), pad[0], pad[2],
-                          /*rotateFilter=*/false};
+  return DepthwiseProblem{op.getInput(),  op.getFilter(), op.getBias(),
+                          op.getInit(),   pad[0],         pad[2],
+                          /*rotateFilter=*/false,
+                          op.getStrides()[0], op.getStrides()[1]};
 }
 
 /// The sizes of a problem: x is N x IH x IW x C, w FH x FW x C, y

@@ -346,14 +346,14 @@ void GemvKernel::emit(RewriterBase &rewriter) {
 /// padding are clamped in-bounds loads replaced by zeros (no branches: all
 /// loads of a tile may be in flight together).
 struct RowTileKernel : GemvFamilyKernel {
-  /// Threads per block of the 1-D launch.
-  static constexpr int64_t kBlock = 256;
   /// The register budget of a `loads_first` tile (the most a thread has).
   static constexpr int64_t kMaxRegistersPerThread = 255;
   DepthwiseProblem pb;
   DepthwiseSizes sz;
   Location loc;
   int64_t V, TH, TM, OHt, OWc, total, minBlocksPerSm;
+  /// Threads per block of the 1-D launch.
+  int64_t blockThreads;
   bool filterInRegs, loadsFirst;
   Value n, c, oh0, ow0;
   SmallVector<Value> colIdx, colOk, filterRegs;
@@ -366,12 +366,14 @@ struct RowTileKernel : GemvFamilyKernel {
     TM = std::min(config.getColumns(), sz.OW);
     filterInRegs = config.getFilter() == "registers";
     minBlocksPerSm = config.getMinBlocksPerSm();
+    blockThreads = config.getBlockThreads() ? config.getBlockThreads()
+                                            : kRowTileBlockThreads;
     loadsFirst = config.getLoadsFirst() != 0;
     OHt = llvm::divideCeil(sz.OH, TH);
     OWc = llvm::divideCeil(sz.OW, TM);
     total = sz.N * OHt * OWc * (sz.C / V);
   }
-  int64_t blocks() const { return llvm::divideCeil(total, kBlock); }
+  int64_t blocks() const { return llvm::divideCeil(total, blockThreads); }
   std::optional<StringRef> refusal() const {
     if (blocks() > std::numeric_limits<int32_t>::max())
       return StringRef("grid too large");
@@ -488,7 +490,7 @@ void RowTileKernel::markMinBlocksPerSm(gpu::LaunchOp launch) {
 void RowTileKernel::emit(RewriterBase &rewriter) {
   // Threads past the last tile do nothing.
   auto [launch, gid, b] =
-      createGuardedLaunch(rewriter, loc, blocks(), kBlock, total);
+      createGuardedLaunch(rewriter, loc, blocks(), blockThreads, total);
   Emitter e{b, loc, V};
   emitTileOrigin(e, gid);
   const int64_t FH = sz.FH, FW = sz.FW, cols = TM + FW - 1;

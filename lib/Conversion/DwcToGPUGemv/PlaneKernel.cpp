@@ -1,11 +1,13 @@
-//===- PlaneKernel.cpp - stride-1 depthwise conv on planes in shared memory -===//
+//===- PlaneKernel.cpp - depthwise conv on planes in shared memory ---------===//
 //
 // The #dwc.plane kernel of convert-dwc-to-gpu-gemv: a block stages a band
 // of one image's input rows (CB channels, zero halo, widened to f32) in
 // shared memory once, then its threads compute register row tiles from it
 // with the filter in registers. For small maps (14 x 14, 7 x 7), where the
 // row tiles re-read a 7 x 7 filter's halo per tile from global memory and
-// convert each 16-bit load for few FMAs.
+// convert each 16-bit load for few FMAs; strided forward ops stage the
+// strided windows' rows (each input position still loaded once per block,
+// in 128-bit vectors, where the strided tiles load 32-bit words).
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,7 +113,8 @@ Value PlaneKernel::loadSlot(OpBuilder &lb, Value slot, Value inRange) {
   const int64_t SV = l.stageVector, vectors = l.CB / SV;
   Emitter s{lb, loc, SV};
   auto co = s.delinearize(slot, {l.stagedRows, l.stagedCols, vectors});
-  Value ih = s.add(s.add(h0, co[0]), -pb.pt);
+  Value row = pb.sh == 1 ? h0 : s.mul(h0, pb.sh);
+  Value ih = s.add(s.add(row, co[0]), -pb.pt);
   Value iw = s.add(co[1], -pb.pl);
   Value ok = s.andi(s.andi(s.ge(ih, 0), s.lt(ih, sz.IH)),
                     s.andi(s.ge(iw, 0), s.lt(iw, sz.IW)));
@@ -139,11 +142,13 @@ void PlaneKernel::storeSlot(OpBuilder &sb, Value slot, Value v) {
 }
 
 /// The thread's TH x TM x V tile from the shared plane: each of the tile's
-/// TH + FH - 1 input rows is read once into a window of TM + FW - 1
-/// vectors and feeds every output row r with filter row t - r; an output
-/// row is rounded and stored after its last filter row.
+/// (TH - 1) x sh + FH input rows is read once into a window of (TM - 1) x
+/// sw + FW vectors and feeds every output row r with filter row t - r x sh
+/// (output i reads window vector i x sw + fw); an output row is rounded and
+/// stored after its last filter row.
 void PlaneKernel::emitTiles(OpBuilder &b) {
   const int64_t V = l.V, FH = sz.FH, FW = sz.FW, lanes = l.CB / V;
+  const int64_t sh = l.sh, sw = l.sw;
   Emitter e{b, loc, V};
   Value strip = e.div(tid, lanes);
   Value cIn = e.mul(e.rem(tid, lanes), V);
@@ -160,20 +165,27 @@ void PlaneKernel::emitTiles(OpBuilder &b) {
     }
   Value init = pb.bias ? e.load(pb.bias, ValueRange{c}) : e.zeros();
   SmallVector<SmallVector<Value>> acc(l.TH, SmallVector<Value>(l.TM, init));
-  for (int64_t t = 0; t < l.TH + FH - 1; ++t) {
+  Value inRow0 = sh == 1 ? row0 : e.mul(row0, sh);
+  Value inCol0 = sw == 1 ? col0 : e.mul(col0, sw);
+  for (int64_t t = 0; t < (l.TH - 1) * sh + FH; ++t) {
+    // Output rows r with 0 <= t - r x sh < FH (none for the rows a stride
+    // larger than the filter skips: not loaded).
+    int64_t rFirst = t < FH ? 0 : llvm::divideCeil(t - FH + 1, sh);
+    int64_t rLast = std::min(t / sh, l.TH - 1);
+    if (rFirst > rLast)
+      continue;
     SmallVector<Value> xs;
-    for (int64_t j = 0; j < l.TM + FW - 1; ++j)
+    for (int64_t j = 0; j < (l.TM - 1) * sw + FW; ++j)
       xs.push_back(vector::LoadOp::create(
           b, loc, e.vec(), smem,
-          ValueRange{e.add(row0, t), e.add(col0, j), cIn},
+          ValueRange{e.add(inRow0, t), e.add(inCol0, j), cIn},
           /*nontemporal=*/false, llvm::Align(V * 4)));
-    for (int64_t r = std::max<int64_t>(0, t - FH + 1);
-         r <= std::min(t, l.TH - 1); ++r) {
-      int64_t fh = t - r;
+    for (int64_t r = rFirst; r <= rLast; ++r) {
+      int64_t fh = t - r * sh;
       for (int64_t fw = 0; fw < FW; ++fw)
         for (int64_t i = 0; i < l.TM; ++i)
-          acc[r][i] = vector::FMAOp::create(b, loc, xs[i + fw],
-                                            filter[fh * FW + fw], acc[r][i]);
+          acc[r][i] = vector::FMAOp::create(
+              b, loc, xs[i * sw + fw], filter[fh * FW + fw], acc[r][i]);
       if (fh != FH - 1)
         continue;
       Value oh = e.add(e.add(h0, row0), r);

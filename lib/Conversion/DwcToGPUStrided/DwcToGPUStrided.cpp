@@ -48,7 +48,6 @@ using namespace mlir::dwc;
 
 namespace {
 
-constexpr int64_t kBlockThreads = 256;
 /// The register budget of a `loads_first` tile (the most a thread has).
 constexpr int64_t kMaxRegistersPerThread = 255;
 /// The launch geometry of one op.
@@ -177,24 +176,25 @@ void emitThread(OpBuilder &b, Location loc, const Plan &p, Value dy, Value w,
   }
 }
 
-/// Replaces `op` with a 1-D launch of `threads` threads (256 per block);
-/// `body` gets the global thread id (only for ids below `threads`).
+/// Replaces `op` with a 1-D launch of `threads` threads (`blockThreads` per
+/// block); `body` gets the global thread id (only for ids below `threads`).
 LogicalResult
 launchThreads(PatternRewriter &rewriter, Operation *op, int64_t threads,
+              int64_t blockThreads,
               function_ref<void(OpBuilder &, Location, Value)> body) {
-  int64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
+  int64_t blocks = (threads + blockThreads - 1) / blockThreads;
   if (blocks > std::numeric_limits<int32_t>::max())
     return rewriter.notifyMatchFailure(op, "grid too large");
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
-  auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, kBlockThreads);
+  auto [launch, b] = createGridLaunch(rewriter, loc, blocks, 1, blockThreads);
   nameKernel(launch, op->getAttrOfType<KernelConfigAttrInterface>(
                            kKernelAttrName)
                          .getFamily());
   IndexEmitter e{b, loc};
-  Value gid = e.add(e.mul(launch.getBlockIds().x, kBlockThreads),
+  Value gid = e.add(e.mul(launch.getBlockIds().x, blockThreads),
                     launch.getThreadIds().x);
-  if (threads % kBlockThreads == 0) {
+  if (threads % blockThreads == 0) {
     body(b, loc, gid);
   } else {
     auto ifOp = scf::IfOp::create(b, loc, e.lt(gid, threads),
@@ -215,7 +215,7 @@ struct StridedBackwardDataLowering
                      PatternRewriter &rewriter) const override {
     Plan p = makePlan(op, config);
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
-    return launchThreads(rewriter, op, p.threads,
+    return launchThreads(rewriter, op, p.threads, kStridedBlockThreads,
                          [&](OpBuilder &b, Location loc, Value gid) {
                            emitThread(b, loc, p, dy, w, dx, gid);
                          });
@@ -354,7 +354,10 @@ struct StridedForwardLowering
     ForwardPlan p = makeForwardPlan(op, config);
     Value x = op.getInput(), w = op.getFilter(), bias = op.getBias(),
           y = op.getInit();
-    return launchThreads(rewriter, op, p.threads,
+    int64_t blockThreads = config.getBlockThreads()
+                               ? config.getBlockThreads()
+                               : kStridedBlockThreads;
+    return launchThreads(rewriter, op, p.threads, blockThreads,
                          [&](OpBuilder &b, Location loc, Value gid) {
                            emitForwardThread(b, loc, p, x, w, bias, y, gid);
                          });

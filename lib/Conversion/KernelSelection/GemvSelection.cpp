@@ -16,10 +16,13 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 namespace {
-/// The stride-1 problem's sizes.
+/// The problem's sizes (strides: the plane kernel's strided forward ops;
+/// 1 x 1 for the others).
 struct Sizes {
   int64_t N, C, FH, FW, OH, OW;
   Type elem;
+  int64_t sh = 1, sw = 1;
+  bool strided() const { return sh != 1 || sw != 1; }
   int64_t bits() const { return elem.getIntOrFloatBitWidth(); }
 };
 Sizes sizesOf(Operation *op) {
@@ -27,8 +30,10 @@ Sizes sizesOf(Operation *op) {
   // before it).
   auto out = cast<ShapedType>(op->getOperands().back().getType());
   auto f = cast<ShapedType>(op->getOperand(1).getType()).getShape();
-  return Sizes{out.getDimSize(0), out.getDimSize(3), f[0], f[1],
-               out.getDimSize(1), out.getDimSize(2), out.getElementType()};
+  auto [sh, sw] = planeStrides(op);
+  return Sizes{out.getDimSize(0), out.getDimSize(3), f[0],
+               f[1],              out.getDimSize(1), out.getDimSize(2),
+               out.getElementType(), sh, sw};
 }
 
 /// The tensor-core kernels (convert-dwc-to-gpu-mma-stream and -mma, which
@@ -297,8 +302,9 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
                                                            : "global";
   int64_t loadsFirst = g ? g.getLoadsFirst()
                          : tiny && loadsFirstFits(s, V, TH, TM);
+  int64_t blockThreads = g ? g.getBlockThreads() : 0;
   auto config = RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter,
-                                       minBlocks, loadsFirst);
+                                       minBlocks, loadsFirst, blockThreads);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }
@@ -332,6 +338,17 @@ int64_t powerOfTwoDividing(int64_t c, int64_t cap) {
   return p;
 }
 
+/// Strided planes: channel groups of kPlaneStridedGroupBytes of input per
+/// staged position where C allows (whole 32-byte sectors per position; the
+/// stride-1 rule's narrow groups fetch a sector for 4 bytes), bands of
+/// fewer rows rather than narrower groups for the staged bytes, the
+/// threads and the waves.
+constexpr int64_t kPlaneStridedGroupBytes = 64;
+int64_t stridedBlockChannels(const Sizes &s, int64_t V) {
+  int64_t perGroup = kPlaneStridedGroupBytes / (s.bits() / 8);
+  return std::max(V, powerOfTwoDividing(s.C, perGroup));
+}
+
 /// The default #dwc.plane fields for `s`, honouring the given ones.
 SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
                                     TargetAttr target, PlaneKernelAttr g) {
@@ -353,20 +370,36 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
     return planeLayoutOf(op, V, CB, TH, TM, B);
   };
   int64_t CB = g && g.getBlockChannels() ? g.getBlockChannels() : 0;
-  if (!CB) {
+  if (CB)
+    return {V, CB, TH, TM, band};
+  bool bandGiven = g && g.getBand();
+  if (s.strided()) {
+    CB = stridedBlockChannels(s, V);
+  } else {
     CB = powerOfTwoDividing(s.C, 1024);
     while (CB > V && (layout(CB, band).threads > kPlaneThreads ||
                       layout(CB, band).sharedBytes() > kPlaneMaxSharedBytes))
       CB /= 2;
-    uint64_t want = kPlaneMinWaves * target.getSmCount();
-    auto blocks = [&](int64_t cb, int64_t b) {
-      return uint64_t(s.N) * layout(cb, b).bands * uint64_t(s.C / cb);
-    };
-    while (CB > V && blocks(CB, band) < want)
-      CB /= 2;
-    while (!(g && g.getBand()) && band > TH && blocks(CB, band) < want)
-      band = llvm::divideCeil(band, 2);
   }
+  // Bands of fewer rows where the plane does not fit the staged bytes (or,
+  // strided, the block's threads).
+  auto tooLarge = [&](int64_t b) {
+    PlaneLayout l = layout(CB, b);
+    return l.sharedBytes() > kPlaneMaxSharedBytes ||
+           (s.strided() && l.threads > kPlaneThreads);
+  };
+  while (!bandGiven && band > TH && tooLarge(band))
+    band = llvm::divideCeil(band, 2);
+  while (CB > V && tooLarge(band))
+    CB /= 2;
+  uint64_t want = kPlaneMinWaves * target.getSmCount();
+  auto blocks = [&](int64_t cb, int64_t b) {
+    return uint64_t(s.N) * layout(cb, b).bands * uint64_t(s.C / cb);
+  };
+  while (!s.strided() && CB > V && blocks(CB, band) < want)
+    CB /= 2;
+  while (!bandGiven && band > TH && blocks(CB, band) < want)
+    band = llvm::divideCeil(band, 2);
   return {V, CB, TH, TM, band};
 }
 
@@ -403,13 +436,21 @@ bool planeByDefault(const Sizes &s) {
 Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
   auto g = dyn_cast_or_null<PlaneKernelAttr>(given);
-  why = familyIneligibility(op, given);
+  why = planeIneligibility(op);
   if (!why.empty())
     return {};
   Sizes s = sizesOf(op);
+  if (!given && !s.strided() && tensorCoresTake(s)) {
+    why = "f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)";
+    return {};
+  }
   if (s.FH > kRowTileMaxTaps || s.FW > kRowTileMaxTaps ||
       s.FH * s.FW > kRowTileMaxTaps) {
     why = "filter of more than 49 taps";
+    return {};
+  }
+  if (!g && s.strided()) {
+    why = "strided: on request only (the strided forward kernel is chosen)";
     return {};
   }
   if (!g && !planeByDefault(s)) {

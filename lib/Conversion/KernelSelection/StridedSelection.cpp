@@ -119,6 +119,18 @@ int64_t channelsOf(Operation *op, int64_t given, std::string &why) {
   return V;
 }
 
+/// Threads per block: 128 on outputs of at most kHalfBlockMaxRows rows
+/// outside the small grids: there the register-heavy tiles (5x5 16-bit 4 x
+/// 16: 165 registers) leave one or two 256-thread blocks per SM and grids
+/// of a few hundred blocks end in a partly filled wave; half-size blocks
+/// halve that quantum (docs/KernelSelection.md, "strided forward").
+/// Elsewhere 0 (256).
+constexpr int64_t kHalfBlockMaxRows = 7, kHalfBlockThreads = 128;
+int64_t forwardBlockThreads(ShapedType out, bool small) {
+  return !small && out.getDimSize(1) <= kHalfBlockMaxRows ? kHalfBlockThreads
+                                                          : 0;
+}
+
 /// #dwc.strided_forward for a strided dwc.depthwise_conv2d.
 Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
                                std::string &why) {
@@ -155,8 +167,10 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
       g ? g.getLoadsFirst()
         : small && loadsFirstFits(cast<DepthwiseConv2DOp>(op), V, rows,
                                   columns);
+  int64_t blockThreads = g ? g.getBlockThreads()
+                           : forwardBlockThreads(out, small);
   return StridedForwardKernelAttr::get(op->getContext(), V, rows, columns,
-                                       loadsFirst);
+                                       loadsFirst, blockThreads);
 }
 
 /// #dwc.strided_gather for a strided dwc.depthwise_conv2d_backward_data.

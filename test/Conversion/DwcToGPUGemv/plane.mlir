@@ -137,3 +137,50 @@ func.func @left_alone(%x: memref<1x7x7x8xf16>, %w: memref<7x7x8xf16>, %y: memref
     {dwc.kernel = #dwc.plane<channels = 2, block_channels = 8, rows = 2, columns = 7, band = 7>} -> tensor<1x7x7x8xf16>
   return %r : tensor<1x7x7x8xf16>
 }
+
+// -----
+
+// Strided forward (2 x 2, 5x5, f16 2 x 14 x 14 x 16): the band of 7 output
+// rows stages its windows' 6 x 2 + 5 = 17 rows of 17 positions (16 channels
+// in 128-bit vectors); a 1 x 7 tile (8 lanes x 7 strips = 56 threads) reads
+// 5 input rows of a 6 x 2 + 5 = 17-vector window each, output i taking
+// vectors 2i .. 2i + 4: 35 FMAs per row, the row stored after the last.
+// CHECK-LABEL: func @f16_s2
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c2{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c56{{[^,]*}},
+// CHECK-SAME: function(@f16_s2_plane) workgroup(%[[P:.*]] : memref<17x17x16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK-COUNT-25: vector.load %arg1{{.*}} : memref<5x5x16xf16>, vector<2xf16>
+// CHECK-COUNT-17: vector.load %[[P]]
+// CHECK-COUNT-35: vector.fma
+// CHECK-COUNT-17: vector.load %[[P]]
+// CHECK-COUNT-35: vector.fma
+// CHECK-COUNT-17: vector.load %[[P]]
+// CHECK-COUNT-35: vector.fma
+// CHECK-COUNT-17: vector.load %[[P]]
+// CHECK-COUNT-35: vector.fma
+// CHECK-COUNT-17: vector.load %[[P]]
+// CHECK-COUNT-35: vector.fma
+// CHECK-COUNT-7: vector.store {{.*}}, %arg2
+// CHECK-NOT: vector.load %[[P]]
+func.func @f16_s2(%x: memref<2x14x14x16xf16>, %w: memref<5x5x16xf16>, %y: memref<2x7x7x16xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<2x14x14x16xf16>, memref<5x5x16xf16>) outs(%y : memref<2x7x7x16xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.plane<channels = 2, block_channels = 16, rows = 1, columns = 7, band = 7>}
+  return
+}
+
+// -----
+
+// A stride larger than the filter (3 x 3 on 2x2): of the tile's (2 - 1) x
+// 3 + 2 = 5 input rows the third feeds no output and is not read; of each
+// 8-vector window the columns 2 and 5 feed none (4 rows x 6 loads, 2 x 2
+// FMAs per output row and column); an 11 x 9 staged band of 4 rows.
+// CHECK-LABEL: func @f32_s3_2x2
+// CHECK: function(@f32_s3_2x2_plane) workgroup(%[[P:.*]] : memref<11x9x4xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK-COUNT-24: vector.load %[[P]]
+// CHECK-NOT: vector.load %[[P]]
+func.func @f32_s3_2x2(%x: memref<1x10x8x4xf32>, %w: memref<2x2x4xf32>, %y: memref<1x4x3x4xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x10x8x4xf32>, memref<2x2x4xf32>) outs(%y : memref<1x4x3x4xf32>)
+    strides = [3, 3] dilations = [1, 1] padding = [0, 1, 1, 0] {dwc.kernel = #dwc.plane<channels = 1, block_channels = 4, rows = 2, columns = 3, band = 4>}
+  return
+}

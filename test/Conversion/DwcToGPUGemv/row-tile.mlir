@@ -316,3 +316,15 @@ func.func @f32_5x5_by_rows(%x: memref<1x14x14x672xf32>, %w: memref<5x5x672xf32>,
     {dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers">}
   return
 }
+
+// -----
+
+// A requested block_threads: 1 x 8 x 16 x 64 f16 in 4 x 4 tiles of 4
+// channels (2 x 4 x 16 = 128 threads) as 4 blocks of 32.
+// CHECK-LABEL: func @f16_block_threads
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c4{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c32{{[^,]*}},
+func.func @f16_block_threads(%x: memref<1x8x16x64xf16>, %w: memref<3x3x64xf16>, %y: memref<1x8x16x64xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<1x8x16x64xf16>, memref<3x3x64xf16>) outs(%y : memref<1x8x16x64xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers", block_threads = 32>}
+  return
+}

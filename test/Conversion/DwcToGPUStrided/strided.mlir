@@ -116,3 +116,23 @@ func.func @fwd_5x5_s2_by_columns(%x: memref<1x28x28x240xf32>, %w: memref<5x5x240
     {dwc.kernel = #dwc.strided_forward<channels = 1, rows = 1, columns = 2>}
   return
 }
+
+// -----
+
+// block_threads: the 1-D grid of a requested 64-thread block (2 images x
+// 2 x 2 tiles of 2 x 2 outputs x 2 channel pairs: 16 threads, one block
+// with the tail guarded), and the selector's 128 on a 7-row output at
+// batch 64 (64 x 2 x 1 x 336 threads of 4 x 7 (4 x 16 clamped) tiles: 336
+// blocks, 168 of 256).
+// CHECK-LABEL: func @block_threads
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c1{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c64{{[^,]*}},
+// CHECK: arith.cmpi slt, {{.*}}, %c16
+// CHECK: gpu.launch blocks({{[^)]*}}) in ({{[^,]*}} = %c336{{[^,]*}}, {{[^)]*}}) threads({{[^)]*}}) in ({{[^,]*}} = %c128{{[^,]*}},
+func.func @block_threads(%x: memref<2x8x8x4xf16>, %w: memref<3x3x4xf16>, %y: memref<2x4x4x4xf16>,
+    %x2: memref<64x14x14x672xf16>, %w2: memref<5x5x672xf16>, %y2: memref<64x7x7x672xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<2x8x8x4xf16>, memref<3x3x4xf16>) outs(%y : memref<2x4x4x4xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2, block_threads = 64>}
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y2 : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  return
+}

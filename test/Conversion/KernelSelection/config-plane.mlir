@@ -144,3 +144,30 @@ func.func @plane_f32_5x5(%x0: memref<64x14x14x480xf32>, %w0: memref<5x5x480xf32>
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   return
 }
+
+// -----
+
+// Strided forward ops: the plane only on request (the strided forward
+// kernel is chosen, the plane's refusal reported); #dwc.plane<> completed
+// with channel groups of 64 bytes per position (16-bit: 32 channels, f32:
+// 16), bands of fewer rows where the staged windows exceed 48 KiB (56 x 56
+// outputs of 2 rows), the whole 7-row plane at 14 x 14.
+// CHECK-LABEL: func @strided
+// CHECK: dwc.kernel = #dwc.strided_forward<
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 7>
+// CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 7>
+// CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 16, rows = 2, columns = 8, band = 2>
+// WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: {{.*}}plane (strided: on request only (the strided forward kernel is chosen))
+func.func @strided(%x: memref<64x14x14x672xf16>, %w: memref<5x5x672xf16>, %y: memref<64x7x7x672xf16>,
+    %x2: memref<64x14x14x576xf32>, %w2: memref<3x3x576xf32>, %y2: memref<64x7x7x576xf32>,
+    %x3: memref<64x112x112x96xf16>, %w3: memref<3x3x96xf16>, %y3: memref<64x56x56x96xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.plane<>}
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<64x14x14x576xf32>, memref<3x3x576xf32>) outs(%y2 : memref<64x7x7x576xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.plane<>}
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<64x112x112x96xf16>, memref<3x3x96xf16>) outs(%y3 : memref<64x56x56x96xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.plane<>}
+  return
+}

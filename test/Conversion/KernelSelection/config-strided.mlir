@@ -150,7 +150,7 @@ func.func @refused(%dy1: memref<1x8x8x32xf32>, %w: memref<3x3x32xf32>, %dx: memr
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2>
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2>
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
-// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 2, columns = 2, block_threads = 128>
 func.func @forward_rows_16bit(%x0: tensor<64x112x112x96xf16>, %w0: tensor<3x3x96xf16>, %x1: tensor<64x56x56x144xbf16>, %w1: tensor<3x3x144xbf16>, %x2: tensor<64x112x112x96xf32>, %w2: tensor<3x3x96xf32>, %x3: tensor<64x14x14x576xf16>, %w3: tensor<3x3x576xf16>) -> (tensor<64x56x56x96xf16>, tensor<64x28x28x144xbf16>, tensor<64x56x56x96xf32>, tensor<64x7x7x576xf16>) {
   %e0 = tensor.empty() : tensor<64x56x56x96xf16>
   %y0 = dwc.depthwise_conv2d ins(%x0, %w0 : tensor<64x112x112x96xf16>, tensor<3x3x96xf16>) outs(%e0 : tensor<64x56x56x96xf16>)
@@ -191,5 +191,45 @@ func.func @forward_16bit_rule_edges(%x: memref<64x56x56x144xf16>, %w5: memref<5x
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<rows = 1, columns = 4>}
   dwc.depthwise_conv2d ins(%xo, %wo : memref<64x56x56x145xf16>, memref<3x3x145xf16>) outs(%yo : memref<64x28x28x145xf16>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  return
+}
+
+// -----
+
+// Threads per block: 128 on outputs of at most 7 rows outside the small
+// grids (batch 64, 14 x 14 inputs, 5x5 and 3x3, every type); 256 (left out)
+// on 8+ output rows and on the batch-1 small grids; a requested value is
+// kept (256 written out too), and a complete configuration without it
+// stays at 256.
+// CHECK-LABEL: func @forward_block_threads
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 128>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 128>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 8, block_threads = 128>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 1, columns = 2, loads_first = 1>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 256>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 32>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16>{{[}]}}
+func.func @forward_block_threads(%x: memref<64x14x14x672xf16>, %w: memref<5x5x672xf16>, %y: memref<64x7x7x672xf16>,
+    %xb: memref<64x14x14x672xbf16>, %wb: memref<5x5x672xbf16>, %yb: memref<64x7x7x672xbf16>,
+    %x3: memref<64x14x14x576xf32>, %w3: memref<3x3x576xf32>, %y3: memref<64x7x7x576xf32>,
+    %x2: memref<64x28x28x240xf16>, %w2: memref<5x5x240xf16>, %y2: memref<64x14x14x240xf16>,
+    %x1: memref<1x14x14x672xf16>, %y1: memref<1x7x7x672xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%xb, %wb : memref<64x14x14x672xbf16>, memref<5x5x672xbf16>) outs(%yb : memref<64x7x7x672xbf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x3, %w3 : memref<64x14x14x576xf32>, memref<3x3x576xf32>) outs(%y3 : memref<64x7x7x576xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%y2 : memref<64x14x14x240xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x1, %w : memref<1x14x14x672xf16>, memref<5x5x672xf16>) outs(%y1 : memref<1x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.strided_forward<block_threads = 256>}
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 32>}
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x14x14x672xf16>, memref<5x5x672xf16>) outs(%y : memref<64x7x7x672xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16>}
   return
 }

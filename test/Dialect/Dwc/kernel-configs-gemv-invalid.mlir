@@ -279,3 +279,30 @@ func.func @row_tile_loads_first_negative(%x: tensor<1x8x8x32xf32>, %w: tensor<3x
     strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<loads_first = -1>} -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
 }
+
+// -----
+
+func.func @row_tile_block_threads_small(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{block_threads = 16 is not 0 or a power of two in [32, 1024]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<block_threads = 16>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @row_tile_block_threads_not_pow2(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{block_threads = 96 is not 0 or a power of two in [32, 1024]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<block_threads = 96>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @row_tile_block_threads_large(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{block_threads = 2048 is not 0 or a power of two in [32, 1024]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.row_tile<block_threads = 2048>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}

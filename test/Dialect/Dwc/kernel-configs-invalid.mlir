@@ -164,3 +164,30 @@ func.func @strided_forward_loads_first(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<loads_first = 3>} -> tensor<1x4x4x32xf32>
   return %r : tensor<1x4x4x32xf32>
 }
+
+// -----
+
+func.func @strided_forward_block_threads_small(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{block_threads = 16 is not 0 or a power of two in [32, 1024]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<block_threads = 16>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @strided_forward_block_threads_not_pow2(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{block_threads = 192 is not 0 or a power of two in [32, 1024]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<block_threads = 192>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+
+// -----
+
+func.func @strided_forward_block_threads_large(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  // expected-error @+1 {{block_threads = 2048 is not 0 or a power of two in [32, 1024]}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x4x4x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_forward<block_threads = 2048>} -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}

@@ -117,3 +117,25 @@ func.func @plane_grid(%x: tensor<4096x1x1x1048576xf32>, %w: tensor<1x1x1048576xf
     strides = [1, 1] dilations = [1, 1] padding = [0, 0, 0, 0] {dwc.kernel = #dwc.plane<channels = 1, block_channels = 1, rows = 1, columns = 1, band = 1>} -> tensor<4096x1x1x1048576xf32>
   return %r : tensor<4096x1x1x1048576xf32>
 }
+
+// -----
+
+// Strided forward ops take the plane kernel; strided backward data does not.
+func.func @plane_strided_backward_data(%dy: tensor<1x4x4x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // expected-error @+1 {{does not fit this op: stride is not 1 (backward data)}}
+  %r = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x4x4x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.plane<channels = 1>} -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// The strided windows' rows count against the staged bytes: a band of 8
+// output rows stages 17 x 113 positions of 8 f32 channels (61 KiB; at
+// stride 1 it would be 10 x 58).
+func.func @plane_strided_staged_bytes(%x: tensor<1x112x112x1024xf32>, %w: tensor<3x3x1024xf32>, %y: tensor<1x56x56x1024xf32>) -> tensor<1x56x56x1024xf32> {
+  // expected-error @+1 {{does not fit this op: a staged plane of}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x112x112x1024xf32>, tensor<3x3x1024xf32>) outs(%y : tensor<1x56x56x1024xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.plane<channels = 1, block_channels = 8, rows = 2, columns = 8, band = 8>} -> tensor<1x56x56x1024xf32>
+  return %r : tensor<1x56x56x1024xf32>
+}

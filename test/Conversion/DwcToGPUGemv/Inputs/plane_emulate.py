@@ -33,6 +33,14 @@ def plane_cases(rng):
         dw(rng, "pl_f16_odd_hw", "f16", 1, 13, 11, 12, 7, 7, pad=(3, 3, 3, 3)),
         dw(rng, "pl_f16_asym", "f16", 1, 11, 9, 4, 5, 3, pad=(2, 1, 0, 2)),
         dw(rng, "pl_f32_3x3_c6", "f32", 2, 5, 6, 6, 3, 3, pad=(1, 1, 1, 1)),
+        # Strided forward ops (the windows' rows staged): stride 2 on
+        # 5x5 / 3x3, odd maps, W < FW, unequal strides, a stride larger
+        # than the filter (rows and columns no output reads).
+        dw(rng, "pl_s2_f16_5x5_c12", "f16", 2, 14, 14, 12, 5, 5, st=(2, 2), pad=(2, 2, 2, 2)),
+        dw(rng, "pl_s2_bf16_3x3_odd_bias", "bf16", 1, 13, 11, 20, 3, 3, st=(2, 2), pad=(1, 1, 1, 1), bias=True),
+        dw(rng, "pl_s2_f32_w_lt_fw", "f32", 1, 9, 4, 4, 5, 5, st=(2, 2), pad=(2, 2, 2, 2)),
+        dw(rng, "pl_s23_f32_asym", "f32", 2, 7, 9, 4, 3, 2, st=(2, 3), pad=(1, 0, 0, 1)),
+        dw(rng, "pl_s3_f16_2x2", "f16", 1, 10, 8, 12, 2, 2, st=(3, 3), pad=(0, 1, 1, 0)),
         bd(rng, "pl_bwd_f16_7x7_c12", "f16", 2, 14, 14, 12, 7, 7, pad=(3, 3, 3, 3)),
         bd(rng, "pl_bwd_bf16_asym", "bf16", 1, 9, 7, 4, 4, 2, pad=(1, 2, 1, 0)),
         bd(rng, "pl_bwd_f32_5x5", "f32", 1, 8, 9, 4, 5, 5, pad=(2, 2, 2, 2)),

@@ -7,6 +7,7 @@
 
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -36,9 +37,11 @@ std::string choiceIneligibility(StringRef name, StringRef value,
 }
 
 /// The GEMV family's rules plus the filter bound of the row-tile and plane
-/// kernels (<= 49 taps).
-std::string tapBoundedIneligibility(Operation *op) {
-  std::string why = gemvIneligibility(op);
+/// kernels (<= 49 taps); `stridedForward`: a forward op may have strides.
+std::string tapBoundedIneligibility(Operation *op,
+                                    bool stridedForward = false) {
+  std::string why = stridedForward ? planeIneligibility(op)
+                                   : gemvIneligibility(op);
   if (!why.empty())
     return why;
   ArrayRef<int64_t> f = filterShape(op);
@@ -50,7 +53,10 @@ std::string tapBoundedIneligibility(Operation *op) {
 }
 } // namespace
 
-std::string dwc::gemvIneligibility(Operation *op) {
+namespace {
+/// gemvIneligibility, with strides other than 1 allowed on the forward op
+/// where `stridedForward`.
+std::string depthwiseIneligibility(Operation *op, bool stridedForward) {
   std::optional<DepthwiseConvView> c = depthwiseConvViewOf(op);
   if (!c)
     return "not a depthwise convolution forward or backward-data op";
@@ -62,8 +68,12 @@ std::string dwc::gemvIneligibility(Operation *op) {
     return "element type is not f32, f16 or bf16";
   if (!c->acc.isF32())
     return "accumulation type is not f32";
-  if (llvm::any_of(c->strides, [](int64_t s) { return s != 1; }))
-    return "stride is not 1";
+  bool strided = llvm::any_of(c->strides, [](int64_t s) { return s != 1; });
+  if (strided && !(stridedForward && isa<DepthwiseConv2DOp>(op)))
+    return stridedForward ? "stride is not 1 (backward data)"
+                          : "stride is not 1";
+  if (llvm::any_of(c->strides, [](int64_t s) { return s < 1; }))
+    return "stride is not positive";
   if (llvm::any_of(c->dilations, [](int64_t d) { return d != 1; }))
     return "dilation is not 1";
   if (llvm::any_of(c->padding, [](int64_t p) { return p < 0; }))
@@ -76,6 +86,21 @@ std::string dwc::gemvIneligibility(Operation *op) {
     return "padding larger than the filter extent minus one (negative "
            "transposed padding)";
   return "";
+}
+} // namespace
+
+std::string dwc::gemvIneligibility(Operation *op) {
+  return depthwiseIneligibility(op, /*stridedForward=*/false);
+}
+
+std::string dwc::planeIneligibility(Operation *op) {
+  return depthwiseIneligibility(op, /*stridedForward=*/true);
+}
+
+std::array<int64_t, 2> dwc::planeStrides(Operation *op) {
+  if (auto fwd = dyn_cast<DepthwiseConv2DOp>(op))
+    return {fwd.getStrides()[0], fwd.getStrides()[1]};
+  return {1, 1};
 }
 
 std::pair<int64_t, int64_t> dwc::gemvPadding(Operation *op) {
@@ -161,6 +186,11 @@ std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
                              kRowTileMaxBlocksPerSm);
   if (why.empty())
     why = rangeIneligibility("loads_first", getLoadsFirst(), 0, 1);
+  int64_t bt = getBlockThreads();
+  if (why.empty() && bt != 0 &&
+      (bt < 32 || bt > kRowTileMaxBlockThreads || !llvm::isPowerOf2_64(bt)))
+    why = "block_threads = " + std::to_string(bt) +
+          " is not 0 or a power of two in [32, 1024]";
   return why;
 }
 
@@ -177,7 +207,8 @@ int64_t firstLoadWavefronts(const PlaneLayout &l, int64_t pitch) {
   int64_t lanes = l.CB / l.V;
   for (int64_t t = 0; t < std::min<int64_t>(32, l.threads); ++t) {
     int64_t s = t / lanes, sr = s / l.colTiles, sc = s % l.colTiles;
-    int64_t word = (sr * l.TH * pitch + sc * l.TM) * l.CB + t % lanes * l.V;
+    int64_t word = (sr * l.TH * l.sh * pitch + sc * l.TM * l.sw) * l.CB +
+                   t % lanes * l.V;
     for (int64_t k = 0; k < l.V; ++k)
       banks[(word + k) % 32].insert(word + k);
   }
@@ -204,8 +235,11 @@ PlaneLayout dwc::planeLayoutOf(Operation *op, int64_t channels,
   l.rowTiles = llvm::divideCeil(l.band, l.TH);
   l.colTiles = llvm::divideCeil(OW, l.TM);
   l.threads = l.CB / l.V * l.rowTiles * l.colTiles;
-  l.stagedRows = l.band + f[0] - 1;
-  l.stagedCols = OW + f[1] - 1;
+  auto [sh, sw] = planeStrides(op);
+  l.sh = sh;
+  l.sw = sw;
+  l.stagedRows = (l.band - 1) * sh + f[0];
+  l.stagedCols = (OW - 1) * sw + f[1];
   // Staging vectors: up to 128 bits of the input, dividing CB.
   int64_t bits = out.getElementType().getIntOrFloatBitWidth();
   l.stageVector = 1;
@@ -254,7 +288,7 @@ std::string planeChannelsIneligibility(Operation *op, PlaneKernelAttr config) {
 } // namespace
 
 std::string PlaneKernelAttr::whyNotFor(Operation *op) const {
-  std::string why = tapBoundedIneligibility(op);
+  std::string why = tapBoundedIneligibility(op, /*stridedForward=*/true);
   if (!why.empty())
     return why;
   why = planeChannelsIneligibility(op, *this);

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Operation.h"
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 
@@ -21,6 +22,10 @@ inline constexpr int64_t kRowTileMaxTaps = 49;
 /// Most blocks per SM a row-tile launch bound may ask for (256-thread
 /// blocks; no chip holds more than 2048 resident threads per SM).
 inline constexpr int64_t kRowTileMaxBlocksPerSm = 8;
+/// Threads per block of the row tiles: the default (`block_threads` = 0)
+/// and the most a configuration may ask for.
+inline constexpr int64_t kRowTileBlockThreads = 256;
+inline constexpr int64_t kRowTileMaxBlockThreads = 1024;
 
 /// Why `op` (a depthwise convolution forward or backward-data op, on tensors
 /// or buffers) cannot take the GEMV and row-tile kernels, whatever their
@@ -29,6 +34,14 @@ inline constexpr int64_t kRowTileMaxBlocksPerSm = 8;
 /// backward data a transposed padding that is not negative. Empty if it
 /// can.
 std::string gemvIneligibility(Operation *op);
+
+/// The plane kernel's rules: gemvIneligibility's, with any positive stride
+/// on the forward op (its staged rows are the strided windows' input rows).
+std::string planeIneligibility(Operation *op);
+
+/// The plane kernel's strides of `op` (height, width): the forward op's,
+/// 1 x 1 for backward data.
+std::array<int64_t, 2> planeStrides(Operation *op);
 
 /// The padding the stride-1 forward kernels apply to `op`'s input (top,
 /// left): the op's own, or for backward data the transposed padding
@@ -45,10 +58,12 @@ inline constexpr int64_t kPlaneMaxSharedBytes = 48 * 1024;
 /// emitter): a block of `threads` = (CB / V) channel lanes x rowTiles x
 /// colTiles strips owns CB channels of `band` output rows of one image and
 /// stages `stagedRows` x `pitch` positions x CB channels of f32 (the band's
-/// input rows with their halo; `stagedCols` of the `pitch` positions are
-/// used, the rest pads the rows against shared-memory bank conflicts).
+/// input rows with their halo: (band - 1) x sh + FH rows of (OW - 1) x sw +
+/// FW positions under strides sh x sw; `stagedCols` of the `pitch`
+/// positions are used, the rest pads the rows against shared-memory bank
+/// conflicts).
 struct PlaneLayout {
-  int64_t V, CB, TH, TM, band, bands, rowTiles, colTiles, threads;
+  int64_t V, CB, TH, TM, band, bands, rowTiles, colTiles, threads, sh, sw;
   int64_t stagedRows, stagedCols, pitch, stageVector;
   int64_t sharedBytes() const { return stagedRows * pitch * CB * 4; }
 };

@@ -61,7 +61,10 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
     * `loads_first`: 0 (default, left out when printed): the input rows
       are loaded row by row, each before its FMAs; 1: every input vector
       of the tile is loaded before the first FMA, so that a thread waits
-      for memory once (for grids too small to hide a latency per row).
+      for memory once (for grids too small to hide a latency per row);
+    * `block_threads`: threads per block, a power of two in [32, 1024]; 0
+      (default, left out when printed): 256 (`min_blocks_per_sm` counts
+      blocks of this size).
 
     ```mlir
     {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">}
@@ -73,7 +76,8 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
                         DefaultValuedParameter<"int64_t", "0">:$columns,
                         StringRefParameter<"", "\"\"">:$filter,
                         DefaultValuedParameter<"int64_t", "0">:$min_blocks_per_sm,
-                        DefaultValuedParameter<"int64_t", "0">:$loads_first);
+                        DefaultValuedParameter<"int64_t", "0">:$loads_first,
+                        DefaultValuedParameter<"int64_t", "0">:$block_threads);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -18,6 +18,11 @@ namespace dwc {
 /// filter lives in registers).
 inline constexpr int64_t kStridedMaxTaps = 49;
 
+/// Threads per block of the strided kernels: the default (a configuration's
+/// `block_threads` = 0) and the most a configuration may ask for.
+inline constexpr int64_t kStridedBlockThreads = 256;
+inline constexpr int64_t kStridedMaxBlockThreads = 1024;
+
 /// Why `op` (a depthwise convolution forward or backward-data op, on tensors
 /// or buffers) cannot take the strided kernels, or an empty string.
 std::string stridedIneligibility(Operation *op);

@@ -25,19 +25,24 @@ def Dwc_StridedForwardKernelAttr
       vector of the tile is loaded before the first FMA, with an explicit
       register budget (`nvvm.maxnreg`) so that ptxas keeps them there: a
       thread waits for memory once (grids too small to hide a latency per
-      column).
+      column);
+    * `block_threads`: threads per block, a power of two in [32, 1024]; 0
+      (default, left out when printed): 256. Fewer on small grids spread
+      the blocks evenly over the SMs.
 
     Both tile sizes are clamped to the output's height and width.
 
     ```mlir
     {dwc.kernel = #dwc.strided_forward<channels = 4, rows = 1, columns = 4>}
     {dwc.kernel = #dwc.strided_forward<channels = 1, rows = 1, columns = 2, loads_first = 1>}
+    {dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 64>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
                         DefaultValuedParameter<"int64_t", "0">:$rows,
                         DefaultValuedParameter<"int64_t", "0">:$columns,
-                        DefaultValuedParameter<"int64_t", "0">:$loads_first);
+                        DefaultValuedParameter<"int64_t", "0">:$loads_first,
+                        DefaultValuedParameter<"int64_t", "0">:$block_threads);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
