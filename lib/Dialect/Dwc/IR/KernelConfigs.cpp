@@ -107,6 +107,16 @@ std::string dwc::rangeIneligibility(StringRef name, int64_t v, int64_t lo,
       .str();
 }
 
+std::string dwc::blockThreadsIneligibility(int64_t blockThreads,
+                                           int64_t maxThreads) {
+  if (blockThreads == 0 || (blockThreads >= 32 && blockThreads <= maxThreads &&
+                            llvm::isPowerOf2_64(blockThreads)))
+    return "";
+  return ("block_threads = " + Twine(blockThreads) +
+          " is not 0 or a power of two in [32, " + Twine(maxThreads) + "]")
+      .str();
+}
+
 std::string dwc::channelsIneligibility(Type elem, int64_t C,
                                        int64_t channels) {
   if (channels == 0)

@@ -74,6 +74,11 @@ std::string operandsIneligibility(Operation *op, Type elem,
 std::string rangeIneligibility(StringRef name, int64_t v, int64_t lo,
                                int64_t hi);
 
+/// Why `blockThreads` (0: not set, the family's default) is not a power of
+/// two in [32, `maxThreads`]; or "".
+std::string blockThreadsIneligibility(int64_t blockThreads,
+                                      int64_t maxThreads);
+
 /// Why `channels` channels per thread do not suit element type `elem` and
 /// `C` channels (a power of two of 32 to 128 bits, 16 bits and up for f32,
 /// dividing C), or an empty string.

@@ -7,7 +7,6 @@
 
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -186,11 +185,9 @@ std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
                              kRowTileMaxBlocksPerSm);
   if (why.empty())
     why = rangeIneligibility("loads_first", getLoadsFirst(), 0, 1);
-  int64_t bt = getBlockThreads();
-  if (why.empty() && bt != 0 &&
-      (bt < 32 || bt > kRowTileMaxBlockThreads || !llvm::isPowerOf2_64(bt)))
-    why = "block_threads = " + std::to_string(bt) +
-          " is not 0 or a power of two in [32, 1024]";
+  if (why.empty())
+    why = blockThreadsIneligibility(getBlockThreads(),
+                                    kRowTileMaxBlockThreads);
   return why;
 }
 

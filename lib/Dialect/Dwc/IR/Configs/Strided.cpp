@@ -8,7 +8,6 @@
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dwc;
@@ -72,11 +71,9 @@ std::string StridedForwardKernelAttr::whyNotFor(Operation *op) const {
     why = rangeIneligibility("columns", getColumns(), 1, 32);
   if (why.empty())
     why = rangeIneligibility("loads_first", getLoadsFirst(), 0, 1);
-  int64_t bt = getBlockThreads();
-  if (why.empty() && bt != 0 &&
-      (bt < 32 || bt > kStridedMaxBlockThreads || !llvm::isPowerOf2_64(bt)))
-    why = "block_threads = " + std::to_string(bt) +
-          " is not 0 or a power of two in [32, 1024]";
+  if (why.empty())
+    why = blockThreadsIneligibility(getBlockThreads(),
+                                    kStridedMaxBlockThreads);
   return why;
 }
 
