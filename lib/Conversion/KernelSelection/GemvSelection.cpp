@@ -46,10 +46,14 @@ bool tensorCoresTake(const Sizes &s) {
   return !s.elem.isF32() && s.FW >= kTensorCoreMinFilterWidth && s.C % 8 == 0;
 }
 
-/// Why the family leaves `op` to an earlier one or to the direct kernel.
-std::string familyIneligibility(Operation *op, Attribute given) {
-  std::string why = gemvIneligibility(op);
-  if (why.empty() && !given && tensorCoresTake(sizesOf(op)))
+/// Why the family leaves `op` to an earlier one or to the direct kernel
+/// (`plane`: the plane kernel's rules, which take strided forward ops; the
+/// tensor-core kernels take no strided op).
+std::string familyIneligibility(Operation *op, Attribute given,
+                                bool plane = false) {
+  std::string why = plane ? planeIneligibility(op) : gemvIneligibility(op);
+  if (why.empty() && !given && !sizesOf(op).strided() &&
+      tensorCoresTake(sizesOf(op)))
     why = "f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)";
   return why;
 }
@@ -436,14 +440,10 @@ bool planeByDefault(const Sizes &s) {
 Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
   auto g = dyn_cast_or_null<PlaneKernelAttr>(given);
-  why = planeIneligibility(op);
+  why = familyIneligibility(op, given, /*plane=*/true);
   if (!why.empty())
     return {};
   Sizes s = sizesOf(op);
-  if (!given && !s.strided() && tensorCoresTake(s)) {
-    why = "f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)";
-    return {};
-  }
   if (s.FH > kRowTileMaxTaps || s.FW > kRowTileMaxTaps ||
       s.FH * s.FW > kRowTileMaxTaps) {
     why = "filter of more than 49 taps";
