@@ -2,7 +2,7 @@
 //
 // #dwc.mma_band and #dwc.mma_ring for stride-1 f16/bf16 depthwise
 // convolutions and input gradients from FW = 9 (evidence:
-// docs/KernelSelection.md, "tensor cores"): the band kernel with filter
+// docs/KernelSelection.md, "tensor-core band / fragments"): the band kernel with filter
 // pairs, split copies and unrolled slices where its ring fits the shared
 // memory budget, on sm_90 its rows / warp channels / filter rows / barriers
 // chosen per shape; else the fragment row ring; else per-fragment stages.
@@ -20,9 +20,11 @@ using namespace mlir;
 using namespace mlir::dwc;
 
 namespace {
-/// Narrower filters are faster on the CUDA-core GEMV kernels (measured: the
-/// GEMV kernel up to FW = 7, the ring kernel from FW = 9;
-/// bench/results/2026-11-30-fwd16-v3.md).
+/// Narrower filters are faster on the CUDA-core kernels (measured: the GEMV
+/// kernel up to FW = 7, the ring kernel from FW = 9,
+/// bench/results/2026-11-30-fwd16-v3.md; the real-network 3x3-7x7 layers
+/// at batch 32 / 64 run 1.1-5x slower on either tensor-core kernel,
+/// docs/KernelSelection.md, "tensor-core band / fragments").
 constexpr int64_t kMinFilterWidth = 9;
 /// Shared memory the band and fragment rings may take per block (two-row
 /// band blocks on sm_90: all of the target's).
