@@ -376,6 +376,33 @@ def check_module(res):
                 dwc_kernel=ok, rel_err=rel_err(y, yr),
                 ok=bool(ok and y.dtype == yr.dtype and rel_err(y, yr) <= 1e-2))
     check_autocast_training(res, m, ref, x)
+    check_compiled_training(res, m, ref, x)
+
+
+def check_compiled_training(res, m, ref, x):
+    """torch.compile(module) trained under autocast: AOTAutograd traces the
+    op's C++ autograd node with fake tensors (its dW / dB helpers must not
+    launch on them); outputs and gradients agree with PyTorch's eager
+    autocast ones."""
+    import torch
+    gy = torch.randn_like(ref(x))
+
+    def grads(base, run):
+        xi = x.detach().requires_grad_(True)
+        base.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.float16):
+            y = run(xi)
+        y.backward(gy.to(y.dtype))
+        return [y.detach(), xi.grad, base.weight.grad, base.bias.grad]
+    try:
+        want = grads(ref, ref)
+        got = grads(m, torch.compile(m))
+        e = max(rel_err(a, b) for a, b in zip(got, want))
+        res.add(section="correctness", op="compiled_autocast_train", rel_err=e,
+                ok=bool(e <= 1e-2))
+    except Exception as ex:  # report, do not hide
+        res.add(section="correctness", op="compiled_autocast_train", ok=False,
+                error=repr(ex)[:300])
 
 
 def check_autocast_training(res, m, ref, x):
@@ -884,7 +911,34 @@ def time_graphs(res_row, models, xs, target, amp, train, rounds=8, burst=10):
         res_row["graph_error"] = repr(e)[:300]
 
 
+def time_compiled(res_row, models, xs, target, amp, train, rounds=8):
+    """Adds compiled_ms (time_steps over steps of torch.compile(model),
+    inductor's default mode: the user path of a compiled model, the eager
+    host cost of PyTorch's own ops mostly gone) of stock vs dwc to res_row,
+    with each side's compile time; an error is reported."""
+    import torch
+    from dwc_torch.converter import time_steps
+    try:
+        steps, compile_s = {}, {}
+        for k, m in models.items():
+            t0 = time.time()
+            steps[k] = _step_fn(torch.compile(m), xs, target, amp, train)
+            for _ in range(3):  # compiles on the first call
+                steps[k]()
+            torch.cuda.synchronize()
+            compile_s[k] = round(time.time() - t0, 1)
+        t = time_steps(steps, rounds=rounds, burst=4)
+        res_row["compiled_ms"] = {k: round(min(v), 3) for k, v in t.items()}
+        res_row["compiled_speedup"] = round(min(t["stock"]) / min(t["dwc"]), 4)
+        res_row["compiled_speedup_paired"] = round(statistics.median(
+            a / b for a, b in zip(t["stock"], t["dwc"])), 4)
+        res_row["compile_s"] = compile_s
+    except Exception as e:  # report, do not hide
+        res_row["compiled_error"] = repr(e)[:300]
+
+
 ROUNDS = [8]
+COMPILED = [False]
 PROFILE_STEPS = [0]
 GRAPHS = [True]
 GRAPHS_TRAIN = [False]
@@ -967,6 +1021,9 @@ def bench_model(res, name, dt, batch, train):
     # input and optimizer (fixed, bench/results/2026-12-02-torch-e2e-v7.md).
     if GRAPHS[0] and (not train or GRAPHS_TRAIN[0]):
         time_graphs(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train)
+    if COMPILED[0]:
+        time_compiled(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train,
+                      rounds=args_rounds())
     if PROFILE_STEPS[0]:
         extra.update(profile_row(stock, ours, steps))
     # The dwc side's counters over its 3 warm-up steps (per step): kernel
@@ -1109,6 +1166,8 @@ def main():
                    help="no CUDA-graph timing of the whole step (graph_ms)")
     r.add_argument("--graphs-train", action="store_true",
                    help="CUDA-graph timing of training steps too (see GRAPHS_TRAIN)")
+    r.add_argument("--compiled", action="store_true",
+                   help="also time both sides as torch.compile(model) (compiled_ms)")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
@@ -1117,6 +1176,7 @@ def main():
         GRAPHS[0] = not args.no_graphs
         GRAPHS_TRAIN[0] = args.graphs_train
         PROFILE_STEPS[0] = args.profile_steps
+        COMPILED[0] = args.compiled
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

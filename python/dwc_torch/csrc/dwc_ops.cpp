@@ -242,8 +242,21 @@ bool cachedFilter(const c10::optional<at::Tensor> &hwc, const at::Tensor &weight
          reinterpret_cast<uintptr_t>(hwc->data_ptr()) % 16 == 0;
 }
 
+// Whether `t` is a tensor of torch.compile / torch.export tracing (fake or
+// functional tensors, other Python subclasses, or under a Python dispatch
+// mode): it has no data for a kernel launch, so the helpers that launch
+// kernels directly (the autograd node's dW / dB) take PyTorch's ops, which
+// trace, for it.
+bool traced(const at::Tensor &t) {
+  static const c10::DispatchKeySet keys({c10::DispatchKey::Python,
+                                         c10::DispatchKey::PythonTLSSnapshot,
+                                         c10::DispatchKey::Functionalize});
+  return t.key_set().has_any(keys) ||
+         c10::impl::tls_local_dispatch_key_set().included_.has_any(keys);
+}
+
 bool usable(const at::Tensor &x) {
-  return x.dim() == 4 && x.numel() > 0 && dtypeId(x.scalar_type()) >= 0;
+  return x.dim() == 4 && x.numel() > 0 && dtypeId(x.scalar_type()) >= 0 && !traced(x);
 }
 
 int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t p1) {
@@ -1380,4 +1393,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "autocast calls with a cached filter take the f32 master weight (True, default)");
   m.def("set_light_autograd_node", [](bool on) { lightNode.store(on); },
         "depthwise_conv2d records DwBackward (True, default) or the autograd::Function");
+  m.def("is_traced", [](const at::Tensor &t) { return traced(t); },
+        "whether the kernel-launching helpers leave `t` to PyTorch's ops (tracing)");
 }

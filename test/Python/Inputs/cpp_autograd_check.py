@@ -70,6 +70,13 @@ torch.compile(M(), backend="aot_eager", fullgraph=True)(xf, wf, bf).backward()
 g1, wf.grad = wf.grad.clone(), None
 M()(xf, wf, bf).backward()
 print("compile grads", torch.allclose(g1, wf.grad))
+# The helpers that launch kernels directly (dW / dB of the autograd node)
+# must see through tracing: torch.compile's AOTAutograd runs the node on
+# fake tensors (with CUDA ones, a launch on them fails the compile).
+from torch._subclasses.fake_tensor import FakeTensorMode
+with FakeTensorMode() as fm:
+    fake = torch.empty(2, 3, 4, 5)
+print("traced: real", ext.is_traced(xf), "fake", ext.is_traced(fake))
 with torch.no_grad():
     print("nograd", f(x, w, b).requires_grad)
 
