@@ -917,28 +917,59 @@ def time_compiled(res_row, models, xs, target, amp, train, rounds=8):
     host cost of PyTorch's own ops mostly gone) of stock vs dwc to res_row,
     with each side's compile time; an error is reported."""
     import torch
+    import dwc_torch
     from dwc_torch.converter import time_steps
     try:
         steps, compile_s = {}, {}
         for k, m in models.items():
             t0 = time.time()
-            steps[k] = _step_fn(torch.compile(m), xs, target, amp, train)
+            steps[k] = _step_fn(torch.compile(m, mode=COMPILE_MODE[0]), xs, target, amp, train)
             for _ in range(3):  # compiles on the first call
                 steps[k]()
             torch.cuda.synchronize()
             compile_s[k] = round(time.time() - t0, 1)
+        s0 = dwc_torch.stats()
+        for _ in range(2):
+            steps["dwc"]()
+        s1 = dwc_torch.stats()
+        res_row["compiled_dwc_calls_per_step"] = {k: (s1.get(k, 0) - s0.get(k, 0)) / 2
+                                                  for k in STAT_KEYS}
         t = time_steps(steps, rounds=rounds, burst=4)
         res_row["compiled_ms"] = {k: round(min(v), 3) for k, v in t.items()}
         res_row["compiled_speedup"] = round(min(t["stock"]) / min(t["dwc"]), 4)
         res_row["compiled_speedup_paired"] = round(statistics.median(
             a / b for a, b in zip(t["stock"], t["dwc"])), 4)
         res_row["compile_s"] = compile_s
+        res_row["compile_mode"] = COMPILE_MODE[0] or "default"
+        if PROFILE_STEPS[0]:
+            res_row["compiled_profile"] = profile_compiled(steps)
     except Exception as e:  # report, do not hide
         res_row["compiled_error"] = repr(e)[:300]
 
 
+def profile_compiled(steps):
+    """torch.profiler on PROFILE_STEPS compiled steps per side: kernel time
+    per step by category, and the kernels whose time differs most."""
+    import torch_e2e_profile as P
+    profs = {k: P.profile_steps(f, PROFILE_STEPS[0]) for k, f in steps.items()}
+    a, b = profs["stock"], profs["dwc"]
+    names = set(a["by_name"]) | set(b["by_name"])
+    diff = sorted(((b["by_name"].get(n, [0, 0])[0] - a["by_name"].get(n, [0, 0])[0], n)
+                   for n in names), key=lambda t: -abs(t[0]))[:25]
+    return {"kernel_ms_per_step": {k: round(p["kernel_ms_per_step"], 4) for k, p in profs.items()},
+            "busy_ms_per_step": {k: round(p["busy_ms_per_step"], 4) for k, p in profs.items()},
+            "wall_ms_per_step": {k: round(p["wall_ms_per_step"], 4) for k, p in profs.items()},
+            "kernels_per_step": {k: round(p["kernels_per_step"], 1) for k, p in profs.items()},
+            "by_category": P._diff(a, b, "by_category", 0.005),
+            "by_kernel_dwc_minus_stock_ms": [
+                [n[:120], round(d, 4), round(a["by_name"].get(n, [0, 0])[1], 1),
+                 round(b["by_name"].get(n, [0, 0])[1], 1)] for d, n in diff]}
+
+
+STAT_KEYS = ("calls", "fallbacks", "routed", "master_weight", "layout_copies")
 ROUNDS = [8]
 COMPILED = [False]
+COMPILE_MODE = [None]
 PROFILE_STEPS = [0]
 GRAPHS = [True]
 GRAPHS_TRAIN = [False]
@@ -1029,9 +1060,7 @@ def bench_model(res, name, dt, batch, train):
     # The dwc side's counters over its 3 warm-up steps (per step): kernel
     # calls, PyTorch fallbacks (a missing kernel), routed ops, and autocast
     # calls that took the f32 master weight (the lean autocast path).
-    extra["dwc_calls_per_step"] = {k: (s1.get(k, 0) - s0.get(k, 0)) / 3 for k in
-                                   ("calls", "fallbacks", "routed", "master_weight",
-                                    "layout_copies")}
+    extra["dwc_calls_per_step"] = {k: (s1.get(k, 0) - s0.get(k, 0)) / 3 for k in STAT_KEYS}
     kept = {n for n, _ in rep.converted}
     ours_in = sum(v[0] for n, v in rep.timings.items() if n in kept)
     theirs_in = sum(v[1] for n, v in rep.timings.items() if n in kept)
@@ -1168,6 +1197,9 @@ def main():
                    help="CUDA-graph timing of training steps too (see GRAPHS_TRAIN)")
     r.add_argument("--compiled", action="store_true",
                    help="also time both sides as torch.compile(model) (compiled_ms)")
+    r.add_argument("--compile-mode", default=None,
+                   help="torch.compile's mode for --compiled (e.g. reduce-overhead: "
+                        "inductor's CUDA graphs)")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
@@ -1177,6 +1209,7 @@ def main():
         GRAPHS_TRAIN[0] = args.graphs_train
         PROFILE_STEPS[0] = args.profile_steps
         COMPILED[0] = args.compiled
+        COMPILE_MODE[0] = args.compile_mode
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

@@ -114,12 +114,18 @@ class _ConvMixin(_PlanMixin):
         # Under autocast the op's autocast kernel casts x, the weight (through
         # autocast's cast cache) and the bias as aten::conv2d's policy does;
         # the filter re-layout is cached in that dtype.
+        # Under torch.compile the re-layout is traced instead: inductor fuses
+        # it with autocast's cast of the weight (one small kernel per layer
+        # and step), and the op's C++ side copies nothing.
         hwc = None
-        if x.is_cuda and not _compiling():
+        if x.is_cuda:
             dt = _autocast_dtype(x)
             dt = dt if dt is not None and self.weight.dtype != torch.float64 else \
                 self.weight.dtype
-            hwc = self._filter.get(self.weight, dt, relayout)
+            if _compiling():
+                hwc = relayout(self.weight.detach().to(dt))
+            else:
+                hwc = self._filter.get(self.weight, dt, relayout)
         return op(x, self.weight, self.bias, self.stride, self.padding4, self.dilation, hwc)
 
 

@@ -387,6 +387,11 @@ at::Tensor torchBwdFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArra
   return std::get<1>(r);
 }
 
+namespace redispatch {
+at::Tensor dwc_bwd_filter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
+                          at::IntArrayRef s, at::IntArrayRef p, at::IntArrayRef d);
+} // namespace redispatch
+
 // dW in dtype `out` (the op: x's; the autograd node of an autocast call:
 // the f32 master weight's, so the kernel's f32 sums are neither rounded to
 // 16 bits nor cast back), as nn.Conv2d's contiguous (C, 1, KH, KW): one copy
@@ -394,6 +399,10 @@ at::Tensor torchBwdFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArra
 at::Tensor dwBackwardFilterAs(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
                               at::IntArrayRef stride, at::IntArrayRef padding,
                               at::IntArrayRef dilation, at::ScalarType out) {
+  // Traced (torch.compile with autocast's master weight): dwc's op, which
+  // traces, rather than PyTorch's dW below.
+  if (traced(x) && gy.scalar_type() == x.scalar_type())
+    return redispatch::dwc_bwd_filter(x, gy, k, stride, padding, dilation).to(out);
   if (!usable(x) || gy.scalar_type() != x.scalar_type())
     return torchBwdFilter(x, gy, k, stride, padding, dilation).to(out);
   const int64_t C = x.size(1);

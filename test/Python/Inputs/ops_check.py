@@ -132,3 +132,42 @@ if "--extension" in sys.argv:
     from dwc_torch.extension import load_extension
     ext = load_extension()
     print("extension:", sorted(k for k in ext.stats()))
+
+    # A converted layer as torch.compile traces it (fake CUDA tensors, CUDA
+    # autocast in bf16): the filter re-layout is part of the trace (no
+    # re-layout inside the op), the op takes autocast's f32 master weight,
+    # and its backward's dW is dwc's op, not PyTorch's convolution_backward.
+    import dwc_torch.modules as mods
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Log(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.calls = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.calls.append((str(func), args))
+            return func(*args, **(kwargs or {}))
+
+    compiling, mods._compiling = mods._compiling, lambda: True
+    torch.set_autocast_enabled("cuda", True)
+    torch.set_autocast_dtype("cuda", torch.bfloat16)
+    try:
+        with FakeTensorMode():
+            conv = mods.DepthwiseConv2d(8, kernel_size=3, padding=1, device="cuda")
+            xc = torch.randn(2, 8, 6, 6, device="cuda", requires_grad=True)
+            with Log() as fwd:
+                yc = conv(xc)
+            torch.set_autocast_enabled("cuda", False)
+            # The node itself (the engine needs a CUDA device for CUDA tensors).
+            with Log() as bwd:
+                grads = yc.grad_fn(torch.ones_like(yc))
+    finally:
+        mods._compiling = compiling
+        torch.set_autocast_enabled("cuda", False)
+    dw_call = [a for f, a in fwd.calls if f == "dwc.depthwise_conv2d.default"]
+    print("traced layer: output", yc.dtype, "weight", dw_call[0][1].dtype,
+          "filter", dw_call[0][6].dtype, tuple(dw_call[0][6].shape))
+    print("traced backward:", sorted({f for f, _ in bwd.calls if "conv" in f}),
+          "node", yc.grad_fn.name(), "dW", grads[1].dtype)
