@@ -379,30 +379,36 @@ def check_module(res):
     check_compiled_training(res, m, ref, x)
 
 
+def autocast_grads(base, run, x, gy):
+    """Output and gradients (input, weight, bias) of run(x) under f16
+    autocast, backward from gy; `base` is the module holding the weights."""
+    import torch
+    xi = x.detach().requires_grad_(True)
+    base.zero_grad(set_to_none=True)
+    with torch.autocast("cuda", dtype=torch.float16):
+        y = run(xi)
+    y.backward(gy.to(y.dtype))
+    return [y.detach(), xi.grad, base.weight.grad, base.bias.grad]
+
+
 def check_compiled_training(res, m, ref, x):
     """torch.compile(module) trained under autocast: AOTAutograd traces the
     op's C++ autograd node with fake tensors (its dW / dB helpers must not
     launch on them); outputs and gradients agree with PyTorch's eager
-    autocast ones."""
+    autocast ones -- also for a layer whose route leaves dW to PyTorch
+    (modules._RoutedBackward)."""
     import torch
+    from dwc_torch import modules
     gy = torch.randn_like(ref(x))
-
-    def grads(base, run):
-        xi = x.detach().requires_grad_(True)
-        base.zero_grad(set_to_none=True)
-        with torch.autocast("cuda", dtype=torch.float16):
-            y = run(xi)
-        y.backward(gy.to(y.dtype))
-        return [y.detach(), xi.grad, base.weight.grad, base.bias.grad]
-    try:
-        want = grads(ref, ref)
-        got = grads(m, torch.compile(m))
-        e = max(rel_err(a, b) for a, b in zip(got, want))
-        res.add(section="correctness", op="compiled_autocast_train", rel_err=e,
-                ok=bool(e <= 1e-2))
-    except Exception as ex:  # report, do not hide
-        res.add(section="correctness", op="compiled_autocast_train", ok=False,
-                error=repr(ex)[:300])
+    want = autocast_grads(ref, ref, x, gy)
+    routed = modules.set_route(copy.deepcopy(m), ("bwd_filter",))
+    for op, mod in (("compiled_autocast_train", m), ("compiled_routed_autocast_train", routed)):
+        try:
+            got = autocast_grads(mod, torch.compile(mod), x, gy)
+            e = max(rel_err(a, b) for a, b in zip(got, want))
+            res.add(section="correctness", op=op, rel_err=e, ok=bool(e <= 1e-2))
+        except Exception as ex:  # report, do not hide
+            res.add(section="correctness", op=op, ok=False, error=repr(ex)[:300])
 
 
 def check_autocast_training(res, m, ref, x):
@@ -420,12 +426,7 @@ def check_autocast_training(res, m, ref, x):
     def grads(mod, lean):
         ext.set_lean_autocast(lean)
         try:
-            xi = x.detach().requires_grad_(True)
-            mod.zero_grad(set_to_none=True)
-            with torch.autocast("cuda", dtype=torch.float16):
-                y = mod(xi)
-            y.backward(gy.to(y.dtype))
-            return [y.detach(), xi.grad, mod.weight.grad, mod.bias.grad]
+            return autocast_grads(mod, mod, x, gy)
         finally:
             ext.set_lean_autocast(True)
     want = grads(ref, True)
@@ -920,14 +921,22 @@ def time_compiled(res_row, models, xs, target, amp, train, rounds=8):
     import dwc_torch
     from dwc_torch.converter import time_steps
     try:
-        steps, compile_s = {}, {}
+        steps, compile_s, compiled = {}, {}, {}
         for k, m in models.items():
             t0 = time.time()
-            steps[k] = _step_fn(torch.compile(m, mode=COMPILE_MODE[0]), xs, target, amp, train)
+            compiled[k] = torch.compile(m, mode=COMPILE_MODE[0])
+            steps[k] = _step_fn(compiled[k], xs, target, amp, train)
             for _ in range(3):  # compiles on the first call
                 steps[k]()
             torch.cuda.synchronize()
             compile_s[k] = round(time.time() - t0, 1)
+        # The compiled dwc model's outputs against the eager stock model's
+        # (grad mode as in the steps: no recompile).
+        with torch.set_grad_enabled(train), torch.autocast(
+                "cuda", dtype=amp or torch.float16, enabled=amp is not None):
+            got = compiled["dwc"](xs[0]).detach().float().clone()
+            want = models["stock"](xs[0]).detach().float()
+        res_row["compiled_logits_rel_err"] = rel_err(got, want)
         s0 = dwc_torch.stats()
         for _ in range(2):
             steps["dwc"]()

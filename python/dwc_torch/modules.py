@@ -126,7 +126,63 @@ class _ConvMixin(_PlanMixin):
                 hwc = relayout(self.weight.detach().to(dt))
             else:
                 hwc = self._filter.get(self.weight, dt, relayout)
+        route = self.__dict__.get("_dwc_route", 0)
+        if route and _compiling():
+            return _routed_call(self, x, hwc, route)
         return op(x, self.weight, self.bias, self.stride, self.padding4, self.dilation, hwc)
+
+
+class _RoutedBackward(torch.autograd.Function):
+    """A converted depthwise layer whose route (set_route) leaves dX and / or
+    dW to PyTorch's kernels, as torch.compile traces it: dwc's forward, and
+    each backward op as routed (eagerly the plan's route does this in the
+    C++ autograd node). Inputs are already in the compute dtype; the weight
+    may be autocast's f32 master weight (its filter `hwc` in x's dtype)."""
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, hwc, stride, padding, dilation, route):
+        ctx.save_for_backward(x, weight, hwc)
+        ctx.conf = (stride, padding, dilation, route, None if bias is None else bias.dtype)
+        if route & ROUTE_OPS["fwd"]:
+            return _ops._torch_conv(x, weight.to(x.dtype), bias, stride, padding, dilation,
+                                    weight.shape[0])
+        return dwc.depthwise_conv2d(x, weight, bias, stride, padding, dilation, hwc)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w, hwc = ctx.saved_tensors
+        stride, padding, dilation, route, bias_dtype = ctx.conf
+        want_dx, want_dw = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
+        torch_dx = want_dx and bool(route & ROUTE_OPS["bwd_data"])
+        torch_dw = want_dw and bool(route & ROUTE_OPS["bwd_filter"])
+        dx = dw = db = None
+        if torch_dx or torch_dw:
+            dx, dw = _ops.torch_dw_backward(gy, x, w.to(gy.dtype), stride, padding, dilation,
+                                            torch_dx, torch_dw)
+        if want_dx and not torch_dx:
+            dx = dwc.depthwise_conv2d_backward_data(gy, w, list(x.shape), stride, padding,
+                                                    dilation, hwc)
+        if want_dw and not torch_dw:
+            dw = dwc.depthwise_conv2d_backward_filter(x, gy, list(w.shape[2:]), stride,
+                                                      padding, dilation)
+        if dw is not None:
+            dw = dw.to(w.dtype)
+        if bias_dtype is not None and ctx.needs_input_grad[2]:
+            db = gy.sum((0, 2, 3), dtype=torch.float32).to(bias_dtype)
+        return dx, dw, db, None, None, None, None, None
+
+
+def _routed_call(conv, x, hwc, route):
+    """conv(x) through _RoutedBackward, cast as autocast would cast for the op."""
+    dt = _autocast_dtype(x)
+    weight, bias = conv.weight, conv.bias
+    if dt is not None and x.dtype != torch.float64:
+        x = x.to(dt)
+        bias = None if bias is None else bias.to(dt)
+    if hwc is None or hwc.dtype != x.dtype:  # no master weight without its filter
+        hwc, weight = None, weight.to(x.dtype)
+    return _RoutedBackward.apply(x, weight, bias, hwc, list(conv.stride),
+                                 list(conv.padding4), list(conv.dilation), route)
 
 
 class DepthwiseConv2d(_ConvMixin, nn.Conv2d):
@@ -261,9 +317,9 @@ ROUTE_OPS = {"fwd": 1, "bwd_data": 2, "bwd_filter": 4}
 def set_route(module, torch_ops=()):
     """Runs the ops named in `torch_ops` (of ROUTE_OPS) of a converted
     depthwise layer on PyTorch's kernels, the others on dwc's (convert's
-    per-op choice). Applies to the module's eager calls through its plan;
-    under torch.compile / export (torch.ops.dwc) every op is dwc's. Not
-    part of the state_dict."""
+    per-op choice). Eager calls take it through the module's plan, calls
+    under torch.compile through _RoutedBackward. Not part of the
+    state_dict."""
     bad = set(torch_ops) - set(ROUTE_OPS)
     if bad:
         raise ValueError("dwc_torch: unknown ops %s (known: %s)" % (sorted(bad),
