@@ -29,7 +29,8 @@ baseline before the strided fast paths, can be loaded next to these).
     python3 bench/stride_configs.py --set layers --only n64 --build --tag r2 \\
         --kernel 'bwd_filter=#dwc.bwd_filter_stream<rows = 2>' --out .carry/stride_r2
 (kernel variants are dwc.kernel configurations written on the op in the
-generated MLIR, --kernel OP=CONFIG: docs/KernelSelection.md)
+generated MLIR, --kernel OP=CONFIG, or per layer --layer-kernels FILE.json:
+docs/KernelSelection.md)
 """
 
 import argparse
@@ -292,6 +293,9 @@ def main():
                     help="dwc.kernel configuration of every OP (fwd, bwd_data, "
                          "bwd_filter) kernel (variants), e.g. "
                          "'bwd_filter=#dwc.bwd_filter_stream<rows = 2>'")
+    ap.add_argument("--layer-kernels", default="", metavar="JSON",
+                    help="file of {layer key: {op: CONFIG}}: per-layer dwc.kernel "
+                         "configurations (complete ones), ahead of --kernel")
     ap.add_argument("--ops", default=",".join(OPS), help="ops to build (variants)")
     ap.add_argument("--out", default=".carry/stride_after")
     ap.add_argument("-j", type=int, default=2)
@@ -299,7 +303,14 @@ def main():
     layers = select(get_set(a.set), a.only)
     ops = [o for o in a.ops.split(",") if o]
     kernels = dict(k.split("=", 1) for k in a.kernel)
-    cfgs = [OpConfig(l, op, a.tag, a.aot_flag, kernels.get(op, ""))
+    per_layer = {}
+    if a.layer_kernels:
+        import json
+        with open(a.layer_kernels) as f:
+            per_layer = json.load(f)
+        layers = [l for l in layers if l.key in per_layer]
+    cfgs = [OpConfig(l, op, a.tag, a.aot_flag,
+                     per_layer.get(l.key, {}).get(op, kernels.get(op, "")))
             for l in layers for op in ops if op in l.ops]
     if a.list:
         for c in cfgs:

@@ -184,6 +184,11 @@ struct F32VectorEmitter : IndexEmitter {
   /// load(), with zeros where `ok` is false; 16-bit vectors are selected
   /// before they are widened (one select per 32-bit word, not per f32).
   Value loadOrZero(Value mem, ValueRange idx, Value ok) {
+    return widen(loadOrZeroAsStored(mem, idx, ok));
+  }
+  /// loadOrZero() before the widening: 16-bit vectors as loaded (half the
+  /// registers while they wait for their turn).
+  Value loadOrZeroAsStored(Value mem, ValueRange idx, Value ok) {
     Type elem = cast<MemRefType>(mem.getType()).getElementType();
     if (elem.isF32())
       return select(ok, load(mem, idx), zeros());
@@ -195,9 +200,13 @@ struct F32VectorEmitter : IndexEmitter {
     Value bits = vector::BitCastOp::create(b, loc, words, v);
     Value raw0 = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(words, b.getI32IntegerAttr(0)));
-    Value kept = vector::BitCastOp::create(b, loc, vec(elem),
-                                           select(ok, bits, raw0));
-    return arith::ExtFOp::create(b, loc, vec(), kept);
+    return vector::BitCastOp::create(b, loc, vec(elem), select(ok, bits, raw0));
+  }
+  /// A loaded vector widened to f32 (f32 vectors unchanged).
+  Value widen(Value v) {
+    if (cast<VectorType>(v.getType()).getElementType().isF32())
+      return v;
+    return arith::ExtFOp::create(b, loc, vec(), v);
   }
 };
 

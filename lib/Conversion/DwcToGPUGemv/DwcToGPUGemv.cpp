@@ -340,7 +340,9 @@ void GemvKernel::emit(RewriterBase &rewriter) {
 /// once per tile instead of once per output row, and an output row is
 /// stored right after its last filter row (at most FH rows of accumulators
 /// are live). With `loads_first` every row is loaded before the first FMA
-/// (one wait for memory per thread instead of one per row). Filter vectors
+/// (one wait for memory per thread instead of one per row); with
+/// `prefetch_rows` = k row t + k is loaded before row t's FMAs (a row's
+/// wait overlaps k rows of FMAs; 16-bit rows wait unwidened). Filter vectors
 /// stay in registers when the configuration says so, else they are read
 /// through L1 at each use. Rows and columns in the
 /// padding are clamped in-bounds loads replaced by zeros (no branches: all
@@ -355,6 +357,8 @@ struct RowTileKernel : GemvFamilyKernel {
   /// Threads per block of the 1-D launch.
   int64_t blockThreads;
   bool filterInRegs, loadsFirst;
+  /// Input rows loaded ahead of the row being fed.
+  int64_t prefetchRows;
   Value n, c, oh0, ow0;
   SmallVector<Value> colIdx, colOk, filterRegs;
 
@@ -369,6 +373,7 @@ struct RowTileKernel : GemvFamilyKernel {
     blockThreads = config.getBlockThreads() ? config.getBlockThreads()
                                             : kRowTileBlockThreads;
     loadsFirst = config.getLoadsFirst() != 0;
+    prefetchRows = config.getPrefetchRows();
     OHt = llvm::divideCeil(sz.OH, TH);
     OWc = llvm::divideCeil(sz.OW, TM);
     total = sz.N * OHt * OWc * (sz.C / V);
@@ -388,7 +393,10 @@ struct RowTileKernel : GemvFamilyKernel {
   Value tileStart(Emitter &e, Value t, int64_t tiles, int64_t size,
                   int64_t extent);
   void emitTileOrigin(Emitter &e, Value gid);
-  SmallVector<Value> loadInputRow(Emitter &e, int64_t t, Value hs0);
+  SmallVector<Value> loadInputRow(Emitter &e, int64_t t, Value hs0,
+                                  bool widened = true);
+  void feedPrefetched(Emitter &e, Value hs0, Value init,
+                      SmallVector<SmallVector<Value>> &acc);
   void feedInputRow(Emitter &e, int64_t t, ArrayRef<Value> xs, Value init,
                     SmallVector<SmallVector<Value>> &acc);
   void markMinBlocksPerSm(gpu::LaunchOp launch);
@@ -426,18 +434,39 @@ void RowTileKernel::emitTileOrigin(Emitter &e, Value gid) {
 }
 
 /// Input row t of the tile: its TM + FW - 1 vectors (zeros in the
-/// padding).
+/// padding), widened to f32 unless asked not to.
 SmallVector<Value> RowTileKernel::loadInputRow(Emitter &e, int64_t t,
-                                               Value hs0) {
+                                               Value hs0, bool widened) {
   const int64_t pt = pb.pt, cols = TM + sz.FW - 1;
   Value ih = e.add(hs0, t);
   Value rowOk = e.inBounds(ih, t - pt, (OHt - 1) * TH + t - pt, sz.IH);
   Value ihc = e.clampIf(rowOk, ih, sz.IH);
   SmallVector<Value> xs(cols);
-  for (int64_t j = 0; j < cols; ++j)
-    xs[j] = e.loadOrZero(pb.x, ValueRange{n, ihc, colIdx[j], c},
-                         e.andi(rowOk, colOk[j]));
+  for (int64_t j = 0; j < cols; ++j) {
+    SmallVector<Value, 4> at{n, ihc, colIdx[j], c};
+    Value ok = e.andi(rowOk, colOk[j]);
+    xs[j] = widened ? e.loadOrZero(pb.x, at, ok)
+                    : e.loadOrZeroAsStored(pb.x, at, ok);
+  }
   return xs;
+}
+
+/// The rows in program order load t + prefetchRows, widen t, feed t:
+/// ptxas keeps loads where they are issued when their registers are free,
+/// so the wait for a row overlaps the FMAs of the rows before it.
+void RowTileKernel::feedPrefetched(Emitter &e, Value hs0, Value init,
+                                   SmallVector<SmallVector<Value>> &acc) {
+  const int64_t inputRows = TH + sz.FH - 1;
+  SmallVector<SmallVector<Value>> rows;
+  for (int64_t t = 0; t < inputRows; ++t) {
+    for (int64_t u = rows.size(); u <= std::min(t + prefetchRows,
+                                                inputRows - 1); ++u)
+      rows.push_back(loadInputRow(e, u, hs0, /*widened=*/false));
+    SmallVector<Value> xs;
+    for (Value v : rows[t])
+      xs.push_back(e.widen(v));
+    feedInputRow(e, t, xs, init, acc);
+  }
 }
 
 /// Input row t, fed to every output row r whose filter row t - r is in
@@ -517,6 +546,8 @@ void RowTileKernel::emit(RewriterBase &rewriter) {
       rows.push_back(loadInputRow(e, t, hs0));
     for (int64_t t = 0; t < inputRows; ++t)
       feedInputRow(e, t, rows[t], init, acc);
+  } else if (prefetchRows) {
+    feedPrefetched(e, hs0, init, acc);
   } else {
     for (int64_t t = 0; t < inputRows; ++t)
       feedInputRow(e, t, loadInputRow(e, t, hs0), init, acc);

@@ -307,8 +307,13 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   int64_t loadsFirst = g ? g.getLoadsFirst()
                          : tiny && loadsFirstFits(s, V, TH, TM);
   int64_t blockThreads = g ? g.getBlockThreads() : 0;
-  auto config = RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter,
-                                       minBlocks, loadsFirst, blockThreads);
+  // (prefetch_rows: on request; the bounded tiles ran 1.03-1.11x faster
+  // with 2 but ptxas parks 8-24 bytes of them in local memory,
+  // docs/KernelSelection.md, "row tile".)
+  int64_t prefetchRows = g ? g.getPrefetchRows() : 0;
+  auto config =
+      RowTileKernelAttr::get(op->getContext(), V, TH, TM, filter, minBlocks,
+                             loadsFirst, blockThreads, prefetchRows);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }

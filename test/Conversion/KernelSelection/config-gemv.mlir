@@ -224,7 +224,8 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
 // 2 blocks per SM (64 x 28 x 28 x 240: 840 blocks, 792 needed; the batch-32
 // grid of 336 keeps 4 x 4), 8 x 4 above (32 x 56 x 56 x 96), backward data
 // alike; 64-row maps and batch 1 keep their tiles (8 x 4 without the bound;
-// one output per thread). A requested tile gets no bound.
+// one output per thread). A requested tile gets no bound; requested
+// prefetch_rows (never chosen) are kept with the fields left out completed.
 // CHECK-LABEL: func @f16_bounded
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 4, filter = "registers", min_blocks_per_sm = 2>
@@ -233,6 +234,7 @@ func.func @f32_tiny_grid(%x0: memref<1x14x14x384xf32>, %w0: memref<3x3x384xf32>,
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 2, columns = 1, filter = "registers", loads_first = 1>
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", min_blocks_per_sm = 2, prefetch_rows = 2>
 // WHY: remark: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 4, filter = "registers", min_blocks_per_sm = 2>: chosen
 func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, %x1: memref<32x28x28x192xf16>, %w1: memref<5x5x192xf16>, %x2: memref<32x56x56x96xbf16>, %w2: memref<5x5x96xbf16>, %x3: memref<128x64x64x64xf16>, %w3: memref<5x5x64xf16>, %x4: memref<1x28x28x256xf16>, %w4: memref<5x5x256xf16>) {
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
@@ -249,6 +251,8 @@ func.func @f16_bounded(%x0: memref<64x28x28x240xf16>, %w0: memref<5x5x240xf16>, 
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
   dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x240xf16>, memref<5x5x240xf16>) outs(%x0 : memref<64x28x28x240xf16>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<rows = 8>}
+  dwc.depthwise_conv2d ins(%x2, %w2 : memref<32x56x56x96xbf16>, memref<5x5x96xbf16>) outs(%x2 : memref<32x56x56x96xbf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] {dwc.kernel = #dwc.row_tile<prefetch_rows = 2, min_blocks_per_sm = 2>}
   return
 }
 

@@ -188,6 +188,11 @@ std::string RowTileKernelAttr::whyNotFor(Operation *op) const {
   if (why.empty())
     why = blockThreadsIneligibility(getBlockThreads(),
                                     kRowTileMaxBlockThreads);
+  if (why.empty())
+    why = rangeIneligibility("prefetch_rows", getPrefetchRows(), 0,
+                             kRowTileMaxPrefetchRows);
+  if (why.empty() && getPrefetchRows() && getLoadsFirst())
+    why = "prefetch_rows with loads_first (every row is loaded first)";
   return why;
 }
 

@@ -26,6 +26,8 @@ inline constexpr int64_t kRowTileMaxBlocksPerSm = 8;
 /// and the most a configuration may ask for.
 inline constexpr int64_t kRowTileBlockThreads = 256;
 inline constexpr int64_t kRowTileMaxBlockThreads = 1024;
+/// Most input rows a row tile may load ahead of the row it feeds.
+inline constexpr int64_t kRowTileMaxPrefetchRows = 4;
 
 /// Why `op` (a depthwise convolution forward or backward-data op, on tensors
 /// or buffers) cannot take the GEMV and row-tile kernels, whatever their

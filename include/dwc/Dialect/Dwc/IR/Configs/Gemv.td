@@ -64,11 +64,16 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
       for memory once (for grids too small to hide a latency per row);
     * `block_threads`: threads per block, a power of two in [32, 1024]; 0
       (default, left out when printed): 256 (`min_blocks_per_sm` counts
-      blocks of this size).
+      blocks of this size);
+    * `prefetch_rows`: 0 (default, left out when printed): as
+      `loads_first` says; k in [1, 4]: input row t + k is loaded before
+      the FMAs of row t (k + 1 rows in flight), the 16-bit ones kept as
+      loaded and widened at their row's turn; not with `loads_first`.
 
     ```mlir
     {dwc.kernel = #dwc.row_tile<channels = 4, rows = 4, columns = 4, filter = "registers">}
     {dwc.kernel = #dwc.row_tile<channels = 1, rows = 2, columns = 2, filter = "registers", loads_first = 1>}
+    {dwc.kernel = #dwc.row_tile<channels = 2, rows = 8, columns = 4, filter = "registers", prefetch_rows = 1>}
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$channels,
@@ -77,7 +82,8 @@ def Dwc_RowTileKernelAttr : Dwc_KernelConfig<"RowTileKernel", "row_tile"> {
                         StringRefParameter<"", "\"\"">:$filter,
                         DefaultValuedParameter<"int64_t", "0">:$min_blocks_per_sm,
                         DefaultValuedParameter<"int64_t", "0">:$loads_first,
-                        DefaultValuedParameter<"int64_t", "0">:$block_threads);
+                        DefaultValuedParameter<"int64_t", "0">:$block_threads,
+                        DefaultValuedParameter<"int64_t", "0">:$prefetch_rows);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
