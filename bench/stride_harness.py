@@ -210,9 +210,29 @@ def torch_variants(L, sets, nbuf, iters, target_s, graphs=False, only_ops=None):
     return res
 
 
+def copy_time(L, nbuf, iters, target_s, graphs):
+    """Kernel time (ms) of a copy that moves the forward's bytes (half read,
+    half written; operand sets rotated as the layer's): the least of
+    PyTorch's memcpy and its elementwise kernel. No forward kernel can move
+    those bytes faster than the best copy does, launch and ramp included:
+    where that copy is under 85 % of the copy bandwidth and PyTorch's best
+    under 1.5x of it, no kernel meets the per-layer floor."""
+    words = max(1, L.bytes_moved() // 8)
+    src = [torch.empty(words, dtype=torch.float32, device="cuda") for _ in range(nbuf)]
+    dst = [torch.empty(words, dtype=torch.float32, device="cuda") for _ in range(nbuf)]
+    for t in src:
+        t.zero_()
+    best = min(time_kernel(fn, nbuf, iters, target_s, graphs)[0] for fn in (
+        lambda i: dst[i].copy_(src[i]),
+        lambda i: torch.mul(src[i], 1.0, out=dst[i])))
+    del src, dst
+    return best
+
+
 def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False, torch_ops=None):
     nbuf = int(min(64, max(2, math.ceil(3 * L2_BYTES / L.bytes_moved()))))
     rows["buffers"] = nbuf
+    rows["copy_ms"] = copy_time(L, nbuf, iters, target_s, graphs)
     sets = [operands(L, gen) for _ in range(nbuf)]
     for (side, op), fn in fns.items():
         r = rows[side]
@@ -242,6 +262,15 @@ def fmt(v, p="%.3f"):
     return (p % v) if isinstance(v, (int, float)) else "-"
 
 
+def copy_bound(r, torch_ms, copy_ms, ops):
+    """Whether no kernel can meet the per-layer floor of `ops` ops (1:
+    forward, 3: training step): the best copy of their bytes is under 85 %
+    of the floor and PyTorch's best under 1.5x that copy."""
+    if not torch_ms or not copy_ms:
+        return False
+    return 100 * ops * r["floor_ms"] / copy_ms < 85 and torch_ms / copy_ms < 1.5
+
+
 def write(out, label, meta, rows):
     os.makedirs(out, exist_ok=True)
     stem = os.path.join(out, f"stride-{label}")
@@ -256,11 +285,14 @@ def write(out, label, meta, rows):
              "% floor = floor / ours, floor per op max(bytes / 4.24 TB/s, FLOPs / unit peak) "
              "(FP32 FFMA 60 TFLOP/s; 16-bit mma.sync 460 TFLOP/s x 56.25 %), "
              "step floor = 3 x that. before = the baseline kernels of --before-dir. "
-             "floors: x >= 1.5 or % floor >= 85 (fwd; step).", "",
-             "| layer | net | fwd before | fwd ours | fwd PT | fwd x | fwd % floor | dX before | dX ours | dX PT | dX x | "
+             "floors: x >= 1.5 or % floor >= 85 (fwd; step). copy = the best copy of the "
+             "forward's bytes (harness copy_time; step: 3 x), % copy = copy / ours; a floor "
+             "marked 'copy-bound' is out of every kernel's reach: the copy itself is under 85 % "
+             "of the floor's bandwidth and PyTorch's best under 1.5x the copy.", "",
+             "| layer | net | fwd before | fwd ours | fwd PT | fwd x | fwd % floor | copy | fwd % copy | dX before | dX ours | dX PT | dX x | "
              "dW before | dW ours | dW PT | dW x | step before | step ours | step PT | step x | "
              "step % floor | floors | correct |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     met = {}
     geo = {}
     for r in rows:
@@ -271,7 +303,7 @@ def write(out, label, meta, rows):
                if k.endswith("_status") and v != "ok"]
         if r.get("odd"):
             errs = ", ".join(f"{op} {fmt(a.get(op + '_rel_err'), '%.1e')}" for op in OPS)
-            lines.append(f"| {r['key']} (odd) | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | "
+            lines.append(f"| {r['key']} (odd) | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | - | "
                          f"- | - | - | - | - | {'yes' if ok else 'NO ' + ' '.join(bad)} ({errs}) |")
             continue
         x = lambda op: (t[op] / a[op + "_ms"]) if t.get(op) and a.get(op + "_ms") else None
@@ -281,15 +313,21 @@ def write(out, label, meta, rows):
         for k, v in (("fwd", x("fwd")), ("step", xs)):
             if v:
                 geo.setdefault((k, r["dtype"], r["N"]), []).append(v)
+        copy = r.get("copy_ms")
         verdict = []
-        for k, v, p in (("fwd", x("fwd"), pff), ("step", xs, pf)):
+        for k, v, p, m in (("fwd", x("fwd"), pff, 1), ("step", xs, pf, 3)):
             if v is not None:
                 good = v >= 1.5 or (p or 0) >= 85
                 met.setdefault(k, []).append(good)
                 verdict.append(f"{k} {'ok' if good else 'NO'}")
+                if not good and copy_bound(r, t.get(k), m * copy if copy else None, m):
+                    verdict[-1] += " (copy-bound)"
+                    met.setdefault(k + " copy-bound", []).append(True)
         lines.append(
             f"| {r['key']} | {r.get('net', '')} | {fmt(b.get('fwd_ms'))} | {fmt(a.get('fwd_ms'))} | {fmt(t.get('fwd'))} | "
-            f"{fmt(x('fwd'), '%.2f')} | {fmt(pff, '%.0f%%')} | {fmt(b.get('bwd_data_ms'))} | {fmt(a.get('bwd_data_ms'))} | "
+            f"{fmt(x('fwd'), '%.2f')} | {fmt(pff, '%.0f%%')} | {fmt(copy, '%.4f')} | "
+            f"{fmt(100 * copy / a['fwd_ms'] if copy and a.get('fwd_ms') else None, '%.0f%%')} | "
+            f"{fmt(b.get('bwd_data_ms'))} | {fmt(a.get('bwd_data_ms'))} | "
             f"{fmt(t.get('bwd_data'))} | {fmt(x('bwd_data'), '%.2f')} | {fmt(b.get('bwd_filter_ms'))} | "
             f"{fmt(a.get('bwd_filter_ms'))} | {fmt(t.get('bwd_filter'))} | {fmt(x('bwd_filter'), '%.2f')} | "
             f"{fmt(b.get('step_ms'))} | {fmt(a.get('step_ms'))} | {fmt(t.get('step'))} | "
@@ -307,7 +345,11 @@ def write(out, label, meta, rows):
             g = math.exp(sum(math.log(u) for u in v) / len(v))
             lines.append(f"| {k} | {dt} | {n} | {len(v)} | {g:.2f} | {min(v):.2f} | {max(v):.2f} |")
         lines += ["", "Per-layer floor (x >= 1.5 or >= 85 % of floor): " + "; ".join(
-            f"{k} {sum(v)}/{len(v)} layers" for k, v in met.items())]
+            f"{k} {sum(v)}/{len(v)} layers" for k, v in met.items() if "copy" not in k)]
+        bound = {k: len(v) for k, v in met.items() if "copy" in k}
+        if bound:
+            lines += ["Below the floor but copy-bound (no kernel can meet it): " + "; ".join(
+                f"{k.split()[0]} {n}" for k, n in bound.items())]
     variants = [s for s in meta["sides"] if s not in ("after", "before")]
     if variants:
         lines += ["", "Tuning variants (ms; the kernels of dwc-aot with the options in the "
