@@ -43,6 +43,10 @@ from .spec import OPS, layer_ops, parse_spec, spec_from_dict, spec_ops  # noqa: 
 from .version import __version__  # noqa: E402
 
 MANIFEST_FORMAT = "dwc_torch-kernels-1"
+# What the report of a traced model says about its strided depthwise
+# layers: here the flag that compiles them (convert with example_inputs on
+# a GPU times them, so they may run on dwc).
+STRIDED_HOW = "--strided to compile them too"
 
 
 def _compile_one(aot, spec, op, flags, chip, root):
@@ -107,13 +111,49 @@ def build(work, aot, out, jobs=2, extra_flags=(), chip="sm_90", cache_root=None,
 
 # --- from a model ---------------------------------------------------------
 
+class UsageError(ValueError):
+    """A mistake in the command line or what it names (a module, a file):
+    main() prints it on one line and exits 2, without a traceback."""
+
+
 def load_factory(text):
     """'pkg.module:factory[:arg]' -> the model (factory() or factory(arg))."""
     parts = text.split(":")
-    if len(parts) < 2:
-        raise ValueError("--model is pkg.module:factory, got %r" % text)
-    fn = getattr(importlib.import_module(parts[0]), parts[1])
-    return fn(*parts[2:])
+    if len(parts) < 2 or not all(parts[:2]):
+        raise UsageError("--model is pkg.module:factory[:arg], got %r" % text)
+    try:
+        mod = importlib.import_module(parts[0])
+    except ImportError as e:
+        raise UsageError("--model %s: cannot import %s (%s)" % (text, parts[0], e))
+    fn = getattr(mod, parts[1], None)
+    if not callable(fn):
+        raise UsageError("--model %s: module %s has no factory %r%s" % (
+            text, parts[0], parts[1], _factory_hint(mod, parts[1])))
+    try:
+        return fn(*parts[2:])
+    except Exception as e:  # the user's factory: its message, not our traceback
+        raise UsageError("--model %s: %s(%s) raised %s: %s" % (
+            text, parts[1], ", ".join(map(repr, parts[2:])), type(e).__name__, e))
+
+
+def _factory_hint(mod, name):
+    """How to name a model of a registry module such as timm's, whose
+    factories live in a submodule (timm.models.convnext_tiny)."""
+    if callable(getattr(mod, "create_model", None)):
+        return " (for a registry's model: --model %s:create_model:%s)" % (mod.__name__, name)
+    return ""
+
+
+def parse_input(text):
+    """'64,3,224,224' -> [64, 3, 224, 224] (positive ints)."""
+    try:
+        shape = [int(v) for v in text.split(",")]
+    except ValueError:
+        shape = []
+    if not shape or min(shape) < 1:
+        raise UsageError("--input is the model's input shape as positive ints, "
+                         "e.g. 64,3,224,224; got %r" % text)
+    return shape
 
 
 def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=False,
@@ -152,7 +192,7 @@ def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=Fa
                 found.append((s, ()))
 
     for name, m in model.named_modules():
-        if _candidate(name, m, dense, strided, report) is not None:
+        if _candidate(name, m, dense, strided, report, STRIDED_HOW) is not None:
             hooks.append(m.register_forward_pre_hook(
                 lambda mod, a, name=name: record(name, mod, a[0])))
     x = torch.empty(tuple(input_shape), device="meta",
@@ -160,6 +200,10 @@ def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=Fa
     try:
         with torch.no_grad():
             model(x)
+    except Exception as e:  # the model's own forward (wrong --input, data-dependent code)
+        raise UsageError("the model's forward on a meta tensor of shape %s failed "
+                         "(is --input right?): %s: %s" % (
+                             tuple(input_shape), type(e).__name__, str(e).splitlines()[0]))
     finally:
         for h in hooks:
             h.remove()
@@ -195,21 +239,33 @@ def _parse_args(argv):
     return ap, ap.parse_args(argv)
 
 
+def _spec_from_json(text):
+    try:
+        return spec_from_dict(json.loads(text))
+    except (KeyError, TypeError, AttributeError) as e:  # ValueError passes as it is
+        raise UsageError("--spec-json %s: not a spec (%s: %s)" % (text, type(e).__name__, e))
+
+
 def _work_from_args(ap, args):
     ops = tuple(o for o in (args.ops or ",".join(OPS)).split(",") if o)
+    if not set(ops) <= set(OPS):
+        raise UsageError("--ops: unknown %s (the ops of --spec layers: %s)" % (
+            ",".join(sorted(set(ops) - set(OPS))), ",".join(OPS)))
     specs = [parse_spec(t) for t in args.spec]
-    specs += [spec_from_dict(json.loads(t)) for t in args.spec_json]
+    specs += [_spec_from_json(t) for t in args.spec_json]
     if args.specs_file:
-        for item in json.load(open(args.specs_file)):
+        with open(args.specs_file) as fh:
+            items = json.load(fh)
+        for item in items:
             specs.append(parse_spec(item) if isinstance(item, str) else spec_from_dict(item))
     work = [(s, layer_ops(s, ops) if s.family == "dw" else spec_ops(s, True)) for s in specs]
     if args.model:
         if not args.input:
             ap.error("--model needs --input (e.g. 64,3,224,224)")
+        shape = parse_input(args.input)
         model = load_factory(args.model)
-        traced, report = trace_model(model, [int(v) for v in args.input.split(",")],
-                                     args.dtype, not args.no_amp, args.train, args.dense,
-                                     args.strided)
+        traced, report = trace_model(model, shape, args.dtype, not args.no_amp, args.train,
+                                     args.dense, args.strided)
         print("dwc_torch.aot: %s: %d eligible layer shapes (%s)" % (
             args.model, len(traced), "training" if args.train else "inference"))
         if report.skipped:
@@ -220,10 +276,31 @@ def _work_from_args(ap, args):
 
 
 def main(argv=None):
+    """The command; a user's mistake (UsageError, a bad spec, a file that
+    cannot be read or written) is one line on stderr and exit status 2."""
     ap, args = _parse_args(argv)
+    try:
+        return _main(ap, args)
+    except (ValueError, OSError) as e:  # UsageError, a bad spec or JSON, files
+        print("%s: error: %s" % (ap.prog, e), file=sys.stderr)
+        return 2
+
+
+def _find_aot(ap, args):
     aot = args.aot or os.environ.get("DWC_AOT") or shutil.which("dwc-aot")
     if not aot:
         ap.error("dwc-aot not found: --aot PATH, DWC_AOT or PATH")
+    found = shutil.which(aot)  # a path, or a name looked up on PATH
+    if not found:
+        ap.error("dwc-aot %s (from %s) is not an executable file" % (
+            aot, "--aot" if args.aot else "DWC_AOT"))
+    return found
+
+
+def _main(ap, args):
+    aot = _find_aot(ap, args)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        ap.error("--out %s is not a directory" % args.out)
     work = _work_from_args(ap, args)
     if not work:
         ap.error("nothing to compile (--spec, --spec-json, --specs-file or --model)")
@@ -237,13 +314,18 @@ def main(argv=None):
     print("dwc_torch.aot: %d specs, %d ops -> %s (%s)" % (
         len({s for s, _ in work}), n, args.out, args.chip))
     m = build(work, aot, args.out, args.j, args.aot_flag, args.chip, args.cache)
-    failed = [o["symbol"] for s in m["specs"] for o in s["ops"].values() if o["error"]]
+    failed = [(o["symbol"], o["error"]) for s in m["specs"] for o in s["ops"].values()
+              if o["error"]]
     n = sum(len(s["ops"]) for s in m["specs"])
     size = sum(os.path.getsize(os.path.join(args.out, f)) for f in os.listdir(args.out))
     print("dwc_torch.aot: %d compiled, %d failed, %.1f s, %d KiB in %s" % (
         n - len(failed), len(failed), m["build_s"], size // 1024, args.out))
-    for f in failed:
-        print("dwc_torch.aot: FAILED %s" % f)
+    said = set()
+    for sym, err in failed:
+        # Each distinct reason once: a wrong --chip fails every op alike.
+        why = cache.error_summary(err)
+        print("dwc_torch.aot: FAILED %s%s" % (sym, "" if why in said else ": " + why))
+        said.add(why)
     return 1 if failed else 0
 
 

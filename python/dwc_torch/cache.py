@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -29,11 +30,23 @@ KEY_FORMAT = "dwc-kernel-key-1"
 
 
 def cache_dir():
+    """The cache directory, absolute (entries stay valid across a chdir).
+    One that cannot be a directory (DWC_CACHE_DIR naming a file, or a path
+    through one) is a clear error here, not a bare NotADirectoryError from
+    a makedirs later."""
     d = os.environ.get("DWC_CACHE_DIR")
     if not d:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
                                                                  ".cache")
         d = os.path.join(base, "dwc")
+    d = os.path.abspath(os.path.expanduser(d))
+    existing = d
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise NotADirectoryError("dwc cache directory %s: %s is not a directory (set "
+                                 "DWC_CACHE_DIR to a directory)" % (
+                                     d, "it" if existing == d else existing))
     return d
 
 
@@ -98,6 +111,20 @@ def publish(build, final):
 
 class CompileError(RuntimeError):
     pass
+
+
+def error_summary(text, limit=400):
+    """A compile error on one line, for a log line or a report: dwc-aot's
+    'error:' lines (the cause: its last line is only 'lowering pipeline
+    failed'), else every line; the temporary file's path and the function's
+    name (the caller says which) left out, so that one cause reads alike
+    for every kernel it failed."""
+    text = re.sub(r"^dwc-aot failed on \S+ (\(rc -?\d+\)): ", r"dwc-aot \1: ", str(text))
+    lines = [re.sub(r"\S*kernel\.mlir:\d+:\d+: ", "", ln.strip())
+             for ln in text.strip().splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "error:" in ln]
+    out = " / ".join(errors or lines)
+    return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
 def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None):

@@ -49,6 +49,7 @@ class ConvertReport:
         self.model_ms = None  # (dwc_ms, torch_ms) of the whole model
         self.model_check = None  # time_steps' samples of each whole-model check
         self.phase_s = {}     # seconds convert spent per phase (tuning, check, ...)
+        self.notes = []       # lines on how convert ran (e.g. not tuned, and why)
 
     def op_lines(self):
         """One line per depthwise layer timed per op: each op's dwc and
@@ -73,6 +74,7 @@ class ConvertReport:
     def __str__(self):
         lines = ["dwc_torch.convert: %d layers on dwc kernels, %d left on PyTorch" % (
             len(self.converted), len(self.skipped))]
+        lines += ["  " + n for n in self.notes]
         if self.model_ms:
             lines.append("  whole model: dwc %.3f ms, PyTorch %.3f ms" % self.model_ms)
         kinds = {}
@@ -106,7 +108,12 @@ def _is_depthwise(m):
     return m.groups == m.in_channels == m.out_channels and m.groups > 1
 
 
-def _candidate(name, m, dense, strided, report):
+# How a strided depthwise layer left out for want of tuning is taken over
+# (aot.py's traced-model report says how to compile it instead).
+STRIDED_HOW = "convert(..., strided=True) to force, or pass example_inputs on a GPU"
+
+
+def _candidate(name, m, dense, strided, report, strided_how=STRIDED_HOW):
     """The dwc class for module m, or None (with the reason reported)."""
     t = type(m)
     if isinstance(m, nn.Conv2d):
@@ -125,9 +132,8 @@ def _candidate(name, m, dense, strided, report):
         if m.groups == 1:
             return M.Conv2d if dense else None
         if tuple(m.stride) != (1, 1) and not strided:
-            report.skip(name, "strided depthwise (stride %s) without tuning: "
-                              "convert(..., strided=True) to force, or pass example_inputs"
-                              % (tuple(m.stride),))
+            report.skip(name, "strided depthwise (stride %s) without tuning: %s"
+                        % (tuple(m.stride), strided_how))
             return None
         return M.DepthwiseConv2d
     if t is nn.MaxPool2d:
@@ -741,6 +747,11 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
         example_inputs = (example_inputs,)
     on_gpu = example_inputs is not None and all(
         not torch.is_tensor(t) or t.is_cuda for t in example_inputs)
+    if example_inputs is not None and not on_gpu and tune is None:
+        # Not an error (the model is right), but not what the user asked
+        # for either: say it rather than report layers 'on dwc kernels'.
+        report.notes.append("not tuned: example_inputs are not on a GPU (tuning times each "
+                            "layer there); on the CPU the dwc ops run PyTorch's operators")
     tune = on_gpu if tune is None else tune
     verify = tune if verify is None else verify
     if chosen and example_inputs is not None and (tune or verify):

@@ -37,7 +37,7 @@ def find_aot():
         return None
     env = os.environ.get("DWC_AOT")
     if env:
-        return env if os.access(env, os.X_OK) else None
+        return shutil.which(env)  # a path, or a name on PATH; None if not executable
     return shutil.which("dwc-aot")
 
 
@@ -109,8 +109,7 @@ def load_kernels(kernels_dir, chip=None):
     the dwc:: ops; returns how many entry points were loaded. Kernels built
     for another chip than this device's are skipped (named in the log)."""
     from .extension import load_extension, runtime_path
-    with open(os.path.join(kernels_dir, "manifest.json")) as fh:
-        m = json.load(fh)
+    m = _read_manifest(kernels_dir)
     want = chip or current_chip()
     built_for = m.get("chip", "sm_90")
     if built_for.rstrip("a") != want.rstrip("a"):
@@ -135,6 +134,23 @@ def load_kernels(kernels_dir, chip=None):
     ext = load_extension()
     ext.clear_registry(True)
     return len(syms)
+
+
+def _read_manifest(kernels_dir):
+    """The manifest of an AOT directory, or a clear error naming it."""
+    path = os.path.join(kernels_dir, "manifest.json")
+    if not os.path.isfile(path):
+        raise FileNotFoundError("load_kernels(%r): no manifest.json there (the --out "
+                                "directory of python -m dwc_torch.aot)" % kernels_dir)
+    try:
+        with open(path) as fh:
+            m = json.load(fh)
+    except ValueError as e:
+        raise ValueError("load_kernels(%r): manifest.json is not JSON (%s)" % (kernels_dir, e))
+    if not isinstance(m, dict) or not str(m.get("format", "")).startswith("dwc_torch-kernels-"):
+        raise ValueError("load_kernels(%r): manifest.json was not written by "
+                         "python -m dwc_torch.aot" % kernels_dir)
+    return m
 
 
 def compile_spec(spec, op, aot=None, chip=None, flags=None):
@@ -163,8 +179,7 @@ def resolve(key):
                 return _symbols[alias]
         aot = find_aot()
         if not aot:
-            _note(sym, "no compiled kernel (load_kernels(DIR) of python -m dwc_torch.aot "
-                       "output, or put dwc-aot on PATH / set DWC_AOT)", spec, op)
+            _note(sym, _no_compiler_reason(), spec, op)
             return None
         try:
             from .extension import runtime_path
@@ -172,10 +187,21 @@ def resolve(key):
             so = cache.link_shared([os.path.join(entry, "kernel.o")], runtime_path())
             _symbols.update(_open_library(so, [sym]))
         except Exception as e:  # a failed compile: PyTorch runs the layer
-            _note(sym, "compile failed: %s" % " ".join(str(e).strip().splitlines()[-1:]),
-                  spec, op)
+            _note(sym, "compile failed: %s" % cache.error_summary(e), spec, op)
             return None
         return _symbols.get(sym)
+
+
+def _no_compiler_reason():
+    """Why a missing kernel was not compiled on first use: a DWC_AOT that
+    names no executable is said so, not lumped with 'set DWC_AOT'."""
+    how = "load_kernels(DIR) of python -m dwc_torch.aot output"
+    if os.environ.get("DWC_COMPILE", "1") == "0":
+        return "no compiled kernel (%s; compile on first use is off: DWC_COMPILE=0)" % how
+    if os.environ.get("DWC_AOT"):
+        return "no compiled kernel (%s; DWC_AOT=%s is not an executable)" % (
+            how, os.environ["DWC_AOT"])
+    return "no compiled kernel (%s, or put dwc-aot on PATH / set DWC_AOT)" % how
 
 
 def _aliases(spec, op):
@@ -209,5 +235,9 @@ def aot_command(specs_ops, out="DIR"):
             "--spec-json '%s'" % json.dumps(spec.to_dict())
         if a not in args:
             args.append(a)
-    ops = sorted({op for _, op in specs_ops})
-    return "python -m dwc_torch.aot --out %s --ops %s %s" % (out, ",".join(ops), " ".join(args))
+    # --ops selects the ops of depthwise specs (the AOT step compiles every
+    # op of the others), and --chip the chip of this process: the default
+    # (sm_90) would give kernels that load_kernels skips on another GPU.
+    ops = sorted({op for spec, op in specs_ops if spec.family == "dw"})
+    return "python -m dwc_torch.aot --out %s%s %s --chip %s" % (
+        out, " --ops " + ",".join(ops) if ops else "", " ".join(args), current_chip())

@@ -85,9 +85,10 @@ def store(k, value):
     optimisation."""
     if not enabled():
         return False
-    path = entry_path(k)
-    d = os.path.dirname(path)
+    path = k
     try:
+        path = entry_path(k)  # raises where the cache directory cannot be one
+        d = os.path.dirname(path)
         os.makedirs(d, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
         try:
