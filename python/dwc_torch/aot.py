@@ -6,10 +6,12 @@ dwc_torch.load_kernels(DIR).
 From a model (needs torch; traced on the meta device, nothing computed):
 
     python -m dwc_torch.aot --model pkg.module:factory --input 64,3,224,224 \\
-        --dtype f16 --out DIR [--train] [--no-amp] [--strided] [--dense] [--chip sm_90]
+        --dtype f16 --out DIR [--train] [--no-amp] [--no-strided] [--dense] [--chip sm_90]
 
 compiles what convert() would run: forward kernels for inference, forward,
-backward-data and backward-filter (and pooling backward) with --train. With
+backward-data and backward-filter (and pooling backward) with --train;
+strided depthwise layers too (convert on a GPU times them against PyTorch's
+kernels), unless --no-strided. With
 --dtype f16/bf16 the model is taken to run under torch.autocast (f32
 weights): convolutions in that dtype, pooling in it and in f32 (what
 autocast feeds them depends on the layer before); --no-amp for a model
@@ -43,10 +45,10 @@ from .spec import OPS, layer_ops, parse_spec, spec_from_dict, spec_ops  # noqa: 
 from .version import __version__  # noqa: E402
 
 MANIFEST_FORMAT = "dwc_torch-kernels-1"
-# What the report of a traced model says about its strided depthwise
-# layers: here the flag that compiles them (convert with example_inputs on
-# a GPU times them, so they may run on dwc).
-STRIDED_HOW = "--strided to compile them too"
+# What the report of a traced model says about the strided depthwise
+# layers it leaves out: only --no-strided does (convert with example_inputs
+# on a GPU times them, so their kernels are compiled by default).
+STRIDED_HOW = "left out by --no-strided"
 
 
 def _compile_one(aot, spec, op, flags, chip, root):
@@ -157,7 +159,7 @@ def parse_input(text):
 
 
 def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=False,
-                strided=False):
+                strided=True):
     """[(spec, ops)] of the layers convert() would take over, traced on the
     meta device, and the convert report of what it would leave out."""
     import torch
@@ -227,7 +229,9 @@ def _parse_args(argv):
                     help="also the backward kernels (training)")
     ap.add_argument("--no-amp", action="store_true",
                     help="--dtype f16/bf16 is the model's own dtype, not autocast's")
-    ap.add_argument("--strided", action="store_true", help="strided depthwise layers too")
+    ap.add_argument("--strided", action=argparse.BooleanOptionalAction, default=True,
+                    help="strided depthwise layers too (default; convert on a GPU tunes "
+                         "them): --no-strided leaves them to PyTorch")
     ap.add_argument("--dense", action="store_true", help="dense nn.Conv2d too (forward)")
     ap.add_argument("--ops", help="ops of --spec layers (default: all three)")
     ap.add_argument("--chip", default="sm_90", help="GPU architecture (default sm_90)")
