@@ -34,7 +34,7 @@ import torch.nn as nn
 from . import modules as M
 from . import ops as _ops
 from . import tuning
-from .spec import LayerSpec, PoolSpec
+from .spec import GapSpec, LayerSpec, PoolSpec
 
 log = logging.getLogger("dwc_torch")
 
@@ -772,19 +772,46 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
         model.load_state_dict(buffers, strict=False)
         model.zero_grad(set_to_none=True)
     report.converted = [(n, type(m).__name__) for n, m in chosen.items()]
-    _report_missing(report)
+    _report_missing(report, chosen)
     model.dwc_report = report
     if verbose:
         log.warning("%s", report) if report.skipped else log.info("%s", report)
     return model
 
 
-def _report_missing(report):
+def _report_missing(report, chosen):
+    """The kernels PyTorch ran instead of dwc's, under the names of the
+    converted layers that need them, with one command compiling them all;
+    those no layer here needs (another model's, dense convolutions) as a
+    count."""
     from .kernels import aot_command, unresolved
     miss = [(v[1], v[2]) for v in unresolved().values() if v[1] is not None]
-    if miss:
-        report.skip("(%d kernels)" % len(miss), "no dwc kernel for the shape, PyTorch ran it",
-                    aot_command(miss))
+    if not miss:
+        return
+    why, hint = "no dwc kernel for the shape, PyTorch ran it", aot_command(miss)
+    names, unnamed = [], 0
+    for spec, _ in miss:
+        found = [n for n, m in chosen.items() if _computes(m, spec)]
+        names += [n for n in found if n not in names]
+        unnamed += not found
+    for name in names:
+        report.skip(name, why, hint)
+    if unnamed:
+        report.skip("(%d more kernel%s, of no layer here)" % (unnamed, "s" * (unnamed > 1)),
+                    why, hint)
+
+
+def _computes(module, spec):
+    """Whether `module` computes `spec` on an input of the spec's shape."""
+    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+          "f64": torch.float64}.get(getattr(spec, "dtype", None))
+    if dt is None or getattr(module, "in_channels", spec.C) != spec.C:
+        return False
+    x = torch.empty((spec.N, spec.C, spec.H, spec.W), dtype=dt, device="meta")
+    if isinstance(spec, GapSpec):
+        return isinstance(module, nn.AdaptiveAvgPool2d) and spec == GapSpec.make(
+            *x.shape, spec.dtype)
+    return spec_of(module, x) == spec
 
 
 def unconvert(model):

@@ -58,6 +58,19 @@ print("pools=False:", sorted(n for n, m in m3.named_modules()
 dwc_torch.unconvert(m2)
 print("unconvert:", all(type(m).__module__.startswith("torch.nn") or
                         type(m).__module__ == "tiny_models" for m in m2.modules()))
+# Kernels PyTorch ran instead (none here, and no compiling on first use):
+# the report names the converted layers that need them (one of the two is
+# of no layer of this model), and a command.
+from dwc_torch import kernels  # noqa: E402
+from dwc_torch.converter import spec_of  # noqa: E402
+os.environ["DWC_COMPILE"] = "0"
+mk = TinyNet()
+kernels.resolve(spec_of(mk.b1.dw, torch.empty(3, 8, 12, 11, device="meta")).registry_key("fwd"))
+kernels.resolve(dwc_torch.spec.LayerSpec.make(1, 16, 5, 5, 7, 1, 3, 1, "f32", True)
+                .registry_key("fwd"))
+dwc_torch.convert(mk, verbose=False)
+print("\n".join(l for l in str(mk.dwc_report).splitlines() if "no dwc kernel" in l
+                or "--spec" in l))
 m4 = dwc_torch.convert(TinyNet(), verbose=False)
 print("convert twice is stable:", len(dwc_torch.convert(m4, verbose=False).dwc_report.converted))
 
