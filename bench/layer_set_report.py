@@ -23,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stride_configs import layer_from_dict  # noqa: E402
+from stride_configs import copy_bound, layer_from_dict  # noqa: E402
 
 OPS = ("fwd", "bwd_data", "bwd_filter")
 FLOOR_X, FLOOR_PCT = 1.5, 85.0
@@ -160,23 +160,38 @@ def summary(rows):
 
 def ceiling(rows):
     """The best ratio each forward could reach: PyTorch's time over
-    max(byte-or-FLOP floor, the graph launch floor). Layers whose ceiling is
-    under 1.5x can meet the per-layer floor only by 85 % of the byte floor,
-    which the launch floor rules out where it is above 1 / 0.85 of it."""
-    ceil, blocked = [], []
+    max(byte-or-FLOP floor, the graph launch floor, the best copy of the
+    forward's bytes where the run timed one). Layers whose ceiling is under
+    1.5x can meet the per-layer floor only by 85 % of the byte floor, which
+    the launch floor rules out where it is above 1 / 0.85 of it; and the
+    rows below the floor that are copy-bound (stride_configs.copy_bound),
+    forward and training step."""
+    ceil, blocked, bound = [], [], {"fwd": [], "step": []}
     for key, (r, _) in rows.items():
-        t = r.get("torch_best", {}).get("fwd")
-        if not t:
+        t = r.get("torch_best", {})
+        if not t.get("fwd"):
             continue
-        c = t / max(r["floor_ms"], LAUNCH_FLOOR_MS)
+        copy = r.get("copy_ms")
+        c = t["fwd"] / max(r["floor_ms"], LAUNCH_FLOOR_MS, copy or 0)
         ceil.append(c)
         if c < FLOOR_X and r["floor_ms"] < FLOOR_PCT / 100 * LAUNCH_FLOOR_MS:
             blocked.append(key)
+        fx, fp, sx, sp, _ = ratios(r)
+        for k, x, p, ops in (("fwd", fx, fp, 1), ("step", sx, sp, 3)):
+            if x is not None and not meets(x, p) and copy and copy_bound(
+                    r, t.get(k), ops * copy, ops):
+                bound[k].append(key)
+    copies = sum(1 for r, _ in rows.values() if r.get("copy_ms"))
     return [f"Forward ceiling (PyTorch best / max(floor, {LAUNCH_FLOOR_MS * 1e3:.2f} us graph "
-            f"launch floor)): geomean {geomean(ceil):.2f}x over {len(ceil)} layers; "
+            f"launch floor, the best copy of the bytes where timed: {copies} layers)): geomean "
+            f"{geomean(ceil):.2f}x over {len(ceil)} layers; "
             f"{len(blocked)} layers cannot meet the per-layer floor (ceiling under "
             f"{FLOOR_X}x and a byte floor under {FLOOR_PCT:.0f} % of one launch)"
-            + (f": {', '.join(blocked)}" if blocked else "")]
+            + (f": {', '.join(blocked)}" if blocked else ""), "",
+            "Below the per-layer floor and copy-bound (the best copy of the bytes under "
+            f"{FLOOR_PCT:.0f} % of the floor and PyTorch's best under {FLOOR_X}x the copy: no "
+            "kernel can meet the floor): " + "; ".join(
+                f"{k} {len(v)}" + (f" ({', '.join(v)})" if v else "") for k, v in bound.items())]
 
 
 def plot(rows, path):

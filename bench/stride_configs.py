@@ -51,6 +51,16 @@ TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "bf16": 2e-3}
 OPS = ("fwd", "bwd_data", "bwd_filter")
 
 
+def copy_bound(r, torch_ms, copy_ms, ops):
+    """Whether no kernel can meet the per-layer floor of `ops` ops (1:
+    forward, 3: training step) of row `r`: the best copy of their bytes
+    (stride_harness copy_time) is under 85 % of the floor and PyTorch's best
+    under 1.5x that copy."""
+    if not torch_ms or not copy_ms:
+        return False
+    return 100 * ops * r["floor_ms"] / copy_ms < 85 and torch_ms / copy_ms < 1.5
+
+
 def conv_out(i, f, s, p0, p1):
     return (i + p0 + p1 - f) // s + 1
 

@@ -39,7 +39,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cuda_timing import graph_time  # noqa: E402
 from kernel_lib import KernelLib, link_objects  # noqa: E402
-from stride_configs import L2_BYTES, OPS, TOLERANCE, get_set, layer_from_dict, select  # noqa: E402
+from stride_configs import (L2_BYTES, OPS, TOLERANCE, copy_bound, get_set,  # noqa: E402
+                            layer_from_dict, select)
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
@@ -260,15 +261,6 @@ def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False, torch_ops=None
 
 def fmt(v, p="%.3f"):
     return (p % v) if isinstance(v, (int, float)) else "-"
-
-
-def copy_bound(r, torch_ms, copy_ms, ops):
-    """Whether no kernel can meet the per-layer floor of `ops` ops (1:
-    forward, 3: training step): the best copy of their bytes is under 85 %
-    of the floor and PyTorch's best under 1.5x that copy."""
-    if not torch_ms or not copy_ms:
-        return False
-    return 100 * ops * r["floor_ms"] / copy_ms < 85 and torch_ms / copy_ms < 1.5
 
 
 def write(out, label, meta, rows):
