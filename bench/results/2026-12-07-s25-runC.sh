@@ -11,6 +11,18 @@ mkdir -p /tmp/k && tar xJf .carry/s25/a.tar.xz -C /tmp/k && tar xJf .carry/s25/e
 sh runtime/build.sh /tmp/rt > /tmp/rt.log 2>&1 || { cat /tmp/rt.log; exit 1; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv
 R=/tmp/res; mkdir -p $R
+# The device's copy bandwidth (2 x 1 GiB moved per copy, median of 20): the
+# floors of the layer set assume the H200's 4.24 TB/s.
+python3 -c "
+import torch, statistics
+a = torch.empty(2**28, device='cuda'); b = torch.empty_like(a); a.zero_()
+for _ in range(3): b.copy_(a)
+t = []
+for _ in range(20):
+    s, e = torch.cuda.Event(True), torch.cuda.Event(True)
+    s.record(); b.copy_(a); e.record(); e.synchronize(); t.append(s.elapsed_time(e))
+print('peak copy: %.3f TB/s' % (2 * a.numel() * 4 / statistics.median(t) / 1e9))
+" 2>&1 | tee $R/peak_copy.txt
 V=""; for t in a b c d e; do V="$V --variant-dir /tmp/k/stride_lf$t"; done
 timeout 230 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --out $R --graphs \
   --target-s 0.02 --iters 100 --work /tmp/wf --kernels-dir /tmp/k/stride_after $V --time-budget 190 \
