@@ -1,7 +1,8 @@
 // The strided kernels at the real-network layer sizes (mobilenetv2_100 /
 // efficientnet_b0 stride-2 blocks, batch 64) assemble for sm_90 with ptxas
 // without spilling: the register-window forward (3x3 f32 4 channels x 1 row
-// x 4 columns, 80 registers; 5x5 f32 / bf16 2 channels x 4 rows x 16
+// x 4 columns, 80 registers; on 7-row outputs 2 channels x 1 x 4 loaded
+// first, under its 255-register budget; 5x5 f32 / bf16 2 channels x 4 rows x 16
 // columns, 192 / 219 registers), the phase-decomposed backward-data gather
 // (3x3 f32 / f16, 5x5 f32 / f16), and the backward-filter kernels on
 // strided dY (3x3 streaming f32 R = 3 and f16 R = 2; 5x5 split-z f32 and
@@ -22,6 +23,7 @@
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c672h14f5_f32_bwd_filter_split_z.ptx -o %t/9.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bf_c240h28f5_f16_bwd_filter_split_z.ptx -o %t/10.cubin 2>&1 | FileCheck %s
 
+// RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd_c576h14f3_f32_strided_forward.ptx -o %t/11.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/fwd7_f16_strided_forward.ptx -o %t/f7.cubin 2>&1 | FileCheck %s
 // RUN: %cuda_toolkit/bin/ptxas -arch=sm_90 -v %t/bd7_f16_strided_gather.ptx -o %t/b7.cubin 2>&1 | FileCheck %s
 
@@ -33,6 +35,12 @@ func.func @fwd_c96h112f3_f32(%x: tensor<64x112x112x96xf32>, %w: tensor<3x3x96xf3
   %i = tensor.empty() : tensor<64x56x56x96xf32>
   %r = dwc.depthwise_conv2d ins(%x, %w : tensor<64x112x112x96xf32>, tensor<3x3x96xf32>) outs(%i : tensor<64x56x56x96xf32>) strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x56x56x96xf32>
   return %r : tensor<64x56x56x96xf32>
+}
+
+func.func @fwd_c576h14f3_f32(%x: tensor<64x14x14x576xf32>, %w: tensor<3x3x576xf32>) -> tensor<64x7x7x576xf32> {
+  %i = tensor.empty() : tensor<64x7x7x576xf32>
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<64x14x14x576xf32>, tensor<3x3x576xf32>) outs(%i : tensor<64x7x7x576xf32>) strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<64x7x7x576xf32>
+  return %r : tensor<64x7x7x576xf32>
 }
 
 func.func @bd_c96h112f3_f16(%dy: tensor<64x56x56x96xf16>, %w: tensor<3x3x96xf16>) -> tensor<64x112x112x96xf16> {

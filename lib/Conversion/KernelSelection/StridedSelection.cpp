@@ -37,17 +37,20 @@ int64_t pickChannels(Type elem, int64_t C, int64_t taps) {
   return chosen;
 }
 
+/// Output rows from which f32 filters of at most 9 taps take the 1 x 4 tile
+/// of the widest vector on big grids (below: kWindowFirstTileF32).
+constexpr int64_t kTallOutputRows = 28;
+
 /// Forward tile (rows x columns) on big grids: f32 filters of at most 9 taps
-/// 1 x 4 on outputs of 28+ rows, else 2 x 8; up to 25 taps 4 x 16; more
-/// taps 1 x 8. (16-bit filters of at most 9 taps: kNarrowTile16.)
-std::pair<int64_t, int64_t> forwardTile(int64_t taps, int64_t OH) {
+/// 1 x 4 on outputs of 28+ rows; up to 25 taps 4 x 16; more taps 1 x 8.
+/// (16-bit filters of at most 9 taps: kNarrowTile16; f32 ones on fewer
+/// output rows: kWindowFirstTileF32.)
+std::pair<int64_t, int64_t> forwardTile(int64_t taps) {
   if (taps > 25)
     return {1, 8};
   if (taps > 9)
     return {4, 16};
-  if (OH >= 28)
-    return {1, 4};
-  return {2, 8};
+  return {1, 4};
 }
 
 /// The tile of 16-bit filters of at most 9 taps on big grids (narrowTile16):
@@ -84,6 +87,26 @@ bool smallStridedGrid(ShapedType out, int64_t taps) {
 /// taps.
 bool narrowTile16(ShapedType out, int64_t taps) {
   return !out.getElementType().isF32() && taps <= kSmallGridOneColumnTaps;
+}
+
+/// The tile of f32 filters of at most 9 taps on big grids with outputs of
+/// fewer than kTallOutputRows rows (the 14 x 14 / 7 x 7 stride-2 outputs of
+/// MobileNetV2 / EfficientNet-B0 at batch 64): one row of 4 outputs of 64
+/// bits (32 where C is odd) whose window is loaded before the first FMA
+/// (loads_first; 54 inputs, 18 filter values, 8 accumulators). The 2 x 8 x
+/// 128-bit tile before it left its loads 10-46 instructions ahead of their
+/// first use under one wave of 16 warps per SM: H100, 1.07-1.15x faster,
+/// from 0.84-0.94x PyTorch's best to 0.97-1.03x (docs/KernelSelection.md,
+/// "strided forward").
+constexpr std::pair<int64_t, int64_t> kWindowFirstTileF32 = {1, 4};
+bool windowFirstTileF32(ShapedType out, int64_t taps) {
+  return out.getElementType().isF32() && taps <= kSmallGridOneColumnTaps &&
+         out.getDimSize(1) < kTallOutputRows;
+}
+
+/// 64 bits of f32 channels where C is even, else 32.
+int64_t windowFirstChannels(ShapedType out) {
+  return out.getDimSize(3) % 2 == 0 ? 2 : 1;
 }
 
 /// The narrowest channel vector (32 bits) if it divides C, else 0.
@@ -147,28 +170,33 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
   int64_t taps = f[0] * f[1];
   bool small = smallStridedGrid(out, taps);
   bool tile16 = !small && narrowTile16(out, taps);
+  bool windowFirst = !small && windowFirstTileF32(out, taps);
   int64_t V = g && g.getChannels() ? g.getChannels()
               : small || tile16    ? narrowChannels(out)
+              : windowFirst        ? windowFirstChannels(out)
                                    : 0;
   V = channelsOf(op, V, why);
   if (!V)
     return {};
   auto [rows, columns] =
-      small    ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps
-                                                    ? 1
-                                                    : 2}
-      : tile16 ? kNarrowTile16
-               : forwardTile(taps, out.getDimSize(1));
+      small ? std::pair<int64_t, int64_t>{1, taps <= kSmallGridOneColumnTaps
+                                                 ? 1
+                                                 : 2}
+      : tile16      ? kNarrowTile16
+      : windowFirst ? kWindowFirstTileF32
+                    : forwardTile(taps);
   if (g && g.getRows())
     rows = g.getRows();
   if (g && g.getColumns())
     columns = g.getColumns();
   int64_t loadsFirst =
       g ? g.getLoadsFirst()
-        : small && loadsFirstFits(cast<DepthwiseConv2DOp>(op), V, rows,
-                                  columns);
-  int64_t blockThreads = g ? g.getBlockThreads()
-                           : forwardBlockThreads(out, small);
+        : windowFirst || (small && loadsFirstFits(cast<DepthwiseConv2DOp>(op),
+                                                  V, rows, columns));
+  // (The window-first tile was measured with 256-thread blocks.)
+  int64_t blockThreads = g             ? g.getBlockThreads()
+                         : windowFirst ? 0
+                                       : forwardBlockThreads(out, small);
   return StridedForwardKernelAttr::get(op->getContext(), V, rows, columns,
                                        loadsFirst, blockThreads);
 }

@@ -28,17 +28,21 @@ func.func @gather_widths(%dy: memref<1x4x4x64xf16>, %w: memref<3x3x64xf16>, %dx:
 
 // -----
 
-// Forward tiles on big grids (2^20+ outputs): up to 9 taps 1 x 4 on outputs
-// of 28+ rows, else 2 x 8; up to 25 taps 4 x 16; more 1 x 8 (tiles are
-// clamped to the output when emitted, not here).
+// Forward tiles on big grids (2^20+ outputs): up to 9 taps 1 x 4 of 4
+// channels on outputs of 28+ rows; on fewer rows 1 x 4 of 64 bits (32 with
+// an odd C: 512 x 8 x 8 x 33), every input loaded first, 256-thread
+// blocks; up to 25 taps 4 x 16; more 1 x 8 (tiles are clamped to the
+// output when emitted, not here).
 // CHECK-LABEL: func @forward_tiles
 // CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
-// CHECK: #dwc.strided_forward<channels = 4, rows = 2, columns = 8>
+// CHECK: #dwc.strided_forward<channels = 2, rows = 1, columns = 4, loads_first = 1>
 // CHECK: #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
 // CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 8>
+// CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 4, loads_first = 1>
 func.func @forward_tiles(%x: memref<64x56x56x32xf32>, %w3: memref<3x3x32xf32>, %y28: memref<64x28x28x32xf32>,
                          %x2: memref<512x16x16x32xf32>, %y8: memref<512x8x8x32xf32>,
-                         %w5: memref<5x5x32xf32>, %w7: memref<7x7x32xf32>) {
+                         %w5: memref<5x5x32xf32>, %w7: memref<7x7x32xf32>,
+                         %xo: memref<512x16x16x33xf32>, %wo: memref<3x3x33xf32>, %yo: memref<512x8x8x33xf32>) {
   dwc.depthwise_conv2d ins(%x, %w3 : memref<64x56x56x32xf32>, memref<3x3x32xf32>) outs(%y28 : memref<64x28x28x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x2, %w3 : memref<512x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<512x8x8x32xf32>)
@@ -47,6 +51,8 @@ func.func @forward_tiles(%x: memref<64x56x56x32xf32>, %w3: memref<3x3x32xf32>, %
     strides = [2, 2] dilations = [1, 1] padding = [2, 2, 2, 2]
   dwc.depthwise_conv2d ins(%x2, %w7 : memref<512x16x16x32xf32>, memref<7x7x32xf32>) outs(%y8 : memref<512x8x8x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%xo, %wo : memref<512x16x16x33xf32>, memref<3x3x33xf32>) outs(%yo : memref<512x8x8x33xf32>)
+    strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
 
@@ -197,14 +203,15 @@ func.func @forward_16bit_rule_edges(%x: memref<64x56x56x144xf16>, %w5: memref<5x
 // -----
 
 // Threads per block: 128 on outputs of at most 7 rows outside the small
-// grids (batch 64, 14 x 14 inputs, 5x5 and 3x3, every type); 256 (left out)
+// grids (batch 64, 14 x 14 inputs, 5x5 and 3x3 16-bit; f32 3x3 takes the
+// window-first tile, measured with 256); 256 (left out)
 // on 8+ output rows and on the batch-1 small grids; a requested value is
 // kept (256 written out too), and a complete configuration without it
 // stays at 256.
 // CHECK-LABEL: func @forward_block_threads
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 128>
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 128>
-// CHECK: dwc.kernel = #dwc.strided_forward<channels = 4, rows = 2, columns = 8, block_threads = 128>
+// CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 1, columns = 4, loads_first = 1>{{[}]}}
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 1, columns = 2, loads_first = 1>
 // CHECK: dwc.kernel = #dwc.strided_forward<channels = 2, rows = 4, columns = 16, block_threads = 256>
