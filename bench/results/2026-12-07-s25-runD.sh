@@ -16,15 +16,16 @@ mkdir -p /tmp/k /tmp/d && tar xJf .carry/s25/a.tar.xz -C /tmp/k && tar xJf .carr
 sh runtime/build.sh /tmp/rt > /tmp/rt.log 2>&1 || { cat /tmp/rt.log; exit 1; }
 nvidia-smi --query-gpu=name --format=csv,noheader
 R=/tmp/res; mkdir -p $R
-timeout 80 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --out $R --graphs \
+timeout 60 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --out $R --graphs \
   --target-s 0.02 --iters 100 --work /tmp/wl --kernels-dir /tmp/d/l/stride_after --before-dir /tmp/k/stride_after \
-  --time-budget 60 --label 2026-12-07-s25-s2f32 > $R/s2f32.log 2>&1; echo "s2f32 rc=$?"
+  --time-budget 40 --label 2026-12-07-s25-s2f32 > $R/s2f32.log 2>&1; echo "s2f32 rc=$?"
 grep 'f3_s2' $R/stride-2026-12-07-s25-s2f32.md | cut -d'|' -f2-8
-timeout 80 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --out $R \
+timeout 60 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --out $R \
   --work /tmp/wo --kernels-dir /tmp/d/o/stride_after --time-budget 60 --label 2026-12-07-s25-odd \
   > $R/odd.log 2>&1; echo "odd rc=$?"; grep -c '(odd) .* yes' $R/stride-2026-12-07-s25-odd.md
+# (E2E=0: the kernels only, when little device time is left.)
 export DWC_CACHE_DIR=/tmp/dwcc PYTHONUNBUFFERED=1
-PYTHONPATH=python timeout 100 python3 bench/torch_e2e.py run --kernels /tmp/d/e2e/kernels \
+[ "${E2E:-1}" = 1 ] && PYTHONPATH=python timeout 100 python3 bench/torch_e2e.py run --kernels /tmp/d/e2e/kernels \
   --out $R/e2e --budget-s 70 --sections models --rounds 5 \
   --configs mobilenetv2_100:f32:64:infer,efficientnet_b0:f32:64:infer \
   > $R/e2e.log 2>&1; echo "e2e rc=$?"
