@@ -1,4 +1,6 @@
 #!/bin/sh
+# NOT RUN: no device machine could be started for it; call C (2026-12-07-s25-runC.sh)
+# ran its first part and part of the second with these kernels.
 # Call A (session 25): the whole real-network layer set (bench/stride_configs.py
 # --set net, 288 layers) on the current compiler in one device session, each
 # layer also against the best copy of its forward's bytes (stride_harness

@@ -1,4 +1,6 @@
 #!/bin/sh
+# NOT RUN: no device machine could be started for it; call C (2026-12-07-s25-runC.sh)
+# ran its first part and part of the second with these kernels.
 # Call B (session 25): the timm half of issue 19's model matrix on current
 # kernels through the user path (dwc_torch.convert with its per-layer and
 # whole-model checks, eager steps and CUDA graphs, stock PyTorch with
