@@ -170,7 +170,12 @@ Attribute selectStridedForward(Operation *op, TargetAttr, Attribute given,
   int64_t taps = f[0] * f[1];
   bool small = smallStridedGrid(out, taps);
   bool tile16 = !small && narrowTile16(out, taps);
-  bool windowFirst = !small && windowFirstTileF32(out, taps);
+  // (Where the window fits the loads-first register budget: strides far
+  // wider than the filter keep the widest vector's 1 x 4 tile.)
+  bool windowFirst =
+      !small && windowFirstTileF32(out, taps) &&
+      loadsFirstFits(cast<DepthwiseConv2DOp>(op), windowFirstChannels(out),
+                     kWindowFirstTileF32.first, kWindowFirstTileF32.second);
   int64_t V = g && g.getChannels() ? g.getChannels()
               : small || tile16    ? narrowChannels(out)
               : windowFirst        ? windowFirstChannels(out)

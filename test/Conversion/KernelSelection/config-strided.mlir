@@ -31,7 +31,8 @@ func.func @gather_widths(%dy: memref<1x4x4x64xf16>, %w: memref<3x3x64xf16>, %dx:
 // Forward tiles on big grids (2^20+ outputs): up to 9 taps 1 x 4 of 4
 // channels on outputs of 28+ rows; on fewer rows 1 x 4 of 64 bits (32 with
 // an odd C: 512 x 8 x 8 x 33), every input loaded first, 256-thread
-// blocks; up to 25 taps 4 x 16; more 1 x 8 (tiles are clamped to the
+// blocks, where the window fits 128 registers (stride 8: 4 channels, not
+// loaded first); up to 25 taps 4 x 16; more 1 x 8 (tiles are clamped to the
 // output when emitted, not here).
 // CHECK-LABEL: func @forward_tiles
 // CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
@@ -39,10 +40,12 @@ func.func @gather_widths(%dy: memref<1x4x4x64xf16>, %w: memref<3x3x64xf16>, %dx:
 // CHECK: #dwc.strided_forward<channels = 2, rows = 4, columns = 16>
 // CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 8>
 // CHECK: #dwc.strided_forward<channels = 1, rows = 1, columns = 4, loads_first = 1>
+// CHECK: #dwc.strided_forward<channels = 4, rows = 1, columns = 4>
 func.func @forward_tiles(%x: memref<64x56x56x32xf32>, %w3: memref<3x3x32xf32>, %y28: memref<64x28x28x32xf32>,
                          %x2: memref<512x16x16x32xf32>, %y8: memref<512x8x8x32xf32>,
                          %w5: memref<5x5x32xf32>, %w7: memref<7x7x32xf32>,
-                         %xo: memref<512x16x16x33xf32>, %wo: memref<3x3x33xf32>, %yo: memref<512x8x8x33xf32>) {
+                         %xo: memref<512x16x16x33xf32>, %wo: memref<3x3x33xf32>, %yo: memref<512x8x8x33xf32>,
+                         %xw: memref<1024x64x64x32xf32>, %yw: memref<1024x8x8x32xf32>) {
   dwc.depthwise_conv2d ins(%x, %w3 : memref<64x56x56x32xf32>, memref<3x3x32xf32>) outs(%y28 : memref<64x28x28x32xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
   dwc.depthwise_conv2d ins(%x2, %w3 : memref<512x16x16x32xf32>, memref<3x3x32xf32>) outs(%y8 : memref<512x8x8x32xf32>)
@@ -53,6 +56,8 @@ func.func @forward_tiles(%x: memref<64x56x56x32xf32>, %w3: memref<3x3x32xf32>, %
     strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3]
   dwc.depthwise_conv2d ins(%xo, %wo : memref<512x16x16x33xf32>, memref<3x3x33xf32>) outs(%yo : memref<512x8x8x33xf32>)
     strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%xw, %w3 : memref<1024x64x64x32xf32>, memref<3x3x32xf32>) outs(%yw : memref<1024x8x8x32xf32>)
+    strides = [8, 8] dilations = [1, 1] padding = [1, 1, 1, 1]
   return
 }
 
