@@ -225,6 +225,10 @@ def odd_set():
         L(1, 12, 15, 20, [3, 5], "f16", [2, 1], [1, 1, 2, 2]),       # unequal
         L(2, 10, 11, 8, [3, 3], "f32", [2, 2], [0, 1, 1, 0]),        # asymmetric
         L(1, 7, 7, 40, [3, 3], "bf16", [2, 2], [1, 1, 1, 1]),
+        # Big grids of short outputs: the f32 window-first strided tile
+        # (odd C: 32 bits; odd width).
+        L(37, 27, 27, 203, [3, 3], "f32", [2, 2], [1, 1, 1, 1]),
+        L(41, 25, 23, 202, [3, 3], "f32", [2, 2], [1, 1, 1, 1]),
     ] + odd_default_kernels()
 
 
