@@ -991,6 +991,7 @@ COMPILE_MODE = [None]
 PROFILE_STEPS = [0]
 GRAPHS = [True]
 GRAPHS_TRAIN = [False]
+CONVERT_GRAPHS = [False]  # --convert-graphs: convert(..., graphs=True)
 
 
 def args_rounds():
@@ -1044,7 +1045,8 @@ def bench_model(res, name, dt, batch, train):
     stock.train(train)
     ours.train(train)
     t0 = time.time()
-    dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False)
+    dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False,
+                      graphs=CONVERT_GRAPHS[0])
     convert_s = time.time() - t0
     rep = ours.dwc_report
     logit, gerr, worst, gall = _agreement(stock, ours, xs[0], target, amp, train)
@@ -1094,6 +1096,7 @@ def bench_model(res, name, dt, batch, train):
             agree=bool(logit <= tol and gerr <= tol),
             converted_layers_ms_dwc=round(ours_in, 4), converted_layers_ms_torch=round(theirs_in, 4),
             convert_s=round(convert_s, 1), convert_phase_s=rep.phase_s,
+            convert_graphs=CONVERT_GRAPHS[0], convert_notes=rep.notes,
             convert_model_check=rep.model_check, **extra,
             convert_model_check_ms=[round(v, 3) for v in rep.model_ms] if rep.model_ms else None,
             routed_layers={n: list(r) for n, r in rep.routes.items()},
@@ -1218,6 +1221,8 @@ def main():
     r.add_argument("--compile-mode", default=None,
                    help="torch.compile's mode for --compiled (e.g. reduce-overhead: "
                         "inductor's CUDA graphs)")
+    r.add_argument("--convert-graphs", action="store_true",
+                   help="convert(..., graphs=True): the whole-model check in CUDA graphs")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
@@ -1228,6 +1233,7 @@ def main():
         PROFILE_STEPS[0] = args.profile_steps
         COMPILED[0] = args.compiled
         COMPILE_MODE[0] = args.compile_mode
+        CONVERT_GRAPHS[0] = args.convert_graphs
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

@@ -536,12 +536,17 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
         model.zero_grad(set_to_none=True)
 
 
-def _model_step(model, example_inputs, train, amp_dtype):
+def _model_step(model, example_inputs, train, amp_dtype, cast_cache=True):
+    """One step of the model as the user runs it (forward; for training
+    also backward and a no-op weight update). cast_cache=False for a step
+    captured in a CUDA graph: autocast's cache of cast weights would keep
+    tensors of the capture's memory pool across replays."""
     dev = _device(example_inputs)
     params = [p for p in model.parameters() if p.requires_grad]
 
     def run():
-        with torch.autocast(dev, dtype=amp_dtype or torch.float16, enabled=amp_dtype is not None):
+        with torch.autocast(dev, dtype=amp_dtype or torch.float16, enabled=amp_dtype is not None,
+                            cache_enabled=cast_cache):
             if not train:
                 with torch.no_grad():
                     return model(*example_inputs)
@@ -623,14 +628,87 @@ def _time_both(model, layers, classes, step, routes, rounds=8):
     return min(t["dwc"]), min(t["torch"]), detail
 
 
-def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
+def _captured(step, train, model):
+    """The replay of `step` captured in a CUDA graph, after three warm-up
+    steps on a side stream (as torch.cuda.graphs wants); gradients are set
+    to None first so the graph owns the ones its backward writes."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            step()
+    torch.cuda.current_stream().wait_stream(side)
+    if train:
+        model.zero_grad(set_to_none=True)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        step()
+    return g
+
+
+def _time_both_graphs(model, layers, classes, step, train, routes, rounds=8):
+    """_time_both for a model that runs captured in CUDA graphs: each side's
+    step captured once (converted, then reverted) and their replays timed
+    in ABBA rounds -- GPU time, no launch path. The converted side's
+    filter caches and launch plans are held until its replays end (revert
+    drops them from the modules; the graph still reads them)."""
+    graphs, held = {}, []
+    try:
+        for label in ("dwc", "torch"):
+            for n, m in layers.items():
+                if label == "dwc":
+                    _adopt(m, classes[n], routes.get(n, ()))
+                else:
+                    held.append(dict(m.__dict__))
+                    M.revert(m)
+            graphs[label] = _captured(step, train, model)
+        t = time_steps({k: g.replay for k, g in graphs.items()}, rounds=rounds, burst=10)
+    finally:
+        torch.cuda.synchronize()
+        graphs.clear()
+        for m in layers.values():
+            M.revert(m)
+        model.zero_grad(set_to_none=True)
+    paired = statistics.median(b / a for a, b in zip(t["dwc"], t["torch"]))
+    detail = {"dwc_ms": [round(v, 4) for v in t["dwc"]], "graphs": True,
+              "torch_ms": [round(v, 4) for v in t["torch"]], "paired_speedup": round(paired, 4)}
+    return min(t["dwc"]), min(t["torch"]), detail
+
+
+def _whole_model_timer(model, classes, example_inputs, train, amp_dtype, graphs, report):
+    """time(layers) -> (dwc ms, PyTorch ms, detail) of the whole-model
+    check: eager steps (_time_both), or with graphs=True CUDA-graph replays
+    (_time_both_graphs); `classes`: each layer's dwc class (the timings
+    leave the layers reverted). A model whose step cannot be captured is
+    checked eagerly, with a note in the report."""
+    eager = _model_step(model, example_inputs, train, amp_dtype)
+    captured = _model_step(model, example_inputs, train, amp_dtype, cast_cache=False)
+    mode = ["graphs" if graphs else "eager"]
+
+    def time(layers):
+        if mode[0] == "graphs":
+            try:
+                return _time_both_graphs(model, layers, classes, captured, train,
+                                         report.routes)
+            except RuntimeError as e:
+                mode[0] = "eager"
+                report.notes.append("whole-model check run eagerly: the step could not be "
+                                    "captured in a CUDA graph (%s)" % str(e).splitlines()[0])
+        return _time_both(model, layers, classes, eager, report.routes)
+    return time
+
+
+def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report, graphs=False):
     """The whole model, converted vs not: if it is not faster with every
     tuned layer, once more with only the clear per-layer winners (dwc at
-    most 0.8x PyTorch's time); what is not faster is undone."""
+    most 0.8x PyTorch's time); what is not faster is undone. graphs: the
+    model will run captured in CUDA graphs, so both sides are timed as
+    graph replays (GPU time), and 'faster' is strict there (replays spread
+    by tenths of a per cent, not the eager host's 10-25 %)."""
     if not chosen:
         return
     classes = {n: type(m) for n, m in chosen.items()}
-    mkey = _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report)
+    mkey = _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report, graphs)
     hit = tuning.load(mkey)
     if hit is not None and set(hit.get("keep", ())) <= set(chosen):
         report.phase_s["verify_cached"] = True
@@ -638,20 +716,22 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report):
         report.model_check = hit.get("model_check")
         _apply_verdict(chosen, classes, set(hit["keep"]), report)
         return
-    step = _model_step(model, example_inputs, train, amp_dtype)
-    ours, theirs, detail = _time_both(model, chosen, classes, step, report.routes)
+    time_both = _whole_model_timer(model, classes, example_inputs, train, amp_dtype, graphs,
+                                   report)
+    ours, theirs, detail = time_both(chosen)
     report.model_ms = (ours, theirs)
     report.model_check = [detail]
-    keep = _verdict(model, chosen, classes, step, ours, theirs, margin, report)
+    keep = _verdict(chosen, time_both, margin, report)
     tuning.store(mkey, {"keep": sorted(keep), "model_ms": list(report.model_ms),
                         "model_check": report.model_check})
     _apply_verdict(chosen, classes, keep, report)
 
 
-def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report):
+def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report, graphs=False):
     """The tuning-cache key of the whole-model check: the model's class,
     every module's name and type (its structure), the candidate layers with
-    their specs' timings and routes, the inputs, the mode."""
+    their specs' timings and routes, the inputs, the mode (and whether the
+    check ran in CUDA graphs)."""
     layers = [[n, type(m).__name__, list(report.routes.get(n, ())),
                [round(v, 6) for v in report.timings.get(n, ())]]
               for n, m in sorted(chosen.items())]
@@ -661,7 +741,17 @@ def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report):
            for t in example_inputs]
     return tuning.key("model", {"model": type(model).__name__, "structure": structure,
                                 "layers": layers, "inputs": ins, "train": bool(train),
-                                "amp": str(amp_dtype), "margin": margin})
+                                "amp": str(amp_dtype), "margin": margin,
+                                **({"graphs": True} if graphs else {})})
+
+
+def check_passes(detail, ours, theirs, margin):
+    """model_is_faster for one whole-model check's detail: CUDA-graph
+    replays (detail['graphs']) must be faster on both statistics."""
+    paired = detail.get("paired_speedup")
+    if detail.get("graphs"):
+        return ours < theirs and paired is not None and paired > 1.0
+    return model_is_faster(ours, theirs, paired, margin)
 
 
 def model_is_faster(ours, theirs, paired, margin):
@@ -676,17 +766,18 @@ def model_is_faster(ours, theirs, paired, margin):
     return ours < theirs * (1.0 - margin) or (paired is not None and paired >= 1.0 - margin)
 
 
-def _verdict(model, chosen, classes, step, ours, theirs, margin, report):
+def _verdict(chosen, time_both, margin, report):
     """The names to keep converted after the whole-model check."""
     keep = set(chosen)
-    if not model_is_faster(ours, theirs, report.model_check[-1].get("paired_speedup"), margin):
+    ours, theirs = report.model_ms
+    if not check_passes(report.model_check[-1], ours, theirs, margin):
         strong = {n: m for n, m in chosen.items()
                   if n in report.timings and report.timings[n][0] <= 0.8 * report.timings[n][1]}
         keep = set()
         if strong and len(strong) < len(chosen):
-            o2, t2, d2 = _time_both(model, strong, classes, step, report.routes)
+            o2, t2, d2 = time_both(strong)
             report.model_check.append(d2)
-            if model_is_faster(o2, t2, d2.get("paired_speedup"), margin):
+            if check_passes(d2, o2, t2, margin):
                 keep, report.model_ms = set(strong), (o2, t2)
     return keep
 
@@ -708,15 +799,19 @@ def _apply_verdict(chosen, classes, keep, report):
 
 def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
             example_inputs=None, train=None, amp_dtype=None, tune=None, margin=0.03,
-            verify=None, verbose=True):
+            verify=None, graphs=False, verbose=True):
     """Converts `model` in place and returns it; the report is at
     `model.dwc_report`. example_inputs: a tensor or tuple for tuning;
     train: tune forward+backward (default: model.training); amp_dtype: the
     autocast dtype the model will run under; tune (default: with
     example_inputs on a GPU): keep only layers faster than PyTorch's;
     verify (default: as tune): then time the whole model both ways and undo
-    the conversion if it is not faster. The model's buffers (e.g. BatchNorm
-    statistics) and gradients are restored after the timing runs."""
+    the conversion if it is not faster; graphs: the model will run captured
+    in CUDA graphs (torch.cuda.graphs, torch.compile's reduce-overhead), so
+    verify times both sides as graph replays -- the GPU's time, where the
+    eager check also counts the host's launch cost, which dwc's lower
+    per-call overhead wins at small batches. The model's buffers (e.g.
+    BatchNorm statistics) and gradients are restored after the timing runs."""
     from .extension import load_extension
     report = ConvertReport()
     chosen = {}
@@ -766,7 +861,8 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
             _tune(model, chosen, example_inputs, train, amp_dtype, margin, report)
         t2 = time.perf_counter()
         if verify:
-            _verify(model, chosen, example_inputs, train, amp_dtype, margin, report)
+            _verify(model, chosen, example_inputs, train, amp_dtype, margin, report,
+                    graphs=graphs and on_gpu)
         report.phase_s.update(setup=round(t1 - t0, 3), tune=round(t2 - t1, 3),
                               verify=round(time.perf_counter() - t2, 3))
         model.load_state_dict(buffers, strict=False)

@@ -101,3 +101,29 @@ from dwc_torch.converter import model_is_faster
 print("model check:", [model_is_faster(*a, 0.03) for a in
                        ((9.0, 10.0, 0.9), (10.0, 10.0, 1.0), (10.0, 10.0, 0.96),
                         (12.0, 10.0, None), (9.8, 10.0, 0.975))])
+
+# The same test for a check timed in CUDA graphs (convert(graphs=True)):
+# replays spread by tenths of a per cent, so both statistics must say faster
+# (an eager check within the 3 % margin passes).
+from dwc_torch.converter import check_passes
+g = lambda paired: {"graphs": True, "paired_speedup": paired}  # noqa: E731
+print("graph check:", [check_passes(*a, 0.03) for a in
+                       ((g(1.01), 9.9, 10.0), (g(0.995), 9.9, 10.0), (g(1.01), 10.0, 10.0),
+                        ({"paired_speedup": 0.991}, 10.09, 10.0))])
+# graphs=True off a GPU: the CPU check runs as before.
+bn2 = torch.nn.Sequential(torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), torch.nn.ReLU())
+dwc_torch.convert(bn2, example_inputs=torch.randn(2, 4, 9, 9), tune=True, graphs=True,
+                  verbose=False)
+print("graphs on the CPU: whole model timed %s, check %s" % (
+    bn2.dwc_report.model_ms is not None,
+    [d.get("graphs", False) for d in bn2.dwc_report.model_check or []]))
+# A failed whole-model check keeps only the clear per-layer winners if the
+# model is faster with those alone (the second check, in graphs here).
+from dwc_torch.converter import ConvertReport, _verdict
+rep = ConvertReport()
+rep.timings = {"a": (0.5, 1.0), "b": (0.95, 1.0)}
+rep.model_ms, rep.model_check = (10.05, 10.0), [g(0.995)]
+asked = []
+keep = _verdict({"a": None, "b": None},
+                lambda layers: asked.append(sorted(layers)) or (9.8, 10.0, g(1.02)), 0.03, rep)
+print("second check on %s keeps %s (%s)" % (asked, sorted(keep), rep.model_ms))
