@@ -224,6 +224,21 @@ def _spin_cycles_per_ms():
     return _SPIN[dev]
 
 
+# A sample of _gpu_time_ms spans at least this much GPU time (calls under it
+# are repeated, up to `inner`); calls of at least LONG_CALL_MS take fewer
+# samples. Precision is not lost (a kernel of milliseconds varies by well
+# under the 3 % margin between runs), but the minutes are: a RepLKNet
+# 31x31 layer's PyTorch backward takes tens of ms, and 8 x 9 of them per op
+# made convert() spend 50 s on that one layer.
+SAMPLE_MS, LONG_CALL_MS, LONG_CALL_REPS = 1.0, 2.0, 5
+
+
+def _sampling(first_ms, reps, inner):
+    """(reps, inner) of _gpu_time_ms for calls that take first_ms."""
+    inner = max(1, min(inner, int(SAMPLE_MS / max(first_ms, 1e-6)) + 1))
+    return (min(reps, LONG_CALL_REPS) if first_ms >= LONG_CALL_MS else reps), inner
+
+
 def _gpu_time_ms(fn, reps=9, warm=2, inner=8):
     """Median GPU time of fn() in ms (the clock off the GPU): a layer's cost
     inside a GPU-bound model step, where its host time overlaps the GPU's
@@ -232,13 +247,19 @@ def _gpu_time_ms(fn, reps=9, warm=2, inner=8):
     timed calls; the start event follows the spin, so the events bracket
     kernels queued back to back, however long the host takes. A sample
     whose enqueueing took longer than its spin (the GPU may have waited) is
-    taken again with a longer spin. Both sides of a comparison are timed
-    alike."""
+    taken again with a longer spin. Slow calls take fewer repetitions
+    (_sampling). Both sides of a comparison are timed alike."""
     if not (torch.cuda.is_available() and torch.cuda.is_initialized()):
         return _time_ms(fn, reps=reps, warm=warm, inner=inner)
     for _ in range(warm):
         fn()
     torch.cuda.synchronize()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    fn()
+    b.record()
+    b.synchronize()
+    reps, inner = _sampling(a.elapsed_time(b), reps, inner)
     per_ms = _spin_cycles_per_ms()
     spin_ms, times, retries = 1.0, [], 0
     while len(times) < reps:
@@ -560,7 +581,7 @@ def _model_step(model, example_inputs, train, amp_dtype, cast_cache=True):
     return run
 
 
-def time_steps(steps, rounds=8, burst=4, warm=1, gc_off=True, before=None):
+def time_steps(steps, rounds=8, burst=4, warm=1, gc_off=True, before=None, settled=None):
     """{label: [ms per step of each round]} of the callables in `steps`
     (a dict): in each round every side runs `warm` untimed steps, then
     `burst` steps queued back to back between two CUDA events (the host's
@@ -569,7 +590,9 @@ def time_steps(steps, rounds=8, burst=4, warm=1, gc_off=True, before=None):
     (drifts hit both sides alike); Python's garbage collector is off while
     timing (a collection of a training step's objects stalls the host for
     milliseconds, at random). `before(label)` runs ahead of each side's
-    sample (convert: adopt / revert the layers). The clock off the GPU."""
+    sample (convert: adopt / revert the layers). `settled(out)`, if
+    given, is asked after every second round (an ABBA pair): True ends the
+    timing early. The clock off the GPU."""
     cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
     labels = list(steps)
     out = {k: [] for k in labels}
@@ -599,10 +622,26 @@ def time_steps(steps, rounds=8, burst=4, warm=1, gc_off=True, before=None):
                     for _ in range(burst):
                         steps[k]()
                     out[k].append((time.perf_counter() - t0) * 1e3 / burst)
+            if settled is not None and r % 2 == 1 and settled(out):
+                break
     finally:
         if gc_off and was_on:
             gc.enable()
     return out
+
+
+# The whole-model check stops after an ABBA pair of rounds whose every
+# sample of one side is this factor faster than every sample of the other:
+# eager rounds of one side spread by 10-40 % on a busy host, so a wider gap
+# is the verdict of all 8 rounds already (RepLKNet-31B training: 46-54 vs
+# 271-273 ms; its 8 rounds took 26 s of convert's 124).
+CLEARLY_APART = 1.5
+
+
+def clearly_apart(t):
+    """time_steps' `settled` for the whole-model check (CLEARLY_APART)."""
+    a, b = t.get("dwc"), t.get("torch")
+    return bool(a and b) and (max(a) * CLEARLY_APART < min(b) or max(b) * CLEARLY_APART < min(a))
 
 
 def _time_both(model, layers, classes, step, routes, rounds=8):
@@ -619,7 +658,8 @@ def _time_both(model, layers, classes, step, routes, rounds=8):
             else:
                 M.revert(m)
 
-    t = time_steps({"dwc": step, "torch": step}, rounds=rounds, burst=4, before=switch)
+    t = time_steps({"dwc": step, "torch": step}, rounds=rounds, burst=4, before=switch,
+                   settled=clearly_apart)
     for m in layers.values():
         M.revert(m)
     paired = statistics.median(b / a for a, b in zip(t["dwc"], t["torch"]))
@@ -662,7 +702,8 @@ def _time_both_graphs(model, layers, classes, step, train, routes, rounds=8):
                     held.append(dict(m.__dict__))
                     M.revert(m)
             graphs[label] = _captured(step, train, model)
-        t = time_steps({k: g.replay for k, g in graphs.items()}, rounds=rounds, burst=10)
+        t = time_steps({k: g.replay for k, g in graphs.items()}, rounds=rounds, burst=10,
+                       settled=clearly_apart)
     finally:
         torch.cuda.synchronize()
         graphs.clear()

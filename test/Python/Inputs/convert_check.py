@@ -127,3 +127,17 @@ asked = []
 keep = _verdict({"a": None, "b": None},
                 lambda layers: asked.append(sorted(layers)) or (9.8, 10.0, g(1.02)), 0.03, rep)
 print("second check on %s keeps %s (%s)" % (asked, sorted(keep), rep.model_ms))
+
+# Tuning's sampling: calls of milliseconds are timed once per sample, and
+# those of 2+ ms in 5 samples instead of 9 (converter._sampling); the
+# whole-model check stops after an ABBA pair of rounds that sets the sides
+# 1.5x apart in every sample (converter.clearly_apart).
+from dwc_torch.converter import _sampling, clearly_apart, time_steps
+print("sampling (reps, inner):", [_sampling(ms, 9, 8) for ms in (0.005, 0.2, 0.6, 1.5, 30.0)])
+print("clearly apart:", [clearly_apart(t) for t in (
+    {"dwc": [46.0, 54.0], "torch": [271.0, 273.0]}, {"dwc": [20.0, 22.0], "torch": [23.0, 24.0]},
+    {"dwc": [90.0, 95.0], "torch": [50.0, 52.0]}, {"dwc": [], "torch": []})])
+asked = []
+t = time_steps({"dwc": lambda: None, "torch": lambda: None}, rounds=8, burst=1,
+               settled=lambda o: asked.append(len(o["dwc"])) or len(o["dwc"]) >= 4)
+print("settled after rounds:", asked, {k: len(v) for k, v in t.items()})
