@@ -742,10 +742,9 @@ def _whole_model_timer(model, classes, example_inputs, train, amp_dtype, graphs,
 def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report, graphs=False):
     """The whole model, converted vs not: if it is not faster with every
     tuned layer, once more with only the clear per-layer winners (dwc at
-    most 0.8x PyTorch's time); what is not faster is undone. graphs: the
-    model will run captured in CUDA graphs, so both sides are timed as
-    graph replays (GPU time), and 'faster' is strict there (replays spread
-    by tenths of a per cent, not the eager host's 10-25 %)."""
+    most 0.8x PyTorch's time); what is not faster (model_is_faster) is
+    undone. graphs: the model will run captured in CUDA graphs, so both
+    sides are timed as graph replays (GPU time)."""
     if not chosen:
         return
     classes = {n: type(m) for n, m in chosen.items()}
@@ -762,7 +761,7 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report, gra
     ours, theirs, detail = time_both(chosen)
     report.model_ms = (ours, theirs)
     report.model_check = [detail]
-    keep = _verdict(chosen, time_both, margin, report)
+    keep = _verdict(chosen, time_both, report)
     tuning.store(mkey, {"keep": sorted(keep), "model_ms": list(report.model_ms),
                         "model_check": report.model_check})
     _apply_verdict(chosen, classes, keep, report)
@@ -782,43 +781,43 @@ def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report, 
            for t in example_inputs]
     return tuning.key("model", {"model": type(model).__name__, "structure": structure,
                                 "layers": layers, "inputs": ins, "train": bool(train),
-                                "amp": str(amp_dtype), "margin": margin,
+                                "amp": str(amp_dtype), "margin": margin, "rule": "both",
                                 **({"graphs": True} if graphs else {})})
 
 
-def check_passes(detail, ours, theirs, margin):
-    """model_is_faster for one whole-model check's detail: CUDA-graph
-    replays (detail['graphs']) must be faster on both statistics."""
-    paired = detail.get("paired_speedup")
-    if detail.get("graphs"):
-        return ours < theirs and paired is not None and paired > 1.0
-    return model_is_faster(ours, theirs, paired, margin)
+def check_passes(detail, ours, theirs):
+    """model_is_faster for one whole-model check (eager or in CUDA graphs)
+    from its detail (time_steps' samples and their paired ratio)."""
+    return model_is_faster(ours, theirs, detail.get("paired_speedup"))
 
 
-def model_is_faster(ours, theirs, paired, margin):
-    """The whole-model check's test: the converted model's quietest round
-    beats the stock model's by `margin`, or the median of the same-round
-    ratios (stock / converted) is at least 1 - margin. Every layer left
-    converted beat PyTorch's GPU time on its own, so the check is there to
-    catch a converted model that is slower as a whole; on a host-bound step
-    (H200 machine: identical models measured 0.96-1.15x apart, rounds of one
-    side 20-43 ms) neither statistic resolves a few per cent, so the
-    conversion is undone only where both say it is not faster."""
-    return ours < theirs * (1.0 - margin) or (paired is not None and paired >= 1.0 - margin)
+def model_is_faster(ours, theirs, paired):
+    """The whole-model check's test: the converted model is faster on both
+    statistics -- its quietest round beats stock's, and the median of the
+    same-round ratios (stock / converted) is at least 1. Every layer left
+    converted beat PyTorch's GPU time on its own; the check is there for the
+    model as it runs: a host-bound eager step (H100: MobileNetV2 /
+    EfficientNet-B0 AMP training, 24 ms eager for 15 ms of GPU work) can be
+    slower converted although its GPU time is 6-10 % lower, and a model
+    whose gain is only on the GPU is converted for graphs with
+    convert(graphs=True). Where the two statistics disagree the model is
+    not faster, so it stays stock: never slower, at the price of a
+    within-noise gain on a noisy host."""
+    return ours < theirs and (paired is None or paired >= 1.0)
 
 
-def _verdict(chosen, time_both, margin, report):
+def _verdict(chosen, time_both, report):
     """The names to keep converted after the whole-model check."""
     keep = set(chosen)
     ours, theirs = report.model_ms
-    if not check_passes(report.model_check[-1], ours, theirs, margin):
+    if not check_passes(report.model_check[-1], ours, theirs):
         strong = {n: m for n, m in chosen.items()
                   if n in report.timings and report.timings[n][0] <= 0.8 * report.timings[n][1]}
         keep = set()
         if strong and len(strong) < len(chosen):
             o2, t2, d2 = time_both(strong)
             report.model_check.append(d2)
-            if check_passes(d2, o2, t2, margin):
+            if check_passes(d2, o2, t2):
                 keep, report.model_ms = set(strong), (o2, t2)
     return keep
 
