@@ -80,6 +80,7 @@ constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
 constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
+constexpr int CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
@@ -843,6 +844,24 @@ void mgpuModuleUnload(void *module) {
   delete rec;
 }
 
+/// DWC_SMEM_CARVEOUT=P, P in 0..100: every kernel's preferred shared-memory
+/// carveout (per cent of the SM's unified L1 / shared memory), set when the
+/// kernel is looked up; unset, empty or anything else: the driver's choice
+/// (-1). For timing kernels inside a model: an SM switches its carveout
+/// between neighbouring kernels that prefer different ones, which a kernel
+/// timed back to back with itself never does.
+static int smemCarveout() {
+  static const int value = [] {
+    const char *e = std::getenv("DWC_SMEM_CARVEOUT");
+    if (!e || !*e)
+      return -1;
+    char *end = nullptr;
+    long v = std::strtol(e, &end, 10);
+    return *end == '\0' && v >= 0 && v <= 100 ? static_cast<int>(v) : -1;
+  }();
+  return value;
+}
+
 void *mgpuModuleGetFunction(void *module, const char *name) {
   CUcontext ctx = ensureContext();
   if (!ctx)
@@ -867,6 +886,11 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
              cuErrorText(r).c_str());
     return nullptr;
   }
+  // A preference, not a requirement: a driver that refuses it runs the
+  // kernel with its own choice.
+  if (int carveout = smemCarveout(); carveout >= 0)
+    cu().cuFuncSetAttribute(
+        fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout);
   rec->functions.push_back({ctx, name, name, fn});
   return fn;
 }

@@ -11,7 +11,9 @@
 #define FAKE_DEV_BASE 0x100000000000ull
 typedef unsigned long long devptr;
 
-enum { GET_FUNCTION, POINTER_QUERY, LAUNCH, MODULE_LOAD, MODULE_UNLOAD, COUNTERS };
+enum { GET_FUNCTION, POINTER_QUERY, LAUNCH, MODULE_LOAD, MODULE_UNLOAD, CARVEOUT_SET, COUNTERS };
+static int lastCarveout = -1;
+int fakeLastCarveout(void) { return lastCarveout; }
 static long counts[COUNTERS];
 static void *current;
 static devptr nextAlloc = FAKE_DEV_BASE;
@@ -57,7 +59,14 @@ int cuModuleGetFunction(void **f, void *m, const char *name) {
   *f = fn;
   return 0;
 }
-int cuFuncSetAttribute(void *f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+int cuFuncSetAttribute(void *f, int a, int v) {
+  (void)f;
+  if (a == 9) { // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+    counts[CARVEOUT_SET]++;
+    lastCarveout = v;
+  }
+  return 0;
+}
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                    unsigned bz, unsigned smem, void *s, void **p, void **e) {
   (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem;
