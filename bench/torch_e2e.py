@@ -912,6 +912,23 @@ def time_graphs(res_row, models, xs, target, amp, train, rounds=8, burst=10):
         res_row["graph_error"] = repr(e)[:300]
 
 
+def graph_mode_row(stock, xs, target, amp, train):
+    """The user path of a model that runs captured: a copy of stock converted
+    with convert(graphs=True) (its per-layer timings come from the tuning
+    cache of the eager convert, only the whole-model check is new, in CUDA
+    graphs), its replays against stock's (time_graphs)."""
+    import dwc_torch
+    ours = copy.deepcopy(stock)
+    t0 = time.time()
+    dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False,
+                      graphs=True)
+    row = {"layers_converted": len(ours.dwc_report.converted),
+           "convert_s": round(time.time() - t0, 1), "model_check": ours.dwc_report.model_check,
+           "notes": ours.dwc_report.notes}
+    time_graphs(row, {"stock": stock, "dwc": ours}, xs, target, amp, train)
+    return row
+
+
 def time_compiled(res_row, models, xs, target, amp, train, rounds=8):
     """Adds compiled_ms (time_steps over steps of torch.compile(model),
     --compile-mode, default inductor: the user path of a compiled model, the eager
@@ -992,6 +1009,7 @@ PROFILE_STEPS = [0]
 GRAPHS = [True]
 GRAPHS_TRAIN = [False]
 CONVERT_GRAPHS = [False]  # --convert-graphs: convert(..., graphs=True)
+GRAPH_CONVERT = [False]  # --graph-convert: the graph column from convert(graphs=True)
 
 
 def args_rounds():
@@ -1072,6 +1090,8 @@ def bench_model(res, name, dt, batch, train):
     # input and optimizer (fixed, bench/results/2026-12-02-torch-e2e-v7.md).
     if GRAPHS[0] and (not train or GRAPHS_TRAIN[0]):
         time_graphs(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train)
+        if GRAPH_CONVERT[0] and not CONVERT_GRAPHS[0]:
+            extra["graph_mode"] = graph_mode_row(stock, xs, target, amp, train)
     if COMPILED[0]:
         time_compiled(extra, {"stock": stock, "dwc": ours}, xs, target, amp, train,
                       rounds=args_rounds())
@@ -1223,6 +1243,9 @@ def main():
                         "inductor's CUDA graphs)")
     r.add_argument("--convert-graphs", action="store_true",
                    help="convert(..., graphs=True): the whole-model check in CUDA graphs")
+    r.add_argument("--graph-convert", action="store_true",
+                   help="also a copy converted with graphs=True, its CUDA-graph replays "
+                        "against stock's (graph_mode): each mode with its own conversion")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
@@ -1234,6 +1257,7 @@ def main():
         COMPILED[0] = args.compiled
         COMPILE_MODE[0] = args.compile_mode
         CONVERT_GRAPHS[0] = args.convert_graphs
+        GRAPH_CONVERT[0] = args.graph_convert
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

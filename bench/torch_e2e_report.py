@@ -82,11 +82,18 @@ def models(rows):
 
 
 def _graph(r):
-    """The CUDA-graph replay column (torch_e2e.time_graphs), if measured."""
+    """The CUDA-graph replay column (torch_e2e.time_graphs), if measured;
+    with --graph-convert also that of the copy converted for graphs
+    (graph_mode: its layers converted, its replays' speedup)."""
     g = r.get("graph_ms")
     if not g:
         return "-" if "graph_error" not in r else "error"
-    return "%.3f / %.3f (%.3fx)" % (g["stock"], g["dwc"], r["graph_speedup"])
+    out = "%.3f / %.3f (%.3fx)" % (g["stock"], g["dwc"], r["graph_speedup"])
+    gm = r.get("graph_mode")
+    if gm and gm.get("graph_ms"):
+        out += "; converted for graphs: %d layers, %.3fx" % (gm["layers_converted"],
+                                                            gm["graph_speedup"])
+    return out
 
 
 def plot(rows, path):
