@@ -912,16 +912,26 @@ def time_graphs(res_row, models, xs, target, amp, train, rounds=8, burst=10):
         res_row["graph_error"] = repr(e)[:300]
 
 
+def _graphs_mode(train):
+    """convert's graphs= for a model that runs captured: 'frozen' filters
+    for inference, True for training (its weights change in place)."""
+    return True if train else "frozen"
+
+
 def graph_mode_row(stock, xs, target, amp, train):
     """The user path of a model that runs captured: a copy of stock converted
-    with convert(graphs=True) (its per-layer timings come from the tuning
+    with convert(graphs=...) (its per-layer timings come from the tuning
     cache of the eager convert, only the whole-model check is new, in CUDA
-    graphs), its replays against stock's (time_graphs)."""
+    graphs), its replays against stock's (time_graphs). An error is
+    reported in the row."""
     import dwc_torch
     ours = copy.deepcopy(stock)
     t0 = time.time()
-    dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False,
-                      graphs=True)
+    try:
+        dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp,
+                          verbose=False, graphs=_graphs_mode(train))
+    except Exception as e:  # report, do not hide the row's other results
+        return {"error": repr(e)[:300]}
     row = {"layers_converted": len(ours.dwc_report.converted),
            "convert_s": round(time.time() - t0, 1), "model_check": ours.dwc_report.model_check,
            "notes": ours.dwc_report.notes}
@@ -1064,7 +1074,7 @@ def bench_model(res, name, dt, batch, train):
     ours.train(train)
     t0 = time.time()
     dwc_torch.convert(ours, example_inputs=xs[0], train=train, amp_dtype=amp, verbose=False,
-                      graphs=CONVERT_GRAPHS[0])
+                      graphs=_graphs_mode(train) if CONVERT_GRAPHS[0] else False)
     convert_s = time.time() - t0
     rep = ours.dwc_report
     logit, gerr, worst, gall = _agreement(stock, ours, xs[0], target, amp, train)

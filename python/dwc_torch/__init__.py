@@ -19,13 +19,13 @@ from .spec import LayerSpec, parse_spec  # noqa: F401
 from .library import DwcError, KernelLibrary  # noqa: F401
 
 __all__ = ["__version__", "LayerSpec", "parse_spec", "DwcError", "KernelLibrary",
-           "convert", "unconvert", "load_kernels", "load_extension", "stats",
+           "convert", "unconvert", "freeze", "load_kernels", "load_extension", "stats",
            "DepthwiseConv2d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 _LAZY = {
     "convert": "converter", "unconvert": "converter", "ConvertReport": "converter",
     "load_kernels": "kernels", "unresolved": "kernels", "set_chip": "kernels",
-    "load_extension": "extension", "backend": "compile",
+    "load_extension": "extension", "backend": "compile", "freeze": "modules",
     "DepthwiseConv2d": "modules", "Conv2d": "modules", "MaxPool2d": "modules",
     "AvgPool2d": "modules", "AdaptiveAvgPool2d": "modules",
 }

@@ -686,18 +686,22 @@ def _captured(step, train, model):
     return g
 
 
-def _time_both_graphs(model, layers, classes, step, train, routes, rounds=8):
+def _time_both_graphs(model, layers, classes, step, train, routes, frozen=False, rounds=8):
     """_time_both for a model that runs captured in CUDA graphs: each side's
     step captured once (converted, then reverted) and their replays timed
-    in ABBA rounds -- GPU time, no launch path. The converted side's
-    filter caches and launch plans are held until its replays end (revert
-    drops them from the modules; the graph still reads them)."""
+    in ABBA rounds -- GPU time, no launch path. frozen: the converted side
+    with its filters frozen (modules.freeze). The converted side's filter
+    caches and launch plans are held until its replays end (revert drops
+    them from the modules; the graph may still read them)."""
     graphs, held = {}, []
+    stream = torch.cuda.current_stream()
     try:
         for label in ("dwc", "torch"):
             for n, m in layers.items():
                 if label == "dwc":
                     _adopt(m, classes[n], routes.get(n, ()))
+                    if frozen:
+                        M.freeze(m)
                 else:
                     held.append(dict(m.__dict__))
                     M.revert(m)
@@ -705,11 +709,13 @@ def _time_both_graphs(model, layers, classes, step, train, routes, rounds=8):
         t = time_steps({k: g.replay for k, g in graphs.items()}, rounds=rounds, burst=10,
                        settled=clearly_apart)
     finally:
-        torch.cuda.synchronize()
-        graphs.clear()
+        # (A capture that failed may leave torch's capture stream current.)
+        torch.cuda.set_stream(stream)
         for m in layers.values():
             M.revert(m)
         model.zero_grad(set_to_none=True)
+        graphs.clear()
+        torch.cuda.synchronize()
     paired = statistics.median(b / a for a, b in zip(t["dwc"], t["torch"]))
     detail = {"dwc_ms": [round(v, 4) for v in t["dwc"]], "graphs": True,
               "torch_ms": [round(v, 4) for v in t["torch"]], "paired_speedup": round(paired, 4)}
@@ -730,12 +736,14 @@ def _whole_model_timer(model, classes, example_inputs, train, amp_dtype, graphs,
         if mode[0] == "graphs":
             try:
                 return _time_both_graphs(model, layers, classes, captured, train,
-                                         report.routes)
+                                         report.routes, frozen=graphs == "frozen")
             except RuntimeError as e:
                 mode[0] = "eager"
                 report.notes.append("whole-model check run eagerly: the step could not be "
-                                    "captured in a CUDA graph (%s)" % str(e).splitlines()[0])
+                                    "captured in a CUDA graph (%s)"
+                                    % (str(e).splitlines() or [repr(e)])[0])
         return _time_both(model, layers, classes, eager, report.routes)
+    time.mode = mode
     return time
 
 
@@ -762,8 +770,9 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report, gra
     report.model_ms = (ours, theirs)
     report.model_check = [detail]
     keep = _verdict(chosen, time_both, report)
-    tuning.store(mkey, {"keep": sorted(keep), "model_ms": list(report.model_ms),
-                        "model_check": report.model_check})
+    if not graphs or time_both.mode[0] != "eager":  # a fallback's verdict is not the graphs'
+        tuning.store(mkey, {"keep": sorted(keep), "model_ms": list(report.model_ms),
+                            "model_check": report.model_check})
     _apply_verdict(chosen, classes, keep, report)
 
 
@@ -782,7 +791,7 @@ def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report, 
     return tuning.key("model", {"model": type(model).__name__, "structure": structure,
                                 "layers": layers, "inputs": ins, "train": bool(train),
                                 "amp": str(amp_dtype), "margin": margin, "rule": "both",
-                                **({"graphs": True} if graphs else {})})
+                                **({"graphs": graphs} if graphs else {})})
 
 
 def check_passes(detail, ours, theirs):
@@ -850,8 +859,19 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
     in CUDA graphs (torch.cuda.graphs, torch.compile's reduce-overhead), so
     verify times both sides as graph replays -- the GPU's time, where the
     eager check also counts the host's launch cost, which dwc's lower
-    per-call overhead wins at small batches. The model's buffers (e.g.
-    BatchNorm statistics) and gradients are restored after the timing runs."""
+    per-call overhead wins at small batches; graphs='frozen' (inference):
+    as True with the converted layers' filters frozen (modules.freeze: no
+    filter re-layout in each replay; weights changed in place afterwards
+    need dwc_torch.freeze(model) and a new capture), timed and left so.
+    The model's buffers (e.g. BatchNorm statistics) and gradients are
+    restored after the timing runs."""
+    if graphs not in (False, True, "frozen"):
+        raise ValueError("dwc_torch.convert: graphs is False, True or 'frozen', got %r"
+                         % (graphs,))
+    if graphs == "frozen" and (model.training if train is None else train):
+        raise ValueError("dwc_torch.convert: graphs='frozen' is for inference (model.eval() "
+                         "or train=False): a training step changes the weights in place; "
+                         "use graphs=True")
     from .extension import load_extension
     report = ConvertReport()
     chosen = {}
@@ -902,12 +922,15 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
         t2 = time.perf_counter()
         if verify:
             _verify(model, chosen, example_inputs, train, amp_dtype, margin, report,
-                    graphs=graphs and on_gpu)
+                    graphs=graphs if on_gpu else False)
         report.phase_s.update(setup=round(t1 - t0, 3), tune=round(t2 - t1, 3),
                               verify=round(time.perf_counter() - t2, 3))
         model.load_state_dict(buffers, strict=False)
         model.zero_grad(set_to_none=True)
     report.converted = [(n, type(m).__name__) for n, m in chosen.items()]
+    if graphs == "frozen" and M.freeze(model):
+        report.notes.append("filters frozen for CUDA graphs (dwc_torch.freeze): after changing "
+                            "weights in place, freeze(model) again and capture again")
     _report_missing(report, chosen)
     model.dwc_report = report
     if verbose:

@@ -1080,14 +1080,15 @@ public:
     if (dt != at::kDouble && at::autocast::is_autocast_enabled(at::kCUDA))
       dt = at::autocast::get_autocast_dtype(at::kCUDA);
     // Inside a CUDA graph the re-layout is part of the graph (replays after
-    // an optimizer step must see the new weight), and not cached.
-    if (capturing(x))
+    // an optimizer step must see the new weight), and not cached -- unless
+    // the plan is frozen (dwc_torch.freeze: inference graphs) and the cache
+    // holds this weight: then replays read the cached filter, one kernel
+    // per layer less.
+    if (capturing(x) && !(frozen_ && cacheHolds(w, dt)))
       return relayoutFilter(w, dt, dense_);
-    const int64_t version = w._version();
-    if (!hwc_.defined() || version != version_ || w.data_ptr() != ptr_ || dt != dtype_ ||
-        w.device() != hwc_.device() || w.sizes() != sizes_) {
+    if (!cacheHolds(w, dt)) {
       hwc_ = relayoutFilter(w, dt, dense_);
-      version_ = version;
+      version_ = w._version();
       ptr_ = w.data_ptr();
       dtype_ = dt;
       sizes_ = w.sizes().vec();
@@ -1095,6 +1096,9 @@ public:
     }
     return hwc_;
   }
+
+  bool frozen() const { return frozen_; }
+  void setFrozen(bool f) { frozen_ = f; }
 
   int64_t relayouts() const { return relayouts_; }
   std::vector<int64_t> tag() const {
@@ -1104,8 +1108,14 @@ public:
   at::Tensor cached() const { return hwc_; }
 
 private:
+  // Whether the cached filter is `w`'s, as it is now, in dtype `dt`.
+  bool cacheHolds(const at::Tensor &w, at::ScalarType dt) const {
+    return hwc_.defined() && w._version() == version_ && w.data_ptr() == ptr_ &&
+           dt == dtype_ && w.device() == hwc_.device() && w.sizes() == sizes_;
+  }
+
   std::vector<int64_t> stride_, padding_, dilation_;
-  bool dense_;
+  bool dense_, frozen_ = false;
   uint8_t route_ = 0;
   at::Tensor hwc_;
   int64_t version_ = -1, relayouts_ = 0;
@@ -1387,6 +1397,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
       .def("call", &ConvPlan::call, "plan(x, weight, bias) as a pybind11 method (probes)")
       .def("filter", &ConvPlan::filter)
       .def_property("route", &ConvPlan::route, &ConvPlan::setRoute)
+      .def_property("frozen", &ConvPlan::frozen, &ConvPlan::setFrozen)
       .def_property_readonly("relayouts", &ConvPlan::relayouts)
       .def_property_readonly("tag", &ConvPlan::tag)
       .def_property_readonly("cached", &ConvPlan::cached);

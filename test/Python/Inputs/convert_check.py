@@ -113,6 +113,19 @@ dwc_torch.convert(bn2, example_inputs=torch.randn(2, 4, 9, 9), tune=True, graphs
 print("graphs on the CPU: whole model timed %s, check %s" % (
     bn2.dwc_report.model_ms is not None,
     [d.get("graphs", False) for d in bn2.dwc_report.model_check or []]))
+# graphs='frozen' (inference graphs): the kept layers' filters frozen
+# (dwc_torch.freeze), said in the report; refused for training and for
+# values other than False / True / 'frozen'.
+bn3 = torch.nn.Sequential(torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), torch.nn.ReLU()).eval()
+dwc_torch.convert(bn3, graphs="frozen", verbose=False)
+print("frozen:", bn3[0].__dict__.get("_dwc_frozen"), bn3.dwc_report.notes)
+for kw in ({"graphs": "frozen", "train": True}, {"graphs": "yes"}):
+    try:
+        dwc_torch.convert(torch.nn.Sequential(torch.nn.Conv2d(4, 4, 3, groups=4)),
+                          example_inputs=torch.randn(1, 4, 6, 6), tune=True, verbose=False, **kw)
+        print("accepted", kw)
+    except ValueError as e:
+        print("refused:", e)
 # A failed whole-model check keeps only the clear per-layer winners if the
 # model is faster with those alone (the second check, in graphs here).
 from dwc_torch.converter import ConvertReport, _verdict
@@ -137,3 +150,20 @@ asked = []
 t = time_steps({"dwc": lambda: None, "torch": lambda: None}, rounds=8, burst=1,
                settled=lambda o: asked.append(len(o["dwc"])) or len(o["dwc"]) >= 4)
 print("settled after rounds:", asked, {k: len(v) for k, v in t.items()})
+
+# The graph check falls back to eager timing, with a note, when the step
+# cannot be captured (even by an error without a message), and stays eager.
+from dwc_torch import converter  # noqa: E402
+
+
+def no_capture(*a, **k):
+    raise RuntimeError("")
+
+
+saved = converter._time_both_graphs, converter._time_both
+converter._time_both_graphs = no_capture
+converter._time_both = lambda *a, **k: (1.0, 2.0, {"paired_speedup": 2.0})
+rep = ConvertReport()
+tb = converter._whole_model_timer(bn2, {}, (torch.randn(2, 4, 9, 9),), False, None, True, rep)
+print("fallback:", tb({}), tb({}), tb.mode, rep.notes)
+converter._time_both_graphs, converter._time_both = saved

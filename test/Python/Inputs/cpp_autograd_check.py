@@ -129,6 +129,18 @@ buf = io.BytesIO()
 torch.save(net, buf)
 print("deepcopy", type(twin[0]).__name__, torch.equal(twin(xn), net(xn)),
       "pickled", len(buf.getvalue()) > 0)
+# freeze: the converted convolutions' plans take the flag (CUDA graphs of
+# inference read the filter cached at capture), a plan made later too;
+# unfreeze and revert drop it.
+print("frozen layers", dwc_torch.freeze(net), net[0].__dict__["_plan"].frozen)
+net[0].__dict__.pop("_plan")
+net(xn)
+print("new plan frozen", net[0].__dict__["_plan"].frozen, torch.equal(twin(xn), net(xn)))
+print("unfrozen", dwc_torch.freeze(net, False), net[0].__dict__["_plan"].frozen)
+dwc_torch.freeze(net)
+dwc_torch.unconvert(net)
+print("reverted", "_dwc_frozen" in net[0].__dict__, dwc_torch.freeze(net))
+dwc_torch.convert(net, verbose=False)
 
 # --- per-op routes (convert's per-op choice): the plan's route leaves the
 # named ops to PyTorch's kernels. Here both sides are PyTorch's operators,
