@@ -55,11 +55,16 @@ def copy_bound(r, torch_ms, copy_ms, ops):
     """Whether no kernel can meet the per-layer floor of `ops` ops (1:
     forward, 3: training step) of row `r`: the best copy of their bytes
     (stride_harness copy_time) is under 85 % of the floor and PyTorch's best
-    under 1.5x that copy. Stride 1 only: a copy reads what it writes, like
-    those layers; a strided forward reads 4x what it writes, which HBM
-    serves faster (PyTorch's 64x14x14x576 3x3 stride-2 f32 forward, 13.4 us
-    on an H100, beat the copy of its bytes, 14.0 us)."""
-    if not torch_ms or not copy_ms or list(r.get("stride", [1, 1])) != [1, 1]:
+    under 1.5x that copy. A copy reads what it writes, like the stride-1
+    layers; a strided forward reads stride^2 times what it writes, which
+    HBM serves faster (PyTorch's 64x14x14x576 3x3 stride-2 f32 forward,
+    13.4 us on an H100, beat the copy of its bytes, 14.0 us): strided rows
+    count only with a read-heavy copy (row copy_kind, the forward's
+    pattern; rows timed before it have none) and only for the forward."""
+    if not torch_ms or not copy_ms:
+        return False
+    if list(r.get("stride", [1, 1])) != [1, 1] and (r.get("copy_kind") != "read-heavy"
+                                                    or ops != 1):
         return False
     return 100 * ops * r["floor_ms"] / copy_ms < 85 and torch_ms / copy_ms < 1.5
 

@@ -212,28 +212,37 @@ def torch_variants(L, sets, nbuf, iters, target_s, graphs=False, only_ops=None):
 
 
 def copy_time(L, nbuf, iters, target_s, graphs):
-    """Kernel time (ms) of a copy that moves the forward's bytes (half read,
-    half written; operand sets rotated as the layer's): the least of
-    PyTorch's memcpy and its elementwise kernel. No forward kernel can move
-    those bytes faster than the best copy does, launch and ramp included:
-    where that copy is under 85 % of the copy bandwidth and PyTorch's best
-    under 1.5x of it, no kernel meets the per-layer floor."""
+    """(kernel time in ms, kind) of a copy that moves the forward's bytes
+    (operand sets rotated as the layer's). Stride 1 ('copy': half read,
+    half written, like the layer): the least of PyTorch's memcpy and its
+    elementwise kernel. Strided ('read-heavy'): a strided forward reads
+    stride^2 times what it writes, which HBM serves faster than a copy, so
+    the least of those two and of PyTorch's average pooling with the
+    stride as window (channels_last, the layer's input: the same bytes
+    read, the layer's output written). No forward kernel moves those bytes
+    much faster than the best of these, launch and ramp included: where it
+    is under 85 % of the copy bandwidth and PyTorch's best under 1.5x of
+    it, no kernel meets the per-layer floor (stride_configs.copy_bound)."""
     words = max(1, L.bytes_moved() // 8)
     src = [torch.empty(words, dtype=torch.float32, device="cuda") for _ in range(nbuf)]
     dst = [torch.empty(words, dtype=torch.float32, device="cuda") for _ in range(nbuf)]
     for t in src:
         t.zero_()
-    best = min(time_kernel(fn, nbuf, iters, target_s, graphs)[0] for fn in (
-        lambda i: dst[i].copy_(src[i]),
-        lambda i: torch.mul(src[i], 1.0, out=dst[i])))
-    del src, dst
-    return best
+    fns = [lambda i: dst[i].copy_(src[i]), lambda i: torch.mul(src[i], 1.0, out=dst[i])]
+    strided = list(L.stride) != [1, 1]
+    if strided:
+        xs = [torch.zeros(L.N, L.C, L.H, L.W, dtype=TD[L.dtype], device="cuda").to(
+            memory_format=torch.channels_last) for _ in range(nbuf)]
+        fns.append(lambda i: torch.nn.functional.avg_pool2d(xs[i], L.stride, L.stride,
+                                                            ceil_mode=True))
+    best = min(time_kernel(fn, nbuf, iters, target_s, graphs)[0] for fn in fns)
+    return best, "read-heavy" if strided else "copy"
 
 
 def timing(lib, L, fns, gen, rows, iters, target_s, graphs=False, torch_ops=None):
     nbuf = int(min(64, max(2, math.ceil(3 * L2_BYTES / L.bytes_moved()))))
     rows["buffers"] = nbuf
-    rows["copy_ms"] = copy_time(L, nbuf, iters, target_s, graphs)
+    rows["copy_ms"], rows["copy_kind"] = copy_time(L, nbuf, iters, target_s, graphs)
     sets = [operands(L, gen) for _ in range(nbuf)]
     for (side, op), fn in fns.items():
         r = rows[side]
@@ -278,7 +287,9 @@ def write(out, label, meta, rows):
              "(FP32 FFMA 60 TFLOP/s; 16-bit mma.sync 460 TFLOP/s x 56.25 %), "
              "step floor = 3 x that. before = the baseline kernels of --before-dir. "
              "floors: x >= 1.5 or % floor >= 85 (fwd; step). copy = the best copy of the "
-             "forward's bytes (harness copy_time; step: 3 x), % copy = copy / ours; a floor "
+             "forward's bytes (harness copy_time; strided layers: also PyTorch's average "
+             "pooling of the input with the stride as window, the read-heavy pattern of a "
+             "strided forward; step: 3 x), % copy = copy / ours; a floor "
              "marked 'copy-bound' is out of every kernel's reach: the copy itself is under 85 % "
              "of the floor's bandwidth and PyTorch's best under 1.5x the copy.", "",
              "| layer | net | fwd before | fwd ours | fwd PT | fwd x | fwd % floor | copy | fwd % copy | dX before | dX ours | dX PT | dX x | "
