@@ -96,6 +96,29 @@ def _graph(r):
     return out
 
 
+def agreement(rows):
+    """dwc vs stock, and each against the model run in float64 (rows that
+    have `vs_f64`): whether dwc is as accurate as stock, the question a
+    relative error between two rounded computations cannot settle alone."""
+    lines = []
+    for r in rows:
+        v = r.get("vs_f64")
+        if r.get("section") != "models" or not v:
+            continue
+        side = lambda s: "%s / %s / %s" % (fmt(v[s]["logits"], "%.1e"),
+                                           fmt(v[s].get("grad_worst"), "%.1e") or "-",
+                                           fmt(v[s].get("grad_all"), "%.1e") or "-")
+        ok = r.get("as_accurate_as_stock")
+        lines.append((r["model"], r["dtype"], r["mode"], str(r["batch"]),
+                      "%s / %s / %s" % (fmt(r["logits_rel_err"], "%.1e"),
+                                        fmt(r["grad_rel_err"], "%.1e"),
+                                        fmt(r.get("grad_rel_err_all"), "%.1e")),
+                      side("stock"), side("dwc"), "yes" if ok else "**no**"))
+    return table(("model", "dtype", "mode", "batch",
+                  "dwc vs stock: logits / worst grad / all grads",
+                  "stock vs f64", "dwc vs f64", "dwc as accurate as stock (1.25x)"), lines)
+
+
 def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -130,6 +153,8 @@ def main():
                 print("- `%s`: %s" % (sec, json.dumps({k: v for k, v in r.items()
                                                         if k not in ("section", "t")})))
     print("\n## Models\n\n" + models(rows))
+    if any(r.get("vs_f64") for r in rows):
+        print("\n## Agreement against float64\n\n" + agreement(rows))
     if a.plot:
         plot(rows, a.plot)
 
