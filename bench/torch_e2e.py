@@ -1237,6 +1237,43 @@ def section_amp_reference(res, configs):
                 dwc_amp_vs_stock_amp=_vs(dw, st))
 
 
+def section_agreement(res, deadline, configs):
+    """Every eligible layer on dwc's kernels (convert without tuning, strided
+    layers too, no op routed to PyTorch), each config's step against stock
+    and both against float64 (torch_e2e._agreement): the accuracy of dwc's
+    kernels inside the whole network, whatever convert would keep."""
+    import torch
+    import dwc_torch
+    for name, dt, batch, train in configs:
+        head = dict(section="agreement", model=name, dtype=dt, batch=batch,
+                    mode="train" if train else "inference")
+        if time.time() > deadline:
+            res.add(**head, skipped="time budget")
+            continue
+        try:
+            amp = {"f32": None, "f16": torch.float16, "bf16": torch.bfloat16}[dt]
+            torch.manual_seed(0)
+            stock = create_model(name).cuda().to(memory_format=torch.channels_last)
+            ours = dwc_torch.convert(copy.deepcopy(stock), tune=False, strided=True,
+                                     verbose=False)
+            x = torch.randn(batch, 3, 224, 224, device="cuda").contiguous(
+                memory_format=torch.channels_last)
+            target = torch.randint(0, 1000, (batch,), device="cuda")
+            s0 = dwc_torch.stats()
+            logit, gerr, worst, gall, vs = _agreement(stock, ours, x, target, amp, train)
+            s1 = dwc_torch.stats()
+            tol = 1e-4 if dt == "f32" else 1e-2
+            res.add(**head, layers_converted=len(ours.dwc_report.converted),
+                    dwc_calls={k: s1.get(k, 0) - s0.get(k, 0) for k in STAT_KEYS},
+                    logits_rel_err=logit, grad_rel_err=gerr, worst_grad=worst,
+                    grad_rel_err_all=gall, vs_f64=vs,
+                    as_accurate_as_stock=as_accurate_as_stock(vs, tol))
+            del stock, ours
+            torch.cuda.empty_cache()
+        except Exception as e:
+            res.add(**head, error=repr(e)[:800])
+
+
 def section_models(res, deadline, configs):
     for name, dt, batch, train in configs:
         if time.time() > deadline:
@@ -1276,7 +1313,9 @@ def run(args):
             section_amp_reference(res, select_configs(args.configs))
         except Exception as e:
             res.add(section="amp_reference", error=repr(e)[:800])
-    if "models" in args.sections:
+    if "agreement" in args.sections.split(","):
+        section_agreement(res, t_start + args.budget_s, select_configs(args.configs))
+    if "models" in args.sections.split(","):
         section_models(res, t_start + args.budget_s, select_configs(args.configs))
     if "large" in args.sections:
         section_large(res, t_start + args.budget_s + args.large_s)

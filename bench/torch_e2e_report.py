@@ -103,14 +103,15 @@ def agreement(rows):
     lines = []
     for r in rows:
         v = r.get("vs_f64")
-        if r.get("section") != "models" or not v:
+        if r.get("section") not in ("models", "agreement") or not v:
             continue
         side = lambda s: "%s / %s / %s" % (fmt(v[s]["logits"], "%.1e"),
                                            fmt(v[s].get("grad_worst"), "%.1e") or "-",
                                            fmt(v[s].get("grad_all"), "%.1e") or "-") \
             if s in v else "-"
         ok = r.get("as_accurate_as_stock")
-        lines.append((r["model"], r["dtype"], r["mode"], str(r["batch"]),
+        lines.append((r["model"] + (" (all layers)" if r["section"] == "agreement" else ""),
+                      r["dtype"], r["mode"], str(r["batch"]),
                       "%s / %s / %s" % (fmt(r["logits_rel_err"], "%.1e"),
                                         fmt(r["grad_rel_err"], "%.1e"),
                                         fmt(r.get("grad_rel_err_all"), "%.1e")),
