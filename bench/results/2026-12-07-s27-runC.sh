@@ -1,5 +1,6 @@
 #!/bin/sh
-# Call C (session 27, the device time left): dwc's kernels inside whole
+# Call C (session 27): NOT RUN -- no device time was left to start a machine.
+# dwc's kernels inside whole
 # networks, every eligible layer converted (convert without tuning, strided
 # layers too, nothing routed to PyTorch): each training step's logits and
 # gradients against stock and both against float64, and stock against itself
