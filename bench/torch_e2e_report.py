@@ -6,14 +6,52 @@ results.jsonl files (no torch needed).
 """
 import argparse
 import json
+import os
 
 
 def load(paths):
     rows = []
     for p in paths:
         with open(p) as fh:
-            rows += [json.loads(line) for line in fh if line.strip()]
+            rows += [dict(json.loads(line), _file=os.path.basename(p))
+                     for line in fh if line.strip()]
     return rows
+
+
+MATRIX_MODELS = ("convnext_tiny", "convnext_base", "mobilenetv2_100", "efficientnet_b0",
+                 "replknet31b", "slak_t")
+LARGE = ("replknet31b", "slak_t")
+
+
+def matrix(rows):
+    """Issue 19's model matrix (every model in f32 / AMP f16 / bf16, inference
+    at batch 1 and 64, a training step at 64 or 32), each cell from the last
+    file given that measured it: speedup eager and in CUDA graphs, layers
+    kept, the file; cells never measured say so."""
+    last, device = {}, {}
+    for r in rows:
+        if r.get("section") == "setup":
+            device[r["_file"]] = r.get("device", "").replace("NVIDIA ", "")
+        if r.get("section") == "models" and "speedup" in r:
+            last[(r["model"], r["dtype"], r["batch"], r["mode"])] = r
+    lines = []
+    for m in MATRIX_MODELS:
+        for dt in ("f32", "f16", "bf16"):
+            for b, mode in ((1, "inference"), (64, "inference"),
+                            (32 if m in LARGE else 64, "train")):
+                r = last.get((m, dt, b, mode))
+                if r is None:
+                    lines.append((m, dt, mode, str(b), "not measured", "", "", ""))
+                    continue
+                g = r.get("graph_speedup")
+                sp = "%.3fx" % r["speedup"]
+                if not r["layers_converted"]:  # stock against stock: the noise
+                    sp = "stock (%s between two stock copies)" % sp
+                lines.append((m, dt, mode, str(b), sp, "-" if g is None else "%.3fx" % g,
+                              "%d" % r["layers_converted"],
+                              "%s (%s)" % (r["_file"], device.get(r["_file"], "?"))))
+    return table(("model", "dtype", "mode", "batch", "speedup (eager)",
+                  "CUDA graph", "layers kept", "measured in"), lines)
 
 
 def fmt(v, spec="%.2e"):
@@ -147,8 +185,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results", nargs="+")
     ap.add_argument("--plot")
+    ap.add_argument("--matrix", action="store_true",
+                    help="only issue 19's model matrix, each cell from the last file "
+                         "given that measured it")
     a = ap.parse_args()
     rows = load(a.results)
+    if a.matrix:
+        print(matrix(rows))
+        return
     print("## Correctness\n\n" + correctness(rows) + "\n")
     print("## Host overhead\n\n" + overhead(rows) + "\n\n" + probe(rows) + "\n")
     for sec in ("cuda_graph", "cuda_graph_train"):
