@@ -23,35 +23,67 @@ MATRIX_MODELS = ("convnext_tiny", "convnext_base", "mobilenetv2_100", "efficient
 LARGE = ("replknet31b", "slak_t")
 
 
-def matrix(rows):
-    """Issue 19's model matrix (every model in f32 / AMP f16 / bf16, inference
-    at batch 1 and 64, a training step at 64 or 32), each cell from the last
-    file given that measured it: speedup eager and in CUDA graphs, layers
-    kept, the file; cells never measured say so."""
-    last, device = {}, {}
+def matrix_cells(rows):
+    """[(model, dtype, batch, mode, latest row or None)] over issue 19's
+    model matrix, each cell from the last file given that measured it."""
+    last = {}
     for r in rows:
-        if r.get("section") == "setup":
-            device[r["_file"]] = r.get("device", "").replace("NVIDIA ", "")
         if r.get("section") == "models" and "speedup" in r:
             last[(r["model"], r["dtype"], r["batch"], r["mode"])] = r
-    lines = []
-    for m in MATRIX_MODELS:
-        for dt in ("f32", "f16", "bf16"):
+    return [(m, dt, b, mode, last.get((m, dt, b, mode)))
+            for m in MATRIX_MODELS for dt in ("f32", "f16", "bf16")
             for b, mode in ((1, "inference"), (64, "inference"),
-                            (32 if m in LARGE else 64, "train")):
-                r = last.get((m, dt, b, mode))
-                if r is None:
-                    lines.append((m, dt, mode, str(b), "not measured", "", "", ""))
-                    continue
-                g = r.get("graph_speedup")
-                sp = "%.3fx" % r["speedup"]
-                if not r["layers_converted"]:  # stock against stock: the noise
-                    sp = "stock (%s between two stock copies)" % sp
-                lines.append((m, dt, mode, str(b), sp, "-" if g is None else "%.3fx" % g,
-                              "%d" % r["layers_converted"],
-                              "%s (%s)" % (r["_file"], device.get(r["_file"], "?"))))
+                            (32 if m in LARGE else 64, "train"))]
+
+
+def matrix(rows):
+    """Issue 19's model matrix (every model in f32 / AMP f16 / bf16, inference
+    at batch 1 and 64, a training step at 64 or 32): speedup eager and in
+    CUDA graphs, layers kept, the file and its device; cells never measured
+    say so."""
+    device = {r["_file"]: r.get("device", "").replace("NVIDIA ", "")
+              for r in rows if r.get("section") == "setup"}
+    lines = []
+    for m, dt, b, mode, r in matrix_cells(rows):
+        if r is None:
+            lines.append((m, dt, mode, str(b), "not measured", "", "", ""))
+            continue
+        g = r.get("graph_speedup")
+        sp = "%.3fx" % r["speedup"]
+        if not r["layers_converted"]:  # stock against stock: the noise
+            sp = "stock (%s between two stock copies)" % sp
+        lines.append((m, dt, mode, str(b), sp, "-" if g is None else "%.3fx" % g,
+                      "%d" % r["layers_converted"],
+                      "%s (%s)" % (r["_file"], device.get(r["_file"], "?"))))
     return table(("model", "dtype", "mode", "batch", "speedup (eager)",
                   "CUDA graph", "layers kept", "measured in"), lines)
+
+
+def plot_matrix(rows, path):
+    """Eager and CUDA-graph speedups of every measured matrix cell, log
+    scale; cells that kept no layer drawn at 1 (stock)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    cells = [c for c in matrix_cells(rows) if c[4] is not None]
+    labels = ["%s %s %s b%d" % (m, dt, mode[:5], b) for m, dt, b, mode, _ in cells]
+    eager = [r["speedup"] if r["layers_converted"] else 1.0 for *_, r in cells]
+    graph = [(r.get("graph_speedup") or float("nan")) if r["layers_converted"] else 1.0
+             for *_, r in cells]
+    fig, ax = plt.subplots(figsize=(8, 0.2 * len(cells) + 1.5))
+    y = range(len(cells))
+    ax.barh([i - 0.2 for i in y], eager, height=0.4, label="eager", color="tab:green")
+    ax.barh([i + 0.2 for i in y], graph, height=0.4, label="CUDA graph", color="tab:blue")
+    ax.axvline(1.0, color="k", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks(list(y))
+    ax.set_yticklabels(labels, fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel("speedup over stock PyTorch (cudnn.benchmark, channels_last), log scale")
+    ax.set_title("dwc_torch.convert: issue 19's model matrix, latest measurement per cell")
+    ax.legend(loc="lower right", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 def fmt(v, spec="%.2e"):
@@ -192,6 +224,8 @@ def main():
     rows = load(a.results)
     if a.matrix:
         print(matrix(rows))
+        if a.plot:
+            plot_matrix(rows, a.plot)
         return
     print("## Correctness\n\n" + correctness(rows) + "\n")
     print("## Host overhead\n\n" + overhead(rows) + "\n\n" + probe(rows) + "\n")
