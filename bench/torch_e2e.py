@@ -1081,6 +1081,27 @@ GRAPHS = [True]
 GRAPHS_TRAIN = [False]
 CONVERT_GRAPHS = [False]  # --convert-graphs: convert(..., graphs=True)
 GRAPH_CONVERT = [False]  # --graph-convert: the graph column from convert(graphs=True)
+CONTROL = [False]  # --control: stock against an unconverted copy of itself
+
+
+def control_row(stock, xs, target, amp, train, rounds):
+    """Stock against an unconverted copy of itself, timed as the row's two
+    sides are (time_steps, ABBA rounds, bursts of 4): the eager noise of
+    this model's step on this machine, the band inside which a row's
+    speedup says nothing. {control_speedup (quietest rounds), control_paired
+    (median same-round ratio), control_round_min_max}."""
+    from dwc_torch.converter import time_steps
+    twin = copy.deepcopy(stock)
+    steps = {"stock": _step_fn(stock, xs, target, amp, train),
+             "copy": _step_fn(twin, xs, target, amp, train)}
+    for f in steps.values():
+        f()
+    t = time_steps(steps, rounds=rounds, burst=4)
+    paired = statistics.median(a / b for a, b in zip(t["stock"], t["copy"]))
+    return {"control_speedup": round(min(t["stock"]) / min(t["copy"]), 4),
+            "control_paired": round(paired, 4),
+            "control_round_min_max": {k: [round(min(v), 3), round(max(v), 3)]
+                                      for k, v in t.items()}}
 
 
 def args_rounds():
@@ -1168,6 +1189,8 @@ def bench_model(res, name, dt, batch, train):
                       rounds=args_rounds())
     if PROFILE_STEPS[0]:
         extra.update(profile_row(stock, ours, steps))
+    if CONTROL[0]:
+        extra.update(control_row(stock, xs, target, amp, train, args_rounds()))
     # The dwc side's counters over its 3 warm-up steps (per step): kernel
     # calls, PyTorch fallbacks (a missing kernel), routed ops, and autocast
     # calls that took the f32 master weight (the lean autocast path).
@@ -1357,6 +1380,9 @@ def main():
     r.add_argument("--graph-convert", action="store_true",
                    help="also a copy converted with graphs=True, its CUDA-graph replays "
                         "against stock's (graph_mode): each mode with its own conversion")
+    r.add_argument("--control", action="store_true",
+                   help="also time stock against an unconverted copy of itself (the row's "
+                        "eager noise: control_speedup, control_paired)")
     r.add_argument("--budget-s", type=float, default=300,
                    help="no new model benchmark starts after this many seconds")
     args = ap.parse_args()
@@ -1369,6 +1395,7 @@ def main():
         COMPILE_MODE[0] = args.compile_mode
         CONVERT_GRAPHS[0] = args.convert_graphs
         GRAPH_CONVERT[0] = args.graph_convert
+        CONTROL[0] = args.control
     prepare(args) if args.cmd == "prepare" else run(args)
 
 

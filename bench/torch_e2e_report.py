@@ -133,7 +133,7 @@ def models(rows):
         head = (r["model"], r["dtype"] + (" AMP" if r["dtype"] != "f32" else ""),
                 r.get("mode", ""), str(r.get("batch", "")))
         if "skipped" in r or "error" in r:
-            lines.append(head + ((r.get("skipped") or r.get("error", ""))[:120],) + ("",) * 10)
+            lines.append(head + ((r.get("skipped") or r.get("error", ""))[:120],) + ("",) * 11)
             continue
         check = r.get("convert_model_check_ms")
         lines.append(head + (
@@ -143,12 +143,14 @@ def models(rows):
             "yes" if r["agree"] else "**no**",
             "%.2f / %.2f" % (r["converted_layers_ms_dwc"], r["converted_layers_ms_torch"]),
             "%.2f / %.2f" % tuple(check) if check else "-",
-            _graph(r), "%.1f" % r["convert_s"] if "convert_s" in r else "-"))
+            _graph(r), "%.1f" % r["convert_s"] if "convert_s" in r else "-",
+            "%.3fx" % r["control_speedup"] if "control_speedup" in r else "-"))
     return table(("model", "dtype", "mode", "batch", "layers converted", "stock ms", "dwc ms",
                   "speedup", "logits rel err", "grad rel err", "agree",
                   "in converted layers: dwc / PyTorch ms",
                   "convert's whole-model check: dwc / PyTorch ms",
-                  "CUDA graph: stock / dwc ms (speedup)", "convert s"), lines)
+                  "CUDA graph: stock / dwc ms (speedup)", "convert s",
+                  "stock vs its copy, eager (noise)"), lines)
 
 
 def _graph(r):

@@ -45,3 +45,9 @@ for train in (False, True):
                      vs_f64=vs, as_accurate_as_stock=ok))
 print(torch_e2e_report.agreement(rows))
 print("as accurate as float64 allows: %s" % all(r["as_accurate_as_stock"] for r in rows))
+
+# The eager-noise control: stock against an unconverted copy, timed as a
+# row's two sides are (here on the CPU clock).
+ctl = torch_e2e.control_row(stock, [x], target, None, True, rounds=2)
+print("control keys %s, positive %s" % (sorted(ctl), ctl["control_speedup"] > 0
+                                        and ctl["control_paired"] > 0))
