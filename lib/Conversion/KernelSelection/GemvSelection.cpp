@@ -242,6 +242,20 @@ bool loadsFirstFits(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
   return inputs + s.FH * s.FW * V + th * tm * V <= kLoadsFirstMaxValues;
 }
 
+/// f32 filters of 26+ taps take strips fitted to the output width (the
+/// fewest of at most 8 columns: 28 -> 7, 56 -> 8): a width that is not a
+/// multiple of the strip leaves a last strip partly idle, and its second
+/// copy of the column loop pushed the 4 x 8 x 64-bit tile over 255
+/// registers on 28-wide maps (ptxas sm_90: 68-80 bytes spilled, the only
+/// f32 spills of the real networks' layer set, bench/ptxas_audit.py); 4 x 7
+/// takes 179 registers and no spill, the same threads and at most the work.
+bool fittedF32Strips(const Sizes &s, int64_t &TM) {
+  if (!s.elem.isF32() || s.FH * s.FW < kWideStripMinTaps)
+    return false;
+  TM = fittedExtent(s.OW);
+  return true;
+}
+
 /// f32 filters of at most 9 taps keep the default 4 x 8 x 64-bit tile on
 /// grids of 1-4 waves (14 x 14 / 7 x 7 maps at batch 64: 1.16-1.35x the
 /// GEMV kernel); below one wave the tiny-grid tile or GEMV.
@@ -267,6 +281,8 @@ Attribute selectRowTile(Operation *op, TargetAttr target, Attribute given,
   int64_t V = g && g.getChannels() ? g.getChannels() : tile.bits / s.bits();
   int64_t TH = g && g.getRows() ? g.getRows() : tile.rows;
   int64_t TM = g && g.getColumns() ? g.getColumns() : tile.columns;
+  if (!g)
+    fittedF32Strips(s, TM);
   if (s.C % V != 0) {
     why = "channel count is not a multiple of " +
           std::to_string(V * s.bits()) + " bits";

@@ -109,6 +109,29 @@ func.func @f32(%x0: memref<128x64x64x256xf32>, %w0: memref<3x3x256xf32>, %y0: me
 
 // -----
 
+// f32 filters of 26+ taps: strips fitted to the output width, the fewest
+// of at most 8 columns (28 -> 7: no partly idle last strip, and no spill at
+// 255 registers; 56 -> 8), forward and backward data; a requested column
+// count is kept.
+// CHECK-LABEL: func @f32_7x7_fitted_strips
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 7, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 7, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+// CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 4, columns = 8, filter = "registers">
+func.func @f32_7x7_fitted_strips(%x0: memref<64x28x28x192xf32>, %w0: memref<7x7x192xf32>, %x1: memref<64x56x56x96xf32>, %w1: memref<7x7x96xf32>) {
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x192xf32>, memref<7x7x192xf32>) outs(%x0 : memref<64x28x28x192xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d_backward_data ins(%x0, %w0 : memref<64x28x28x192xf32>, memref<7x7x192xf32>) outs(%x0 : memref<64x28x28x192xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x1, %w1 : memref<64x56x56x96xf32>, memref<7x7x96xf32>) outs(%x1 : memref<64x56x56x96xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x0, %w0 : memref<64x28x28x192xf32>, memref<7x7x192xf32>) outs(%x0 : memref<64x28x28x192xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.row_tile<columns = 8>}
+  return
+}
+
+// -----
+
 // The GEMV kernel requested (#dwc.gemv<>, completed): 16-bit filters of at
 // most 9 taps 64-bit vectors (4 channels) from global memory with the rows
 // unrolled (at most 5), longer ones 128-bit vectors with shared filter rows

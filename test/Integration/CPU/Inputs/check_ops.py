@@ -899,6 +899,12 @@ def family(name, rng, count=0):
             bwd_data_case(rng, "rt_bwd_data_f16", "f16", 2, 7, 6, 8, 3, 3, pad=(1, 1, 1, 1)),
             bwd_data_case(rng, "rt_bwd_data_bf16_asym", "bf16", 1, 9, 7, 4, 4, 2, pad=(1, 2, 1, 0)),
             bwd_data_case(rng, "rt_bwd_data_f32_5x5", "f32", 1, 8, 9, 4, 5, 5, pad=(2, 2, 2, 2)),
+            # f32 7x7 (the fitted strips of the 28-wide ConvNeXt maps, 7
+            # columns): width 16 leaves a 2-column tail strip, 9 rows a
+            # 1-row tail of 4-row tiles.
+            dw_case(rng, "rt_f32_7x7_tails", "f32", 1, 9, 16, 4, 7, 7, pad=(3, 3, 3, 3)),
+            bwd_data_case(rng, "rt_bwd_data_f32_7x7_tails", "f32", 1, 9, 16, 4, 7, 7,
+                          pad=(3, 3, 3, 3)),
         ]
     if name == "im2win_conv2d":
         return [
