@@ -5,18 +5,32 @@
 # batch and at batch 1), each against PyTorch's best in the same process and
 # against float64. Run it in two calls (A: the timm nets and issue 20's own
 # layers, 168 layers; B: the large-kernel nets, 120 layers) and compose with
-# bench/layer_set_report.py.
+# bench/layer_set_report.py. F (a minute; first, in A's call): session 27's
+# f32 7x7 fitted strips (2 x 4 x 7) against the spilling 2 x 4 x 8 tile they
+# replaced, forward and dX of ConvNeXt's two f32 28 x 28 layers.
 # Kernels (MLIR machine, main at this script's commit; 576 kernels, 5 min):
 #   python3 bench/stride_configs.py --set net --build --out .carry/s28/net/stride_after
 #   keysA / keysB: the set's keys split by net (python, stride_configs.get_set('net'))
-#   (carried as .carry/s28/net.tar.xz: net keysA.txt keysB.txt)
-# Usage: sh bench/results/2026-12-07-s27-next-layerset.sh A|B
+#   F: K=n64h28w28c192_f7_s1x1_p3x3x3x3_f32,n64h28w28c256_f7_s1x1_p3x3x3x3_f32
+#      python3 bench/stride_configs.py --set net --only $K --ops fwd,bwd_data --build \
+#        --out .carry/s28/f32fit/stride_after
+#      ... --tag old --kernel 'fwd=#dwc.row_tile<columns = 8>' \
+#        --kernel 'bwd_data=#dwc.row_tile<columns = 8>' --out .carry/s28/f32fit/stride_old
+#   (carried as .carry/s28/net.tar.xz: net keysA.txt keysB.txt f32fit)
+# Usage: sh bench/results/2026-12-07-s27-next-layerset.sh F|A|B
 set -u
 G=${1:-A}
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p /tmp/k && tar xJf .carry/s28/net.tar.xz -C /tmp/k || exit 1
 sh runtime/build.sh /tmp/rt > /tmp/rt.log 2>&1 || { cat /tmp/rt.log; exit 1; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv
+if [ "$G" = F ]; then
+  timeout 100 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --work /tmp/wF \
+    --out $OUT --graphs --target-s 0.02 --iters 100 --kernels-dir /tmp/k/f32fit/stride_after \
+    --before-dir /tmp/k/f32fit/stride_old --time-budget 60 \
+    --label 2026-12-xx-f32-fitted-strips > $OUT/F.log 2>&1
+  echo "F rc=$?"; tail -3 $OUT/F.log; exit 0
+fi
 timeout 560 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --work /tmp/w$G \
   --out $OUT --graphs --target-s 0.02 --iters 100 --only "$(cat /tmp/k/keys$G.txt)" \
   --kernels-dir /tmp/k/net/stride_after --time-budget 500 \
