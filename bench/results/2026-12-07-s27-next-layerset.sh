@@ -7,7 +7,12 @@
 # layers, 168 layers; B: the large-kernel nets, 120 layers) and compose with
 # bench/layer_set_report.py. F (a minute; first, in A's call): session 27's
 # f32 7x7 fitted strips (2 x 4 x 7) against the spilling 2 x 4 x 8 tile they
-# replaced, forward and dX of ConvNeXt's two f32 28 x 28 layers.
+# replaced, forward and dX of ConvNeXt's two f32 28 x 28 layers. S (about
+# two minutes): the kernels the ptxas audit still finds spilling without a
+# measurement behind them, each against a no-spill variant (ptxas_audit):
+# the 31x31 mma_stream (rows 16 -> 8, or 1 row block per chunk), the 7x7
+# 16-bit image dW (32 -> 16 channels) and the 14 x 14 x 480 f32 taps dW
+# (unroll 4 -> 3).
 # Kernels (MLIR machine, main at this script's commit; 576 kernels, 5 min):
 #   python3 bench/stride_configs.py --set net --build --out .carry/s28/net/stride_after
 #   keysA / keysB: the set's keys split by net (python, stride_configs.get_set('net'))
@@ -16,8 +21,11 @@
 #        --out .carry/s28/f32fit/stride_after
 #      ... --tag old --kernel 'fwd=#dwc.row_tile<columns = 8>' \
 #        --kernel 'bwd_data=#dwc.row_tile<columns = 8>' --out .carry/s28/f32fit/stride_old
-#   (carried as .carry/s28/net.tar.xz: net keysA.txt keysB.txt f32fit)
-# Usage: sh bench/results/2026-12-07-s27-next-layerset.sh F|A|B
+#   S: bench/stride_configs.py --set net --only <keys> --ops <ops> --build [--tag T --kernel ...]
+#      into .carry/s28/spill/{m,i,t}/stride_<after|T> (the full configurations are in
+#      each variant's manifest.json)
+#   (carried as .carry/s28/net.tar.xz: net keysA.txt keysB.txt f32fit spill)
+# Usage: sh bench/results/2026-12-07-s27-next-layerset.sh F|S|A|B
 set -u
 G=${1:-A}
 cd "$(dirname "$0")/../.." || exit 1
@@ -30,6 +38,16 @@ if [ "$G" = F ]; then
     --before-dir /tmp/k/f32fit/stride_old --time-budget 60 \
     --label 2026-12-xx-f32-fitted-strips > $OUT/F.log 2>&1
   echo "F rc=$?"; tail -3 $OUT/F.log; exit 0
+fi
+if [ "$G" = S ]; then
+  for g in "m rbc1 r8" "i c16" "t u3"; do
+    set -- $g; d=$1; shift; V=""; for t in "$@"; do V="$V --variant-dir /tmp/k/spill/$d/stride_$t"; done
+    timeout 90 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --work /tmp/wS$d \
+      --out $OUT --graphs --target-s 0.02 --iters 100 --kernels-dir /tmp/k/spill/$d/stride_after $V \
+      --time-budget 60 --label 2026-12-xx-spill-sweep-$d > $OUT/S$d.log 2>&1
+    echo "S$d rc=$?"
+  done
+  exit 0
 fi
 timeout 560 python3 bench/stride_harness.py --runtime-lib /tmp/rt/libdwc_runtime.so --work /tmp/w$G \
   --out $OUT --graphs --target-s 0.02 --iters 100 --only "$(cat /tmp/k/keys$G.txt)" \
