@@ -1220,16 +1220,6 @@ def bench_model(res, name, dt, batch, train):
             report=str(rep).splitlines()[:12])
 
 
-def _logits_grads(m, x, target, amp):
-    import torch
-    m.zero_grad(set_to_none=True)
-    with torch.autocast("cuda", dtype=amp or torch.float16, enabled=amp is not None):
-        y = m(x)
-    torch.nn.functional.cross_entropy(y.float(), target).backward()
-    return y.float().detach(), {n: p.grad.float().clone() for n, p in m.named_parameters()
-                                if p.grad is not None}
-
-
 def _vs(a, b):
     """(logit rel err, worst grad rel err by norm, its parameter, all grads'
     rel err) of a vs b (see grad_errors)."""
@@ -1251,9 +1241,9 @@ def section_amp_reference(res, configs):
         x = torch.randn(32, 3, 224, 224, device="cuda").contiguous(
             memory_format=torch.channels_last)
         target = torch.randint(0, 1000, (32,), device="cuda")
-        ref = _logits_grads(stock, x, target, None)
-        st = _logits_grads(stock, x, target, amp)
-        dw = _logits_grads(ours, x, target, amp)
+        ref = _run_side(stock, x, target, None, True)
+        st = _run_side(stock, x, target, amp, True)
+        dw = _run_side(ours, x, target, amp, True)
         res.add(section="amp_reference", model=name, dtype=dt,
                 layers_converted=len(ours.dwc_report.converted),
                 stock_amp_vs_f32=_vs(st, ref), dwc_amp_vs_f32=_vs(dw, ref),
