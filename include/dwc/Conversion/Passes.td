@@ -768,7 +768,12 @@ def ConvertDwcToGPUMmaStream
     * `smem_input`, `nhwc_input` and `overlap_workspace` move the input rows
       through shared memory, drop the workspace or write it inside the
       streaming launch (producer and consumer blocks, roles from an atomic
-      ticket in start order, so no schedule deadlocks).
+      ticket in start order, so no schedule deadlocks);
+    * `stream_columns` turns a filter taller than wide into a wide one: the
+      kernel is emitted for the shape with height and width swapped and
+      only the workspace's input loads, the band's filter loads and the
+      output stores swap their indices back (`x[n][col][row][c]`,
+      `w[tap][row][c]`, `y[n][col][row][c]`).
 
     docs/KernelSelection.md ("streaming tensor-core kernel") has the
     evidence of each choice, against the ring kernel of

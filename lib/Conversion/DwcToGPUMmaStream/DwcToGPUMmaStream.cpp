@@ -71,6 +71,7 @@ struct StreamPlan : StreamTile {
   bool maskCols;        // lanes may read left of or past a workspace row
   int64_t zeroLen;      // zero row after the workspace (rows off the image)
   bool filterOrder;     // filter row outer (else input row outer)
+  bool columns;         // stream_columns: rows are the operands' columns
   int64_t rows;         // output rows per warp and row block
   int64_t prefetch;     // loads ahead: filter-row steps or input rows
   int64_t rowBlocks;    // ceil(OH / rows)
@@ -120,6 +121,7 @@ StreamPlan planOf(const StreamShape &s, MmaStreamKernelAttr config) {
       streamTile(s, *config.getInputOperand() == StreamInputOperand::B);
   planWorkspace(p, s, config);
   p.filterOrder = *config.getLoopOrder() == StreamLoopOrder::FilterRows;
+  p.columns = config.isStreamColumns();
   p.rows = std::min<int64_t>(config.getRows(), s.OH);
   p.prefetch = std::min<int64_t>(config.getPrefetch(),
                                  p.filterOrder ? s.FH : s.FH - 1);
@@ -238,8 +240,8 @@ public:
                       const StreamPlan &p)
       : rewriter(rewriter), op(op), loc(op->getLoc()),
         ctx(rewriter.getContext()), p(p), N(sz.N), IH(sz.IH), IW(sz.IW),
-        C(sz.C), FH(sz.FH), FW(sz.FW), OH(sz.OH), OW(sz.OW), pt(problem.pt),
-        pl(problem.pl), rotate(problem.rotateFilter), x(problem.x),
+        C(sz.C), FH(sz.FH), FW(sz.FW), OH(sz.OH), OW(sz.OW), pt(sz.pt),
+        pl(sz.pl), columns(p.columns), rotate(problem.rotateFilter), x(problem.x),
         w(problem.w), bias(problem.bias), y(problem.y),
         et(cast<MemRefType>(x.getType()).getElementType()),
         chunkTy(VectorType::get({kVec}, et)), pairTy(VectorType::get({2}, et)),
@@ -284,13 +286,17 @@ private:
   void multiplyStep(RowBlock &blk, int64_t step);
   void storeAccumulators(RowBlock &blk);
   void storeOutputs(RowBlock &blk);
+  SmallVector<Value> operandIndex(Value n, Value row, Value col, Value c) const;
 
   PatternRewriter &rewriter;
   Operation *op;
   Location loc;
   MLIRContext *ctx;
   const StreamPlan &p;
+  // The kernel's shape: with stream_columns its rows are the operands'
+  // columns (operandIndex and the band's filter loads swap them back).
   const int64_t N, IH, IW, C, FH, FW, OH, OW, pt, pl;
+  const bool columns;
   const bool rotate;
   Value x, w, bias, y;
   Type et;
@@ -394,7 +400,7 @@ UnitLoads StreamKernelEmitter::transposeLoads(OpBuilder &tb, Value id) {
     Value ok = t.inBounds(ic, e - p.lead, p.pitch - 1 - p.lead, IW);
     Value v = vector::LoadOp::create(
         tb, loc, chunkTy, x,
-        ValueRange{n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)}, false,
+        operandIndex(n, ih, t.clampIf(ok, ic, IW), t.mul(c8, kVec)), false,
         llvm::Align(16));
     if (ok && !zeroChunk)
       zeroChunk = zeroChunkIn(tb);
@@ -484,7 +490,9 @@ void StreamKernelEmitter::storeBandEntry(OpBuilder &tb, Value id) {
       src = t.sub(FW - 1, src);
       row = t.sub(FH - 1, fh);
     }
-    Value v = memref::LoadOp::create(tb, loc, w, ValueRange{row, src, ch});
+    Value v = memref::LoadOp::create(
+        tb, loc, w,
+        columns ? ValueRange{src, row, ch} : ValueRange{row, src, ch});
     halves.push_back(arith::SelectOp::create(tb, loc, ok, v, zero));
   }
   Value entry = vector::FromElementsOp::create(
@@ -1145,7 +1153,7 @@ void StreamKernelEmitter::storeOutputs(RowBlock &blk) {
                                             ValueRange{s.cst(ch), o, pos}));
       Value v = vector::FromElementsOp::create(sb, loc, chunkTy, el);
       vector::StoreOp::create(sb, loc, v, y,
-                              ValueRange{img, oh, col, s.mul(c8, kVec)},
+                              operandIndex(img, oh, col, s.mul(c8, kVec)),
                               false, llvm::Align(16));
     };
     if (ok) {
@@ -1156,6 +1164,16 @@ void StreamKernelEmitter::storeOutputs(RowBlock &blk) {
       store(lb);
     }
   }
+}
+
+/// The NHWC index of the kernel's (image, row, column, channel) in x or y:
+/// with stream_columns the kernel's rows are the operands' columns.
+SmallVector<Value> StreamKernelEmitter::operandIndex(Value n, Value row,
+                                                     Value col,
+                                                     Value c) const {
+  if (columns)
+    return {n, col, row, c};
+  return {n, row, col, c};
 }
 
 template <typename OpTy>
@@ -1175,6 +1193,8 @@ struct StreamDepthwiseLowering : OpRewritePattern<OpTy> {
       problem = depthwiseProblemOf(op, why);
     if (failed(problem))
       return rewriter.notifyMatchFailure(op, why);
+    if (config->isStreamColumns())
+      shape = swapStreamAxes(shape);
     StreamPlan plan = planOf(shape, *config);
     StreamKernelEmitter(rewriter, op, *problem, shape, plan).emit();
     return success();

@@ -61,9 +61,20 @@ int64_t chooseBlocksPerSm(const StreamShape &s, const StreamTile &t,
              : 0;
 }
 
-/// The configuration's fields, `given`'s where set, the others chosen.
+/// Whether the kernel streams the columns: a filter too narrow for the
+/// rows (FW < 10) but within the widths when turned (10 <= FH <= 64).
+/// The GEMV kernel these filters took otherwise ran 51 x 5 at a third of
+/// the speed of the 5 x 51 stream (docs/KernelSelection.md, mma_stream).
+bool chooseStreamColumns(const StreamShape &s) {
+  return s.FW < kMinFilterWidth && s.FH >= kMinFilterWidth &&
+         s.FH <= kMaxFilterWidth;
+}
+
+/// The configuration's fields, `given`'s where set, the others chosen
+/// (`s`: the shape the kernel sees, axes swapped with stream_columns).
 MmaStreamKernelAttr complete(Operation *op, const StreamShape &s,
-                             MmaStreamKernelAttr g, TargetAttr target) {
+                             MmaStreamKernelAttr g, bool columns,
+                             TargetAttr target) {
   bool inputB = g.getInputOperand()
                     ? *g.getInputOperand() == StreamInputOperand::B
                     : chooseInputB(s.FW);
@@ -103,10 +114,12 @@ MmaStreamKernelAttr complete(Operation *op, const StreamShape &s,
       rows, prefetch, BoolAttr::get(ctx, compact),
       BoolAttr::get(ctx, inRegisters), perChunk, blocksPerSm,
       g.getSmemInput(), g.getNhwcInput(), g.getOverlapWorkspace(),
-      g.getOverlapLookahead());
+      g.getOverlapLookahead(),
+      columns ? BoolAttr::get(ctx, true) : g.getStreamColumns());
 }
 
-/// #dwc.mma_stream for a wide-filter stride-1 f16/bf16 convolution.
+/// #dwc.mma_stream for a wide (or, streamed along the columns, tall)
+/// filter of a stride-1 f16/bf16 convolution.
 Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
                           std::string &why) {
   StreamShape s;
@@ -114,8 +127,15 @@ Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
   if (!why.empty())
     return {};
   auto g = dyn_cast_or_null<MmaStreamKernelAttr>(given);
+  bool columns = g && g.getStreamColumns() ? g.isStreamColumns()
+                                           : chooseStreamColumns(s);
+  if (columns)
+    s = swapStreamAxes(s);
   if (!g && s.FW < kMinFilterWidth) {
-    why = "filter narrower than 10 (the band kernel is faster)";
+    why = s.FH > kMaxFilterWidth
+              ? "filter narrower than 10 and taller than 64"
+              : "filter narrower and shorter than 10 (the band kernel is "
+                "faster)";
     return {};
   }
   if (!g && s.FW > kMaxFilterWidth) {
@@ -125,8 +145,8 @@ Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
   if (!g)
     g = MmaStreamKernelAttr::get(op->getContext(), std::nullopt, std::nullopt,
                                  0, -1, BoolAttr(), BoolAttr(), 0, -1, BoolAttr(),
-                                 BoolAttr(), BoolAttr(), 2);
-  MmaStreamKernelAttr config = complete(op, s, g, target);
+                                 BoolAttr(), BoolAttr(), 2, BoolAttr());
+  MmaStreamKernelAttr config = complete(op, s, g, columns, target);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }

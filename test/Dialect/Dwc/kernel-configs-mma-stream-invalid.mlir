@@ -235,3 +235,26 @@ func.func @negative_padding(%x: tensor<1x8x32x16xf16>, %w: tensor<13x13x16xf16>,
     strides = [1, 1] dilations = [1, 1] padding = [-1, 13, 6, 6] {dwc.kernel = #dwc.mma_stream<>} -> tensor<1x8x32x16xf16>
   return %r : tensor<1x8x32x16xf16>
 }
+
+// -----
+
+func.func @nhwc_columns(%x: tensor<1x32x8x16xf16>, %w: tensor<13x3x16xf16>, %y: tensor<1x32x8x16xf16>) -> tensor<1x32x8x16xf16> {
+  // expected-error @+1 {{does not fit this op: stream_columns needs the workspace (not nhwc_input)}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x32x8x16xf16>, tensor<13x3x16xf16>) outs(%y : tensor<1x32x8x16xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 1, 1] {dwc.kernel = #dwc.mma_stream<nhwc_input = true, stream_columns = true>} -> tensor<1x32x8x16xf16>
+  return %r : tensor<1x32x8x16xf16>
+}
+
+// -----
+
+// The shared memory of the shape the kernel sees: a 64 x 9 filter with the
+// input as B streams 64 filter rows of 2 slices (262 KB of band) along the
+// rows, 9 rows of 5 slices (92 KB) along the columns.
+func.func @columns_band(%x: tensor<1x64x64x8xf16>, %w: tensor<64x9x8xf16>, %y: tensor<1x64x64x8xf16>) -> (tensor<1x64x64x8xf16>, tensor<1x64x64x8xf16>) {
+  // expected-error @+1 {{does not fit this op: filter band and output stage exceed the target's 227 KB of shared memory}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x64x64x8xf16>, tensor<64x9x8xf16>) outs(%y : tensor<1x64x64x8xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [31, 32, 4, 4] {dwc.kernel = #dwc.mma_stream<input_operand = b, rows = 8, stream_columns = false>} -> tensor<1x64x64x8xf16>
+  %c = dwc.depthwise_conv2d ins(%x, %w : tensor<1x64x64x8xf16>, tensor<64x9x8xf16>) outs(%y : tensor<1x64x64x8xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [31, 32, 4, 4] {dwc.kernel = #dwc.mma_stream<input_operand = b, rows = 8, stream_columns = true>} -> tensor<1x64x64x8xf16>
+  return %r, %c : tensor<1x64x64x8xf16>, tensor<1x64x64x8xf16>
+}

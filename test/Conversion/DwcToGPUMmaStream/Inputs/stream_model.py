@@ -136,8 +136,16 @@ def mma(a, b, c):
     return out
 
 
-def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
+def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate,
+        columns=False, **kw):
+    # stream_columns: the shape arguments are the swapped problem's (rows
+    # are the operands' columns); x, w and y keep their layouts and only
+    # their index order swaps.
     p = plan(N, IH, IW, C, FH, FW, OH, OW, pl=pl, **kw)
+    x_at = (lambda n, r, col, c: x[n][col][r][c]) if columns else (
+        lambda n, r, col, c: x[n][r][col][c])
+    w_at = (lambda r, col, c: w[col][r][c]) if columns else (
+        lambda r, col, c: w[r][col][c])
     pitch, inB = p["pitch"], p["inputB"]
     zero_base = N * IH * C * pitch
     xt = [7777] * (zero_base + p["zeroLen"])  # poison, then the first kernel
@@ -154,7 +162,7 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
             for e in range(8):
                 ic = pb * 8 + e - p["lead"]
                 xt[((n * IH + ih) * C + c) * pitch + pb * 8 + e] = (
-                    x[n][ih][ic][c] if 0 <= ic < IW else 0)
+                    x_at(n, ih, ic, c) if 0 <= ic < IW else 0)
 
     total_units = N * IH * C8 * col_blocks
     if not p["overlap"]:
@@ -172,12 +180,14 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
             if not 0 <= tap < FW:
                 vals.append(0)
             elif rotate:
-                vals.append(w[FH - 1 - fh][FW - 1 - tap][c])
+                vals.append(w_at(FH - 1 - fh, FW - 1 - tap, c))
             else:
-                vals.append(w[fh][tap][c])
+                vals.append(w_at(fh, tap, c))
         return [vals[i:i + 2] for i in range(0, len(vals), 2)]
 
     y = [[[[None] * C for _ in range(OW)] for _ in range(OH)] for _ in range(N)]
+    if columns:
+        y = [[[[None] * C for _ in range(OH)] for _ in range(OW)] for _ in range(N)]
     R, D, S, gw, span = p["rows"], p["prefetch"], p["slices"], p["gw"], p["span"]
     steps = R + FH - 1
     # The blocks in start order. Without overlap: block id = (chunk, tile,
@@ -314,7 +324,8 @@ def run(x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate, **kw):
                     if img >= N or col >= OW:
                         continue
                     for ch in range(8):
-                        y[img][r0 + o][col][c8 * 8 + ch] = stage[ch][o][pos]
+                        oh, ow = (col, r0 + o) if columns else (r0 + o, col)
+                        y[img][oh][ow][c8 * 8 + ch] = stage[ch][o][pos]
     return y
 
 
@@ -377,6 +388,16 @@ CASES = [
     ("overlap-workspace, 11x11, two column tiles, lookahead past the sets", 2,
      9, 150, 16, 11, 11, (1, 3, 7, 2), False, False,
      {"rows": 2, "overlap": True, "lookahead": 9}),
+    # stream_columns: a filter taller than wide streamed along the columns.
+    ("stream-columns, 19x5 on 20 x 9, 2 images, rows=4", 2, 20, 9, 8, 19, 5,
+     (9, 9, 2, 2), True, False, {"columns": True, "rows": 4, "min_blocks": 1}),
+    ("stream-columns, 13x3 backward-data rotation, asymmetric padding, "
+     "two column tiles", 1, 150, 6, 8, 13, 3, (5, 7, 2, 0), False, True,
+     {"columns": True, "rows": 3}),
+    ("stream-columns, 11x1 (FW = 1), input A, overlap-workspace", 3, 12, 7,
+     16, 11, 1, (5, 5, 0, 0), False, False,
+     {"columns": True, "operand": "a", "rows": 2, "overlap": True,
+      "units_per_producer": 20}),
 ]
 
 
@@ -392,7 +413,11 @@ def main():
              for _ in range(FH)]
         bias = [rng.randint(-5, 5) for _ in range(C)] if has_bias else None
         args = (x, w, bias, N, IH, IW, C, FH, FW, pt, pl, OH, OW, rotate)
-        got = run(*args, **kw)
+        if kw.get("columns"):  # the pass's swapped shape, same operands
+            got = run(x, w, bias, N, IW, IH, C, FW, FH, pl, pt, OW, OH, rotate,
+                      **kw)
+        else:
+            got = run(*args, **kw)
         ref = reference(*args)
         print(f"{name}: {'ok' if got == ref else 'MISMATCH'}")
 

@@ -79,6 +79,11 @@ std::string dwc::streamIneligibility(Operation *op, StreamShape &s) {
   return "";
 }
 
+StreamShape dwc::swapStreamAxes(const StreamShape &s) {
+  return StreamShape{s.N,  s.IW, s.IH, s.C,  s.FW,
+                     s.FH, s.OW, s.OH, s.pl, s.pt};
+}
+
 StreamTile dwc::streamTile(const StreamShape &s, bool inputB) {
   StreamTile t;
   t.inputB = inputB;
@@ -163,6 +168,8 @@ std::string fieldIneligibility(MmaStreamKernelAttr c) {
     return "smem_input and nhwc_input need loop_order = filter_rows";
   if (c.isNhwcInput() && c.isOverlapWorkspace())
     return "nhwc_input has no workspace to overlap";
+  if (c.isNhwcInput() && c.isStreamColumns())
+    return "stream_columns needs the workspace (not nhwc_input)";
   return "";
 }
 
@@ -220,6 +227,8 @@ std::string MmaStreamKernelAttr::whyNotFor(Operation *op) const {
   std::string why = streamIneligibility(op, s);
   if (why.empty())
     why = fieldIneligibility(*this);
+  if (isStreamColumns())
+    s = swapStreamAxes(s);
   if (why.empty() && getInputOperand() && getRows())
     why = sizeIneligibility(op, *this, s);
   return why;

@@ -53,6 +53,10 @@ struct StreamTile {
 /// output, a non-negative (transposed) padding), or "" with `shape` set.
 std::string streamIneligibility(Operation *op, StreamShape &shape);
 
+/// `s` with the height and width swapped (stream_columns: the kernel's
+/// rows are the operands' columns).
+StreamShape swapStreamAxes(const StreamShape &s);
+
 /// The tile of `s` with the input as the B (else A) operand.
 StreamTile streamTile(const StreamShape &s, bool inputB);
 

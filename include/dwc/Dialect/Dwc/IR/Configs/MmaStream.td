@@ -64,19 +64,33 @@ def Dwc_MmaStreamKernelAttr
       from the NHWC input into swizzled shared memory;
     * `overlap_workspace` (not with `nhwc_input`): producer blocks write the
       workspace inside the streaming launch, `overlap_lookahead` (1 to 64)
-      image sets ahead of the consumers.
+      image sets ahead of the consumers;
+    * `stream_columns` (not with `nhwc_input`): the height and width swap
+      roles - the workspace holds the input's columns, the warps stream
+      them and the tile runs along the height - so a filter taller than
+      wide (FW < 10 <= FH) becomes the wide filter this kernel is built
+      for. Only the workspace's loads, the band's filter loads and the
+      output stores change their index order. Left out: false.
 
-    The last four are measured slower on the H200 and never chosen
+    `smem_input`, `nhwc_input` and `overlap_workspace` are measured slower
+    on the H200 and never chosen
     (docs/KernelSelection.md, "streaming tensor-core kernel"). The band,
     the output stage and the input buffers must fit the target's
     `shared_memory_per_block`. A field left out is chosen by
-    `dwc-select-kernels`.
+    `dwc-select-kernels`; the selector sets `stream_columns` only for
+    filters taller than wide (a given configuration keeps its own).
 
     ```mlir
     {dwc.kernel = #dwc.mma_stream<input_operand = b,
         loop_order = filter_rows, rows = 8, prefetch = 2,
         compact_workspace = true, filter_in_registers = true,
         row_blocks_per_chunk = 1, min_blocks_per_sm = 2>}
+    // A 51 x 5 filter, streamed along the columns:
+    {dwc.kernel = #dwc.mma_stream<input_operand = a,
+        loop_order = input_rows, rows = 8, prefetch = 4,
+        compact_workspace = false, filter_in_registers = true,
+        row_blocks_per_chunk = 3, min_blocks_per_sm = 0,
+        stream_columns = true>}
     ```
   }];
   let parameters = (ins
@@ -91,7 +105,8 @@ def Dwc_MmaStreamKernelAttr
       OptionalParameter<"BoolAttr">:$smem_input,
       OptionalParameter<"BoolAttr">:$nhwc_input,
       OptionalParameter<"BoolAttr">:$overlap_workspace,
-      DefaultValuedParameter<"int64_t", "2">:$overlap_lookahead);
+      DefaultValuedParameter<"int64_t", "2">:$overlap_lookahead,
+      OptionalParameter<"BoolAttr">:$stream_columns);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// The variants never chosen: false when left out.
@@ -99,6 +114,9 @@ def Dwc_MmaStreamKernelAttr
     bool isNhwcInput() const { return getNhwcInput() && getNhwcInput().getValue(); }
     bool isOverlapWorkspace() const {
       return getOverlapWorkspace() && getOverlapWorkspace().getValue();
+    }
+    bool isStreamColumns() const {
+      return getStreamColumns() && getStreamColumns().getValue();
     }
   }];
 }
