@@ -234,9 +234,10 @@ def odd_set():
         # (odd C: 32 bits; odd width).
         L(37, 27, 27, 203, [3, 3], "f32", [2, 2], [1, 1, 1, 1]),
         L(41, 25, 23, 202, [3, 3], "f32", [2, 2], [1, 1, 1, 1]),
-        # 16-bit filters taller than wide: the mma_stream kernel streamed
-        # along the columns (odd N / H / W, a filter taller than the map,
-        # asymmetric padding, a height past one 128-output tile).
+        # 16-bit filters taller than wide (odd N / H / W, a filter taller
+        # than the map, asymmetric padding, a height past one 128-output
+        # tile): the defaults, and with --kernel the mma_stream kernel
+        # streamed along the columns (bench/results/2026-12-07-s28-columns.sh).
         L(3, 37, 23, 24, [21, 5], "f16", [1, 1], [10, 10, 2, 2]),
         L(1, 9, 31, 16, [15, 3], "bf16", [1, 1], [7, 7, 1, 1]),
         L(2, 150, 6, 8, [13, 3], "f16", [1, 1], [5, 7, 2, 0]),

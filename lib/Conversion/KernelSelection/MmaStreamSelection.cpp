@@ -61,15 +61,6 @@ int64_t chooseBlocksPerSm(const StreamShape &s, const StreamTile &t,
              : 0;
 }
 
-/// Whether the kernel streams the columns: a filter too narrow for the
-/// rows (FW < 10) but within the widths when turned (10 <= FH <= 64).
-/// The GEMV kernel these filters took otherwise ran 51 x 5 at a third of
-/// the speed of the 5 x 51 stream (docs/KernelSelection.md, mma_stream).
-bool chooseStreamColumns(const StreamShape &s) {
-  return s.FW < kMinFilterWidth && s.FH >= kMinFilterWidth &&
-         s.FH <= kMaxFilterWidth;
-}
-
 /// The configuration's fields, `given`'s where set, the others chosen
 /// (`s`: the shape the kernel sees, axes swapped with stream_columns).
 MmaStreamKernelAttr complete(Operation *op, const StreamShape &s,
@@ -118,8 +109,8 @@ MmaStreamKernelAttr complete(Operation *op, const StreamShape &s,
       columns ? BoolAttr::get(ctx, true) : g.getStreamColumns());
 }
 
-/// #dwc.mma_stream for a wide (or, streamed along the columns, tall)
-/// filter of a stride-1 f16/bf16 convolution.
+/// #dwc.mma_stream for a wide filter of a stride-1 f16/bf16 convolution
+/// (or, where the given configuration streams the columns, a tall one).
 Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
                           std::string &why) {
   StreamShape s;
@@ -127,15 +118,13 @@ Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
   if (!why.empty())
     return {};
   auto g = dyn_cast_or_null<MmaStreamKernelAttr>(given);
-  bool columns = g && g.getStreamColumns() ? g.isStreamColumns()
-                                           : chooseStreamColumns(s);
+  // Streaming a tall filter's columns is requested, not chosen: it has not
+  // been measured on a GPU yet (docs/KernelSelection.md, mma_stream).
+  bool columns = g && g.isStreamColumns();
   if (columns)
     s = swapStreamAxes(s);
   if (!g && s.FW < kMinFilterWidth) {
-    why = s.FH > kMaxFilterWidth
-              ? "filter narrower than 10 and taller than 64"
-              : "filter narrower and shorter than 10 (the band kernel is "
-                "faster)";
+    why = "filter narrower than 10 (the band kernel is faster)";
     return {};
   }
   if (!g && s.FW > kMaxFilterWidth) {

@@ -5,9 +5,10 @@
 // height position, the band reads the filter as w[tap][row], the output
 // stores put the kernel's column (guarded by 20) in the height position.
 // With stream_columns = false the same op streams its rows (the width, 9,
-// clamped in the width position; w[row][tap]).
+// clamped in the width position; w[row][tap]). (The selector completes the
+// given partial configurations.)
 // RUN: dwc-opt %s --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s
-// RUN: sed 's/padding = \[9, 9, 2, 2\]$/& {dwc.kernel = #dwc.mma_stream<stream_columns = false>}/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: sed 's/stream_columns = true/stream_columns = false/' %s | dwc-opt --dwc-select-kernels --convert-dwc-to-gpu-mma-stream -split-input-file | FileCheck %s --check-prefix=ROWS
 
 // CHECK-LABEL: func @tall
 // CHECK: %[[IC:.*]] = arith.minsi %{{.*}}, %c19{{.*}} : index
@@ -25,7 +26,7 @@
 // ROWS-NEXT: memref.load %arg1[%{{.*}}, %[[TAP]], %{{.*}}] : memref<19x5x8xf16>
 func.func @tall(%x: memref<2x20x9x8xf16>, %w: memref<19x5x8xf16>, %y: memref<2x20x9x8xf16>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<2x20x9x8xf16>, memref<19x5x8xf16>) outs(%y : memref<2x20x9x8xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [9, 9, 2, 2]
+    strides = [1, 1] dilations = [1, 1] padding = [9, 9, 2, 2] {dwc.kernel = #dwc.mma_stream<stream_columns = true>}
   return
 }
 
@@ -40,6 +41,6 @@ func.func @tall(%x: memref<2x20x9x8xf16>, %w: memref<19x5x8xf16>, %y: memref<2x2
 // CHECK-NOT: dwc.depthwise_conv2d_backward_data
 func.func @tall_backward_data(%dy: memref<2x20x9x8xbf16>, %w: memref<19x5x8xbf16>, %dx: memref<2x20x9x8xbf16>) {
   dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<2x20x9x8xbf16>, memref<19x5x8xbf16>) outs(%dx : memref<2x20x9x8xbf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [9, 9, 2, 2]
+    strides = [1, 1] dilations = [1, 1] padding = [9, 9, 2, 2] {dwc.kernel = #dwc.mma_stream<stream_columns = true>}
   return
 }

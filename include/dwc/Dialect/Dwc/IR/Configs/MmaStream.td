@@ -77,8 +77,9 @@ def Dwc_MmaStreamKernelAttr
     (docs/KernelSelection.md, "streaming tensor-core kernel"). The band,
     the output stage and the input buffers must fit the target's
     `shared_memory_per_block`. A field left out is chosen by
-    `dwc-select-kernels`; the selector sets `stream_columns` only for
-    filters taller than wide (a given configuration keeps its own).
+    `dwc-select-kernels`, for the swapped shape where `stream_columns` is
+    asked; the selector does not set `stream_columns` itself (not yet
+    measured on a GPU).
 
     ```mlir
     {dwc.kernel = #dwc.mma_stream<input_operand = b,
