@@ -158,6 +158,53 @@ def summary(rows):
     return lines
 
 
+def fwd_ceiling(r):
+    """The best forward ratio the layer could reach: PyTorch's time over
+    max(byte-or-FLOP floor, the graph launch floor, the best copy of the
+    forward's bytes where the run timed one); None where PyTorch was not
+    timed."""
+    t = r.get("torch_best", {})
+    if not t.get("fwd"):
+        return None
+    return t["fwd"] / max(r["floor_ms"], LAUNCH_FLOOR_MS, r.get("copy_ms") or 0)
+
+
+def filter_class(r):
+    fh, fw = r["F"]
+    return "13+ taps a side" if max(fh, fw) >= 13 else f"{fh}x{fw}"
+
+
+def gaps(rows):
+    """Where the forward geomean is lost: per group (dtype, batch 1 or the
+    training batch, filter class) the forward geomean, the geomean of its
+    ceilings (fwd_ceiling), and the set's forward geomean if that group
+    alone ran at its ceilings, largest first."""
+    logs, groups = [], {}
+    for r, _ in rows.values():
+        fx, c = ratios(r)[0], fwd_ceiling(r)
+        if fx is None or c is None:
+            continue
+        logs.append(math.log(fx))
+        g = (r["dtype"], "N = 1" if r["N"] == 1 else "N > 1", filter_class(r))
+        groups.setdefault(g, []).append((fx, max(c, fx)))
+    if not logs:
+        return []
+    total, n = sum(logs), len(logs)
+    out = ["Where the forward geomean is lost (ceiling: PyTorch best / max(floor, launch "
+           "floor, copy of the bytes); last column: the set's forward geomean if only that "
+           f"group ran at its ceilings; now {math.exp(total / n):.2f}x):", "",
+           "| dtype | batch | filter | layers | fwd geomean x | ceiling geomean | set geomean, group at ceiling |",
+           "|---|---|---|---|---|---|---|"]
+    table_rows = []
+    for (dt, b, f), v in groups.items():
+        gain = sum(math.log(c) - math.log(x) for x, c in v)
+        table_rows.append((math.exp((total + gain) / n), dt, b, f, v))
+    for at_ceiling, dt, b, f, v in sorted(table_rows, key=lambda t: -t[0]):
+        out.append(f"| {dt} | {b} | {f} | {len(v)} | {geomean([x for x, _ in v]):.2f} | "
+                   f"{geomean([c for _, c in v]):.2f} | {at_ceiling:.2f} |")
+    return out
+
+
 def ceiling(rows):
     """The best ratio each forward could reach: PyTorch's time over
     max(byte-or-FLOP floor, the graph launch floor, the best copy of the
@@ -169,10 +216,10 @@ def ceiling(rows):
     ceil, blocked, bound = [], [], {"fwd": [], "step": []}
     for key, (r, _) in rows.items():
         t = r.get("torch_best", {})
-        if not t.get("fwd"):
+        c = fwd_ceiling(r)
+        if c is None:
             continue
         copy = r.get("copy_ms")
-        c = t["fwd"] / max(r["floor_ms"], LAUNCH_FLOOR_MS, copy or 0)
         ceil.append(c)
         if c < FLOOR_X and r["floor_ms"] < FLOOR_PCT / 100 * LAUNCH_FLOOR_MS:
             blocked.append(key)
@@ -233,7 +280,7 @@ def main():
              "Kernel ms (the `run` column names the harness result each row comes from; its "
              "statistic and command are in that file). x = PyTorch best / ours; floor per op = "
              "max(bytes / 4.24 TB/s, FLOPs / unit peak), step = the three ops.", ""]
-    lines += summary(rows) + [""] + ceiling(rows) + [""] + table(rows)
+    lines += summary(rows) + [""] + ceiling(rows) + [""] + gaps(rows) + [""] + table(rows)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, a.label + ".md"), "w") as f:
         f.write("\n".join(lines) + "\n")
