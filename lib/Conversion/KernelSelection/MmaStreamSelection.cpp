@@ -64,8 +64,7 @@ int64_t chooseBlocksPerSm(const StreamShape &s, const StreamTile &t,
 /// The configuration's fields, `given`'s where set, the others chosen
 /// (`s`: the shape the kernel sees, axes swapped with stream_columns).
 MmaStreamKernelAttr complete(Operation *op, const StreamShape &s,
-                             MmaStreamKernelAttr g, bool columns,
-                             TargetAttr target) {
+                             MmaStreamKernelAttr g, TargetAttr target) {
   bool inputB = g.getInputOperand()
                     ? *g.getInputOperand() == StreamInputOperand::B
                     : chooseInputB(s.FW);
@@ -105,8 +104,7 @@ MmaStreamKernelAttr complete(Operation *op, const StreamShape &s,
       rows, prefetch, BoolAttr::get(ctx, compact),
       BoolAttr::get(ctx, inRegisters), perChunk, blocksPerSm,
       g.getSmemInput(), g.getNhwcInput(), g.getOverlapWorkspace(),
-      g.getOverlapLookahead(),
-      columns ? BoolAttr::get(ctx, true) : g.getStreamColumns());
+      g.getOverlapLookahead(), g.getStreamColumns());
 }
 
 /// #dwc.mma_stream for a wide filter of a stride-1 f16/bf16 convolution
@@ -120,8 +118,7 @@ Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
   auto g = dyn_cast_or_null<MmaStreamKernelAttr>(given);
   // Streaming a tall filter's columns is requested, not chosen: it has not
   // been measured on a GPU yet (docs/KernelSelection.md, mma_stream).
-  bool columns = g && g.isStreamColumns();
-  if (columns)
+  if (g && g.isStreamColumns())
     s = swapStreamAxes(s);
   if (!g && s.FW < kMinFilterWidth) {
     why = "filter narrower than 10 (the band kernel is faster)";
@@ -135,7 +132,7 @@ Attribute selectMmaStream(Operation *op, TargetAttr target, Attribute given,
     g = MmaStreamKernelAttr::get(op->getContext(), std::nullopt, std::nullopt,
                                  0, -1, BoolAttr(), BoolAttr(), 0, -1, BoolAttr(),
                                  BoolAttr(), BoolAttr(), 2, BoolAttr());
-  MmaStreamKernelAttr config = complete(op, s, g, columns, target);
+  MmaStreamKernelAttr config = complete(op, s, g, target);
   why = config.whyNotFor(op);
   return why.empty() ? config : Attribute();
 }
