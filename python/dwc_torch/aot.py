@@ -174,8 +174,10 @@ def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=Fa
         model = model.to(tdt)
     report = ConvertReport()
     found, hooks = [], []
+    dw_shapes = {}  # depthwise layer -> its input shape (the fused kernels')
 
     def record(name, m, x):
+        dw_shapes[name] = tuple(x.shape)
         if m.__class__.__name__ == "AdaptiveAvgPool2d":
             N, C, H, W = x.shape
             dts = [dtype, "f32"] if amp else [dtype]
@@ -209,6 +211,9 @@ def trace_model(model, input_shape, dtype="f32", amp=True, train=False, dense=Fa
     finally:
         for h in hooks:
             h.remove()
+    if not train:  # inference: convert() fuses BatchNorm/activation neighbours
+        from .fusion import fused_specs
+        found += [(s, ()) for s in fused_specs(model, dw_shapes, dtype)]
     return [(s, spec_ops(s, train)) for s, _ in dict.fromkeys(found)], report
 
 

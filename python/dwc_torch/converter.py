@@ -42,6 +42,7 @@ log = logging.getLogger("dwc_torch")
 class ConvertReport:
     def __init__(self):
         self.converted = []  # (name, kind)
+        self.fused = []      # depthwise layers fused with their neighbours
         self.skipped = []    # (name, reason, hint or None)
         self.timings = {}    # name -> (dwc_ms, torch_ms): GPU time, the layer's chosen ops
         self.op_times = {}   # name -> {op: (dwc_ms, torch_ms)} of depthwise layers
@@ -83,6 +84,9 @@ class ConvertReport:
         if kinds:
             lines.append("  converted: " + ", ".join("%d %s" % (v, k) for k, v in
                                                      sorted(kinds.items())))
+        if self.fused:
+            lines.append("  fused with their BatchNorm/activation neighbours (eval mode): "
+                         "%d depthwise layers" % len(self.fused))
         routed = {}
         for name, ops in self.routes.items():
             routed.setdefault(ops, []).append(name)
@@ -848,7 +852,7 @@ def _apply_verdict(chosen, classes, keep, report):
 
 def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
             example_inputs=None, train=None, amp_dtype=None, tune=None, margin=0.03,
-            verify=None, graphs=False, verbose=True):
+            verify=None, graphs=False, fuse=None, verbose=True):
     """Converts `model` in place and returns it; the report is at
     `model.dwc_report`. example_inputs: a tensor or tuple for tuning;
     train: tune forward+backward (default: model.training); amp_dtype: the
@@ -863,6 +867,10 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
     as True with the converted layers' filters frozen (modules.freeze: no
     filter re-layout in each replay; weights changed in place afterwards
     need dwc_torch.freeze(model) and a new capture), timed and left so.
+    fuse (default: for inference, i.e. train False): fold each depthwise
+    layer's BatchNorm + activation neighbours into one fused dwc kernel
+    (dwc_torch.fusion; eval mode only, model.train() runs them apart),
+    kept where the whole model is faster.
     The model's buffers (e.g. BatchNorm statistics) and gradients are
     restored after the timing runs."""
     if graphs not in (False, True, "frozen"):
@@ -927,6 +935,14 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
                               verify=round(time.perf_counter() - t2, 3))
         model.load_state_dict(buffers, strict=False)
         model.zero_grad(set_to_none=True)
+    train = model.training if train is None else train
+    if (not train if fuse is None else fuse) and not train:
+        from .fusion import fuse_model
+        if on_gpu:
+            load_extension()
+        fuse_model(model, example_inputs, amp_dtype, report,
+                   verify=bool(verify and on_gpu and example_inputs is not None),
+                   graphs=bool(graphs) and on_gpu)
     report.converted = [(n, type(m).__name__) for n, m in chosen.items()]
     if graphs == "frozen" and M.freeze(model):
         report.notes.append("filters frozen for CUDA graphs (dwc_torch.freeze): after changing "
@@ -975,6 +991,8 @@ def _computes(module, spec):
 
 def unconvert(model):
     """Back to PyTorch modules (in place)."""
+    from .fusion import remove
+    remove(model)
     for _, m in model.named_modules():
         if type(m).__module__ == M.__name__:
             M.revert(m)

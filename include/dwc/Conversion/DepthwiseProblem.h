@@ -13,6 +13,7 @@
 #ifndef DWC_CONVERSION_DEPTHWISEPROBLEM_H
 #define DWC_CONVERSION_DEPTHWISEPROBLEM_H
 
+#include "dwc/Conversion/FusedEdges.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -29,6 +30,8 @@ struct DepthwiseProblem {
   /// The forward op's strides (1 for backward data; the kernels that take
   /// only stride 1 refuse other strides in their eligibility rules).
   int64_t sh = 1, sw = 1;
+  /// The forward op's fused prologue and epilogue (FusedEdges.h).
+  DepthwiseFusion fusion;
 };
 
 inline DepthwiseProblem forwardProblem(DepthwiseConv2DOp op) {
@@ -36,7 +39,8 @@ inline DepthwiseProblem forwardProblem(DepthwiseConv2DOp op) {
   return DepthwiseProblem{op.getInput(),  op.getFilter(), op.getBias(),
                           op.getInit(),   pad[0],         pad[2],
                           /*rotateFilter=*/false,
-                          op.getStrides()[0], op.getStrides()[1]};
+                          op.getStrides()[0], op.getStrides()[1],
+                          DepthwiseFusion::of(op)};
 }
 
 /// The sizes of a problem: x is N x IH x IW x C, w FH x FW x C, y

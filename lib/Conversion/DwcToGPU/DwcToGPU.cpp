@@ -317,6 +317,15 @@ template <typename OpTy> struct DirectLowering : OpRewritePattern<OpTy> {
 // Depthwise convolution, forward
 //===----------------------------------------------------------------------===//
 
+/// A fused forward's prologue on an input vector in the accumulation type:
+/// input_activation(x + input_bias).
+Value prologueOf(KernelEmitter &e, DepthwiseConv2DOp op, Value x,
+                 Value inBias) {
+  if (inBias)
+    x = arith::AddFOp::create(e.b, e.loc, x, inBias);
+  return applyActivation(e.b, e.loc, x, op.getInputActivation());
+}
+
 struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
   using DirectLowering::DirectLowering;
   void emit(DepthwiseConv2DOp op, PatternRewriter &rewriter) const override {
@@ -334,6 +343,9 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
                          ArrayRef<Value> co) {
       Value n = co[0], oh = co[1], ow = co[2], c = co[3];
       Value init = bias ? e.toAcc(e.load(bias, {c})) : e.zero(acc);
+      Value inBias = op.getInputBias()
+                         ? e.toAcc(e.load(op.getInputBias(), {c}))
+                         : Value();
       ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
         win.row(eh, r, lo, hi);
@@ -342,12 +354,15 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
                      ValueRange a) -> SmallVector<Value> {
         auto [iw, ok] = win.column(ew, fw, lo, hi);
         Value xv = ew.toAcc(ew.predLoad(ok, x, {n, win.ih, iw, c}));
+        if (op.isFused()) // the prologue; padding stays zero
+          xv = ew.select(ok, prologueOf(ew, op, xv, inBias), ew.zero(acc));
         Value wv = ew.toAcc(ew.load(w, {win.fh, fw, c}));
         return {ew.fma(xv, wv, a[0])};
       };
       auto res = emitWindow(e, FH, FW, unrollH, unrollW, init, row, tap,
                             /*keepRowsRolled=*/!unrollH);
-      e.store(e.convert(res[0], elemOf(y)), y, {n, oh, ow, c});
+      Value out = applyActivation(e.b, e.loc, res[0], op.getActivation());
+      e.store(e.convert(out, elemOf(y)), y, {n, oh, ow, c});
     });
   }
 };

@@ -66,11 +66,12 @@ struct GemvKernel : GemvFamilyKernel {
   gpu::LaunchOp launch;
   Value tid, lane, c0, patch, active, smem, cBlock, cInTile;
   Value n, oh, ow0;
+  FusionEmitter fused;
 
   GemvKernel(Operation *op, const DepthwiseProblem &pb, GemvKernelAttr config)
       : pb(pb), sz(sizesOf(pb)),
         elem(cast<MemRefType>(pb.x.getType()).getElementType()),
-        loc(op->getLoc()) {
+        loc(op->getLoc()), fused{pb.fusion, Value()} {
     V = config.getChannels();
     BN = kThreadsAlongChannels * V;
     // Shared filter row pitch: BN channels + 16 bytes of padding.
@@ -181,6 +182,8 @@ Value GemvKernel::loadRowInput(Emitter &k, Value base, Value zero, Value ihc,
     valid = k.andi(valid, k.lt(iw, IW)), widthPad = true;
   Value iwc = widthPad ? k.clamp(iw, 0, IW - 1) : iw;
   Value v = k.load(pb.x, ValueRange{n, ihc, iwc, c0});
+  if (pb.fusion.hasPrologue())
+    return fused.input(k, v, valid);
   if (!valid)
     return v;
   return arith::SelectOp::create(k.b, loc, valid, v, zero);
@@ -284,14 +287,15 @@ void GemvKernel::emitStores(OpBuilder &tb, ArrayRef<Value> results) {
   Emitter t{tb, loc, V};
   for (int64_t i = 0; i < TM; ++i) {
     Value ow = t.add(ow0, i);
+    Value out = fused.output(t, results[i]);
     if ((OWc - 1) * TM + i < sz.OW) {
-      t.store(results[i], pb.y, ValueRange{n, oh, ow, c0});
+      t.store(out, pb.y, ValueRange{n, oh, ow, c0});
       continue;
     }
     auto ifStore = scf::IfOp::create(tb, loc, t.lt(ow, sz.OW), false);
     OpBuilder sb = ifStore.getThenBodyBuilder();
     Emitter st{sb, loc, V};
-    st.store(results[i], pb.y, ValueRange{n, oh, ow, c0});
+    st.store(out, pb.y, ValueRange{n, oh, ow, c0});
   }
 }
 
@@ -309,13 +313,13 @@ void GemvKernel::emit(RewriterBase &rewriter) {
   n = e.div(rest, sz.OH);
   ow0 = e.mul(owc, TM);
   Value init = e.zeros();
-  if (pb.bias) {
-    // Inactive threads may point past C: clamp (their result is unused).
-    Value cb = sz.C % BN ? Value(b.createOrFold<arith::MinSIOp>(
-                               loc, c0, e.cst(sz.C - V)))
-                         : c0;
+  // Inactive threads may point past C: clamp (their result is unused).
+  Value cb = sz.C % BN ? Value(b.createOrFold<arith::MinSIOp>(
+                             loc, c0, e.cst(sz.C - V)))
+                       : c0;
+  if (pb.bias)
     init = e.load(pb.bias, ValueRange{cb});
-  }
+  fused.prepare(e, cb);
   SmallVector<Value> accInit(TM, init);
   if (filterSmem)
     copyFilterRow(b, e.cst(0), e.cst(0));
@@ -360,11 +364,12 @@ struct RowTileKernel : GemvFamilyKernel {
   /// Input rows loaded ahead of the row being fed.
   int64_t prefetchRows;
   Value n, c, oh0, ow0;
+  FusionEmitter fused;
   SmallVector<Value> colIdx, colOk, filterRegs;
 
   RowTileKernel(Operation *op, const DepthwiseProblem &pb,
                 RowTileKernelAttr config)
-      : pb(pb), sz(sizesOf(pb)), loc(op->getLoc()) {
+      : pb(pb), sz(sizesOf(pb)), loc(op->getLoc()), fused{pb.fusion, Value()} {
     V = config.getChannels();
     TH = std::min(config.getRows(), sz.OH);
     TM = std::min(config.getColumns(), sz.OW);
@@ -445,8 +450,13 @@ SmallVector<Value> RowTileKernel::loadInputRow(Emitter &e, int64_t t,
   for (int64_t j = 0; j < cols; ++j) {
     SmallVector<Value, 4> at{n, ihc, colIdx[j], c};
     Value ok = e.andi(rowOk, colOk[j]);
-    xs[j] = widened ? e.loadOrZero(pb.x, at, ok)
-                    : e.loadOrZeroAsStored(pb.x, at, ok);
+    // A prologue works on the widened vector: its zeros are those of the
+    // activated input.
+    if (pb.fusion.hasPrologue())
+      xs[j] = fused.input(e, e.load(pb.x, at), ok);
+    else
+      xs[j] = widened ? e.loadOrZero(pb.x, at, ok)
+                      : e.loadOrZeroAsStored(pb.x, at, ok);
   }
   return xs;
 }
@@ -489,7 +499,8 @@ void RowTileKernel::feedInputRow(Emitter &e, int64_t t, ArrayRef<Value> xs,
       continue;
     Value oh = e.add(oh0, r);
     for (int64_t i = 0; i < TM; ++i)
-      e.store(acc[r][i], pb.y, ValueRange{n, oh, e.add(ow0, i), c});
+      e.store(fused.output(e, acc[r][i]), pb.y,
+              ValueRange{n, oh, e.add(ow0, i), c});
   }
 }
 
@@ -538,6 +549,7 @@ void RowTileKernel::emit(RewriterBase &rewriter) {
       for (int64_t fw = 0; fw < FW; ++fw)
         filterRegs.push_back(filterAt(e, fh, fw));
   Value init = pb.bias ? e.load(pb.bias, ValueRange{c}) : zero;
+  fused.prepare(e, c);
   SmallVector<SmallVector<Value>> acc(TH, SmallVector<Value>(TM));
   const int64_t inputRows = TH + FH - 1;
   if (loadsFirst) {

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwc/Conversion/FusedEdges.h"
 #include "dwc/Conversion/KernelPass.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Dialect/Dwc/IR/KernelConfigs.h"
@@ -90,16 +91,21 @@ struct Emitter : F32VectorEmitter {
   /// Column `col` (statically in [lo, hi]) of the rows `rows` of the NHWC
   /// buffer `mem` of width `width`, channels from `c`: zeros where the row
   /// (`rowOk`) or the column lies outside the buffer.
+  /// `fused` (may be null): the forward's prologue applies to the loads.
   SmallVector<Value> loadColumn(Value mem, Value n, ArrayRef<Value> rows,
                                 ArrayRef<Value> rowOk, Value c, Value col,
-                                int64_t lo, int64_t hi, int64_t width) {
+                                int64_t lo, int64_t hi, int64_t width,
+                                FusionEmitter *fused = nullptr) {
     Value colOk = inBounds(col, lo, hi, width);
     Value cc = clampIf(colOk, col, width);
     SmallVector<Value> v;
     for (auto [row, ok0] : llvm::zip_equal(rows, rowOk)) {
       Value ok = andi(ok0, colOk);
-      v.push_back(ok ? loadOrZero(mem, ValueRange{n, row, cc, c}, ok)
-                     : load(mem, ValueRange{n, row, cc, c}));
+      ValueRange at{n, row, cc, c};
+      if (fused)
+        v.push_back(fused->input(*this, load(mem, at), ok));
+      else
+        v.push_back(ok ? loadOrZero(mem, at, ok) : load(mem, at));
     }
     return v;
   }
@@ -260,7 +266,8 @@ ForwardPlan makeForwardPlan(DepthwiseConv2DOp op,
 
 /// The forward kernel body of the thread with global id `gid`.
 void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
-                       Value x, Value w, Value bias, Value y, Value gid) {
+                       Value x, Value w, Value bias, Value y, Value gid,
+                       FusionEmitter fused) {
   Emitter e{b, loc, p.V};
   auto co = e.delinearize(gid, {p.N, p.rowTiles, p.segs, p.C / p.V});
   Value n = co[0], c = e.mul(co[3], p.V);
@@ -272,6 +279,8 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
     for (int64_t kw = 0; kw < p.FW; ++kw)
       filt.push_back(e.load(w, ValueRange{e.cst(kh), e.cst(kw), c}));
   Value init = bias ? e.load(bias, ValueRange{c}) : e.zeros();
+  fused.prepare(e, c);
+  FusionEmitter *prologue = fused.fusion.hasPrologue() ? &fused : nullptr;
   // loads_first: an explicit register budget (dwc-kernel-occupancy makes
   // the marker nvvm.maxnreg), without which ptxas 13 moves loads back
   // behind earlier FMAs to save registers.
@@ -297,7 +306,7 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
 
   // Input column `col` of the window rows; `lo`, `hi` bound it.
   auto loadColumn = [&](Value col, int64_t lo, int64_t hi) {
-    return e.loadColumn(x, n, ih, ihOk, c, col, lo, hi, p.IW);
+    return e.loadColumn(x, n, ih, ihOk, c, col, lo, hi, p.IW, prologue);
   };
 
   // window[kw]: input column (ow0 + u) * sw - pl + kw at step u.
@@ -329,6 +338,7 @@ void emitForwardThread(OpBuilder &b, Location loc, const ForwardPlan &p,
         for (int64_t kw = 0; kw < p.FW; ++kw)
           acc = vector::FMAOp::create(b, loc, window[kw][r * p.sh + kh],
                                       filt[kh * p.FW + kw], acc);
+      acc = fused.output(e, acc);
       Value ok = e.andi(ohOk[r], owOk);
       Value oh = e.add(oh0, r);
       if (!ok) {
@@ -359,7 +369,9 @@ struct StridedForwardLowering
                                : kStridedBlockThreads;
     return launchThreads(rewriter, op, p.threads, blockThreads,
                          [&](OpBuilder &b, Location loc, Value gid) {
-                           emitForwardThread(b, loc, p, x, w, bias, y, gid);
+                           emitForwardThread(
+                               b, loc, p, x, w, bias, y, gid,
+                               FusionEmitter{DepthwiseFusion::of(op), Value()});
                          });
   }
 };

@@ -218,13 +218,15 @@ Value windowMac(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc,
 }
 
 /// Writes the rank-4 accumulator `sum` into `init`: adds the optional
-/// per-channel `bias` (channel = last dimension) in the accumulation type
-/// and rounds once to the destination's element type. Returns `sum` when
-/// there is nothing to do (it then already lives in `init`).
-Value finishConv(OpBuilder &b, Location loc, Value sum, Value bias, Value init) {
+/// per-channel `bias` (channel = last dimension) and applies the optional
+/// activation in the accumulation type, and rounds once to the
+/// destination's element type. Returns `sum` when there is nothing to do
+/// (it then already lives in `init`).
+Value finishConv(OpBuilder &b, Location loc, Value sum, Value bias, Value init,
+                 std::optional<dwc::Activation> act = std::nullopt) {
   Type outElt = elementType(init);
   bool inPlace = elementType(sum) == outElt;
-  if (!bias && inPlace)
+  if (!bias && !act && inPlace)
     return sum;
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -252,7 +254,34 @@ Value finishConv(OpBuilder &b, Location loc, Value sum, Value bias, Value init) 
                          nb, l, v,
                          convertFloat(nb, l, args[inPlace ? 0 : 1],
                                       v.getType()));
+                   v = dwc::applyActivation(nb, l, v, act);
                    return convertFloat(nb, l, v, outElt);
+                 });
+}
+
+/// The prologue of a fused depthwise convolution: input_activation(X +
+/// input_bias) in the accumulation type, before the zero padding (the
+/// padding belongs to the activated tensor).
+Value applyPrologue(OpBuilder &b, Location loc, Value x, Value inBias,
+                    std::optional<dwc::Activation> act, Type acc) {
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  SmallVector<Value> ins{x};
+  SmallVector<AffineMap> maps{id};
+  if (inBias) {
+    ins.push_back(inBias);
+    maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(3, ctx)}, ctx));
+  }
+  maps.push_back(id);
+  Value dest = tensor::EmptyOp::create(b, loc, shapeOf(x), acc);
+  return generic(b, loc, ins, dest, maps,
+                 SmallVector<utils::IteratorType>(4, kPar),
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   Value v = convertFloat(nb, l, args[0], acc);
+                   if (inBias)
+                     v = arith::AddFOp::create(
+                         nb, l, v, convertFloat(nb, l, args[1], acc));
+                   return dwc::applyActivation(nb, l, v, act);
                  });
 }
 
@@ -358,7 +387,11 @@ struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
-    Value xp = zeroPadded(b, loc, adaptor.getInput(), pad);
+    Value x = adaptor.getInput();
+    if (adaptor.getInputBias() || op.getInputActivation())
+      x = applyPrologue(b, loc, x, adaptor.getInputBias(),
+                        op.getInputActivation(), op.getAccType());
+    Value xp = zeroPadded(b, loc, x, pad);
     Value init = zeroAccumulator(b, loc, adaptor.getInit(), op.getAccType());
     // Loops (n, oh, ow, c, fh, fw).
     AffineExpr n, oh, ow, c, fh, fw;
@@ -369,7 +402,8 @@ struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
          {fh, fw, c},
          {n, oh, ow, c}},
         {kPar, kPar, kPar, kPar, kRed, kRed});
-    return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit());
+    return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit(),
+                      op.getActivation());
   }
 };
 

@@ -79,7 +79,12 @@ struct DwcSelectKernelsPass
     for (const KernelFamily &family : selectableKernelFamilies()) {
       if (given && given.getFamily() != family.name)
         continue;
-      std::string why;
+      std::string why = fusionIneligibility(op, family.name);
+      if (!why.empty()) {
+        refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
+                    " (" + why + ")";
+        continue;
+      }
       if (!given && !availableOn(family, target)) {
         refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
                     " (needs sm_80 or newer)";

@@ -316,9 +316,16 @@ struct RaiseConv : OpRewritePattern<LinalgOp> {
     PaddedInput padded =
         foldPad(input, [](const APFloat &v) { return v.isZero(); });
     Value dest = materializeDest(rewriter, op.getLoc(), *initMatch, outType);
-    rewriter.replaceOpWithNewOp<DwcOp>(
-        op, Type(outType), padded.input, filter, initMatch->bias, dest, *strides,
-        *dilations, padded.padding, /*acc=*/TypeAttr());
+    if constexpr (Depthwise)
+      rewriter.replaceOpWithNewOp<DwcOp>(
+          op, Type(outType), padded.input, filter, initMatch->bias,
+          /*input_bias=*/Value(), dest, *strides, *dilations, padded.padding,
+          /*acc=*/TypeAttr(), /*activation=*/dwc::ActivationAttr(),
+          /*input_activation=*/dwc::ActivationAttr());
+    else
+      rewriter.replaceOpWithNewOp<DwcOp>(
+          op, Type(outType), padded.input, filter, initMatch->bias, dest,
+          *strides, *dilations, padded.padding, /*acc=*/TypeAttr());
     return success();
   }
 };

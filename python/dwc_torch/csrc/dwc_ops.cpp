@@ -60,7 +60,9 @@ struct KeyHash {
   }
 };
 
-enum Op : int64_t { Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd, GapBwd, BwdBias };
+enum Op : int64_t {
+  Fwd = 0, BwdData, BwdFilter, PoolFwd, PoolBwd, Gap, ConvFwd, GapBwd, BwdBias, FusedFwd
+};
 
 using SetStreamFn = int (*)(void *);
 using MessageFn = const char *(*)();
@@ -200,7 +202,8 @@ void launch(void *fn, const at::Tensor &any, std::initializer_list<void *> ptrs)
   // PyTorch's default stream is handle 0, which for the runtime means "own
   // streams"; CU_STREAM_LEGACY (0x1) is the stream it is.
   runtime.setStream(handle ? handle : reinterpret_cast<void *>(0x1));
-  void *p[4] = {nullptr, nullptr, nullptr, nullptr};
+  void *p[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  TORCH_CHECK(ptrs.size() <= 5, "dwc_torch: bad arity");
   std::copy(ptrs.begin(), ptrs.end(), p);
   int st;
   switch (ptrs.size()) {
@@ -208,6 +211,10 @@ void launch(void *fn, const at::Tensor &any, std::initializer_list<void *> ptrs)
   case 3: st = reinterpret_cast<int (*)(void *, void *, void *)>(fn)(p[0], p[1], p[2]); break;
   case 4:
     st = reinterpret_cast<int (*)(void *, void *, void *, void *)>(fn)(p[0], p[1], p[2], p[3]);
+    break;
+  case 5:
+    st = reinterpret_cast<int (*)(void *, void *, void *, void *, void *)>(fn)(p[0], p[1], p[2],
+                                                                             p[3], p[4]);
     break;
   default: TORCH_CHECK(false, "dwc_torch: bad arity");
   }
@@ -325,6 +332,52 @@ at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
   } else {
     launch(fn, x, {xin.data_ptr(), w.data_ptr(), y.data_ptr()});
   }
+  return y;
+}
+
+// The fused forward (inference): y = act(conv(inAct(x + inBias), w) + bias)
+// on the kernel of its registry key, or an undefined tensor when there is
+// none (the caller then runs the unfused layers). `w` is the filter laid out
+// as the kernels read it (KH*KW x C, x's dtype); `act` / `inAct` are ids of
+// spec.ACTIVATIONS (0: none).
+at::Tensor fusedForward(const at::Tensor &x, const at::Tensor &w,
+                        const c10::optional<at::Tensor> &bias,
+                        const c10::optional<at::Tensor> &inBias, std::vector<int64_t> kernel,
+                        std::vector<int64_t> stride, std::vector<int64_t> padding,
+                        std::vector<int64_t> dilation, int64_t act, int64_t inAct) {
+  TORCH_CHECK(kernel.size() == 2 && stride.size() == 2 && padding.size() == 4 &&
+                  dilation.size() == 2,
+              "dwc::fused_forward: kernel, stride, dilation are pairs, padding [t, b, l, r]");
+  const int64_t C = x.size(1), KH = kernel[0], KW = kernel[1];
+  auto sameAs = [&](const c10::optional<at::Tensor> &v) {
+    return !v || (v->scalar_type() == x.scalar_type() && v->numel() == C &&
+                  v->device() == x.device());
+  };
+  if (!usable(x) || !x.is_cuda() || w.scalar_type() != x.scalar_type() ||
+      w.device() != x.device() || w.numel() != KH * KW * C || !sameAs(bias) ||
+      !sameAs(inBias))
+    return at::Tensor();
+  Key key = convKey(FusedFwd, x, {KH, KW}, stride, padding, dilation, bias.has_value());
+  for (int64_t v : {act, inAct, static_cast<int64_t>(inBias ? 1 : 0)})
+    key.push_back(v);
+  void *fn = lookup(key);
+  if (!fn)
+    return at::Tensor();
+  CurrentDevice device(x);
+  at::Tensor xin = nhwc(x), wk = aligned(w);
+  const int64_t OH = outSize(x.size(2), KH, stride[0], dilation[0], padding[0], padding[1]);
+  const int64_t OW = outSize(x.size(3), KW, stride[1], dilation[1], padding[2], padding[3]);
+  at::Tensor y = emptyNhwc({x.size(0), C, OH, OW}, x);
+  at::Tensor b = bias ? aligned(*bias) : at::Tensor();
+  at::Tensor ib = inBias ? aligned(*inBias) : at::Tensor();
+  if (bias && inBias)
+    launch(fn, x, {xin.data_ptr(), wk.data_ptr(), b.data_ptr(), ib.data_ptr(), y.data_ptr()});
+  else if (bias)
+    launch(fn, x, {xin.data_ptr(), wk.data_ptr(), b.data_ptr(), y.data_ptr()});
+  else if (inBias)
+    launch(fn, x, {xin.data_ptr(), wk.data_ptr(), ib.data_ptr(), y.data_ptr()});
+  else
+    launch(fn, x, {xin.data_ptr(), wk.data_ptr(), y.data_ptr()});
   return y;
 }
 
@@ -1407,6 +1460,11 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
                         std::vector<int64_t>, bool, bool>());
   setCallSlot(poolPlan, &poolPlanCall);
   m.def("global_avg_pool", &gapCall);
+  m.def("fused_forward", &fusedForward, py::arg("x"), py::arg("w"), py::arg("bias"),
+        py::arg("input_bias"), py::arg("kernel"), py::arg("stride"), py::arg("padding"),
+        py::arg("dilation"), py::arg("act"), py::arg("input_act"),
+        "A fused depthwise forward on its dwc kernel; an undefined tensor (None) when "
+        "there is none");
   m.def("probe_hot_path", &probeHotPath, py::arg("plan"), py::arg("x"), py::arg("w"),
         py::arg("b"), py::arg("n"), py::arg("checked_fn") = 0);
   m.def("set_lean_autocast", [](bool on) { leanAutocast.store(on); },

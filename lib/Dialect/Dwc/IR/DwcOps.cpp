@@ -7,6 +7,8 @@
 
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
@@ -328,26 +330,92 @@ void DepthwiseConv2DOp::build(OpBuilder &b, OperationState &state, Value input,
       cast<RankedTensorType>(filter.getType()), strides, dilations, padding);
   Value init = b.create<tensor::EmptyOp>(state.location, type.getShape(),
                                          type.getElementType());
-  build(b, state, type, input, filter, bias, init, strides, dilations, padding,
-        /*acc=*/nullptr);
+  build(b, state, type, input, filter, bias, /*input_bias=*/Value(), init,
+        strides, dilations, padding, /*acc=*/nullptr, /*activation=*/ActivationAttr(),
+        /*input_activation=*/ActivationAttr());
 }
+
+bool dwc::isClampActivation(Activation activation) {
+  return activation == Activation::Relu || activation == Activation::Relu6;
+}
+
+namespace {
+/// Builds one activation on a float scalar or vector, in its type.
+struct ActivationBuilder {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+
+  Value cst(double v) {
+    TypedAttr a = b.getFloatAttr(getElementTypeOrSelf(type), v);
+    if (auto vt = dyn_cast<VectorType>(type))
+      a = DenseElementsAttr::get(vt, a);
+    return arith::ConstantOp::create(b, loc, a);
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value relu6(Value x) {
+    Value r = arith::MaximumFOp::create(b, loc, x, cst(0.0));
+    return arith::MinimumFOp::create(b, loc, r, cst(6.0));
+  }
+  /// 1 / (1 + exp(-x)).
+  Value sigmoid(Value x) {
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(b, loc, cst(1.0), add(cst(1.0), e));
+  }
+  /// x * (1 + erf(x / sqrt 2)) / 2.
+  Value gelu(Value x) {
+    Value e = math::ErfOp::create(b, loc, mul(x, cst(M_SQRT1_2)));
+    return mul(mul(x, cst(0.5)), add(cst(1.0), e));
+  }
+  /// x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2.
+  Value geluTanh(Value x) {
+    Value inner = add(x, mul(cst(0.044715), mul(x, mul(x, x))));
+    Value t = math::TanhOp::create(b, loc, mul(cst(M_2_SQRTPI * M_SQRT1_2),
+                                                inner));
+    return mul(mul(x, cst(0.5)), add(cst(1.0), t));
+  }
+  Value apply(Activation a, Value x) {
+    switch (a) {
+    case Activation::Relu:
+      return arith::MaximumFOp::create(b, loc, x, cst(0.0));
+    case Activation::Relu6:
+      return relu6(x);
+    case Activation::Silu:
+      return mul(x, sigmoid(x));
+    case Activation::Sigmoid:
+      return sigmoid(x);
+    case Activation::Hardswish:
+      return mul(x, mul(relu6(add(x, cst(3.0))), cst(1.0 / 6.0)));
+    case Activation::Hardsigmoid:
+      return mul(relu6(add(x, cst(3.0))), cst(1.0 / 6.0));
+    case Activation::Gelu:
+      return gelu(x);
+    case Activation::GeluTanh:
+      return geluTanh(x);
+    }
+    llvm_unreachable("unknown activation");
+  }
+};
+} // namespace
 
 Value dwc::applyActivation(OpBuilder &b, Location loc, Value value,
                            std::optional<Activation> activation) {
   if (!activation)
     return value;
-  auto splat = [&](double v) -> Value {
-    Type t = value.getType();
-    Type elem = getElementTypeOrSelf(t);
-    TypedAttr a = b.getFloatAttr(elem, v);
-    if (auto vt = dyn_cast<VectorType>(t))
-      a = DenseElementsAttr::get(vt, a);
-    return arith::ConstantOp::create(b, loc, a);
-  };
-  Value r = arith::MaximumFOp::create(b, loc, value, splat(0.0));
-  if (*activation == Activation::Relu6)
-    r = arith::MinimumFOp::create(b, loc, r, splat(6.0));
-  return r;
+  auto vt = dyn_cast<VectorType>(value.getType());
+  if (!vt || isClampActivation(*activation))
+    return ActivationBuilder{b, loc, value.getType()}.apply(*activation,
+                                                           value);
+  // Transcendentals one lane at a time: the GPU lowering of math ops
+  // (libdevice calls) takes scalars.
+  Value out = value;
+  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+    Value lane = vector::ExtractOp::create(b, loc, value, i);
+    lane = ActivationBuilder{b, loc, lane.getType()}.apply(*activation, lane);
+    out = vector::InsertOp::create(b, loc, lane, out, i);
+  }
+  return out;
 }
 
 Type DepthwiseConv2DOp::getAccType() {
@@ -385,6 +453,17 @@ LogicalResult DepthwiseConv2DOp::verify() {
                                    getInit(), getStrides(), getDilations(),
                                    getPadding(), "N x OH x OW x C", oh, ow)))
     return failure();
+  if (Value inBias = getInputBias()) {
+    if (failed(checkFormAndRanks(op, {{inBias, 1, "input_bias", "C"}})))
+      return failure();
+    int64_t c = shapeOf(getInput())[3];
+    if (shapeOf(inBias)[0] != c)
+      return emitOpError() << "input_bias has " << shapeOf(inBias)[0]
+                           << " elements but the input has " << c
+                           << " channels";
+    if (elemType(inBias) != elemType(getInput()))
+      return emitOpError("input_bias element type differs from the input's");
+  }
   auto in = shapeOf(getInput());
   if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
     return failure();
@@ -537,12 +616,22 @@ static LogicalResult checkPoolAttrs(Operation *op, PoolKind kind,
   return success();
 }
 
+/// Pooling fuses only the clamp activations (relu, relu6).
+static LogicalResult checkPoolActivation(Operation *op,
+                                         std::optional<Activation> act) {
+  if (act && !isClampActivation(*act))
+    return op->emitOpError("fuses only the relu and relu6 activations, not ")
+           << stringifyActivation(*act);
+  return success();
+}
+
 LogicalResult Pool2DOp::verify() {
   Operation *op = getOperation();
   if (failed(checkFormAndRanks(op, {{getInput(), 4, "input", "N x IH x IW x C"},
                                    {getInit(), 4, "output", "N x OH x OW x C"}})) ||
       failed(checkSameElementType(op, {getInput(), getInit()},
-                                  "input and output")))
+                                  "input and output")) ||
+      failed(checkPoolActivation(op, getActivation())))
     return failure();
   SmallVector<int64_t> outShape;
   if (failed(checkPoolAttrs(op, getKind(), shapeOf(getInput()), getWindow(),
@@ -575,7 +664,8 @@ LogicalResult DepthwiseConv2DPool2DOp::verify() {
   int64_t oh, ow;
   if (failed(checkDepthwiseForward(op, getInput(), getFilter(), getBias(),
                                    getInit(), getStrides(), getDilations(),
-                                   getPadding(), "N x PH x PW x C", oh, ow)))
+                                   getPadding(), "N x PH x PW x C", oh, ow)) ||
+      failed(checkPoolActivation(op, getActivation())))
     return failure();
   auto in = shapeOf(getInput());
   SmallVector<int64_t> convShape = {in[0], oh, ow, in[3]}, outShape;

@@ -19,9 +19,11 @@ using namespace mlir::dwc;
 /// rank-1 bias): the op's own verifier may not have run yet when the
 /// dwc.kernel attribute is verified.
 bool dwc::hasConvOperandRanks(Operation *op) {
+  size_t n = op->getNumOperands();
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
     auto t = dyn_cast<ShapedType>(v.getType());
-    int64_t rank = i == 1 ? 3 : (i == 2 && op->getNumOperands() == 4) ? 1 : 4;
+    // input, filter, per-channel vectors (bias, input_bias), output.
+    int64_t rank = i == 1 ? 3 : (i >= 2 && i + 1 < n) ? 1 : 4;
     if (!t || !t.hasRank() || t.getRank() != rank)
       return false;
   }
@@ -154,6 +156,18 @@ std::string DirectKernelAttr::whyNotFor(Operation *op) const {
   return "";
 }
 
+std::string dwc::fusionIneligibility(Operation *op, StringRef family) {
+  auto conv = dyn_cast<DepthwiseConv2DOp>(op);
+  if (!conv || !conv.isFused())
+    return "";
+  // The kernels whose loads and stores apply the prologue and epilogue.
+  static constexpr StringLiteral kFusingFamilies[] = {
+      "row_tile", "gemv", "strided_forward", "direct"};
+  if (llvm::is_contained(kFusingFamilies, family))
+    return "";
+  return "the family does not emit a fused prologue or epilogue";
+}
+
 //===----------------------------------------------------------------------===//
 // Dialect attribute verifier
 //===----------------------------------------------------------------------===//
@@ -175,7 +189,9 @@ LogicalResult DwcDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'dwc.kernel' must be a kernel configuration "
                               "(#dwc.direct, #dwc.strided_forward, ...), got "
                            << attr.getValue();
-  std::string why = config.whyNotFor(op);
+  std::string why = fusionIneligibility(op, config.getFamily());
+  if (why.empty())
+    why = config.whyNotFor(op);
   if (!why.empty())
     return op->emitError() << "'dwc.kernel' " << attr.getValue()
                            << " does not fit this op: " << why;

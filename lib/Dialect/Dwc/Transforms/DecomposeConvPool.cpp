@@ -43,8 +43,9 @@ struct SplitConvPool : OpRewritePattern<DepthwiseConv2DPool2DOp> {
       auto convType = RankedTensorType::get(convShape, elem);
       auto conv = DepthwiseConv2DOp::create(
           rewriter, loc, convType, op.getInput(), op.getFilter(), op.getBias(),
-          convInit, op.getStridesAttr(), op.getDilationsAttr(),
-          op.getPaddingAttr(), acc);
+          /*input_bias=*/Value(), convInit, op.getStridesAttr(),
+          op.getDilationsAttr(), op.getPaddingAttr(), acc,
+          /*activation=*/ActivationAttr(), /*input_activation=*/ActivationAttr());
       auto pool = Pool2DOp::create(
           rewriter, loc, op.getResult().getType(), op.getKindAttr(),
           conv.getResult(), op.getInit(), op.getWindowAttr(),
@@ -57,9 +58,11 @@ struct SplitConvPool : OpRewritePattern<DepthwiseConv2DPool2DOp> {
     Value convBuf = memref::AllocOp::create(
         rewriter, loc, MemRefType::get(convShape, elem));
     DepthwiseConv2DOp::create(rewriter, loc, Type(), op.getInput(),
-                              op.getFilter(), op.getBias(), convBuf,
+                              op.getFilter(), op.getBias(),
+                              /*input_bias=*/Value(), convBuf,
                               op.getStridesAttr(), op.getDilationsAttr(),
-                              op.getPaddingAttr(), acc);
+                              op.getPaddingAttr(), acc, /*activation=*/ActivationAttr(),
+                              /*input_activation=*/ActivationAttr());
     Pool2DOp::create(rewriter, loc, Type(), op.getKindAttr(), convBuf,
                      op.getInit(), op.getWindowAttr(), op.getPoolStridesAttr(),
                      op.getPoolPaddingAttr(), op.getCeilModeAttr(),

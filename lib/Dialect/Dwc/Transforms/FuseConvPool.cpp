@@ -60,6 +60,9 @@ struct FoldPoolIntoConv : OpRewritePattern<Pool2DOp> {
                                          "input is not a tensor depthwise conv");
     if (!conv.getResult().hasOneUse())
       return rewriter.notifyMatchFailure(pool, "conv result has other uses");
+    if (conv.isFused())
+      return rewriter.notifyMatchFailure(
+          pool, "conv has a fused prologue or epilogue");
     if (conv.getAccType() != pool.getAccType())
       return rewriter.notifyMatchFailure(pool, "different accumulation types");
     ActivationAttr attr =

@@ -165,6 +165,41 @@ def ref_depthwise(x, f, bias, st, dl, pad):
     return y
 
 
+def activate(kind, v):
+    """The fused activations of DwcOps.td, in float64."""
+    if kind is None:
+        return v
+    relu6 = lambda t: min(max(t, 0.0), 6.0)
+    sigmoid = lambda t: 1.0 / (1.0 + math.exp(-t))
+    return {
+        "relu": lambda t: max(t, 0.0),
+        "relu6": relu6,
+        "silu": lambda t: t * sigmoid(t),
+        "sigmoid": sigmoid,
+        "hardswish": lambda t: t * relu6(t + 3.0) / 6.0,
+        "hardsigmoid": lambda t: relu6(t + 3.0) / 6.0,
+        "gelu": lambda t: 0.5 * t * (1.0 + math.erf(t / math.sqrt(2.0))),
+        "gelu_tanh": lambda t: 0.5 * t * (1.0 + math.tanh(
+            math.sqrt(2.0 / math.pi) * (t + 0.044715 * t ** 3))),
+    }[kind](v)
+
+
+def ref_fused_depthwise(x, f, bias, in_bias, act, in_act, st, dl, pad):
+    """depthwise_conv2d with its fused prologue (input_activation(x +
+    input_bias), zero padding of the activated input) and epilogue."""
+    N, H, W, C = x.shape
+    xa = Tensor([N, H, W, C])
+    for n in range(N):
+        for h in range(H):
+            for w in range(W):
+                for c in range(C):
+                    v = x.get(n, h, w, c) + (in_bias.get(c) if in_bias else 0.0)
+                    xa.set(activate(in_act, v), n, h, w, c)
+    y = ref_depthwise(xa, f, bias, st, dl, pad)
+    y.data = [activate(act, v) for v in y.data]
+    return y
+
+
 def ref_bwd_data(dy, f, in_hw, st, dl, pad):
     N, OH, OW, C = dy.shape
     FH, FW, _ = f.shape
@@ -346,6 +381,55 @@ def dw_case(rng, name, ty, N, H, W, C, FH, FW, st=(1, 1), dl=(1, 1),
              (" bias(%%b : %s)" % mlir_type([C], ty)) if bias else "", ot,
              a(st), a(dl), a(pad), (" acc = %s" % acc) if acc else "", ot))
     return Case(name, ty, body, consts, y.shape, ty, y)
+
+
+def fused_case(rng, name, ty, N, H, W, C, FH, FW, st=(1, 1), pad=(0, 0, 0, 0),
+               bias=True, in_bias=True, act="relu6", in_act="relu6"):
+    """A depthwise_conv2d with a fused prologue and/or epilogue."""
+    x = random_tensor(rng, [N, H, W, C], ty, -2.0, 2.0)
+    f = random_tensor(rng, [FH, FW, C], ty)
+    b = random_tensor(rng, [C], ty) if bias else None
+    ib = random_tensor(rng, [C], ty) if in_bias else None
+    y = ref_fused_depthwise(x, f, b, ib, act, in_act, st, (1, 1), pad)
+    consts = [("x", x), ("w", f)] + ([("b", b)] if bias else []) + \
+        ([("ib", ib)] if in_bias else [])
+    ot, ct = mlir_type(y.shape, ty), mlir_type([C], ty)
+    body = ("dwc.depthwise_conv2d ins(%%x, %%w : %s, %s)%s%s outs(%%init : %s) "
+            "strides = %s dilations = [1, 1] padding = %s%s%s -> %s" %
+            (mlir_type(x.shape, ty), mlir_type(f.shape, ty),
+             (" bias(%%b : %s)" % ct) if bias else "",
+             (" input_bias(%%ib : %s)" % ct) if in_bias else "", ot,
+             a(st), a(pad), (" activation = %s" % act) if act else "",
+             (" input_activation = %s" % in_act) if in_act else "", ot))
+    return Case(name, ty, body, consts, y.shape, ty, y)
+
+
+def fused_cases(rng, prefix, C=8):
+    """Fused depthwise ops over the activations, element types, strides and
+    edges (row and width tails, asymmetric padding, prologue or epilogue
+    alone)."""
+    acts = ["relu", "relu6", "silu", "sigmoid", "hardswish", "hardsigmoid",
+            "gelu", "gelu_tanh"]
+    cases = []
+    for i, act in enumerate(acts):
+        ty = ("f32", "f16", "bf16")[i % 3]
+        in_act = acts[(i + 3) % len(acts)]
+        cases.append(fused_case(rng, "%s_%s_%s" % (prefix, act, ty), ty, 2, 7, 9, C,
+                                3, 3, pad=(1, 1, 1, 1), act=act, in_act=in_act))
+    return cases + [
+        fused_case(rng, prefix + "_5x5_s2_asym", "f32", 1, 9, 11, C, 5, 5, st=(2, 2),
+                   pad=(2, 1, 2, 2), act="silu", in_act="silu"),
+        fused_case(rng, prefix + "_3x3_s2_f16", "f16", 2, 8, 7, C, 3, 3, st=(2, 2),
+                   pad=(0, 1, 0, 1)),
+        fused_case(rng, prefix + "_prologue_only", "f32", 1, 6, 5, C, 3, 3,
+                   pad=(1, 1, 1, 1), bias=False, act=None),
+        fused_case(rng, prefix + "_epilogue_only", "bf16", 1, 6, 5, C, 3, 3,
+                   pad=(1, 1, 1, 1), in_bias=False, in_act=None, act="gelu"),
+        fused_case(rng, prefix + "_act_no_in_bias", "f32", 1, 5, 6, C, 3, 3,
+                   pad=(1, 1, 1, 1), in_bias=False, act="relu"),
+        fused_case(rng, prefix + "_7x7_f16", "f16", 1, 9, 10, C, 7, 7,
+                   pad=(3, 3, 3, 3), act="gelu_tanh", in_act="hardswish"),
+    ]
 
 
 def bwd_data_case(rng, name, ty, N, H, W, C, FH, FW, st=(1, 1), dl=(1, 1),
@@ -879,6 +963,12 @@ def family(name, rng, count=0):
             bwd_filter_case(rng, "sbf_bf16_5x5_s2", "bf16", "bf16", 1, 9, 7, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
             bwd_filter_case(rng, "sbf_f16_5x5_s2_f32", "f16", "f32", 1, 9, 9, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
         ]
+    if name == "fused_depthwise":
+        # Fused prologue / epilogue through the CPU reference lowering.
+        return fused_cases(rng, "fused", C=5)
+    if name == "gpu_fused":
+        # The same through the GPU kernels that fuse (C a multiple of 8).
+        return fused_cases(rng, "gfused", C=8)
     if name == "gpu_row_tile":
         # The GEMV pass's register row tiles (forward and backward data,
         # stride 1, C a multiple of the vector): row tails (OH not a

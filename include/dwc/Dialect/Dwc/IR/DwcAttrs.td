@@ -26,7 +26,13 @@ def Dwc_PoolKindAttr : EnumAttr<Dwc_Dialect, Dwc_PoolKind, "pool_kind"> {
 
 def Dwc_Activation : I32EnumAttr<"Activation", "fused elementwise activation", [
     I32EnumAttrCase<"Relu", 0, "relu">,
-    I32EnumAttrCase<"Relu6", 1, "relu6">
+    I32EnumAttrCase<"Relu6", 1, "relu6">,
+    I32EnumAttrCase<"Silu", 2, "silu">,
+    I32EnumAttrCase<"Sigmoid", 3, "sigmoid">,
+    I32EnumAttrCase<"Hardswish", 4, "hardswish">,
+    I32EnumAttrCase<"Hardsigmoid", 5, "hardsigmoid">,
+    I32EnumAttrCase<"Gelu", 6, "gelu">,
+    I32EnumAttrCase<"GeluTanh", 7, "gelu_tanh">
   ]> {
   let cppNamespace = "::mlir::dwc";
   let genSpecializedAttr = 0;

@@ -10,6 +10,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include <string>
 
 #include "dwc/Dialect/Dwc/IR/DwcOpsDialect.h.inc"

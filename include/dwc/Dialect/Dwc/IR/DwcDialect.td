@@ -32,6 +32,8 @@ def Dwc_Dialect : Dialect {
     * Output size: `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1`,
       likewise for the width.
   }];
+  // The fused activations (applyActivation) build math ops.
+  let dependentDialects = ["::mlir::math::MathDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
 }

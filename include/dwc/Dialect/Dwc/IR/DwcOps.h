@@ -27,10 +27,14 @@ int64_t convOutputSize(int64_t in, int64_t window, int64_t stride,
                        int64_t dilation, int64_t padBefore, int64_t padAfter);
 
 /// Applies a fused activation (none: `value` itself) to a float scalar or
-/// vector: relu = arith.maximumf(v, 0), relu6 = arith.minimumf(relu, 6).
+/// vector, in its type (see dwc.depthwise_conv2d for the definitions).
 /// Shared by every lowering of ops with an `activation` attribute.
 Value applyActivation(OpBuilder &b, Location loc, Value value,
                       std::optional<Activation> activation);
+
+/// Whether an activation is built from arith min/max alone (relu, relu6):
+/// monotonic, cheap, and what the pooling fusions accept.
+bool isClampActivation(Activation activation);
 
 } // namespace dwc
 } // namespace mlir

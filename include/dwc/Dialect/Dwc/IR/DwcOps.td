@@ -51,8 +51,10 @@ class Dwc_Op<string mnemonic, list<Trait> traits = []>
 // Depthwise convolution
 //===----------------------------------------------------------------------===//
 
-def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
-  let summary = "2-D depthwise convolution, forward";
+def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
+                                    [AttrSizedOperandSegments]> {
+  let summary = "2-D depthwise convolution, forward, with optional fused "
+                "prologue and epilogue";
   let description = [{
     Depthwise (one filter per channel) 2-D cross-correlation of an NHWC input
     with an `FH x FW x C` filter, plus an optional per-channel bias:
@@ -71,6 +73,22 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
     `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1` (likewise `OW`).
     Non-square filters (e.g. 51x5) are legal.
 
+    Fusion with the neighbouring element-wise layers (a network's
+    BatchNorm and activations, folded by the front end or by `dwc_torch`):
+
+    * a prologue applied to the input as it is read: with `input_bias` (a
+      per-channel `C` vector) and/or `input_activation`,
+      `X'[n, h, w, c] = input_activation(X[n, h, w, c] + input_bias[c])`
+      computed in the accumulation type, and `Xpad` pads `X'` with zeros
+      (the padding is that of the activated tensor, as when the two layers
+      run apart);
+    * an epilogue: `activation` is applied to the sum (bias included) in
+      the accumulation type before the rounding to the element type.
+
+    Activations: `relu`, `relu6`, `silu` (x * sigmoid(x)), `sigmoid`,
+    `hardswish` (x * relu6(x + 3) / 6), `hardsigmoid` (relu6(x + 3) / 6),
+    `gelu` (x * Phi(x), exact erf form) and `gelu_tanh` (tanh approximation).
+
     Example:
 
     ```mlir
@@ -78,18 +96,37 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
            bias(%b : tensor<96xf32>) outs(%init : tensor<1x56x56x96xf32>)
            strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] -> tensor<1x56x56x96xf32>
     ```
+
+    A MobileNetV2 block's depthwise layer with the expansion's BatchNorm
+    shift + ReLU6 before it and its own BatchNorm (folded into `%w`, `%b`)
+    + ReLU6 after it:
+
+    ```mlir
+    %y = dwc.depthwise_conv2d ins(%x, %w : tensor<64x56x56x144xf16>, tensor<3x3x144xf16>)
+           bias(%b : tensor<144xf16>) input_bias(%s : tensor<144xf16>)
+           outs(%init : tensor<64x56x56x144xf16>)
+           strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+           activation = relu6 input_activation = relu6 -> tensor<64x56x56x144xf16>
+    ```
   }];
   let arguments = (ins Dwc_ConvShaped:$input, Dwc_ConvShaped:$filter,
-                       Optional<Dwc_ConvShaped>:$bias, Dwc_ConvShaped:$init,
+                       Optional<Dwc_ConvShaped>:$bias,
+                       Optional<Dwc_ConvShaped>:$input_bias,
+                       Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
+                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc,
+                       OptionalAttr<Dwc_ActivationAttr>:$activation,
+                       OptionalAttr<Dwc_ActivationAttr>:$input_activation);
   let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`input_bias` `(` $input_bias^ `:` type($input_bias) `)`)?
     `outs` `(` $init `:` type($init) `)`
     `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
-    (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
+    (`acc` `=` $acc^)? (`activation` `=` $activation^)?
+    (`input_activation` `=` $input_activation^)? attr-dict
+    (`->` type($result)^)?
   }];
   let builders = [
     // Infers the output shape, creates the destination with tensor.empty.
@@ -101,6 +138,10 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d"> {
   let extraClassDeclaration = dpsMethods # [{
     /// The accumulation type (f32 when not given).
     ::mlir::Type getAccType();
+    /// Whether a prologue or an epilogue is fused into the convolution.
+    bool isFused() {
+      return getInputBias() || getActivation() || getInputActivation();
+    }
     /// The result type implied by the operand types and attributes.
     static ::mlir::RankedTensorType inferResultType(
         ::mlir::RankedTensorType input, ::mlir::RankedTensorType filter,

@@ -32,6 +32,11 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "dwc.kernel";
 /// when the dwc.kernel attribute is verified.
 bool hasConvOperandRanks(Operation *op);
 
+/// Why kernel family `family` cannot implement `op` because of a fused
+/// prologue or epilogue (a depthwise forward with input_bias, activation or
+/// input_activation), or an empty string.
+std::string fusionIneligibility(Operation *op, StringRef family);
+
 /// The operands and attributes of a depthwise convolution forward op (x:
 /// the input) or backward-data op (x: dY; backward), as the kernel families
 /// of both read them.

@@ -1,0 +1,51 @@
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels | FileCheck %s
+// RUN: dwc-opt %s --split-input-file --dwc-select-kernels=diagnose 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
+
+// A fused depthwise forward goes to a family whose loads and stores apply
+// the prologue and epilogue (row tiles, GEMV, the strided forward, the
+// direct kernel); the others are refused with that reason.
+
+// The 16-bit 7x7 layer the tensor-core kernels take unfused.
+// CHECK-LABEL: func @fused_large_filter
+// CHECK: dwc.kernel = #dwc.mma
+// CHECK: activation = gelu
+// CHECK-NOT: dwc.kernel = #dwc.mma
+// WHY: remark: dwc.kernel = #dwc.mma
+// WHY: remark: dwc.kernel = #dwc.{{(row_tile|gemv)}}{{.*}}refused: {{.*}}mma (the family does not emit a fused prologue or epilogue)
+func.func @fused_large_filter(%x: memref<8x28x28x128xf16>, %w: memref<7x7x128xf16>, %y: memref<8x28x28x128xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<8x28x28x128xf16>, memref<7x7x128xf16>) outs(%y : memref<8x28x28x128xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
+  dwc.depthwise_conv2d ins(%x, %w : memref<8x28x28x128xf16>, memref<7x7x128xf16>) outs(%y : memref<8x28x28x128xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] activation = gelu
+  return
+}
+
+// -----
+
+// Small maps: the plane kernel takes the plain op, the fused one goes on.
+// CHECK-LABEL: func @fused_small_map
+// CHECK: dwc.kernel = #dwc.plane
+// CHECK-NOT: dwc.kernel = #dwc.plane
+// WHY: remark: dwc.kernel = #dwc.plane
+// WHY: refused: {{.*}}plane (the family does not emit a fused prologue or epilogue)
+func.func @fused_small_map(%x: memref<64x7x7x960xf32>, %w: memref<3x3x960xf32>, %b: memref<960xf32>, %y: memref<64x7x7x960xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<3x3x960xf32>) outs(%y : memref<64x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<3x3x960xf32>) input_bias(%b : memref<960xf32>) outs(%y : memref<64x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] activation = relu6 input_activation = relu6
+  return
+}
+
+// -----
+
+// The strided forward and the row tiles fuse: the same choice as unfused.
+// CHECK-LABEL: func @fused_mobilenet
+// CHECK: dwc.kernel = #dwc.strided_forward
+// CHECK: dwc.kernel = #dwc.strided_forward
+func.func @fused_mobilenet(%x: memref<64x112x112x96xf16>, %w: memref<3x3x96xf16>, %b: memref<96xf16>, %y: memref<64x56x56x96xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x112x112x96xf16>, memref<3x3x96xf16>) outs(%y : memref<64x56x56x96xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [0, 1, 0, 1]
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x112x112x96xf16>, memref<3x3x96xf16>) bias(%b : memref<96xf16>) input_bias(%b : memref<96xf16>) outs(%y : memref<64x56x56x96xf16>)
+    strides = [2, 2] dilations = [1, 1] padding = [0, 1, 0, 1] activation = silu input_activation = silu
+  return
+}
