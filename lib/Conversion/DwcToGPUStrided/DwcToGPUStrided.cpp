@@ -101,7 +101,7 @@ struct Emitter : F32VectorEmitter {
     SmallVector<Value> v;
     for (auto [row, ok0] : llvm::zip_equal(rows, rowOk)) {
       Value ok = andi(ok0, colOk);
-      ValueRange at{n, row, cc, c};
+      SmallVector<Value, 4> at{n, row, cc, c};
       if (fused)
         v.push_back(fused->input(*this, load(mem, at), ok));
       else

@@ -36,14 +36,15 @@ Sizes sizesOf(Operation *op) {
                out.getElementType(), sh, sw};
 }
 
-/// The tensor-core kernels (convert-dwc-to-gpu-mma-stream and -mma, which
-/// still choose in their own passes, before convert-dwc-to-gpu-gemv) take
-/// the f16/bf16 ops of filters at least 9 taps wide with C % 8 == 0 (the
-/// pipeline's min-filter-width = 9): this family leaves them those unless
-/// its configuration is requested.
+/// The tensor-core families (selected before this one) take the f16/bf16
+/// ops of filters at least 9 taps wide with C % 8 == 0: this family leaves
+/// them those unless its configuration is requested or the op is fused
+/// (the tensor-core kernels emit no prologue or epilogue).
 constexpr int64_t kTensorCoreMinFilterWidth = 9;
-bool tensorCoresTake(const Sizes &s) {
-  return !s.elem.isF32() && s.FW >= kTensorCoreMinFilterWidth && s.C % 8 == 0;
+bool tensorCoresTake(Operation *op, const Sizes &s) {
+  auto conv = dyn_cast<DepthwiseConv2DOp>(op);
+  return !s.elem.isF32() && s.FW >= kTensorCoreMinFilterWidth &&
+         s.C % 8 == 0 && !(conv && conv.isFused());
 }
 
 /// Why the family leaves `op` to an earlier one or to the direct kernel
@@ -53,7 +54,7 @@ std::string familyIneligibility(Operation *op, Attribute given,
                                 bool plane = false) {
   std::string why = plane ? planeIneligibility(op) : gemvIneligibility(op);
   if (why.empty() && !given && !sizesOf(op).strided() &&
-      tensorCoresTake(sizesOf(op)))
+      tensorCoresTake(op, sizesOf(op)))
     why = "f16/bf16 filter of 9+ taps wide (the tensor-core kernels take it)";
   return why;
 }

@@ -79,18 +79,17 @@ struct DwcSelectKernelsPass
     for (const KernelFamily &family : selectableKernelFamilies()) {
       if (given && given.getFamily() != family.name)
         continue;
-      std::string why = fusionIneligibility(op, family.name);
-      if (!why.empty()) {
-        refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
-                    " (" + why + ")";
-        continue;
-      }
+      std::string why;
       if (!given && !availableOn(family, target)) {
         refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
                     " (needs sm_80 or newer)";
         continue;
       }
-      if (Attribute config = family.select(op, target, given, why)) {
+      Attribute config = family.select(op, target, given, why);
+      // A family that takes the op but not its fused prologue/epilogue.
+      if (config && !(why = fusionIneligibility(op, family.name)).empty())
+        config = Attribute();
+      if (config) {
         op->setAttr(kKernelAttrName, config);
         if (diagnose)
           op->emitRemark() << "dwc.kernel = " << config << ": chosen"

@@ -5,18 +5,18 @@
 // the prologue and epilogue (row tiles, GEMV, the strided forward, the
 // direct kernel); the others are refused with that reason.
 
-// The 16-bit 7x7 layer the tensor-core kernels take unfused.
+// The 16-bit 13x13 layer the tensor-core kernels take unfused; fused, the
+// row tiles / GEMV take it.
 // CHECK-LABEL: func @fused_large_filter
-// CHECK: dwc.kernel = #dwc.mma
-// CHECK: activation = gelu
-// CHECK-NOT: dwc.kernel = #dwc.mma
-// WHY: remark: dwc.kernel = #dwc.mma
-// WHY: remark: dwc.kernel = #dwc.{{(row_tile|gemv)}}{{.*}}refused: {{.*}}mma (the family does not emit a fused prologue or epilogue)
-func.func @fused_large_filter(%x: memref<8x28x28x128xf16>, %w: memref<7x7x128xf16>, %y: memref<8x28x28x128xf16>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<8x28x28x128xf16>, memref<7x7x128xf16>) outs(%y : memref<8x28x28x128xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3]
-  dwc.depthwise_conv2d ins(%x, %w : memref<8x28x28x128xf16>, memref<7x7x128xf16>) outs(%y : memref<8x28x28x128xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] activation = gelu
+// CHECK: dwc.kernel = #dwc.mma_stream
+// CHECK: activation = gelu {dwc.kernel = #dwc.{{(row_tile|gemv)}}
+// WHY: remark: dwc.kernel = #dwc.mma_stream
+// WHY: remark: dwc.kernel = #dwc.{{(row_tile|gemv)}}{{.*}}refused: {{.*}}mma_stream (the family does not emit a fused prologue or epilogue)
+func.func @fused_large_filter(%x: memref<64x28x28x128xf16>, %w: memref<13x13x128xf16>, %y: memref<64x28x28x128xf16>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x28x28x128xf16>, memref<13x13x128xf16>) outs(%y : memref<64x28x28x128xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6]
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x28x28x128xf16>, memref<13x13x128xf16>) outs(%y : memref<64x28x28x128xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] activation = gelu
   return
 }
 
@@ -28,11 +28,11 @@ func.func @fused_large_filter(%x: memref<8x28x28x128xf16>, %w: memref<7x7x128xf1
 // CHECK-NOT: dwc.kernel = #dwc.plane
 // WHY: remark: dwc.kernel = #dwc.plane
 // WHY: refused: {{.*}}plane (the family does not emit a fused prologue or epilogue)
-func.func @fused_small_map(%x: memref<64x7x7x960xf32>, %w: memref<3x3x960xf32>, %b: memref<960xf32>, %y: memref<64x7x7x960xf32>) {
-  dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<3x3x960xf32>) outs(%y : memref<64x7x7x960xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
-  dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<3x3x960xf32>) input_bias(%b : memref<960xf32>) outs(%y : memref<64x7x7x960xf32>)
-    strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] activation = relu6 input_activation = relu6
+func.func @fused_small_map(%x: memref<64x7x7x960xf32>, %w: memref<5x5x960xf32>, %b: memref<960xf32>, %y: memref<64x7x7x960xf32>) {
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<5x5x960xf32>) outs(%y : memref<64x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]
+  dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<5x5x960xf32>) input_bias(%b : memref<960xf32>) outs(%y : memref<64x7x7x960xf32>)
+    strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2] activation = relu6 input_activation = relu6
   return
 }
 

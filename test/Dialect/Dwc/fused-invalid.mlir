@@ -35,8 +35,8 @@ func.func @pool_silu(%x: tensor<1x8x8x4xf32>, %i: tensor<1x4x4x4xf32>) {
 // -----
 
 func.func @unknown_activation(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x8x8x4xf32>) {
-  // expected-error @+2 {{expected}}
-  // expected-error @+1 {{failed to parse}}
+  // expected-error @+2 {{expected ::mlir::dwc::Activation to be one of}}
+  // expected-error @+1 {{failed to parse Dwc_ActivationAttr parameter 'value'}}
   %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x8x8x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] activation = swish -> tensor<1x8x8x4xf32>
   return
 }

@@ -2,10 +2,10 @@
 // epilogues, given on a fused depthwise forward, is refused by name.
 // RUN: dwc-opt %s -split-input-file -verify-diagnostics
 
-func.func @mma_on_fused(%x: memref<8x28x28x128xf16>, %w: memref<7x7x128xf16>, %y: memref<8x28x28x128xf16>) {
+func.func @mma_stream_on_fused(%x: memref<8x28x28x128xf16>, %w: memref<13x13x128xf16>, %y: memref<8x28x28x128xf16>) {
   // expected-error @+1 {{does not fit this op: the family does not emit a fused prologue or epilogue}}
-  dwc.depthwise_conv2d ins(%x, %w : memref<8x28x28x128xf16>, memref<7x7x128xf16>) outs(%y : memref<8x28x28x128xf16>)
-    strides = [1, 1] dilations = [1, 1] padding = [3, 3, 3, 3] activation = relu {dwc.kernel = #dwc.mma<>}
+  dwc.depthwise_conv2d ins(%x, %w : memref<8x28x28x128xf16>, memref<13x13x128xf16>) outs(%y : memref<8x28x28x128xf16>)
+    strides = [1, 1] dilations = [1, 1] padding = [6, 6, 6, 6] activation = relu {dwc.kernel = #dwc.mma_stream<>}
   return
 }
 

@@ -11,9 +11,9 @@ func.func @unknown_pool_kind(%x: tensor<1x8x8x4xf32>, %i: tensor<1x4x4x4xf32>) {
 // -----
 
 func.func @unknown_activation(%x: tensor<1x8x8x4xf32>, %i: tensor<1x4x4x4xf32>) {
-  // expected-error @+2 {{expected ::mlir::dwc::Activation to be one of: relu, relu6}}
+  // expected-error @+2 {{expected ::mlir::dwc::Activation to be one of: relu, relu6, silu, sigmoid, hardswish, hardsigmoid, gelu, gelu_tanh}}
   // expected-error @+1 {{failed to parse Dwc_ActivationAttr parameter 'value'}}
-  %0 = dwc.pool2d max ins(%x : tensor<1x8x8x4xf32>) outs(%i : tensor<1x4x4x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] activation = gelu -> tensor<1x4x4x4xf32>
+  %0 = dwc.pool2d max ins(%x : tensor<1x8x8x4xf32>) outs(%i : tensor<1x4x4x4xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] activation = swish -> tensor<1x4x4x4xf32>
   return
 }
 

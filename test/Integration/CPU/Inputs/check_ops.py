@@ -1193,7 +1193,7 @@ def launches_to_loops(text):
 EMULATE_PIPELINE = [
     "--dwc-detach-target", "--convert-linalg-to-loops", "--convert-vector-to-scf", "--convert-scf-to-cf",
     "--expand-strided-metadata", "--lower-affine", "--convert-vector-to-llvm",
-    "--finalize-memref-to-llvm", "--convert-math-to-llvm",
+    "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-math-to-libm",
     "--convert-arith-to-llvm", "--convert-func-to-llvm", "--convert-cf-to-llvm",
     "--reconcile-unrealized-casts"]
 
