@@ -74,7 +74,7 @@ def prepare(args):
     os.makedirs(args.out, exist_ok=True)
     for name in args.models.split(","):
         for dt in args.dtypes.split(","):
-            for batch in BATCHES:
+            for batch in (int(b) for b in args.batches.split(",")):
                 work, _ = aot.trace_model(create_model(name), (batch, 3, 224, 224), dt,
                                           amp=dt != "f32", train=False)
                 out = os.path.join(args.out, "%s-%s-b%d" % (name, dt, batch))
@@ -411,6 +411,7 @@ def main():
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--dtypes", default=",".join(DTYPES))
     p.add_argument("--chip", default="sm_90")
+    p.add_argument("--batches", default=",".join(map(str, BATCHES)))
     p.add_argument("-j", type=int, default=2)
     r = sub.add_parser("run")
     r.add_argument("--kernels", required=True)
