@@ -978,6 +978,7 @@ def _report_missing(report, chosen):
 
 def _computes(module, spec):
     """Whether `module` computes `spec` on an input of the spec's shape."""
+    spec = getattr(spec, "layer", spec)  # a fused layer: its convolution
     dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
           "f64": torch.float64}.get(getattr(spec, "dtype", None))
     if dt is None or getattr(module, "in_channels", spec.C) != spec.C:

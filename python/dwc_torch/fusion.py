@@ -237,8 +237,13 @@ class FusedState:
         out = []
         for m in mods:
             if m is not None:
-                out += [m.weight, m.bias] + ([m.running_mean, m.running_var]
-                                             if isinstance(m, nn.BatchNorm2d) else [])
+                out += [m.weight, m.bias]
+                if isinstance(m, nn.BatchNorm2d):
+                    # The running statistics are updated in place by the
+                    # batch-norm kernel of a training step, which need not
+                    # bump their version counters; the step counter is
+                    # bumped with them (momentum=None included).
+                    out += [m.running_mean, m.running_var, m.num_batches_tracked]
         return out
 
     def folded(self, dtype):

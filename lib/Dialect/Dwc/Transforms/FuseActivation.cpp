@@ -1,7 +1,9 @@
-//===- FuseActivation.cpp - ReLU/ReLU6 into dwc.pool2d epilogues ----------===//
+//===- FuseActivation.cpp - ReLU/ReLU6 into dwc op prologues and epilogues ===//
 //
 // Folds an elementwise linalg.generic ReLU or ReLU6 applied to the result of
-// a dwc.pool2d into the pool's `activation` attribute (see Passes.td).
+// a dwc.pool2d or dwc.depthwise_conv2d into the op's `activation`, and one
+// feeding a depthwise convolution's input into its `input_activation` (see
+// Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,11 +46,66 @@ struct FoldActivationIntoPool : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// ReLU/ReLU6 of a depthwise convolution's result -> its epilogue. (ReLU
+/// and ReLU6 commute with the rounding to the element type, so the fused
+/// op computes what the pair did.) Left to dwc-fuse-conv-pool: an
+/// activation whose only user is a pooling.
+struct FoldActivationIntoConv : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp g,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Activation> act = matchElementwiseActivation(g);
+    if (!act)
+      return rewriter.notifyMatchFailure(g, "not an elementwise ReLU/ReLU6");
+    auto conv = g.getDpsInputs()[0].getDefiningOp<DepthwiseConv2DOp>();
+    if (!conv || !conv.getResult())
+      return rewriter.notifyMatchFailure(g, "input is not a tensor depthwise conv");
+    if (conv.getActivation())
+      return rewriter.notifyMatchFailure(g, "conv already has an activation");
+    if (!conv.getResult().hasOneUse())
+      return rewriter.notifyMatchFailure(g, "conv result has other uses");
+    if (g->hasOneUse() && isa<Pool2DOp>(*g->getUsers().begin()))
+      return rewriter.notifyMatchFailure(g, "pooled next (dwc-fuse-conv-pool)");
+    rewriter.modifyOpInPlace(conv, [&] {
+      conv.setActivationAttr(ActivationAttr::get(getContext(), *act));
+    });
+    rewriter.replaceOp(g, conv.getResult());
+    return success();
+  }
+};
+
+/// ReLU/ReLU6 of a depthwise convolution's input -> its prologue (the zero
+/// padding of the activated tensor is what the op pads with).
+struct FoldActivationIntoConvInput : OpRewritePattern<DepthwiseConv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DepthwiseConv2DOp conv,
+                                PatternRewriter &rewriter) const override {
+    auto g = conv.getInput().getDefiningOp<linalg::GenericOp>();
+    std::optional<Activation> act =
+        g ? matchElementwiseActivation(g) : std::nullopt;
+    if (!act)
+      return rewriter.notifyMatchFailure(conv, "input is not a ReLU/ReLU6");
+    if (conv.getInputActivation() || conv.getInputBias())
+      return rewriter.notifyMatchFailure(conv, "conv already has a prologue");
+    if (!g->getResult(0).hasOneUse())
+      return rewriter.notifyMatchFailure(conv, "activation has other uses");
+    rewriter.modifyOpInPlace(conv, [&] {
+      conv.getInputMutable().assign(g.getDpsInputs()[0]);
+      conv.setInputActivationAttr(ActivationAttr::get(getContext(), *act));
+    });
+    rewriter.eraseOp(g);
+    return success();
+  }
+};
+
 struct DwcFuseActivationPass
     : dwc::impl::DwcFuseActivationBase<DwcFuseActivationPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldActivationIntoPool>(&getContext());
+    patterns.add<FoldActivationIntoPool, FoldActivationIntoConv,
+                 FoldActivationIntoConvInput>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

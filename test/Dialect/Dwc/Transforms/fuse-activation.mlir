@@ -91,3 +91,88 @@ func.func @refused(%x: tensor<1x8x8x16xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x
   } -> tensor<1x4x4x16xf32>
   return %r0, %r1, %p1, %r2, %r3 : tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A MobileNet-style ReLU6 -> depthwise conv -> ReLU6: both activations
+// become the convolution's prologue and epilogue.
+// CHECK-LABEL: func @relu6_around_depthwise
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x8x16xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: %[[Y:.*]] = dwc.depthwise_conv2d ins(%[[X]], %{{.*}} : {{.*}}) outs({{.*}}) {{.*}} activation = relu6 input_activation = relu6
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[Y]]
+func.func @relu6_around_depthwise(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x8x8x16xf32> {
+  %o = tensor.empty() : tensor<1x8x8x16xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x8x16xf32>) outs(%o : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %six = arith.constant 6.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    %n = arith.minimumf %m, %six : f32
+    linalg.yield %n : f32
+  } -> tensor<1x8x8x16xf32>
+  %i = tensor.empty() : tensor<1x8x8x16xf32>
+  %c = dwc.depthwise_conv2d ins(%a, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>) outs(%i : tensor<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x8x8x16xf32>) outs(%o : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %six = arith.constant 6.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    %n = arith.minimumf %m, %six : f32
+    linalg.yield %n : f32
+  } -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// Refusals: the activated input is also returned (other uses), the
+// convolution's result is also returned, and a ReLU pooled next stays for
+// dwc-fuse-conv-pool.
+// CHECK-LABEL: func @depthwise_refusals
+// CHECK: linalg.generic
+// CHECK: dwc.depthwise_conv2d
+// CHECK-NOT: activation
+// CHECK: linalg.generic
+// CHECK: dwc.depthwise_conv2d
+// CHECK-NOT: activation =
+// CHECK: linalg.generic
+// CHECK: dwc.pool2d
+func.func @depthwise_refusals(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>)
+    -> (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>) {
+  %o = tensor.empty() : tensor<1x8x8x16xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x8x16xf32>) outs(%o : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  %i = tensor.empty() : tensor<1x8x8x16xf32>
+  %c = dwc.depthwise_conv2d ins(%a, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>) outs(%i : tensor<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x8x8x16xf32>) outs(%o : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  %c2 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>) outs(%i : tensor<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] -> tensor<1x8x8x16xf32>
+  %r2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c2 : tensor<1x8x8x16xf32>) outs(%o : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  %pi = tensor.empty() : tensor<1x4x4x16xf32>
+  %p = dwc.pool2d max ins(%r2 : tensor<1x8x8x16xf32>) outs(%pi : tensor<1x4x4x16xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x16xf32>
+  return %a, %r, %c, %p : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>
+}

@@ -74,11 +74,15 @@ def DwcDetachTarget : Pass<"dwc-detach-target", "ModuleOp"> {
 }
 
 def DwcFuseActivation : Pass<"dwc-fuse-activation"> {
-  let summary = "Fold an elementwise ReLU/ReLU6 that follows dwc.pool2d into "
-                "the op's activation epilogue";
+  let summary = "Fold elementwise ReLU/ReLU6 ops around dwc.pool2d and "
+                "dwc.depthwise_conv2d into the ops' prologue and epilogue";
   let description = [{
     Matches a `linalg.generic` whose only input is the tensor result of a
-    `dwc.pool2d` used nowhere else, with identity indexing maps, parallel
+    `dwc.pool2d` or `dwc.depthwise_conv2d` used nowhere else (for the
+    convolution: unless the activation is pooled next, which
+    `dwc-fuse-conv-pool` fuses instead), or the input of a
+    `dwc.depthwise_conv2d` without a prologue (the generic's result used
+    nowhere else), with identity indexing maps, parallel
     iterators only, the pooled element type in and out, and a body that is
     exactly
 
@@ -86,11 +90,14 @@ def DwcFuseActivation : Pass<"dwc-fuse-activation"> {
       order), or
     * ReLU6: `arith.minimumf(ReLU(%in), 6.0)` (or `arith.minnumf`),
 
-    and replaces it with the pool's result after setting the pool's
-    `activation` attribute. The kernels then apply the activation in
-    registers before their single store, so the activation costs no extra
-    pass over memory. Left alone: a pool that already has an activation,
-    a pooled value with other uses, broadcasting or transposing maps,
+    and replaces it with the op's result after setting its `activation`
+    attribute, or (on the convolution's input) with the convolution reading
+    the generic's input under `input_activation`. The kernels then apply the
+    activation in registers, so it costs no extra pass over memory; both
+    activations commute with the rounding to the element type and map zero
+    padding to zeros, so the fused op computes what the pair did. Left
+    alone: an op that already has that activation or prologue, a value with
+    other uses, broadcasting or transposing maps,
     element-type changes, any other body (leaky ReLU, clamps to other
     bounds, ...).
 
