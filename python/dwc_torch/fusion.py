@@ -246,36 +246,46 @@ class FusedState:
                     out += [m.running_mean, m.running_var, m.num_batches_tracked]
         return out
 
+    def _fold(self, dtype):
+        scale, shift = _norm_affine(self.norm)
+        w = self.dw.weight.float() * scale.view(-1, 1, 1, 1)
+        b = shift if self.dw.bias is None else shift + self.dw.bias.float() * scale
+        ib = None
+        if self.in_norm is not None:
+            s_in, ib = _norm_affine(self.in_norm)
+            if self.in_conv.bias is not None:
+                ib = ib + self.in_conv.bias.float() * s_in
+            ib = ib.to(dtype).contiguous()
+        hwc = w.reshape(w.shape[0], -1).t().contiguous().to(dtype)
+        return w.to(dtype), hwc, b.to(dtype).contiguous(), ib
+
+    def _fold_in_weight(self):
+        s_in, _ = _norm_affine(self.in_norm)
+        w = self.in_conv.weight
+        return (w.float() * s_in.view(-1, 1, 1, 1)).to(w.dtype)
+
     def folded(self, dtype):
         """(filter OIHW, filter as the kernels read it, bias, input_bias) in
-        `dtype`."""
+        `dtype`; cached on the version counters in eager mode, traced
+        (inductor fuses the few small ops) under torch.compile."""
+        if torch.compiler.is_compiling():
+            return self._fold(dtype)
         tag = (_version_tag(self._tensors(self.dw, self.norm, self.in_conv, self.in_norm)),
                dtype)
         if tag != self._tag:
             with torch.no_grad():
-                scale, shift = _norm_affine(self.norm)
-                w = self.dw.weight.float() * scale.view(-1, 1, 1, 1)
-                b = shift if self.dw.bias is None else shift + self.dw.bias.float() * scale
-                ib = None
-                if self.in_norm is not None:
-                    s_in, ib = _norm_affine(self.in_norm)
-                    if self.in_conv.bias is not None:
-                        ib = ib + self.in_conv.bias.float() * s_in
-                    ib = ib.to(dtype).contiguous()
-                C = w.shape[0]
-                hwc = w.reshape(C, -1).t().contiguous().to(dtype)
-                self._value = (w.to(dtype), hwc, b.to(dtype).contiguous(), ib)
+                self._value = self._fold(dtype)
             self._tag = tag
         return self._value
 
     def in_weight(self):
-        """conv_pw's weight with BN_in's scale folded in (f32 master)."""
+        """conv_pw's weight with BN_in's scale folded in (its own dtype)."""
+        if torch.compiler.is_compiling():
+            return self._fold_in_weight()
         tag = _version_tag(self._tensors(self.in_conv, self.in_norm))
         if tag != self._in_tag:
             with torch.no_grad():
-                s_in, _ = _norm_affine(self.in_norm)
-                w = self.in_conv.weight
-                self._in_weight = (w.float() * s_in.view(-1, 1, 1, 1)).to(w.dtype)
+                self._in_weight = self._fold_in_weight()
             self._in_tag = tag
         return self._in_weight
 
