@@ -9,7 +9,9 @@
 //
 // becomes, after bufferization and buffer-results-to-out-params, the host
 // function @f(memref<A>, memref<B>, memref<R0>, memref<R1>) (inputs first,
-// then one caller-allocated output buffer per result, in result order), and
+// then one caller-allocated output buffer per result, in result order; a
+// result that repeats another or is an argument is written as a copy of its
+// own, dwc-copy-repeated-results), and
 // LLVM's C interface wrapper
 //
 //   void _mlir_ciface_f(D<A> *a, D<B> *b, D<R0> *r0, D<R1> *r1);
