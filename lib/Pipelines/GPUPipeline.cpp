@@ -9,7 +9,9 @@
 //
 // becomes, after bufferization and buffer-results-to-out-params, the host
 // function @f(memref<A>, memref<B>, memref<R0>, memref<R1>) (inputs first,
-// then one caller-allocated output buffer per result, in result order), and
+// then one caller-allocated output buffer per result, in result order; a
+// result that repeats another or is an argument is written as a copy of its
+// own, dwc-copy-repeated-results), and
 // LLVM's C interface wrapper
 //
 //   void _mlir_ciface_f(D<A> *a, D<B> *b, D<R0> *r0, D<R1> *r1);
@@ -41,6 +43,9 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
+#include <atomic>
+#include <memory>
+#include <optional>
 
 using namespace mlir;
 
@@ -65,6 +70,10 @@ void addBufferization(OpPassManager &pm) {
   pm.addPass(dwc::createDwcFuseActivation());
   pm.addPass(dwc::createDwcFuseConvPool());
   pm.addPass(createCanonicalizerPass());
+  // One output buffer per result: buffer-results-to-out-params crashes on a
+  // buffer returned twice, drop-equivalent-buffer-results drops a returned
+  // argument from the ABI.
+  pm.addPass(dwc::createDwcCopyRepeatedResults());
   dwc::addOneShotBufferization(pm);
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   bufferization::BufferResultsToOutParamsPassOptions outOpts;
@@ -156,6 +165,58 @@ struct LargeKernelOptLevel
   }
 };
 
+/// Whether a diagnostic of error severity was reported while the pipeline
+/// ran, shared by the passes that watch for one.
+struct ErrorWatch {
+  std::atomic<bool> sawError{false};
+  MLIRContext *context = nullptr;
+  std::optional<DiagnosticEngine::HandlerID> handler;
+
+  /// Stops watching (a run that failed before FailOnErrors left it on).
+  void stop() {
+    if (handler)
+      context->getDiagEngine().eraseHandler(*handler);
+    handler.reset();
+  }
+};
+
+/// Starts watching for error diagnostics. Some upstream passes report an
+/// error without failing (gpu-module-to-binary on a bad CUDA path), which
+/// would end in a zero exit status after an error message.
+struct WatchErrors : PassWrapper<WatchErrors, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WatchErrors)
+  std::shared_ptr<ErrorWatch> watch;
+  explicit WatchErrors(std::shared_ptr<ErrorWatch> watch)
+      : watch(std::move(watch)) {}
+  StringRef getArgument() const final { return "dwc-watch-errors"; }
+  void runOnOperation() override {
+    watch->stop();
+    watch->sawError = false;
+    watch->context = &getContext();
+    std::shared_ptr<ErrorWatch> w = watch;
+    watch->handler = getContext().getDiagEngine().registerHandler(
+        [w](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error)
+            w->sawError = true;
+          return failure(); // the next handler prints it
+        });
+  }
+};
+
+/// Fails the pipeline if an error was reported since WatchErrors.
+struct FailOnErrors : PassWrapper<FailOnErrors, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FailOnErrors)
+  std::shared_ptr<ErrorWatch> watch;
+  explicit FailOnErrors(std::shared_ptr<ErrorWatch> watch)
+      : watch(std::move(watch)) {}
+  StringRef getArgument() const final { return "dwc-fail-on-errors"; }
+  void runOnOperation() override {
+    watch->stop();
+    if (watch->sawError.exchange(false))
+      signalPassFailure();
+  }
+};
+
 /// 4. Device code to NVVM.
 void addDeviceToNVVM(OpPassManager &pm,
                      const dwc::DwcToNVVMPipelineOptions &options,
@@ -205,11 +266,16 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   if (options.optLevel < 0 || options.optLevel > 3)
     return emitError("dwc-to-nvvm: opt-level " + Twine(options.optLevel) +
                      " is not in [0, 3]");
+  // A toolkit that is given is checked for every format: for PTX text
+  // gpu-module-to-binary reports a missing one but does not fail.
   std::string toolkit = options.toolkit;
-  if (format != "isa" &&
+  if ((format != "isa" || !toolkit.empty()) &&
       failed(resolveCudaToolkit(options.toolkit, toolkit, emitError)))
     return failure();
 
+  auto watch = std::make_shared<ErrorWatch>();
+  pm.addPass(std::make_unique<WatchErrors>(watch));
+  pm.addPass(createDwcCheckReservedSymbols());
   DwcAttachTargetOptions attach;
   attach.chip = target->chip;
   attach.features = target->features;
@@ -230,5 +296,6 @@ dwc::buildDwcToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binOpts));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(std::make_unique<FailOnErrors>(watch));
   return success();
 }

@@ -21,6 +21,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -461,6 +462,12 @@ std::mutex gModulesMutex;
 std::map<std::pair<const void *, size_t>, ModuleRecord *> &gModules =
     *new std::map<std::pair<const void *, size_t>, ModuleRecord *>();
 
+// The records mgpuModuleLoad* handed out and not yet released (under
+// gModulesMutex): a handle used after its last unload (unloaded twice,
+// looked up after unload) is refused with an error, never dereferenced.
+std::unordered_set<const ModuleRecord *> &gLiveModules =
+    *new std::unordered_set<const ModuleRecord *>();
+
 void *registerModule(const void *data, size_t size, bool jit, int optLevel) {
   if (!data || size == 0) {
     setError(DWC_ERROR_INVALID_VALUE, "mgpuModuleLoad: empty GPU binary");
@@ -474,6 +481,7 @@ void *registerModule(const void *data, size_t size, bool jit, int optLevel) {
     rec->size = size;
     rec->jit = jit;
     rec->optLevel = optLevel;
+    gLiveModules.insert(rec);
   }
   ++rec->refs;
   return rec;
@@ -519,6 +527,22 @@ CUmodule moduleIn(ModuleRecord *rec, CUcontext ctx) {
 
 std::mutex gStreamMutex;
 std::map<CUcontext, std::vector<CUstream>> gStreamPool;
+// Streams mgpuStreamCreate handed out and events mgpuEventCreate made, not
+// yet destroyed (under gStreamMutex): destroying one twice would pool a
+// stream twice or hand the driver a destroyed event.
+std::unordered_set<void *> gStreamsOut, gLiveEvents;
+
+/// Whether `handle` is in `live` (under gStreamMutex); else records an error
+/// naming `what`.
+bool isLive(const std::unordered_set<void *> &live, void *handle,
+            const char *what) {
+  std::lock_guard<std::mutex> lock(gStreamMutex);
+  if (live.count(handle))
+    return true;
+  setError(DWC_ERROR_INVALID_VALUE, "%s: %p is not a live handle (destroyed "
+           "already, or not created by the runtime)", what, handle);
+  return false;
+}
 constexpr size_t kMaxPooledStreams = 8;
 
 bool fitsUnsigned(intptr_t v) { return v >= 0 && v <= (intptr_t)UINT_MAX; }
@@ -832,10 +856,19 @@ void mgpuModuleUnload(void *module) {
   auto *rec = static_cast<ModuleRecord *>(module);
   {
     std::lock_guard<std::mutex> lock(gModulesMutex);
+    if (!gLiveModules.count(rec)) {
+      setError(DWC_ERROR_INVALID_VALUE,
+               "mgpuModuleUnload: %p is not a loaded module (unloaded "
+               "already?)", module);
+      return;
+    }
     if (--rec->refs > 0)
       return;
     gModules.erase({rec->data, rec->size});
+    gLiveModules.erase(rec);
   }
+  // A lookup that found the record live before holds its mutex: wait for it.
+  { std::lock_guard<std::mutex> drain(rec->mutex); }
   // Runs from global destructors too: errors of a shutting-down driver are
   // ignored.
   if (gDriver.ok.load(std::memory_order_acquire))
@@ -872,7 +905,17 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return nullptr;
   }
   auto *rec = static_cast<ModuleRecord *>(module);
+  // The record's mutex is taken while the module list's is held, so that
+  // an unload cannot free it in between (mgpuModuleUnload drains it).
+  std::unique_lock<std::mutex> modules(gModulesMutex);
+  if (!gLiveModules.count(rec)) {
+    setError(DWC_ERROR_INVALID_VALUE,
+             "mgpuModuleGetFunction: %p is not a loaded module (unloaded "
+             "already?)", module);
+    return nullptr;
+  }
   std::lock_guard<std::mutex> lock(rec->mutex);
+  modules.unlock();
   if (CUfunction fn = cachedFunction(rec, ctx, name))
     return fn;
   CUmodule mod = moduleIn(rec, ctx);
@@ -926,12 +969,15 @@ void *mgpuStreamCreate(void) {
     if (!pool.empty()) {
       CUstream s = pool.back();
       pool.pop_back();
+      gStreamsOut.insert(s);
       return s;
     }
   }
   CUstream s = nullptr;
   if (!check(cu().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
     return nullptr;
+  std::lock_guard<std::mutex> lock(gStreamMutex);
+  gStreamsOut.insert(s);
   return s;
 }
 
@@ -944,6 +990,12 @@ void mgpuStreamDestroy(void *stream) {
     return;
   {
     std::lock_guard<std::mutex> lock(gStreamMutex);
+    if (!gStreamsOut.erase(stream)) {
+      setError(DWC_ERROR_INVALID_VALUE,
+               "mgpuStreamDestroy: %p is not a stream of mgpuStreamCreate "
+               "(destroyed already?)", stream);
+      return;
+    }
     auto &pool = gStreamPool[ctx];
     if (pool.size() < kMaxPooledStreams) {
       pool.push_back(static_cast<CUstream>(stream));
@@ -971,6 +1023,8 @@ void mgpuStreamWaitEvent(void *stream, void *event) {
     setError(DWC_ERROR_INVALID_VALUE, "mgpuStreamWaitEvent: null event");
     return;
   }
+  if (!isLive(gLiveEvents, event, "mgpuStreamWaitEvent"))
+    return;
   check(cu().cuStreamWaitEvent(static_cast<CUstream>(stream),
                                static_cast<CUevent>(event), 0),
         "cuStreamWaitEvent");
@@ -982,12 +1036,23 @@ void *mgpuEventCreate(void) {
   CUevent e = nullptr;
   if (!check(cu().cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate"))
     return nullptr;
+  std::lock_guard<std::mutex> lock(gStreamMutex);
+  gLiveEvents.insert(e);
   return e;
 }
 
 void mgpuEventDestroy(void *event) {
   if (!event || !ensureContext())
     return;
+  {
+    std::lock_guard<std::mutex> lock(gStreamMutex);
+    if (!gLiveEvents.erase(event)) {
+      setError(DWC_ERROR_INVALID_VALUE,
+               "mgpuEventDestroy: %p is not a live event (destroyed "
+               "already?)", event);
+      return;
+    }
+  }
   check(cu().cuEventDestroy(static_cast<CUevent>(event)), "cuEventDestroy");
 }
 
@@ -998,6 +1063,8 @@ void mgpuEventSynchronize(void *event) {
     setError(DWC_ERROR_INVALID_VALUE, "mgpuEventSynchronize: null event");
     return;
   }
+  if (!isLive(gLiveEvents, event, "mgpuEventSynchronize"))
+    return;
   check(cu().cuEventSynchronize(static_cast<CUevent>(event)),
         "cuEventSynchronize");
 }
@@ -1009,6 +1076,8 @@ void mgpuEventRecord(void *event, void *stream) {
     setError(DWC_ERROR_INVALID_VALUE, "mgpuEventRecord: null event");
     return;
   }
+  if (!isLive(gLiveEvents, event, "mgpuEventRecord"))
+    return;
   check(cu().cuEventRecord(static_cast<CUevent>(event),
                            static_cast<CUstream>(stream)),
         "cuEventRecord");

@@ -13,6 +13,16 @@
 // RUN: not dwc-opt %s --dwc-to-nvvm="opt-level=7 format=isa" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not dwc-opt %s --dwc-to-nvvm="sm-count=-1 format=isa" 2>&1 | FileCheck %s --check-prefix=SMS
 // RUN: not dwc-opt %s --dwc-to-nvvm="format=bin toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// PTX versions LLVM does not know are refused, not ignored (LLVM would
+// write its default version), and a given toolkit is checked for PTX text
+// too.
+// RUN: for v in 999 79 89 100 0 1 +80 8a; do not dwc-opt %s --dwc-to-nvvm="features=+ptx$v format=isa" 2>&1 | FileCheck %s --check-prefix=UNKNOWNPTX; done
+// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa toolkit=/nonexistent" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// An error that an upstream pass reports without failing (a toolkit with
+// ptxas but no libdevice) fails the pipeline: no output, a non-zero exit.
+// RUN: rm -rf %t && mkdir -p %t/tk/bin && printf '#!/bin/sh\nexit 1\n' > %t/tk/bin/ptxas && chmod +x %t/tk/bin/ptxas
+// RUN: not dwc-opt %s --dwc-to-nvvm="format=isa toolkit=%t/tk" -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=LIBDEVICE
+// RUN: not test -e %t/out.mlir
 // Which kernel implements an op is its dwc.kernel configuration, not an
 // option: the former kernel options are unknown options.
 // RUN: for o in fast-paths=false tensor-cores=false lower-other-ops=false conv-options=x gemv-options=x mma-options=x stream-options=x pool-options=x global-pool-options=x bwd-filter-options=x bwd-filter-z=2; do not dwc-opt %s --dwc-to-nvvm="$o" 2>&1 | FileCheck %s --check-prefix=REMOVED; done
@@ -30,6 +40,9 @@
 // OPT: error: dwc-to-nvvm: opt-level 7 is not in [0, 3]
 // SMS: error: sm-count -1 is not in [1, 1024] (0: the chip's, 132 for sm_90)
 // TOOLKIT: error: toolkit '/nonexistent' has no bin/ptxas
+// UNKNOWNPTX: error: features '+ptx{{.*}}' is not a {{(PTX ISA version LLVM knows \(known: \+ptx32, .*, \+ptx90\))|(PTX ISA version of the form \+ptx<NN>)}}
+// UNKNOWNPTX-NOT: ignoring feature
+// LIBDEVICE: error: LibDevice path: {{.*}}tk/nvvm/libdevice/libdevice.10.bc does not exist
 // REMOVED: no such option
 // CHECK-NOT: LLVM ERROR
 

@@ -1,7 +1,9 @@
 // Upstream mlir-opt loads dwc as a dialect and pass plugin: it parses dwc
 // ops and runs dwc passes and pipelines without dwc-opt. Plugin passes are
 // named in --pass-pipeline (their flags do not exist when the command line
-// is parsed).
+// is parsed). Not in the sanitizer build: the uninstrumented mlir-opt cannot
+// load a sanitized plugin (the ASan runtime must come first).
+// UNSUPPORTED: sanitize
 // RUN: mlir-opt %s --load-dialect-plugin=%dwc_lib/libDwcPlugin.so \
 // RUN:   --load-pass-plugin=%dwc_lib/libDwcPlugin.so \
 // RUN:   --pass-pipeline="builtin.module(raise-linalg-to-dwc)" | FileCheck %s

@@ -14,6 +14,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcDialect.h"
 #include "dwc/Dialect/Dwc/Transforms/BufferizableOpInterfaceImpl.h"
 #include "dwc/Dialect/Dwc/IR/DwcTarget.h"
+#include "dwc/Dialect/Dwc/Transforms/Passes.h"
 #include "dwc/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -224,6 +225,9 @@ LogicalResult checkEntryName(ModuleOp module, func::FuncOp fn) {
 /// arguments are inputs, tensor/memref results become trailing outputs;
 /// memref arguments (already bufferized code) are read-write buffers.
 LogicalResult collectSignatures(ModuleOp module, std::vector<EntrySig> &sigs) {
+  // (Checked here for both pipelines: the upstream one does not check.)
+  if (failed(dwc::checkReservedSymbols(module)))
+    return failure();
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isDeclaration() || !fn.isPublic())
       continue;
@@ -774,6 +778,13 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, context.get());
+  // Any error diagnostic fails the run, also one that a pass reports
+  // without failing: no output after an error message.
+  bool sawError = false;
+  context->getDiagEngine().registerHandler([&](Diagnostic &d) {
+    sawError |= d.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // printed by the source manager's handler
+  });
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, context.get());
   if (!module)
@@ -782,7 +793,7 @@ int main(int argc, char **argv) {
   std::vector<EntrySig> sigs;
   if (failed(collectSignatures(*module, sigs)))
     return 1;
-  if (failed(runPipeline(*module)))
+  if (failed(runPipeline(*module)) || sawError)
     return fail("lowering pipeline failed");
   for (const EntrySig &sig : sigs)
     if (failed(checkLoweredAbi(*module, sig)))

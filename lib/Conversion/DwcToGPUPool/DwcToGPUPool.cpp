@@ -1146,6 +1146,126 @@ void emitGatherStrips(PatternRewriter &rewriter, Pool2DBackwardOp op,
   });
 }
 
+/// Most operations a strip thread's unrolled code may hold (its window
+/// loops unrolled up to kMaxUnroll, its NW covering windows always): wider
+/// windows take the rolled gather, whose code does not grow with them (a
+/// 7x28 max gradient's strips took 96 s to compile).
+constexpr int64_t kMaxStripWork = 4096;
+
+/// Estimated operations of a gather-strip thread: per unrolled window row,
+/// NW windows x TM positions, and the recomputed argmax's NW x KW offers
+/// per unrolled scan row.
+int64_t stripWork(const Plan &p) {
+  auto [d0, NW] = coveringWindows(p.pl, p.KW, p.sw, p.TM);
+  (void)d0;
+  int64_t rows = p.KH <= kMaxUnroll ? p.KH : 1;
+  int64_t work = NW * p.TM;
+  if (p.isMax && !p.storedArgmax)
+    work += rows * NW * p.KW;
+  return rows * work;
+}
+
+/// `(num + d - 1) / d` clamped below by 0, for any sign of `num` (a signed
+/// division truncates towards zero, which the clamp makes a ceiling).
+Value ceilDivAtLeast0(Emitter &e, Value num, int64_t d) {
+  Value q = e.b.createOrFold<arith::DivSIOp>(e.loc, e.add(num, d - 1), e.cst(d));
+  return e.maxc(q, 0);
+}
+
+/// The argmax tap (kh * KW + kw, as i32 lanes) of window (oh, ow) whose
+/// top-left tap is at (top, left): rolled loops over its taps with the
+/// op's tie-breaking (offerArgmax), taps outside the input as -inf.
+Value rolledArgmax(Emitter &e, const Plan &p, Value x, Value n, Value c,
+                   Value top, Value left) {
+  Location loc = e.loc;
+  SmallVector<Value> inits = {e.negInf(p.elem), e.firstTap(top, left, p.KW)};
+  auto res = loop(e.b, loc, p.KH, false, inits,
+      [&](OpBuilder &hb, Value kh, std::optional<int64_t>, ValueRange st) {
+        Emitter eh{hb, loc, p.vw};
+        Value ih = eh.add(top, kh);
+        Value rowOk = eh.inBounds(ih, -1, p.IH, p.IH);
+        Value ihc = eh.clampIf(rowOk, ih, p.IH);
+        return loop(hb, loc, p.KW, false, st,
+            [&](OpBuilder &wb, Value kw, std::optional<int64_t>,
+                ValueRange acc) -> SmallVector<Value> {
+              Emitter ew{wb, loc, p.vw};
+              Value iw = ew.add(left, kw);
+              Value colOk = ew.inBounds(iw, -1, p.IW, p.IW);
+              Value v = ew.maskOutside(
+                  ew.load(x, {n, ihc, ew.clampIf(colOk, iw, p.IW), c}),
+                  ew.andi(rowOk, colOk));
+              Value tap = ew.broadcast(arith::IndexCastOp::create(
+                  wb, loc, wb.getI32Type(), ew.add(ew.mul(kh, p.KW), kw)));
+              Value better = arith::CmpFOp::create(
+                  wb, loc, arith::CmpFPredicate::OGT, v, acc[0]);
+              return {arith::SelectOp::create(wb, loc, better, v, acc[0]),
+                      arith::SelectOp::create(wb, loc, better, tap, acc[1])};
+            });
+      });
+  return res[1];
+}
+
+/// The gather with every loop rolled, for windows too wide for the strips
+/// (stripWork): a thread owns one dX position x vw channels and loops over
+/// the windows covering it (their range computed at run time), adding each
+/// window's gradient (avg: divided by its divisor; max: where its argmax,
+/// stored or recomputed, is this position).
+void emitRolledGather(PatternRewriter &rewriter, Pool2DBackwardOp op,
+                      const Plan &p, Value taps) {
+  Location loc = op.getLoc();
+  Value dx = op.getInit(), dy = op.getOutputGrad(), x = op.getInput();
+  int64_t total = p.N * p.IH * p.IW * p.CV;
+  emitLaunch(rewriter, op, total, "", [&](OpBuilder &b, Value gid) {
+    Emitter e{b, loc, p.vw};
+    auto co = e.delinearize(gid, {p.N, p.IH, p.IW, p.CV});
+    Value n = co[0], ih = co[1], iw = co[2], c = e.mul(co[3], p.vw);
+    // Windows oh with oh*sh <= ih + pt < oh*sh + KH, inside [0, OH).
+    Value hNum = e.add(ih, p.pt), wNum = e.add(iw, p.pl);
+    Value ohLo = ceilDivAtLeast0(e, e.add(hNum, 1 - p.KH), p.sh);
+    Value ohEnd = e.minc(e.add(e.b.createOrFold<arith::DivSIOp>(
+                                   loc, hNum, e.cst(p.sh)), 1), p.OH);
+    Value owLo = ceilDivAtLeast0(e, e.add(wNum, 1 - p.KW), p.sw);
+    Value owEnd = e.minc(e.add(e.b.createOrFold<arith::DivSIOp>(
+                                   loc, wNum, e.cst(p.sw)), 1), p.OW);
+    Value zero = e.splatF(p.acc, 0.0);
+    auto rows = scf::ForOp::create(b, loc, ohLo, e.maxc(ohEnd, 0), e.cst(1),
+                                   ValueRange{zero});
+    OpBuilder hb = OpBuilder::atBlockBegin(rows.getBody());
+    Emitter eh{hb, loc, p.vw};
+    Value oh = rows.getInductionVar();
+    Value top = eh.add(eh.mul(oh, p.sh), -p.pt);
+    auto cols = scf::ForOp::create(hb, loc, owLo, eh.maxc(owEnd, 0),
+                                   eh.cst(1), rows.getRegionIterArgs());
+    scf::YieldOp::create(hb, loc, cols.getResults());
+    OpBuilder wb = OpBuilder::atBlockBegin(cols.getBody());
+    Emitter ew{wb, loc, p.vw};
+    Value ow = cols.getInductionVar();
+    Value left = ew.add(ew.mul(ow, p.sw), -p.pl);
+    Value g = ew.convert(ew.load(dy, {n, oh, ow, c}), p.acc);
+    if (!p.isMax) {
+      Value cnt = ew.mul(
+          ew.extent(top, p.KH, p.IH, p.pt, p.pb, p.includePad),
+          ew.extent(left, p.KW, p.IW, p.pl, p.pr, p.includePad));
+      g = ew.divideByCount(g, cnt, p.acc);
+    } else {
+      Value tap = taps ? arith::ExtSIOp::create(
+                             wb, loc, ew.vecOf(wb.getI32Type()),
+                             ew.load(taps, {n, oh, ow, c}))
+                       : rolledArgmax(ew, p, x, n, c, top, left);
+      Value here = ew.broadcast(arith::IndexCastOp::create(
+          wb, loc, wb.getI32Type(),
+          ew.add(ew.mul(ew.sub(ih, top), p.KW), ew.sub(iw, left))));
+      Value hit = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::eq,
+                                        tap, here);
+      g = arith::SelectOp::create(wb, loc, hit, g, zero);
+    }
+    scf::YieldOp::create(
+        wb, loc, ValueRange{arith::AddFOp::create(
+                     wb, loc, cols.getRegionIterArgs()[0], g)});
+    e.store(e.convert(rows.getResult(0), elemOf(dx)), dx, {n, ih, iw, c});
+  });
+}
+
 /// dwc.pool2d_backward with a #dwc.pool_backward configuration: the
 /// stored-argmax kernel first where configured, then the gather (stride-1
 /// average row tiles, strided tiles or single-row strips).
@@ -1185,6 +1305,8 @@ struct Pool2DBackward : KernelPattern<Pool2DBackwardOp, PoolBackwardKernelAttr> 
       tileLaunch([&](Emitter &e, Value gid) {
         GatherTileThread(p, op, taps, e, gid).emit();
       });
+    else if (stripWork(p) > kMaxStripWork)
+      emitRolledGather(rewriter, op, p, taps);
     else
       emitGatherStrips(rewriter, op, p, taps);
     if (taps) {

@@ -610,6 +610,24 @@ func.func @cp_memref_result(%x: memref<1x8x8x4xf32>, %w: memref<3x3x4xf32>, %i: 
 
 // -----
 
+// The convolution intermediate of a fused op obeys the operand bounds (the
+// pipelines materialise it when they split the op).
+func.func @cp_intermediate_elements(%x: tensor<1x2147483647x1x1xf32>, %w: tensor<1x1x1xf32>, %i: tensor<1x1x1x1xf32>) {
+  // expected-error @+1 {{expects a convolution intermediate of at most 2^40 elements, got 1x2147483647x2147483647x1}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x2147483647x1x1xf32>, tensor<1x1x1xf32>) outs(%i : tensor<1x1x1x1xf32>) strides = [1, 1] dilations = [1, 1] padding = [0, 0, 1073741823, 1073741823] window = [2147483647, 2147483647] pool_strides = [1, 1] pool_padding = [0, 0, 0, 0] -> tensor<1x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @cp_intermediate_extent(%x: tensor<1x1x1x1xf32>, %w: tensor<1x1x1xf32>, %i: tensor<1x1x2x1xf32>) {
+  // expected-error @+1 {{expects a convolution intermediate with dimensions of at most 2147483647, got 1x1x4294967295x1}}
+  %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<1x1x1x1xf32>, tensor<1x1x1xf32>) outs(%i : tensor<1x1x2x1xf32>) strides = [1, 1] dilations = [1, 1] padding = [0, 0, 2147483647, 2147483647] window = [1, 2147483647] pool_strides = [1, 2147483647] pool_padding = [0, 0, 0, 0] -> tensor<1x1x2x1xf32>
+  return
+}
+
+// -----
+
 func.func @cp_input_rank(%x: tensor<8x8x4xf32>, %w: tensor<3x3x4xf32>, %i: tensor<1x4x4x4xf32>) {
   // expected-error @+1 {{expects input of rank 4 (N x IH x IW x C), got rank 3}}
   %0 = dwc.depthwise_conv2d_pool2d max ins(%x, %w : tensor<8x8x4xf32>, tensor<3x3x4xf32>) outs(%i : tensor<1x4x4x4xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] window = [2, 2] pool_strides = [2, 2] pool_padding = [0, 0, 0, 0] -> tensor<1x4x4x4xf32>

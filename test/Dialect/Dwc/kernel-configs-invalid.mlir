@@ -38,6 +38,28 @@ func.func @gather_config_on_forward(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32x
 
 // -----
 
+// Strides above 8 leave the strided kernels (one unrolled phase per unit of
+// stride) to the direct kernels.
+func.func @strided_config_stride_9(%dy: tensor<1x2x2x32xf32>, %w: tensor<3x3x32xf32>, %dx: tensor<1x18x18x32xf32>) -> tensor<1x18x18x32xf32> {
+  // expected-error @+1 {{does not fit this op: stride above 8 (the kernels unroll per unit of stride)}}
+  %r = dwc.depthwise_conv2d_backward_data ins(%dy, %w : tensor<1x2x2x32xf32>, tensor<3x3x32xf32>) outs(%dx : tensor<1x18x18x32xf32>)
+    strides = [9, 9] dilations = [1, 1] padding = [1, 1, 1, 1] {dwc.kernel = #dwc.strided_gather<channels = 4, columns = 4>} -> tensor<1x18x18x32xf32>
+  return %r : tensor<1x18x18x32xf32>
+}
+
+// -----
+
+// A forward tile whose unrolled FMAs and loads exceed the compile-time bound
+// (7x7 stride 8, 8 x 32 outputs: 27,097 values).
+func.func @strided_tile_too_large(%x: tensor<2x512x512x32xf32>, %w: tensor<7x7x32xf32>, %y: tensor<2x64x64x32xf32>) -> tensor<2x64x64x32xf32> {
+  // expected-error @+1 {{does not fit this op: tile of more than 16384 unrolled FMAs and loads (compile time)}}
+  %r = dwc.depthwise_conv2d ins(%x, %w : tensor<2x512x512x32xf32>, tensor<7x7x32xf32>) outs(%y : tensor<2x64x64x32xf32>)
+    strides = [8, 8] dilations = [1, 1] padding = [3, 3, 3, 3] {dwc.kernel = #dwc.strided_forward<channels = 4, rows = 8, columns = 32>} -> tensor<2x64x64x32xf32>
+  return %r : tensor<2x64x64x32xf32>
+}
+
+// -----
+
 func.func @strided_config_stride_1(%x: tensor<1x8x8x32xf32>, %w: tensor<3x3x32xf32>, %y: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
   // expected-error @+1 {{does not fit this op: stride 1 (the GEMV and tensor-core kernels take it)}}
   %r = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%y : tensor<1x8x8x32xf32>)
@@ -122,8 +144,15 @@ module attributes {dwc.target = #dwc.target<chip = "sm_91", features = "+ptx80",
 
 // -----
 
-// expected-error @+1 {{features 'ptx80' is not a PTX ISA version +ptx<NN>}}
+// expected-error @+1 {{features 'ptx80' is not a known PTX ISA version +ptx<NN>}}
 module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "ptx80", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
+}
+
+// -----
+
+// A +ptxNN the NVPTX backend does not know (it would ignore it).
+// expected-error @+1 {{features '+ptx999' is not a known PTX ISA version +ptx<NN>}}
+module attributes {dwc.target = #dwc.target<chip = "sm_90", features = "+ptx999", sm_count = 132, shared_memory_per_block = 232448, shared_memory_per_sm = 233472, threads_per_sm = 2048, registers_per_sm = 65536>} {
 }
 
 // -----

@@ -3,14 +3,18 @@
 hostile values (empty, negative, 2^62, wrong chips and PTX versions, bad
 former options) on valid inputs. Passes when every run ends in success
 or a diagnostic (exit 0 or 1) within the time limit: a signal, an
-'LLVM ERROR', a crash report or a timeout is a failure."""
+'LLVM ERROR', a crash report, a timeout or an exit status of 0 after an
+error message is a failure."""
 import argparse
 import random
 import subprocess
 import sys
 
 VALUES = ["0", "-1", "1", "3", "7", "2147483648", "4611686018427387904", "",
-          "x", "sm_90", "sm_52", "sm_100", "sm90", "+ptx80", "+ptx70", "bogus"]
+          "x", "sm_90", "sm_52", "sm_100", "sm90", "+ptx80", "+ptx70", "bogus",
+          # PTX versions LLVM does not know, toolkit paths that are not one.
+          "+ptx999", "+ptx79", "+ptx89", "+ptx100", "+ptx0", "/nonexistent",
+          "/tmp", "/usr/local/cuda"]
 PASS_OPTIONS = ["z=-1", "tm=99999", "rows=0", "row-tile=99",
                 "stream-max-taps=1000", "bogus=1", "max-filter-width=0"]
 OPTIONS = ["--chip", "--features", "--opt-level", "--format", "--toolkit",
@@ -41,6 +45,8 @@ def main():
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
             why = ("exit %d" % p.returncode if p.returncode not in (0, 1) else
                    next((m for m in CRASH_MARKS if m in p.stderr), None))
+            if not why and p.returncode == 0 and "error" in p.stderr:
+                why = "exit 0 after an error"
         except subprocess.TimeoutExpired:
             why = "timeout"
         if why:

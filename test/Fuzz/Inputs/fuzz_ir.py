@@ -7,10 +7,15 @@ negative, huge or wrongly sized values; dwc.kernel configurations and
 mismatched dimensions; other element types and ranks; token deletions,
 duplications and truncations) and feeds them, many per process through
 -split-input-file, to dwc-opt: parsing and verification, the CPU pipeline,
-and the GPU pipeline to PTX. A run passes when every process exits with 0 or
-1 (a diagnostic) within the time limit: a signal (abort, segfault, SIGFPE),
-an 'LLVM ERROR', 'PLEASE submit a bug report' or a timeout is a failure,
-reported with the input that caused it (bisected to one split).
+and the GPU pipeline to PTX. Functions sometimes return their result twice
+or return an argument, or are named like the runtime's entry points; mode
+'options' runs the GPU pipeline with random option strings (unknown PTX
+versions, toolkit paths that are none, bad chips). A run passes when every
+process exits with 0 or 1 (a diagnostic) within the time limit, and with 1
+whenever it printed an error: a signal (abort, segfault, SIGFPE), an 'LLVM
+ERROR', 'PLEASE submit a bug report', a timeout or an exit status of 0 after
+an error is a failure, reported with the input that caused it (bisected to
+one split).
 """
 import argparse
 import os
@@ -145,7 +150,9 @@ def consistent_op(rng):
     n, h, w = edgy(rng, 1, 4, [1, 64]), edgy(rng, 1, 16, [1, 57, 200]), edgy(rng, 1, 16, [1, 57, 200])
     c = edgy(rng, 1, 24, [1, 3, 72, 129])
     t = rng.choice(["f32", "f16", "bf16", "f32"])
-    st = (edgy(rng, 1, 3, [7, 64, 1000, 70000]), edgy(rng, 1, 3, [7, 64, 1000, 70000]))
+    # (Strides and windows that drive the code size of the unrolled kernels.)
+    st = (edgy(rng, 1, 3, [7, 9, 64, 1000, 4096, 70000]),
+          edgy(rng, 1, 3, [7, 9, 64, 1000, 4096, 70000]))
     kind = rng.randrange(6)
     if kind < 3 or kind == 5:
         fh, fw = edgy(rng, 1, 7, [13, 31, 51]), edgy(rng, 1, 7, [13, 31, 51])
@@ -165,7 +172,7 @@ def consistent_op(rng):
         return [DW, BWD_DATA, BWD_FILTER][kind].format(**f)
     if kind == 4:
         return GAP.format(x="%dx%dx%dx%d" % (n, h, w, c), g="%dx1x1x%d" % (n, c), t=t)
-    k = (edgy(rng, 1, 4, [7, 16]), edgy(rng, 1, 4, [7, 16]))
+    k = (edgy(rng, 1, 4, [7, 16, 28, 57]), edgy(rng, 1, 4, [7, 16, 28, 57, 200]))
     pad = [rng.randint(0, k[0] - 1), rng.randint(0, k[0] - 1),
            rng.randint(0, k[1] - 1), rng.randint(0, k[1] - 1)]
     ceil = rng.random() < 0.3
@@ -246,6 +253,28 @@ def with_configs(rng, text):
     return text
 
 
+# Names of the runtime's entry points and the generated host code's symbols
+# (refused), and look-alikes (accepted).
+RESERVED = ["mgpuLaunchKernel", "mgpuModuleLoad", "mgpuStreamCreate",
+            "mgpuModuleGetFunction", "mgpuMemcpy", "dwcTakeLastError",
+            "dwcInit", "_mlir_ciface_f", "malloc", "free", "dwc_f", "mgp"]
+
+
+def results(rng, types, result):
+    """The returned values and their types: the result, sometimes twice or
+    three times, sometimes with an argument."""
+    values, tys = ["%r"], [result]
+    r = rng.random()
+    if r < 0.1:
+        copies = rng.randint(2, 3)
+        values, tys = ["%r"] * copies, [result] * copies
+    elif r < 0.15 and types:
+        arg = rng.choice([n for n in types if n.startswith("%")] or ["%r"])
+        values.append(arg)
+        tys.append(types.get(arg, result))
+    return values, tys
+
+
 def function(rng, i, consistent=0.5):
     op = None
     if rng.random() < consistent:
@@ -256,9 +285,11 @@ def function(rng, i, consistent=0.5):
     types = operand_types(op)
     args = ", ".join("%s: %s" % (n, t) for n, t in types.items() if n.startswith("%"))
     result = op.rsplit("->", 1)[-1].strip()
-    name = rng.choice(["f%d" % i, "f%d" % i, '"conv-%d"' % i, '"a.b%d"' % i])
-    text = "func.func @%s(%s) -> %s {\n  %s\n  return %%r : %s\n}\n" % (
-        name, args, result, op, result)
+    values, tys = results(rng, types, result)
+    name = rng.choice(["f%d" % i, "f%d" % i, '"conv-%d"' % i, '"a.b%d"' % i]
+                      + [rng.choice(RESERVED)] * (rng.random() < 0.05))
+    text = "func.func @%s(%s) -> (%s) {\n  %s\n  return %s : %s\n}\n" % (
+        name, args, ", ".join(tys), op, ", ".join(values), ", ".join(tys))
     return mutate(rng, with_configs(rng, text))
 
 
@@ -284,19 +315,44 @@ MODES = {
     "verify": [],
     "cpu": ["--dwc-to-llvm-cpu"],
     "gpu": ["--dwc-to-nvvm=format=isa"],
+    "options": None,  # random_options()
 }
+
+
+def random_options(rng):
+    """A --dwc-to-nvvm option string with plausible and hostile values."""
+    pick = lambda good, bad: rng.choice(good * 3 + bad)
+    opts = []
+    if rng.random() < 0.7:
+        opts.append("chip=" + pick(["sm_90", "sm_90a", "sm_80", "sm_100"],
+                                   ["sm_91", "", "sm_80a", "90"]))
+    if rng.random() < 0.7:
+        opts.append("features=" + pick(
+            ["+ptx80", "+ptx86", "+ptx88"],
+            ["+ptx999", "+ptx79", "+ptx89", "+ptx100", "+ptx0", "+ptx", "ptx80",
+             "+ptx8a", "+ptx+80", "+ptx80,+ptx81"]))
+    if rng.random() < 0.3:
+        opts.append("toolkit=" + rng.choice(["/nonexistent", "/tmp", "/", ""]))
+    if rng.random() < 0.3:
+        opts.append("opt-level=" + rng.choice(["0", "3", "-1", "4", "x"]))
+    if rng.random() < 0.3:
+        opts.append("sm-count=" + rng.choice(["0", "1", "132", "-1", "1025"]))
+    opts.append("format=isa")
+    return ["--dwc-to-nvvm=" + " ".join(opts)]
 CRASH_MARKS = ("LLVM ERROR", "PLEASE submit a bug report", "Stack dump",
                "Assertion", "UNREACHABLE")
 
 
 def run_batch(dwc_opt, splits, mode, timeout):
-    """Runs one process over `splits`; returns None or a failure reason."""
+    """Runs one process over `splits` (`mode`: a MODES key or an argument
+    list); returns None or a failure reason."""
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as fh:
         fh.write("\n// -----\n".join(splits))
         path = fh.name
+    extra = MODES[mode] if isinstance(mode, str) else mode
     try:
         p = subprocess.run([dwc_opt, path, "-split-input-file", "-o", os.devnull]
-                           + MODES[mode], capture_output=True, text=True,
+                           + extra, capture_output=True, text=True,
                            timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout after %d s" % timeout
@@ -307,6 +363,8 @@ def run_batch(dwc_opt, splits, mode, timeout):
     for mark in CRASH_MARKS:
         if mark in p.stderr:
             return mark
+    if p.returncode == 0 and "error:" in p.stderr:
+        return "exit 0 after an error"
     return None
 
 
@@ -330,19 +388,22 @@ def main():
     args = ap.parse_args()
     rng = random.Random(args.seed)
     inputs = [function(rng, i) for i in range(args.count)]
-    crashes = hangs = 0
+    crashes = hangs = silent = 0
     for b in range(0, len(inputs), args.batch):
         batch = inputs[b:b + args.batch]
-        why = run_batch(args.dwc_opt, batch, args.mode, args.timeout * 2)
+        mode = random_options(rng) if args.mode == "options" else args.mode
+        why = run_batch(args.dwc_opt, batch, mode, args.timeout * 2)
         if not why:
             continue
-        split, why = bisect(args.dwc_opt, batch, args.mode, args.timeout)
+        split, why = bisect(args.dwc_opt, batch, mode, args.timeout)
         hangs += why.startswith("timeout")
-        crashes += not why.startswith("timeout")
-        print("FAIL (%s) on:\n%s" % (why, split))
-    print("fuzz %s seed %d: %d inputs, %d crashes, %d hangs" %
-          (args.mode, args.seed, len(inputs), crashes, hangs))
-    return 1 if crashes or hangs else 0
+        silent += why.startswith("exit 0")
+        crashes += not why.startswith(("timeout", "exit 0"))
+        print("FAIL (%s) on:\n%s%s" % (why, split, "" if isinstance(mode, str)
+                                        else "\n(options: %s)" % mode))
+    print("fuzz %s seed %d: %d inputs, %d crashes, %d hangs, %d exit-0-after-error" %
+          (args.mode, args.seed, len(inputs), crashes, hangs, silent))
+    return 1 if crashes or hangs or silent else 0
 
 
 if __name__ == "__main__":

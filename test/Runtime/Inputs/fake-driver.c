@@ -11,7 +11,8 @@
 #define FAKE_DEV_BASE 0x100000000000ull
 typedef unsigned long long devptr;
 
-enum { GET_FUNCTION, POINTER_QUERY, LAUNCH, MODULE_LOAD, MODULE_UNLOAD, CARVEOUT_SET, COUNTERS };
+enum { GET_FUNCTION, POINTER_QUERY, LAUNCH, MODULE_LOAD, MODULE_UNLOAD, CARVEOUT_SET,
+       EVENT_DESTROY, STREAM_DESTROY, COUNTERS };
 static int lastCarveout = -1;
 int fakeLastCarveout(void) { return lastCarveout; }
 static long counts[COUNTERS];
@@ -75,13 +76,13 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
   return 0;
 }
 int cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(1); return 0; }
-int cuStreamDestroy_v2(void *s) { free(s); return 0; }
+int cuStreamDestroy_v2(void *s) { counts[STREAM_DESTROY]++; free(s); return 0; }
 int cuStreamSynchronize(void *s) { (void)s; return 0; }
 // Stream 0x2 is "capturing a CUDA graph".
 int cuStreamIsCapturing(void *s, int *status) { *status = s == (void *)0x2; return 0; }
 int cuStreamWaitEvent(void *s, void *e, unsigned f) { (void)s; (void)e; (void)f; return 0; }
 int cuEventCreate(void **e, unsigned f) { (void)f; *e = malloc(1); return 0; }
-int cuEventDestroy_v2(void *e) { free(e); return 0; }
+int cuEventDestroy_v2(void *e) { counts[EVENT_DESTROY]++; free(e); return 0; }
 int cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
 int cuEventSynchronize(void *e) { (void)e; return 0; }
 int cuMemAlloc_v2(devptr *p, size_t n) {

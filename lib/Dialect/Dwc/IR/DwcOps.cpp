@@ -79,6 +79,26 @@ LogicalResult checkAttrBound(Operation *op, ArrayRef<int64_t> values,
   return success();
 }
 
+/// Checks that the intermediate `shape` an op computes without an operand
+/// holding it (the convolution of a fused convolution + pooling, which the
+/// pipelines materialise when they split the op) obeys the operand bounds.
+LogicalResult checkIntermediateExtents(Operation *op, ArrayRef<int64_t> shape,
+                                       StringRef what) {
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d > kMaxExtent)
+      return op->emitOpError() << "expects a " << what
+                               << " with dimensions of at most " << kMaxExtent
+                               << ", got " << shapeStr(shape);
+    elements *= d; // <= 2^40 * 2^31 before the check below: no overflow
+    if (elements > kMaxElements)
+      return op->emitOpError() << "expects a " << what
+                               << " of at most 2^40 elements, got "
+                               << shapeStr(shape);
+  }
+  return success();
+}
+
 /// Checks that every operand is non-empty and small enough for 64-bit
 /// index arithmetic (see kMaxExtent, kMaxElements).
 LogicalResult checkExtents(Operation *op) {
@@ -675,6 +695,9 @@ LogicalResult DepthwiseConv2DPool2DOp::verify() {
     return failure();
   auto in = shapeOf(getInput());
   SmallVector<int64_t> convShape = {in[0], oh, ow, in[3]}, outShape;
+  if (failed(checkIntermediateExtents(op, convShape,
+                                      "convolution intermediate")))
+    return failure();
   if (failed(checkPoolAttrs(op, getKind(), convShape, getWindow(),
                             getPoolStrides(), getPoolPadding(), getCeilMode(),
                             getCountIncludePad(), outShape)))

@@ -65,10 +65,27 @@ std::string knownChips() {
   return s;
 }
 
+/// The PTX ISA versions LLVM 22's NVPTX backend knows (`llc -march=nvptx64
+/// -mattr=help`). It ignores any other "+ptxNN" with a warning and writes
+/// its default version, so an unknown one must be refused here.
+constexpr unsigned kKnownPtx[] = {32, 40, 41, 42, 43, 50, 60, 61, 62, 63, 64,
+                                  65, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80,
+                                  81, 82, 83, 84, 85, 86, 87, 88, 90};
+
+bool isKnownPtx(unsigned ptx) { return llvm::is_contained(kKnownPtx, ptx); }
+
+std::string knownPtx() {
+  std::string s;
+  for (unsigned v : kKnownPtx)
+    s += (s.empty() ? "+ptx" : ", +ptx") + std::to_string(v);
+  return s;
+}
+
 /// Parses "+ptxNN" (the only feature the NVVM target takes).
 bool parsePtxFeature(StringRef features, unsigned &ptx) {
   StringRef digits = features;
-  if (!digits.consume_front("+ptx") || digits.empty() || digits.size() > 3)
+  if (!digits.consume_front("+ptx") || digits.empty() || digits.size() > 3 ||
+      !llvm::all_of(digits, [](char c) { return llvm::isDigit(c); }))
     return false;
   return !digits.getAsInteger(10, ptx);
 }
@@ -93,6 +110,10 @@ LogicalResult resolvePtx(StringRef chip, StringRef features, unsigned minPtx,
     return emitError("features '" + features +
                      "' is not a PTX ISA version of the form +ptx<NN>, "
                      "e.g. +ptx80");
+  if (!isKnownPtx(ptx))
+    return emitError("features '" + features +
+                     "' is not a PTX ISA version LLVM knows (known: " +
+                     knownPtx() + ")");
   if (ptx < minPtx)
     return emitError("chip " + chip + " needs PTX ISA " + Twine(minPtx / 10) +
                      "." + Twine(minPtx % 10) + " or newer (features=+ptx" +
@@ -178,9 +199,10 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
                        << "' is not a known sm_<version>[a|f] (known: "
                        << knownChips() << ")";
   unsigned ptx = 0;
-  if (!parsePtxFeature(features, ptx))
+  if (!parsePtxFeature(features, ptx) || !isKnownPtx(ptx))
     return emitError() << "features '" << features
-                       << "' is not a PTX ISA version +ptx<NN>";
+                       << "' is not a known PTX ISA version +ptx<NN> (known: "
+                       << knownPtx() << ")";
   if (smCount < 1 || smCount > 1024)
     return emitError() << "sm_count " << smCount << " is not in [1, 1024]";
   if (sharedMemoryPerSM < 1 || sharedMemoryPerSM > 16 * 1024 * KB)

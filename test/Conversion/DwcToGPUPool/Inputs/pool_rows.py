@@ -1,7 +1,8 @@
-"""check_ops.py with one more family, gpu_pool_forward_rows: pool2d cases
+"""check_ops.py with two more families, gpu_pool_forward_rows: pool2d cases
 for the row-tiled forward kernel of convert-dwc-to-gpu-pool (windows
 overlapping in height), with row tails (OH not a multiple of the 8-row
-tile), padding, ceil_mode, count_include_pad, f32/f16/bf16; and
+tile), padding, ceil_mode, count_include_pad, f32/f16/bf16, and
+pool_backward_wide (windows too wide for the gather strips); and
 `--request OP=CONFIG` (repeatable): dwc.kernel = CONFIG on every OP (e.g.
 'dwc.pool2d_backward max') whose configuration rules take it, the others
 left to dwc-select-kernels: the kernel variants a test forces on the cases
@@ -19,6 +20,8 @@ _family = check_ops.family
 
 
 def family(name, rng, count=0):
+    if name == "pool_backward_wide":
+        return wide_backward(rng)
     if name != "gpu_pool_forward_rows":
         return _family(name, rng, count)
     pc = check_ops.pool_case
@@ -32,6 +35,20 @@ def family(name, rng, count=0):
         pc(rng, "rows_avg_bf16_5x3_s1_asym_incl", "bf16", "avg", 1, 12, 7, 8, (5, 3), (1, 1), (2, 1, 1, 0), cip=True),
         pc(rng, "rows_max_5x5_s2_ceil", "f32", "max", 1, 21, 11, 4, (5, 5), (2, 2), (2, 2, 2, 2), ceil=True),
         pc(rng, "rows_avg_4x2_s2_ceil_incl", "f32", "avg", 2, 19, 9, 4, (4, 2), (2, 1), (1, 2, 0, 1), ceil=True, cip=True),
+    ]
+
+
+def wide_backward(rng):
+    """pool2d_backward cases whose windows are too wide for the gather strips
+    (the rolled gather): recomputed and stored argmax with ties, padding,
+    strides, ceil_mode, count_include_pad, f32/f16/bf16, scalar channels."""
+    pb = check_ops.pool_bwd_case
+    return [
+        pb(rng, "wide_max_7x28", "f32", "max", 1, 9, 30, 8, (7, 28), (1, 1), (0, 0, 0, 0)),
+        pb(rng, "wide_max_5x20_s2x3_pad_ceil", "f32", "max", 2, 11, 31, 4, (5, 20), (2, 3), (2, 1, 9, 4), ceil=True),
+        pb(rng, "wide_max_f16_3x50_scalar_c3", "f16", "max", 1, 5, 52, 3, (3, 50), (1, 2), (1, 1, 0, 0)),
+        pb(rng, "wide_avg_7x160_excl", "f32", "avg", 1, 9, 170, 8, (7, 160), (1, 1), (3, 3, 2, 2)),
+        pb(rng, "wide_avg_4x33_s2_incl_ceil", "bf16", "avg", 1, 8, 40, 8, (4, 33), (2, 2), (1, 2, 16, 3), ceil=True, cip=True),
     ]
 
 

@@ -21,6 +21,14 @@ namespace dwc {
 #define GEN_PASS_DECL
 #include "dwc/Dialect/Dwc/Transforms/Passes.h.inc"
 
+/// Whether `name` is reserved for the runtime or the generated host code
+/// (see dwc-check-reserved-symbols).
+bool isReservedSymbolName(StringRef name);
+
+/// Emits an error on every top-level symbol of `module` with a reserved
+/// name (dwc-check-reserved-symbols; also used by dwc-aot).
+LogicalResult checkReservedSymbols(ModuleOp module);
+
 /// The patterns of dwc-propagate-layout (also used by raise-linalg-to-dwc).
 void populatePropagateLayoutPatterns(RewritePatternSet &patterns);
 

@@ -468,4 +468,66 @@ def DwcOutlineOps : Pass<"dwc-outline-ops", "mlir::ModuleOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def DwcCopyRepeatedResults : Pass<"dwc-copy-repeated-results", "mlir::ModuleOp"> {
+  let summary = "Give every function result its own value: a result that "
+                "repeats another, or is a function argument, becomes a copy";
+  let description = [{
+    The GPU pipeline's host ABI has one caller-allocated output buffer per
+    function result. Upstream `buffer-results-to-out-params` cannot take a
+    function that returns one buffer twice (it crashes on `return %r, %r`),
+    and `drop-equivalent-buffer-results` removes a result that is an
+    argument from the signature (the caller's output buffer would never be
+    written). Run before bufferization, this pass replaces every operand of
+    a `func.return` that an earlier operand already names, or that is an
+    argument of the function, by a copy: `bufferization.alloc_tensor
+    copy(...)` for tensors, `memref.alloc` + `memref.copy` for memrefs. Other
+    values (scalars) and functions without such results are unchanged.
+
+    Before:
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32>, ...) -> (tensor<4xf32>, tensor<4xf32>) {
+      %r = dwc.pool2d ...
+      return %r, %r : tensor<4xf32>, tensor<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32>, ...) -> (tensor<4xf32>, tensor<4xf32>) {
+      %r = dwc.pool2d ...
+      %c = bufferization.alloc_tensor() copy(%r) : tensor<4xf32>
+      return %r, %c : tensor<4xf32>, tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def DwcCheckReservedSymbols : Pass<"dwc-check-reserved-symbols", "mlir::ModuleOp"> {
+  let summary = "Refuse module symbols named like the runtime's entry points "
+                "or the symbols of the generated host code";
+  let description = [{
+    The host code of the GPU pipeline calls the runtime by name
+    (`mgpuLaunchKernel`, `mgpuModuleLoad`, `dwcTakeLastError`, ...) and
+    defines C interface wrappers (`_mlir_ciface_<name>`). A function of the
+    input with one of these names captures those calls (every kernel launch
+    of a `dwc-aot` object would call it) or breaks the lowering. This pass
+    emits an error on every top-level symbol whose name is reserved:
+
+    * any name starting with `mgpu` (the runtime's and upstream's GPU
+      runtime entry points) or `_mlir` (MLIR's generated wrappers);
+    * `dwc` followed by an upper-case letter (the runtime's C API:
+      `dwcInit`, `dwcMalloc`, ...);
+    * the C library functions the lowered host code calls (`malloc`,
+      `free`, `aligned_alloc`, `memrefCopy`, `memcpy`, `memset`, `abort`).
+
+    Private declarations the pipeline itself may have added are refused
+    too: the check runs first, on the user's module. Modules without such
+    names are unchanged.
+  }];
+}
+
 #endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES
