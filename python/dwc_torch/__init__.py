@@ -10,8 +10,9 @@ dwc-aot is on PATH (or $DWC_AOT), or ahead of time on the machine with MLIR
 --out DIR`) and loaded with `dwc_torch.load_kernels(DIR)`.
 
 The ops are torch.ops.dwc.* (torch.library: fake kernels, autograd,
-autocast; CPU = PyTorch's operators). The spec/AOT/cache layers need no
-torch; torch-facing names are imported lazily.
+autocast; CPU = PyTorch's operators), registered by `import dwc_torch`
+wherever torch is installed. The spec/AOT/cache layers need no torch: on a
+machine without it the package imports all the same.
 """
 
 from .version import __version__  # noqa: F401
@@ -31,6 +32,20 @@ _LAZY = {
 }
 
 
+def _register_ops():
+    """Registers torch.ops.dwc.* when torch is installed (a model saved with
+    the ops, torch.export programs and torch.compile graphs need them before
+    any other dwc_torch name is touched)."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:  # the AOT machine: specs, dwc-aot and ctypes only
+        return
+    from . import ops  # noqa: F401
+
+
+_register_ops()
+
+
 def stats():
     """Counters of the C++ extension: kernel calls, PyTorch fallbacks,
     layout copies, registry misses, ops routed to PyTorch by convert's
@@ -43,6 +58,5 @@ def stats():
 def __getattr__(name):
     if name in _LAZY:
         import importlib
-        importlib.import_module(".ops", __name__)  # registers torch.ops.dwc
         return getattr(importlib.import_module("." + _LAZY[name], __name__), name)
     raise AttributeError(name)
