@@ -342,7 +342,7 @@ def _main(ap, args):
     print("dwc_torch.aot: %d compiled, %d failed, %.1f s, %d KiB in %s" % (
         len(entries) - len(failed), len(failed), m["chips"][chip]["build_s"], size // 1024,
         os.path.join(args.out, chip)))
-    _print_holdings(m, args.out)
+    _print_holdings(m, args.out, len(entries))
     said = set()
     for sym, err in failed:
         # Each distinct reason once: a wrong --chip fails every op alike.
@@ -357,10 +357,10 @@ def _default_chip():
     return current_chip()
 
 
-def _print_holdings(m, out):
-    """What the directory holds now, when earlier runs put more there."""
+def _print_holdings(m, out, this_run):
+    """What the directory holds now, where earlier runs put more there."""
     held = {c: sum(len(s["ops"]) for s in m["chips"][c]["specs"]) for c in manifest.chips(m)}
-    if len(held) > 1 or any(v for v in held.values()):
+    if sum(held.values()) > this_run:
         print("dwc_torch.aot: %s holds %s" % (out, ", ".join(
             "%d %s kernels" % (n, c) for c, n in sorted(held.items()))))
 

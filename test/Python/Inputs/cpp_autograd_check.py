@@ -22,6 +22,9 @@ import dwc_torch.ops  # noqa: E402
 os.makedirs(sys.argv[1], exist_ok=True)
 ext = cpp.load(name="dwc_torch_ext_cputest", sources=[dwc_torch.extension.extension_source()],
          build_directory=sys.argv[1], extra_cflags=["-O1", "-DDWC_TEST_CPU_AUTOGRAD"])
+# Every kernel counts as found (an address that is never called: CPU tensors
+# run the CPU implementation), so the plans choose dwc's ops here.
+ext.set_resolver(lambda key: 16)
 torch.manual_seed(0)
 f64 = dict(dtype=torch.float64, requires_grad=True)
 x, w, b = torch.randn(2, 5, 9, 8, **f64), torch.randn(5, 1, 3, 5, **f64), torch.randn(5, **f64)
@@ -33,9 +36,6 @@ def f(x, w, b):
 
 print("gradcheck", torch.autograd.gradcheck(f, (x, w, b)))
 print("node", f(x, w, b).grad_fn.name())
-ext.set_light_autograd_node(False)  # the earlier autograd::Function
-print("function gradcheck", torch.autograd.gradcheck(f, (x, w, b)), f(x, w, b).grad_fn.name())
-ext.set_light_autograd_node(True)
 w2 = w.detach().clone()
 y = f(x, w2, b)
 w2.mul_(2)  # saved for backward, then changed in place: backward must refuse
@@ -179,6 +179,9 @@ def ran(fn):
 rp = ext.ConvPlan([2, 1], [1, 2, 0, 3], [1, 2], False)
 for r in range(8):
     rp.route = r
+    if rp(x, w, b) is None:  # every op the call runs left to PyTorch: stock
+        print("route", r, "runs stock")
+        continue
     ok = torch.autograd.gradcheck(lambda x, w, b: rp(x, w, b), (x, w, b))
     n0 = ext.stats()["routed"]
     how = ran(lambda: rp(x, w, b).sum().backward())
