@@ -276,6 +276,15 @@ bool traced(const at::Tensor &t) {
          c10::impl::tls_local_dispatch_key_set().included_.has_any(keys);
 }
 
+// Whether `t` itself is a tracing tensor (fake, functional or another
+// Python subclass). A plain tensor under a Python dispatch mode (a
+// profiler's, a FLOP counter's) is not: its calls choose as any other.
+bool tracingTensor(const at::Tensor &t) {
+  static const c10::DispatchKeySet keys({c10::DispatchKey::Python,
+                                         c10::DispatchKey::Functionalize});
+  return t.key_set().has_any(keys);
+}
+
 bool usable(const at::Tensor &x) {
   return x.dim() == 4 && x.numel() > 0 && dtypeId(x.scalar_type()) >= 0 && !traced(x);
 }
@@ -1151,9 +1160,9 @@ public:
 
   // The layer's output, or an undefined tensor (None in Python) where this
   // call's shape class runs stock PyTorch (the module then calls
-  // nn.Conv2d.forward). Traced tensors take the op (tracing records it).
+  // nn.Conv2d.forward). Tracing tensors take the op (tracing records it).
   at::Tensor call(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
-    const int choice = traced(x) ? route_ : choose(x, w, b);
+    const int choice = tracingTensor(x) ? route_ : choose(x, w, b);
     if (choice == kStock)
       return at::Tensor();
     const uint8_t route = static_cast<uint8_t>(choice);
@@ -1294,7 +1303,7 @@ public:
   // The layer's output, or an undefined tensor (None): stock PyTorch runs
   // this call's shape class (see ConvPlan::call).
   at::Tensor call(const at::Tensor &x) {
-    if (!traced(x) && choose(x) == kStock)
+    if (!tracingTensor(x) && choose(x) == kStock)
       return at::Tensor();
     if (kind_ == "gap")
       return gapOp().call(x);
