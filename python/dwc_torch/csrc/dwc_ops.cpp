@@ -1124,7 +1124,19 @@ public:
       return remember(c, fallbackRoute);
     if (x.is_cuda() && capturing(x))
       return kStock;
-    int choice = decider(x, c.vec()).cast<int>();
+    int choice = kStock;
+    try {
+      choice = decider(x, c.vec()).cast<int>();
+    } catch (py::error_already_set &e) {
+      if (e.matches(PyExc_KeyboardInterrupt))
+        throw;
+      // A failed measurement must not fail the model: stock runs the class.
+      PyErr_WarnEx(PyExc_RuntimeWarning,
+                   (std::string("dwc_torch: a converted layer's first-sight measurement "
+                                "failed, the shape class runs stock PyTorch: ") +
+                    e.what()).c_str(), 1);
+      return remember(c, kStock);
+    }
     TORCH_CHECK(choice >= kStock && choice <= 7, "dwc_torch: a plan's decider returns -1 "
                 "(stock) or a route 0..7, got ", choice);
     return remember(c, choice == kStock || ready(choice) ? choice : kStock);

@@ -129,3 +129,15 @@ try:
     print(False)
 except RuntimeError as e:
     print("returns -1 (stock) or a route" in str(e))
+
+
+def failing(x, cls):
+    raise RuntimeError("no timer here")
+
+
+conv._plan.decider = failing
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    y = conv(torch.randn(2, 8, 9, 9, requires_grad=True).contiguous(memory_format=CL))
+print("a failed measurement:", y.grad_fn.name(),
+      any("first-sight measurement failed" in str(w.message) for w in caught))
