@@ -32,10 +32,23 @@ _LAZY = {
 }
 
 
+def _running_aot_command():
+    """Whether this process is `python -m dwc_torch.aot` / dwc-torch-aot,
+    which compiles specs without the ops (on a GPU machine, registering them
+    loads -- the first time builds -- the C++ extension)."""
+    import os
+    import sys
+    argv = list(getattr(sys, "orig_argv", sys.argv))
+    return "dwc_torch.aot" in argv[argv.index("-m") + 1:argv.index("-m") + 2] \
+        if "-m" in argv else os.path.basename(sys.argv[0] if sys.argv else "") == "dwc-torch-aot"
+
+
 def _register_ops():
     """Registers torch.ops.dwc.* when torch is installed (a model saved with
     the ops, torch.export programs and torch.compile graphs need them before
     any other dwc_torch name is touched)."""
+    if _running_aot_command():
+        return
     try:
         import torch  # noqa: F401
     except ImportError:  # the AOT machine: specs, dwc-aot and ctypes only
