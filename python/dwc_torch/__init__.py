@@ -10,8 +10,9 @@ dwc-aot is on PATH (or $DWC_AOT), or ahead of time on the machine with MLIR
 --out DIR`) and loaded with `dwc_torch.load_kernels(DIR)`.
 
 The ops are torch.ops.dwc.* (torch.library: fake kernels, autograd,
-autocast; CPU = PyTorch's operators). The spec/AOT/cache layers need no
-torch; torch-facing names are imported lazily.
+autocast; CPU = PyTorch's operators), registered by `import dwc_torch`
+wherever torch is installed. The spec/AOT/cache layers need no torch: on a
+machine without it the package imports all the same.
 """
 
 from .version import __version__  # noqa: F401
@@ -31,6 +32,33 @@ _LAZY = {
 }
 
 
+def _running_aot_command():
+    """Whether this process is `python -m dwc_torch.aot` / dwc-torch-aot,
+    which compiles specs without the ops (on a GPU machine, registering them
+    loads -- the first time builds -- the C++ extension)."""
+    import os
+    import sys
+    argv = list(getattr(sys, "orig_argv", sys.argv))
+    return "dwc_torch.aot" in argv[argv.index("-m") + 1:argv.index("-m") + 2] \
+        if "-m" in argv else os.path.basename(sys.argv[0] if sys.argv else "") == "dwc-torch-aot"
+
+
+def _register_ops():
+    """Registers torch.ops.dwc.* when torch is installed (a model saved with
+    the ops, torch.export programs and torch.compile graphs need them before
+    any other dwc_torch name is touched)."""
+    if _running_aot_command():
+        return
+    try:
+        import torch  # noqa: F401
+    except ImportError:  # the AOT machine: specs, dwc-aot and ctypes only
+        return
+    from . import ops  # noqa: F401
+
+
+_register_ops()
+
+
 def stats():
     """Counters of the C++ extension: kernel calls, PyTorch fallbacks,
     layout copies, registry misses, ops routed to PyTorch by convert's
@@ -43,6 +71,5 @@ def stats():
 def __getattr__(name):
     if name in _LAZY:
         import importlib
-        importlib.import_module(".ops", __name__)  # registers torch.ops.dwc
         return getattr(importlib.import_module("." + _LAZY[name], __name__), name)
     raise AttributeError(name)

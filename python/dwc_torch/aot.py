@@ -40,11 +40,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "dwc_torch"
 
-from . import cache  # noqa: E402
+from . import cache, manifest  # noqa: E402
 from .spec import OPS, layer_ops, parse_spec, spec_from_dict, spec_ops  # noqa: E402
 from .version import __version__  # noqa: E402
 
-MANIFEST_FORMAT = "dwc_torch-kernels-1"
+MANIFEST_FORMAT = manifest.FORMAT
 # What the report of a traced model says about the strided depthwise
 # layers it leaves out: only --no-strided does (convert with example_inputs
 # on a GPU times them, so their kernels are compiled by default).
@@ -62,23 +62,43 @@ def _compile_one(aot, spec, op, flags, chip, root):
 
 
 def build(work, aot, out, jobs=2, extra_flags=(), chip="sm_90", cache_root=None,
-          log=print):
-    """work: [(spec, [ops])]. Writes DIR/<func>.{mlir,o,h} and the manifest;
-    returns the manifest (a dict)."""
+          log=print, clean=False):
+    """work: [(spec, [ops])]. Writes DIR/<chip>/<func>.{mlir,o,h} and adds
+    them to DIR/manifest.json (manifest.write: earlier runs' kernels, of
+    this chip and others, stay listed; clean=True replaces them); returns
+    the manifest (a dict) with this run's chip and spec entries at "chip"
+    and "specs", as a manifest of the first format had them (callers of
+    build that read m["specs"])."""
     aot = os.path.abspath(aot)
     if not os.access(aot, os.X_OK):
         raise FileNotFoundError("dwc-aot not found or not executable: %s" % aot)
-    os.makedirs(out, exist_ok=True)
+    os.makedirs(os.path.join(out, chip), exist_ok=True)
+    merged = _ops_per_spec(work)
+    t0 = time.time()
+    results = _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log)
+    section = {"aot": aot, "aot_flags": list(extra_flags),
+               "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+               "build_s": round(time.time() - t0, 1),
+               "specs": [_spec_entry(s, ops, results, chip) for s, ops in merged.items()]}
+    m = manifest.write(out, chip, section, __version__, clean=clean)
+    return dict(m, chip=chip, specs=section["specs"], build_s=section["build_s"])
+
+
+def _ops_per_spec(work):
     merged = {}
     for spec, ops in work:
         merged.setdefault(spec, [])
         merged[spec] += [o for o in ops if o not in merged[spec]]
-    jobs_list = [(s, op) for s, ops in merged.items() for op in ops]
-    t0 = time.time()
+    return merged
+
+
+def _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log):
+    """{(spec, op): (cache entry or None, error or None, seconds)}; each
+    compiled kernel's files copied to out/<chip>/."""
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         futs = {ex.submit(_compile_one, aot, s, op, list(extra_flags), chip, cache_root):
-                (s, op) for s, op in jobs_list}
+                (s, op) for s, ops in merged.items() for op in ops}
         for f in concurrent.futures.as_completed(futs):
             s, op = futs[f]
             entry, err, dt, hit = f.result()
@@ -86,29 +106,25 @@ def build(work, aot, out, jobs=2, extra_flags=(), chip="sm_90", cache_root=None,
             if entry:
                 for ext in (".o", ".h", ".mlir"):
                     shutil.copyfile(os.path.join(entry, "kernel" + ext),
-                                    os.path.join(out, s.func_name(op) + ext))
+                                    os.path.join(out, chip, s.func_name(op) + ext))
             log("  %-8s %-10s %s%s" % ("FAILED" if err else ("cached" if hit else "ok"),
                                      op, s.key, "" if hit else " (%.1f s)" % dt))
-    manifest = {"format": MANIFEST_FORMAT, "dwc_version": __version__, "aot": aot,
-                "aot_flags": list(extra_flags), "chip": chip,
-                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "build_s": round(time.time() - t0, 1), "specs": []}
-    for s, ops in merged.items():
-        entry = s.to_dict()
-        entry["ops"] = {}
-        for op in ops:
-            e, err, dt = results[(s, op)]
-            entry["ops"][op] = {
-                "function": s.func_name(op), "symbol": s.symbol(op),
-                "object": s.func_name(op) + ".o", "header": s.func_name(op) + ".h",
-                "cache_key": os.path.basename(e) if e else None,
-                "compile_s": round(dt, 2), "error": err}
-        manifest["specs"].append(entry)
-    tmp = os.path.join(out, ".manifest.json.tmp")
-    with open(tmp, "w") as fh:
-        json.dump(manifest, fh, indent=1)
-    os.replace(tmp, os.path.join(out, "manifest.json"))
-    return manifest
+    return results
+
+
+def _spec_entry(spec, ops, results, chip):
+    entry = spec.to_dict()
+    entry["ops"] = {}
+    for op in ops:
+        e, err, dt = results[(spec, op)]
+        name = spec.func_name(op)
+        entry["ops"][op] = {
+            "function": name, "symbol": spec.symbol(op),
+            "object": chip + "/" + name + ".o", "header": chip + "/" + name + ".h",
+            "source": chip + "/" + name + ".mlir",
+            "cache_key": os.path.basename(e) if e else None,
+            "compile_s": round(dt, 2), "error": err}
+    return entry
 
 
 # --- from a model ---------------------------------------------------------
@@ -239,10 +255,14 @@ def _parse_args(argv):
                          "them): --no-strided leaves them to PyTorch")
     ap.add_argument("--dense", action="store_true", help="dense nn.Conv2d too (forward)")
     ap.add_argument("--ops", help="ops of --spec layers (default: all three)")
-    ap.add_argument("--chip", default="sm_90", help="GPU architecture (default sm_90)")
+    ap.add_argument("--chip", help="GPU architecture, e.g. sm_90a (default: this machine's "
+                    "GPU's, sm_90a on a Hopper; sm_90 without a GPU); run again with another "
+                    "--chip into the same --out for several GPUs")
     ap.add_argument("--cache", help="cache directory (default: $DWC_CACHE_DIR or ~/.cache/dwc)")
     ap.add_argument("-j", type=int, default=2)
-    ap.add_argument("--clean", action="store_true", help="remove other kernels from --out")
+    ap.add_argument("--clean", action="store_true",
+                    help="replace what --out holds (default: add to it, every chip's kernels "
+                         "of earlier runs stay in its manifest)")
     ap.add_argument("--aot-flag", action="append", default=[],
                     help="extra dwc-aot flag (e.g. --aot-flag=--opt-level=2)")
     return ap, ap.parse_args(argv)
@@ -313,22 +333,21 @@ def _main(ap, args):
     work = _work_from_args(ap, args)
     if not work:
         ap.error("nothing to compile (--spec, --spec-json, --specs-file or --model)")
-    if args.clean and os.path.isdir(args.out):
-        keep = {s.func_name(op) for s, ops in work for op in ops}
-        for f in os.listdir(args.out):
-            stem, ext = os.path.splitext(f)
-            if ext in (".mlir", ".o", ".h", ".log") and stem not in keep:
-                os.remove(os.path.join(args.out, f))
+    chip = args.chip or _default_chip()
     n = sum(len(ops) for _, ops in work)
     print("dwc_torch.aot: %d specs, %d ops -> %s (%s)" % (
-        len({s for s, _ in work}), n, args.out, args.chip))
-    m = build(work, aot, args.out, args.j, args.aot_flag, args.chip, args.cache)
-    failed = [(o["symbol"], o["error"]) for s in m["specs"] for o in s["ops"].values()
-              if o["error"]]
-    n = sum(len(s["ops"]) for s in m["specs"])
-    size = sum(os.path.getsize(os.path.join(args.out, f)) for f in os.listdir(args.out))
+        len({s for s, _ in work}), n, args.out, chip))
+    m = build(work, aot, args.out, args.j, args.aot_flag, chip, args.cache, clean=args.clean)
+    mine = {(s.symbol(op)) for s, ops in work for op in ops}
+    entries = [o for s in manifest.specs(m, chip) for o in s["ops"].values()
+               if o["symbol"] in mine]
+    failed = [(o["symbol"], o["error"]) for o in entries if o["error"]]
+    size = sum(os.path.getsize(os.path.join(args.out, chip, f))
+               for f in os.listdir(os.path.join(args.out, chip)))
     print("dwc_torch.aot: %d compiled, %d failed, %.1f s, %d KiB in %s" % (
-        n - len(failed), len(failed), m["build_s"], size // 1024, args.out))
+        len(entries) - len(failed), len(failed), m["chips"][chip]["build_s"], size // 1024,
+        os.path.join(args.out, chip)))
+    _print_holdings(m, args.out, len(entries))
     said = set()
     for sym, err in failed:
         # Each distinct reason once: a wrong --chip fails every op alike.
@@ -336,6 +355,19 @@ def _main(ap, args):
         print("dwc_torch.aot: FAILED %s%s" % (sym, "" if why in said else ": " + why))
         said.add(why)
     return 1 if failed else 0
+
+
+def _default_chip():
+    from .kernels import current_chip
+    return current_chip()
+
+
+def _print_holdings(m, out, this_run):
+    """What the directory holds now, where earlier runs put more there."""
+    held = {c: sum(len(s["ops"]) for s in m["chips"][c]["specs"]) for c in manifest.chips(m)}
+    if sum(held.values()) > this_run:
+        print("dwc_torch.aot: %s holds %s" % (out, ", ".join(
+            "%d %s kernels" % (n, c) for c, n in sorted(held.items()))))
 
 
 if __name__ == "__main__":

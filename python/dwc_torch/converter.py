@@ -297,8 +297,81 @@ def _layer_step(module, x, train):
     return run
 
 
+class ExampleInputs(tuple):
+    """The positional arguments of the model's example call, with its
+    keyword arguments at `.kwargs`."""
+
+    def __new__(cls, args=(), kwargs=None):
+        obj = super().__new__(cls, args)
+        obj.kwargs = dict(kwargs or {})
+        return obj
+
+    def tensors(self):
+        from torch.utils._pytree import tree_leaves
+        return [t for t in tree_leaves((tuple(self), self.kwargs)) if torch.is_tensor(t)]
+
+
+def example_call(example_inputs):
+    """ExampleInputs of convert's example_inputs: a tensor (the one
+    argument), a tuple or list (the positional arguments) or a dict (the
+    keyword arguments), as the model is called."""
+    if isinstance(example_inputs, ExampleInputs):
+        return example_inputs
+    if torch.is_tensor(example_inputs):
+        return ExampleInputs((example_inputs,))
+    if isinstance(example_inputs, (tuple, list)):
+        return ExampleInputs(tuple(example_inputs))
+    if isinstance(example_inputs, dict):
+        return ExampleInputs((), example_inputs)
+    raise TypeError("dwc_torch.convert: example_inputs is a tensor, a tuple or list of the "
+                    "model's positional arguments or a dict of its keyword arguments, got %s"
+                    % type(example_inputs).__name__)
+
+
+def _run_model(model, example_inputs):
+    return model(*example_inputs, **getattr(example_inputs, "kwargs", {}))
+
+
+def _input_tensors(example_inputs):
+    return example_call(example_inputs).tensors()
+
+
+def first_sight_choice(module, x, shape_class, margin=0.03, timer=None):
+    """The choice of a tuned layer's plan for a shape class it meets first
+    (its decider, modules.set_choices): dwc (0) where the layer's call on
+    this input -- forward, and backward where autograd records the class
+    (shape_class[6]: 1 dX, 2 the parameters') -- is faster on dwc's ops
+    than stock by `margin`, else stock (modules.STOCK). GPU time
+    (_gpu_time_ms, a short run); the parameters' .grad are not touched."""
+    timer = timer or (lambda fn: _gpu_time_ms(fn, reps=5, warm=1, inner=4))
+    grads = shape_class[6]
+    ours = timer(_first_sight_step(module, module._op_forward, x, grads))
+    theirs = timer(_first_sight_step(module, module._stock_forward, x, grads))
+    return 0 if ours < theirs * (1.0 - margin) else M.STOCK
+
+
+def _first_sight_step(module, forward, x, grads):
+    """One call of forward(x) as the class runs it: without autograd, or
+    with the gradients it records (torch.autograd.grad: nothing is
+    accumulated into the parameters' .grad)."""
+    xi = x.detach().requires_grad_(bool(grads & 1))
+    wrt = ([xi] if grads & 1 else []) + (
+        [p for p in module.parameters() if p.requires_grad] if grads & 2 else [])
+    if not wrt:
+        def run():
+            with torch.no_grad():
+                forward(x)
+        return run
+
+    def run():
+        with torch.enable_grad():
+            y = forward(xi)
+            torch.autograd.grad(y, wrt, torch.ones_like(y), allow_unused=True)
+    return run
+
+
 def _device(example_inputs):
-    return next((t.device.type for t in example_inputs if torch.is_tensor(t)), "cuda")
+    return next((t.device.type for t in _input_tensors(example_inputs)), "cuda")
 
 
 def _capture_inputs(model, names, example_inputs, amp_dtype):
@@ -312,7 +385,7 @@ def _capture_inputs(model, names, example_inputs, amp_dtype):
         with torch.no_grad(), torch.autocast(_device(example_inputs),
                                              dtype=amp_dtype or torch.float16,
                                              enabled=amp_dtype is not None):
-            model(*example_inputs)
+            _run_model(model, example_inputs)
     finally:
         for h in hooks:
             h.remove()
@@ -513,8 +586,11 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
     """Keeps a converted layer only where it agrees with PyTorch's result on
     its input (a safety net against a wrong kernel) and beats its GPU time;
     a depthwise layer keeps dwc for the ops where dwc is faster and calls
-    PyTorch's kernels for the others (report.routes)."""
+    PyTorch's kernels for the others (report.routes). Returns {name: (its
+    input as a meta tensor, the convolutions' compute dtype)} of the layers
+    kept."""
     t0 = time.perf_counter()
+    kept = {}
     inputs = _capture_inputs(model, list(chosen), example_inputs, amp_dtype)
     report.phase_s["capture"] = round(time.perf_counter() - t0, 3)
     measured = report.phase_s.setdefault("measure", {})
@@ -552,6 +628,9 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
             _adopt(mod, cls, route)
             if route:
                 report.routes[name] = route
+            low = amp_dtype is not None and x.dtype != torch.float64
+            kept[name] = (torch.empty_strided(x.shape, x.stride(), dtype=x.dtype,
+                                              device="meta"), amp_dtype if low else x.dtype)
         else:
             del chosen[name]
             report.skip(name, "slower than PyTorch on this GPU and input",
@@ -559,6 +638,7 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
                             name, ours * 1e3, theirs * 1e3))
     if train:
         model.zero_grad(set_to_none=True)
+    return kept
 
 
 def _model_step(model, example_inputs, train, amp_dtype, cast_cache=True):
@@ -574,8 +654,8 @@ def _model_step(model, example_inputs, train, amp_dtype, cast_cache=True):
                             cache_enabled=cast_cache):
             if not train:
                 with torch.no_grad():
-                    return model(*example_inputs)
-            y = model(*example_inputs)
+                    return _run_model(model, example_inputs)
+            y = _run_model(model, example_inputs)
         (y.float().sum() if torch.is_tensor(y) else sum(t.float().sum() for t in y)).backward()
         # An optimizer updates the weights in place every step, so the next
         # forward re-lays out every converted filter: count that here too
@@ -790,8 +870,11 @@ def _model_key(model, chosen, example_inputs, train, amp_dtype, margin, report, 
               for n, m in sorted(chosen.items())]
     structure = hashlib.sha256("\n".join(
         "%s %s" % (n, type(m).__name__) for n, m in model.named_modules()).encode()).hexdigest()
+    ex = example_call(example_inputs)
     ins = [[list(t.shape), str(t.dtype), list(t.stride())] if torch.is_tensor(t) else repr(t)
-           for t in example_inputs]
+           for t in list(ex) + [ex.kwargs[k] for k in sorted(ex.kwargs)]]
+    if ex.kwargs:
+        ins.append(sorted(ex.kwargs))
     return tuning.key("model", {"model": type(model).__name__, "structure": structure,
                                 "layers": layers, "inputs": ins, "train": bool(train),
                                 "amp": str(amp_dtype), "margin": margin, "rule": "both",
@@ -850,29 +933,57 @@ def _apply_verdict(chosen, classes, keep, report):
             del chosen[n]
 
 
+class ConvertError(RuntimeError):
+    """convert() failed; the model is as it was before the call."""
+
+
 def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
             example_inputs=None, train=None, amp_dtype=None, tune=None, margin=0.03,
             verify=None, graphs=False, fuse=None, verbose=True):
     """Converts `model` in place and returns it; the report is at
-    `model.dwc_report`. example_inputs: a tensor or tuple for tuning;
-    train: tune forward+backward (default: model.training); amp_dtype: the
-    autocast dtype the model will run under; tune (default: with
-    example_inputs on a GPU): keep only layers faster than PyTorch's;
-    verify (default: as tune): then time the whole model both ways and undo
-    the conversion if it is not faster; graphs: the model will run captured
-    in CUDA graphs (torch.cuda.graphs, torch.compile's reduce-overhead), so
-    verify times both sides as graph replays -- the GPU's time, where the
-    eager check also counts the host's launch cost, which dwc's lower
-    per-call overhead wins at small batches; graphs='frozen' (inference):
-    as True with the converted layers' filters frozen (modules.freeze: no
-    filter re-layout in each replay; weights changed in place afterwards
-    need dwc_torch.freeze(model) and a new capture), timed and left so.
+    `model.dwc_report`. example_inputs: for tuning, as the model is called:
+    a tensor, a tuple or list (positional arguments) or a dict (keyword
+    arguments); train: tune forward+backward (default: model.training);
+    amp_dtype: the autocast dtype the model will run under; tune (default:
+    with example_inputs on a GPU): keep only layers faster than PyTorch's,
+    each for the shape class it was timed on (other shapes a layer meets
+    are timed when first met, see modules.set_choices); verify (default: as
+    tune): then time the whole model both ways and undo the conversion if
+    it is not faster; graphs: the model will run captured in CUDA graphs
+    (torch.cuda.graphs, torch.compile's reduce-overhead), so verify times
+    both sides as graph replays -- the GPU's time, where the eager check
+    also counts the host's launch cost, which dwc's lower per-call overhead
+    wins at small batches; graphs='frozen' (inference): as True with the
+    converted layers' filters frozen (modules.freeze: no filter re-layout
+    in each replay; weights changed in place afterwards need
+    dwc_torch.freeze(model) and a new capture), timed and left so.
     fuse (default: for inference, i.e. train False): fold each depthwise
     layer's BatchNorm + activation neighbours into one fused dwc kernel
     (dwc_torch.fusion; eval mode only, model.train() runs them apart),
     kept where the whole model is faster.
     The model's buffers (e.g. BatchNorm statistics) and gradients are
-    restored after the timing runs."""
+    restored after the timing runs. Transactional: on any error the model
+    is left exactly as it was and ConvertError says what to do."""
+    _check_options(model, graphs, train)
+    example_inputs = None if example_inputs is None else example_call(example_inputs)
+    saved = _ModelState(model)
+    try:
+        report = _convert_in_place(model, depthwise, pools, dense, strided, example_inputs,
+                                   train, amp_dtype, tune, margin, verify, graphs, fuse)
+    except BaseException as e:
+        from .fusion import remove
+        remove(model)
+        saved.restore()
+        if isinstance(e, Exception):
+            raise ConvertError(_failure_message(e)) from e
+        raise
+    model.dwc_report = report
+    if verbose:
+        log.warning("%s", report) if report.skipped else log.info("%s", report)
+    return model
+
+
+def _check_options(model, graphs, train):
     if graphs not in (False, True, "frozen"):
         raise ValueError("dwc_torch.convert: graphs is False, True or 'frozen', got %r"
                          % (graphs,))
@@ -880,15 +991,75 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
         raise ValueError("dwc_torch.convert: graphs='frozen' is for inference (model.eval() "
                          "or train=False): a training step changes the weights in place; "
                          "use graphs=True")
-    from .extension import load_extension
-    report = ConvertReport()
+
+
+class _ModelState:
+    """What convert may change in a model -- each module's class and
+    attributes, the buffers' values, the parameters' gradients, the
+    training flags, the report -- taken before, and put back on failure."""
+
+    def __init__(self, model):
+        self.model = model
+        self.modules = [(m, type(m), dict(m.__dict__)) for m in model.modules()]
+        self.training = [(m, m.training) for m in model.modules()]
+        self.buffers = [(b, b.detach().clone()) for b in model.buffers()]
+        self.grads = [(p, p.grad) for p in model.parameters()]
+        self.report = model.__dict__.get("dwc_report", _ModelState)
+
+    def restore(self):
+        for m, cls, attrs in self.modules:
+            m.__class__ = cls
+            m.__dict__.clear()
+            m.__dict__.update(attrs)
+        for m, training in self.training:
+            m.training = training
+        with torch.no_grad():
+            for b, value in self.buffers:
+                b.copy_(value)
+        for p, g in self.grads:
+            p.grad = g
+        if self.report is _ModelState:
+            self.model.__dict__.pop("dwc_report", None)
+        else:
+            self.model.__dict__["dwc_report"] = self.report
+
+
+def _failure_message(e):
+    """ConvertError's text: the cause, that the model is unchanged, and
+    what to do about it."""
+    what = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip()
+                       else "")
+    if _is_extension_failure(e):
+        todo = ("dwc_torch's C++ extension could not be built or loaded: install a C++ "
+                "compiler and ninja (pip install ninja) matching this torch, or set "
+                "DWC_TORCH_EXT to an extension built for it; DWC_TORCH_EXTENSION=0 runs "
+                "the model on PyTorch's operators")
+    elif isinstance(e, torch.cuda.OutOfMemoryError):
+        todo = "smaller example_inputs, or convert(..., tune=False) (no timing runs)"
+    else:
+        todo = ("convert(..., tune=False) converts without timing the model; if the error "
+                "is dwc_torch's, please report it with this message")
+    return "dwc_torch.convert failed, the model is left as it was: %s. What to do: %s" % (
+        what, todo)
+
+
+def _is_extension_failure(e):
+    import subprocess
+    text = str(e)
+    return isinstance(e, (ImportError, OSError, subprocess.CalledProcessError)) or \
+        "extension" in text or "Ninja" in text or "ninja" in text
+
+
+def _strided_default(tune, example_inputs):
+    """strided=None: measured (tuning) or left to PyTorch."""
+    if tune is not None:
+        return tune
+    return example_inputs is not None and all(t.is_cuda for t in example_inputs.tensors())
+
+
+def _take_candidates(model, dense, strided, depthwise, pools, report):
+    """{name: module} of the layers convert takes over (adopted in place)."""
     chosen = {}
-    if strided is None:  # measured (tuning) or left to PyTorch
-        strided = tune if tune is not None else (
-            example_inputs is not None and all(
-                not torch.is_tensor(t) or t.is_cuda
-                for t in (example_inputs if isinstance(example_inputs, (tuple, list))
-                          else (example_inputs,))))
     for name, m in list(model.named_modules()):
         if type(m).__module__ == M.__name__:  # converted before
             chosen[name] = m
@@ -906,10 +1077,19 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
             report.skip(name, str(e))
             continue
         chosen[name] = m
-    if example_inputs is not None and not isinstance(example_inputs, (tuple, list)):
-        example_inputs = (example_inputs,)
-    on_gpu = example_inputs is not None and all(
-        not torch.is_tensor(t) or t.is_cuda for t in example_inputs)
+    return chosen
+
+
+def _convert_in_place(model, depthwise, pools, dense, strided, example_inputs, train,
+                      amp_dtype, tune, margin, verify, graphs, fuse=None):
+    """convert()'s work; returns the report (raises on failure, the caller
+    restores the model)."""
+    from .extension import load_extension
+    report = ConvertReport()
+    if strided is None:
+        strided = _strided_default(tune, example_inputs)
+    chosen = _take_candidates(model, dense, strided, depthwise, pools, report)
+    on_gpu = example_inputs is not None and all(t.is_cuda for t in example_inputs.tensors())
     if example_inputs is not None and not on_gpu and tune is None:
         # Not an error (the model is right), but not what the user asked
         # for either: say it rather than report layers 'on dwc kernels'.
@@ -917,24 +1097,11 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
                             "layer there); on the CPU the dwc ops run PyTorch's operators")
     tune = on_gpu if tune is None else tune
     verify = tune if verify is None else verify
+    if chosen and on_gpu:
+        load_extension()
     if chosen and example_inputs is not None and (tune or verify):
-        t0 = time.perf_counter()
-        if on_gpu:
-            load_extension()
-        train = model.training if train is None else train
-        buffers = {k: v.detach().clone() for k, v in model.state_dict().items()
-                   if k not in dict(model.named_parameters())}
-        t1 = time.perf_counter()
-        if tune:
-            _tune(model, chosen, example_inputs, train, amp_dtype, margin, report)
-        t2 = time.perf_counter()
-        if verify:
-            _verify(model, chosen, example_inputs, train, amp_dtype, margin, report,
-                    graphs=graphs if on_gpu else False)
-        report.phase_s.update(setup=round(t1 - t0, 3), tune=round(t2 - t1, 3),
-                              verify=round(time.perf_counter() - t2, 3))
-        model.load_state_dict(buffers, strict=False)
-        model.zero_grad(set_to_none=True)
+        _tune_and_verify(model, chosen, example_inputs, model.training if train is None
+                         else train, amp_dtype, margin, tune, verify, graphs, on_gpu, report)
     train = model.training if train is None else train
     if (not train if fuse is None else fuse) and not train:
         from .fusion import fuse_model
@@ -947,11 +1114,59 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
     if graphs == "frozen" and M.freeze(model):
         report.notes.append("filters frozen for CUDA graphs (dwc_torch.freeze): after changing "
                             "weights in place, freeze(model) again and capture again")
+    _report_chip_mismatch(report)
     _report_missing(report, chosen)
-    model.dwc_report = report
-    if verbose:
-        log.warning("%s", report) if report.skipped else log.info("%s", report)
-    return model
+    return report
+
+
+def _tune_and_verify(model, chosen, example_inputs, train, amp_dtype, margin, tune, verify,
+                     graphs, on_gpu, report):
+    """The timed part of convert: per-layer tuning, the whole-model check,
+    then each kept layer's choice for the shape class it was timed on (and
+    on the GPU a measurement of the other classes when first met)."""
+    t0 = time.perf_counter()
+    buffers = {k: v.detach().clone() for k, v in model.state_dict().items()
+               if k not in dict(model.named_parameters())}
+    tuned = {}
+    t1 = time.perf_counter()
+    if tune:
+        tuned = _tune(model, chosen, example_inputs, train, amp_dtype, margin, report)
+    t2 = time.perf_counter()
+    if verify:
+        _verify(model, chosen, example_inputs, train, amp_dtype, margin, report,
+                graphs=graphs if on_gpu else False)
+    report.phase_s.update(setup=round(t1 - t0, 3), tune=round(t2 - t1, 3),
+                          verify=round(time.perf_counter() - t2, 3))
+    model.load_state_dict(buffers, strict=False)
+    model.zero_grad(set_to_none=True)
+    for name, (x, conv_dtype) in tuned.items():
+        if name in chosen:
+            M.set_choices(chosen[name], tuned_choices(x, conv_dtype, report.routes.get(name, ()),
+                                                      train, type(chosen[name])),
+                          measure_others=on_gpu, margin=margin)
+
+
+def tuned_choices(x, conv_dtype, route, train, cls):
+    """{shape class: choice} of a layer tuned on input x (modules.shape_class):
+    its route where it was timed -- for training the classes autograd
+    records (dX and / or the parameters' gradients), and the forward's
+    choice for calls without autograd; for inference that forward alone."""
+    dt = conv_dtype if cls in (M.DepthwiseConv2d, M.Conv2d) else x.dtype
+    bits = M.route_bits(route)
+    fwd_only = M.STOCK if bits & M.ROUTE_OPS["fwd"] else 0
+    out = {M.shape_class(x, dt, 0): fwd_only if train else bits}
+    if train:
+        for grads in ((1, 2, 3) if cls in (M.DepthwiseConv2d, M.Conv2d) else (1,)):
+            out[M.shape_class(x, dt, grads)] = bits
+    return out
+
+
+def _report_chip_mismatch(report):
+    """Kernel directories load_kernels skipped (built for another chip), in
+    the report: their layers would otherwise just run PyTorch's, unexplained."""
+    from .kernels import skipped_directories
+    for d, why in skipped_directories().items():
+        report.notes.append("kernels in %s not loaded: %s" % (d, why))
 
 
 def _report_missing(report, chosen):

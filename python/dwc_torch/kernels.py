@@ -6,8 +6,9 @@ spec.OP_IDS) and gets back the entry point's address, or None: PyTorch's
 own operator then runs that call (and every later one of the key).
 
 Compile on first use is on when dwc-aot is found: $DWC_AOT, else `dwc-aot`
-on PATH ($DWC_COMPILE=0 turns it off). Chip: $DWC_CHIP, else the device's
-compute capability (sm_90 on an H100/H200). Extra dwc-aot flags:
+on PATH ($DWC_COMPILE=0 turns it off). Chip: $DWC_CHIP, else the current
+device's (device_chip: sm_90a on an H100/H200, whose warpgroup-MMA paths
+need it; sm_XY elsewhere), sm_90 without a GPU. Extra dwc-aot flags:
 $DWC_AOT_FLAGS (shell words).
 """
 
@@ -19,7 +20,7 @@ import shlex
 import shutil
 import threading
 
-from . import cache
+from . import cache, manifest
 from .spec import spec_from_key
 
 log = logging.getLogger("dwc_torch")
@@ -29,7 +30,12 @@ _checked = {}        # symbol -> address of the checked entry point dwc_<name>
 _libs = []           # keep the ctypes handles alive
 _unresolved = {}     # symbol -> why PyTorch runs it
 _kernel_dirs = []
+_skipped_dirs = {}   # directory -> why load_kernels did not load it
 _chip_override = None
+NO_GPU_CHIP = "sm_90"
+# Chips whose fast paths need the architecture-specific variant (dwc-aot:
+# wgmma is sm_90a's); the others compile for sm_XY.
+ARCH_SPECIFIC = {(9, 0): "sm_90a"}
 
 
 def find_aot():
@@ -51,19 +57,33 @@ def set_chip(chip):
     _chip_override = chip
 
 
+def device_chip(capability):
+    """The chip dwc compiles for on a GPU of compute capability (major,
+    minor): sm_90a on Hopper, sm_<major><minor> elsewhere."""
+    major, minor = capability
+    return ARCH_SPECIFIC.get((major, minor), "sm_%d%d" % (major, minor))
+
+
+def _device_capability():
+    """The current CUDA device's compute capability, or None."""
+    try:
+        import torch
+        if torch.cuda.is_available():
+            return tuple(torch.cuda.get_device_capability())
+    except Exception:  # no torch, no driver
+        pass
+    return None
+
+
 def current_chip():
+    """set_chip's chip, else $DWC_CHIP, else the current device's
+    (device_chip), else sm_90 (no GPU)."""
     if _chip_override:
         return _chip_override
     if os.environ.get("DWC_CHIP"):
         return os.environ["DWC_CHIP"]
-    try:
-        import torch
-        if torch.cuda.is_available():
-            major, minor = torch.cuda.get_device_capability()
-            return "sm_%d%d" % (major, minor)
-    except Exception:
-        pass
-    return "sm_90"
+    cap = _device_capability()
+    return device_chip(cap) if cap else NO_GPU_CHIP
 
 
 def _address(lib, sym):
@@ -104,53 +124,69 @@ def checked_entry(spec, op):
     return None
 
 
+class KernelsLoaded(int):
+    """load_kernels' answer: the number of entry points loaded (an int, as
+    before), with `directory`, `chip` (the directory's chip that was
+    loaded, or None), `chips` (all it holds) and `skipped` (why nothing was
+    loaded, e.g. kernels built for another chip; None when loaded)."""
+
+    def __new__(cls, n, directory, chip, chips, skipped=None):
+        obj = super().__new__(cls, n)
+        obj.directory, obj.chip, obj.chips, obj.skipped = directory, chip, chips, skipped
+        return obj
+
+
 def load_kernels(kernels_dir, chip=None):
     """Makes the kernels of an AOT directory (manifest.json) available to
-    the dwc:: ops; returns how many entry points were loaded. Kernels built
-    for another chip than this device's are skipped (named in the log)."""
+    the dwc:: ops: those of this device's chip (or `chip`), where the
+    directory holds several. Returns a KernelsLoaded (the number of entry
+    points loaded); a directory without kernels for this chip loads
+    nothing, and says why in its `skipped` and in convert's report."""
     from .extension import load_extension, runtime_path
-    m = _read_manifest(kernels_dir)
+    m = manifest.read(kernels_dir)
     want = chip or current_chip()
-    built_for = m.get("chip", "sm_90")
-    if built_for.rstrip("a") != want.rstrip("a"):
-        log.warning("dwc_torch: %s was compiled for %s, this device is %s: not loaded",
-                    kernels_dir, built_for, want)
-        return 0
+    found = manifest.chip_for(m, want)
+    key = os.path.abspath(kernels_dir)
+    if found is None:
+        return _skip(key, m, "compiled for %s, this device is %s (add its kernels with "
+                     "python -m dwc_torch.aot --chip %s --out %s)" % (
+                         ", ".join(manifest.chips(m)) or "no chip", want, want, kernels_dir))
+    objs, syms = _objects(kernels_dir, manifest.specs(m, found))
+    _skipped_dirs.pop(key, None)
+    if not objs:
+        return KernelsLoaded(0, key, found, manifest.chips(m))
+    so = cache.link_shared(objs, runtime_path())
+    with _lock:
+        _symbols.update(_open_library(so, syms))
+        _kernel_dirs.append(key)
+        for s in syms:
+            _unresolved.pop(s, None)
+    ext = load_extension()
+    ext.clear_registry(True)
+    return KernelsLoaded(len(syms), key, found, manifest.chips(m))
+
+
+def _skip(key, m, why):
+    _skipped_dirs[key] = why
+    log.warning("dwc_torch: %s: not loaded: %s", key, why)
+    return KernelsLoaded(0, key, None, manifest.chips(m), why)
+
+
+def _objects(kernels_dir, specs):
+    """(object paths, symbols) of the ops that compiled."""
     objs, syms = [], []
-    for s in m["specs"]:
+    for s in specs:
         for o in s["ops"].values():
             path = os.path.join(kernels_dir, o["object"])
             if not o.get("error") and os.path.isfile(path):
                 objs.append(path)
                 syms.append(o["symbol"])
-    if not objs:
-        return 0
-    so = cache.link_shared(objs, runtime_path())
-    with _lock:
-        _symbols.update(_open_library(so, syms))
-        _kernel_dirs.append(os.path.abspath(kernels_dir))
-        for s in syms:
-            _unresolved.pop(s, None)
-    ext = load_extension()
-    ext.clear_registry(True)
-    return len(syms)
+    return objs, syms
 
 
-def _read_manifest(kernels_dir):
-    """The manifest of an AOT directory, or a clear error naming it."""
-    path = os.path.join(kernels_dir, "manifest.json")
-    if not os.path.isfile(path):
-        raise FileNotFoundError("load_kernels(%r): no manifest.json there (the --out "
-                                "directory of python -m dwc_torch.aot)" % kernels_dir)
-    try:
-        with open(path) as fh:
-            m = json.load(fh)
-    except ValueError as e:
-        raise ValueError("load_kernels(%r): manifest.json is not JSON (%s)" % (kernels_dir, e))
-    if not isinstance(m, dict) or not str(m.get("format", "")).startswith("dwc_torch-kernels-"):
-        raise ValueError("load_kernels(%r): manifest.json was not written by "
-                         "python -m dwc_torch.aot" % kernels_dir)
-    return m
+def skipped_directories():
+    """{directory: why} of the kernel directories load_kernels did not load."""
+    return dict(_skipped_dirs)
 
 
 def compile_spec(spec, op, aot=None, chip=None, flags=None):
@@ -236,8 +272,8 @@ def aot_command(specs_ops, out="DIR"):
         if a not in args:
             args.append(a)
     # --ops selects the ops of depthwise specs (the AOT step compiles every
-    # op of the others), and --chip the chip of this process: the default
-    # (sm_90) would give kernels that load_kernels skips on another GPU.
+    # op of the others), and --chip the chip of this process (the AOT
+    # machine may have no GPU, or another one).
     ops = sorted({op for spec, op in specs_ops if spec.family == "dw"})
     return "python -m dwc_torch.aot --out %s%s %s --chip %s" % (
         out, " --ops " + ",".join(ops) if ops else "", " ".join(args), current_chip())

@@ -17,8 +17,10 @@ import os
 import subprocess
 
 if __package__ in (None, ""):
+    import manifest  # type: ignore
     from spec import OPS, LayerSpec, layer_ops  # type: ignore
 else:
+    from . import manifest
     from .spec import OPS, LayerSpec, layer_ops
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,8 +58,8 @@ def build_runtime(work_dir, log=None):
 def link_kernels(kernels_dir, work_dir, runtime_so, log=None):
     """Links the objects of kernels_dir/manifest.json that compiled into
     work_dir/libdwc_torch_kernels.so."""
-    m = json.load(open(os.path.join(kernels_dir, "manifest.json")))
-    objs = [os.path.join(kernels_dir, o["object"]) for s in m["specs"]
+    m = manifest.upgraded(json.load(open(os.path.join(kernels_dir, "manifest.json"))))
+    objs = [os.path.join(kernels_dir, o["object"]) for s in manifest.specs(m)
             for o in s["ops"].values() if not o["error"]]
     objs = [o for o in objs if os.path.exists(o)]
     if not objs:
@@ -75,7 +77,8 @@ class KernelLibrary:
 
     def __init__(self, kernels_dir, kernel_so, runtime_so):
         self.kernels_dir = kernels_dir
-        self.manifest = json.load(open(os.path.join(kernels_dir, "manifest.json")))
+        self.manifest = manifest.upgraded(
+            json.load(open(os.path.join(kernels_dir, "manifest.json"))))
         # The runtime first, global, so the kernel library binds to it.
         self.rt = ctypes.CDLL(runtime_so, mode=ctypes.RTLD_GLOBAL)
         self.lib = ctypes.CDLL(kernel_so)
@@ -92,7 +95,7 @@ class KernelLibrary:
         # key -> {op: symbol} for the ops that compiled
         self.available = {}
         self.failed = {}
-        for s in self.manifest["specs"]:
+        for s in manifest.specs(self.manifest):
             for op, o in s["ops"].items():
                 if o["error"]:
                     self.failed.setdefault(s["key"], {})[op] = o["error"]
@@ -112,7 +115,7 @@ class KernelLibrary:
         return cls(kernels_dir, so, rt)
 
     def specs(self):
-        return [LayerSpec.from_dict(s) for s in self.manifest["specs"]]
+        return [LayerSpec.from_dict(s) for s in manifest.specs(self.manifest)]
 
     def has(self, spec, ops=OPS):
         avail = self.available.get(spec.key, {})

@@ -12,9 +12,16 @@ when the parameter changed (keyed on the parameter's version counter,
 bumped by every in-place update such as optimizer.step(), its storage and
 the dtype, autocast's). Calling a plan enters PyTorch's dispatcher from C++
 (autograd, autocast, CUDA graphs and fake tensors behave as through
-torch.ops) without Python's argument parsing. Under torch.compile, without
-the extension, or for tensor subclasses the modules call torch.ops.dwc.*
-(with a Python filter cache).
+torch.ops) without Python's argument parsing. Under torch.compile or for tensor subclasses the
+modules call torch.ops.dwc.* (with a Python filter cache).
+
+A plan runs dwc's kernels only for the shape classes (compute dtype, N, C,
+H, W, memory format, the gradients autograd records) it chose them for
+(see Choices in csrc/dwc_ops.cpp); every other call -- a shape without a
+kernel, CPU tensors, no extension -- runs the stock module's own forward
+(nn.Conv2d.forward, ...): the same layout, cuDNN call and autograd node as
+if the layer had never been converted. Outputs have the memory format
+PyTorch's op gives (the input's suggested one).
 """
 
 import torch
@@ -63,7 +70,16 @@ class _PlanMixin:
             if ext is None:
                 return None
             plan = self.__dict__["_plan"] = self._make_plan(ext)
+            _apply_choices(self, plan)
         return plan
+
+    def _planned_or_stock(self, x, *params):
+        """forward() of a plain 4-D tensor outside torch.compile: the plan
+        (made on first use), which returns None where the call runs stock
+        PyTorch; stock as well without the extension."""
+        plan = self._plan_or_none()
+        y = plan(x, *params) if plan is not None else None
+        return y if y is not None else self._stock_forward(x)
 
     def _fast(self, x):
         return type(x) is _Tensor and x.ndim == 4 and not _compiling()
@@ -82,15 +98,16 @@ def _autocast_dtype(x):
 
 
 class _ConvMixin(_PlanMixin):
+    _stock_forward = nn.Conv2d.forward
+
     def _forward_off_hot_path(self, x, op, relayout):
         """forward() of calls the inlined plan call does not take: a plan made
-        on first use, inputs that are not 4-D (nn.Conv2d's own forward), and
-        the op with its filter re-layout otherwise."""
+        on first use (stock PyTorch where it declines or is missing), inputs
+        that are not 4-D (nn.Conv2d's own forward), and the op with its
+        filter re-layout otherwise (torch.compile, tensor subclasses)."""
         if self._fast(x):
-            plan = self._plan_or_none()
-            if plan is not None:
-                p = self._parameters
-                return plan(x, p["weight"], p["bias"])
+            p = self._parameters
+            return self._planned_or_stock(x, p["weight"], p["bias"])
         if x.dim() != 4:
             return nn.Conv2d.forward(self, x)
         return self._call(op, relayout, x)
@@ -219,8 +236,13 @@ class DepthwiseConv2d(_ConvMixin, nn.Conv2d):
         plan = self.__dict__.get("_plan")
         if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
             p = self._parameters
-            return plan(x, p["weight"], p["bias"])
+            y = plan(x, p["weight"], p["bias"])
+            return y if y is not None else nn.Conv2d.forward(self, x)
         return self._forward_off_hot_path(x, dwc.depthwise_conv2d, _ops.filter_hwc)
+
+    def _op_forward(self, x):
+        """The dwc op's path (no plan, no choice): a measurement of dwc's side."""
+        return self._call(dwc.depthwise_conv2d, _ops.filter_hwc, x)
 
 
 class Conv2d(_ConvMixin, nn.Conv2d):
@@ -238,8 +260,12 @@ class Conv2d(_ConvMixin, nn.Conv2d):
         plan = self.__dict__.get("_plan")
         if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
             p = self._parameters
-            return plan(x, p["weight"], p["bias"])
+            y = plan(x, p["weight"], p["bias"])
+            return y if y is not None else nn.Conv2d.forward(self, x)
         return self._forward_off_hot_path(x, dwc.conv2d, _ops.filter_dense)
+
+    def _op_forward(self, x):
+        return self._call(dwc.conv2d, _ops.filter_dense, x)
 
 
 def _pair(v):
@@ -254,16 +280,19 @@ class _PoolMixin(_PlanMixin):
     def forward(self, x):
         plan = self.__dict__.get("_plan")
         if plan is not None and type(x) is _Tensor and x.ndim == 4 and not _compiling():
-            return plan(x)
+            y = plan(x)
+            return y if y is not None else self._stock_forward(x)
         if self._fast(x):
-            plan = self._plan_or_none()
-            if plan is not None:
-                return plan(x)
+            return self._planned_or_stock(x)
+        return self._slow_forward(x)
+
+    def _op_forward(self, x):
         return self._slow_forward(x)
 
 
 class MaxPool2d(_PoolMixin, nn.MaxPool2d):
     _kind = "max"
+    _stock_forward = nn.MaxPool2d.forward
 
     def _dwc_init(self):
         if _pair(self.dilation) != (1, 1) or self.return_indices:
@@ -282,6 +311,7 @@ class MaxPool2d(_PoolMixin, nn.MaxPool2d):
 
 class AvgPool2d(_PoolMixin, nn.AvgPool2d):
     _kind = "avg"
+    _stock_forward = nn.AvgPool2d.forward
 
     def _dwc_init(self):
         if self.divisor_override is not None:
@@ -299,18 +329,21 @@ class AvgPool2d(_PoolMixin, nn.AvgPool2d):
         return dwc.pool2d(x, "avg", k, s, p, c, cip)
 
 
-class AdaptiveAvgPool2d(_PlanMixin, nn.AdaptiveAvgPool2d):
+class AdaptiveAvgPool2d(_PoolMixin, nn.AdaptiveAvgPool2d):
+    """nn.AdaptiveAvgPool2d(1): global average pooling on dwc's kernels."""
+    _stock_forward = nn.AdaptiveAvgPool2d.forward
+
     def _dwc_init(self):
         if _pair(self.output_size) != (1, 1):
             raise ValueError("dwc AdaptiveAvgPool2d: output size 1 only")
+        self.__dict__.pop("_plan", None)
 
-    def forward(self, x):
-        if self._fast(x):
-            ext = _extension()
-            if ext is not None:
-                return ext.global_avg_pool(x)
+    def _make_plan(self, ext):
+        return ext.PoolPlan("gap", [1, 1], [1, 1], [0, 0, 0, 0], False, False)
+
+    def _slow_forward(self, x):
         if x.dim() != 4:
-            return super().forward(x)
+            return nn.AdaptiveAvgPool2d.forward(self, x)
         return dwc.global_avg_pool(x)
 
 
@@ -331,12 +364,78 @@ def set_route(module, torch_ops=()):
                                                                    sorted(ROUTE_OPS)))
     if torch_ops and type(module) is not DepthwiseConv2d:
         raise ValueError("dwc_torch: per-op routes are for converted depthwise layers")
-    bits = sum(ROUTE_OPS[o] for o in set(torch_ops))
+    bits = route_bits(torch_ops)
     module.__dict__["_dwc_route"] = bits
     plan = module.__dict__.get("_plan")
     if plan is not None:
-        plan.route = bits
+        plan.route = bits  # (forgets the plan's choices: put them back)
+        _apply_choices(module, plan)
     return module
+
+
+def route_bits(torch_ops):
+    """The plan's route mask of ops named in ROUTE_OPS."""
+    return sum(ROUTE_OPS[o] for o in set(torch_ops))
+
+
+# The choice of a shape class that runs stock PyTorch (kStock in csrc).
+STOCK = -1
+DTYPE_IDS = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2, torch.float64: 3}
+
+
+def shape_class(x, dtype, grads):
+    """The plan's shape class (ShapeClass in csrc/dwc_ops.cpp) of a call on
+    x (a tensor, or a meta tensor with its shape and strides) computing in
+    `dtype` (autocast's for convolutions under it); grads: 1 when autograd
+    records dX, 2 the parameters' gradients."""
+    fmt = _ops.suggested_format(x)
+    return (DTYPE_IDS[dtype],) + tuple(x.shape) + (int(fmt == torch.channels_last), grads)
+
+
+def set_choices(module, choices, measure_others=False, margin=0.03):
+    """Sets a converted layer's choice per shape class ({shape_class: route
+    mask >= 0 for dwc, or STOCK}), as convert does for the class it timed.
+    measure_others: other classes are timed dwc against stock when first
+    met on a GPU (convert's first-sight measurement); else they take dwc
+    wherever every kernel they need is found. Not part of the state_dict."""
+    module.__dict__["_dwc_choices"] = dict(choices)
+    module.__dict__["_dwc_measure"] = margin if measure_others else None
+    plan = module.__dict__.get("_plan")
+    if plan is not None:
+        plan.forget_choices()
+        _apply_choices(module, plan)
+    return module
+
+
+def choices_of(module):
+    """{shape class: choice} of a converted layer's plan as it is now
+    (those it was given and those it decided), or of the module where it
+    has no plan yet."""
+    plan = module.__dict__.get("_plan")
+    if plan is not None:
+        return dict(plan.choices)
+    return dict(module.__dict__.get("_dwc_choices", {}))
+
+
+def _apply_choices(module, plan):
+    for cls, choice in module.__dict__.get("_dwc_choices", {}).items():
+        plan.choose(list(cls), choice)
+    margin = module.__dict__.get("_dwc_measure")
+    plan.decider = None if margin is None else _first_sight_decider(module, margin)
+
+
+def _first_sight_decider(module, margin):
+    """The plan's decider of a tuned layer: times dwc against stock on the
+    first input of a new shape class (converter.first_sight_choice). Holds
+    the module weakly (the plan lives in it)."""
+    import weakref
+    ref = weakref.ref(module)
+
+    def decide(x, cls):
+        from .converter import first_sight_choice
+        m = ref()
+        return STOCK if m is None else first_sight_choice(m, x, tuple(cls), margin)
+    return decide
 
 
 def freeze(model, frozen=True):
@@ -382,7 +481,8 @@ def revert(module):
     for base in type(module).__mro__[1:]:
         if base.__module__.startswith("torch.nn"):
             module.__class__ = base
-            for a in ("padding4", "_filter", "_conf", "_plan", "_dwc_route", "_dwc_frozen"):
+            for a in ("padding4", "_filter", "_conf", "_plan", "_dwc_route", "_dwc_frozen",
+                      "_dwc_choices", "_dwc_measure"):
                 module.__dict__.pop(a, None)
             return module
     return module

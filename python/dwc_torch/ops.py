@@ -12,7 +12,9 @@ use, see extension.py) that calls the dwc-aot kernels.
 right]. The optional `weight_hwc` is the filter already laid out as the
 kernels read it (KH*KW x C, see filter_hwc): modules pass one cached against
 the parameter's version counter, so an unchanged weight is not re-laid out on
-every call. Outputs are channels_last (the kernels are NHWC).
+every call. Outputs have the memory format PyTorch's own op gives: the
+input's suggested one (the kernels are NHWC: an NCHW input is copied in and
+the output back, which convert's per-shape-class timing counts).
 """
 
 import torch
@@ -60,6 +62,13 @@ def filter_dense(weight):
     return weight.detach().permute(2, 3, 1, 0).contiguous()
 
 
+def suggested_format(x):
+    """The memory format conv2d and the pools give their output for input
+    x: its suggest_memory_format (channels_last where its strides are)."""
+    from torch._prims_common import suggest_memory_format
+    return suggest_memory_format(x)
+
+
 def conv_out(size, k, s, d, p0, p1):
     return (size + p0 + p1 - d * (k - 1) - 1) // s + 1
 
@@ -84,7 +93,7 @@ def _torch_conv(x, weight, bias, stride, padding, dilation, groups):
         y = F.conv2d(x, weight, bias, stride, (pt, pl), dilation, groups)
     else:
         y = F.conv2d(_pad(x, padding), weight, bias, stride, 0, dilation, groups)
-    return y.contiguous(memory_format=CL)
+    return y
 
 
 def _dw_fwd(x, weight, bias, stride, padding, dilation, weight_hwc=None):
@@ -96,7 +105,7 @@ def _dw_bwd_data(grad_out, weight, input_size, stride, padding, dilation, weight
     pt, pb, pl, pr = padding
     dxp = torch.nn.grad.conv2d_input((N, C, H + pt + pb, W + pl + pr), weight, grad_out,
                                      stride, 0, dilation, C)
-    return dxp[:, :, pt:pt + H, pl:pl + W].contiguous(memory_format=CL)
+    return dxp[:, :, pt:pt + H, pl:pl + W].contiguous(memory_format=suggested_format(grad_out))
 
 
 def _dw_bwd_filter(x, grad_out, kernel_size, stride, padding, dilation):
@@ -136,7 +145,7 @@ def _pool_fwd(x, kind, window, stride, padding, ceil_mode, count_include_pad):
         y = F.avg_pool2d(x, k, s, p, ceil_mode, count_include_pad)
     else:
         raise ValueError("dwc::pool2d: kind is 'max' or 'avg', got %r" % kind)
-    return y.contiguous(memory_format=CL)
+    return y
 
 
 def _pool_bwd(x, grad_out, kind, window, stride, padding, ceil_mode, count_include_pad):
@@ -154,11 +163,11 @@ def _pool_bwd(x, grad_out, kind, window, stride, padding, ceil_mode, count_inclu
     else:
         dx = torch.ops.aten.avg_pool2d_backward(grad_out, x, k, s, p, ceil_mode,
                                                 count_include_pad, None)
-    return dx.contiguous(memory_format=CL)
+    return dx.contiguous(memory_format=suggested_format(x))
 
 
 def _gap(x):
-    return x.mean(dim=(2, 3), keepdim=True).contiguous(memory_format=CL)
+    return F.adaptive_avg_pool2d(x, 1)
 
 
 def _gap_bwd(grad_out, input_size):
@@ -199,19 +208,25 @@ def _empty_cl(x, shape, dtype=None):
     return x.new_empty(shape, dtype=dtype).contiguous(memory_format=CL)
 
 
+def _empty_like_op(x, shape):
+    """The output of shape `shape` an op on x gives: x's suggested format."""
+    return torch.empty(shape, dtype=x.dtype, device=x.device,
+                       memory_format=suggested_format(x))
+
+
 @torch.library.register_fake("dwc::depthwise_conv2d")
 def _(x, weight, bias, stride, padding, dilation, weight_hwc=None):
     torch._check(x.dim() == 4, lambda: "dwc::depthwise_conv2d: x must be 4-D")
     torch._check(x.shape[1] == weight.shape[0], lambda: "dwc::depthwise_conv2d: channels")
     N, C, H, W = x.shape
     KH, KW = weight.shape[2:]
-    return _empty_cl(x, (N, C, conv_out(H, KH, stride[0], dilation[0], *padding[0:2]),
-                         conv_out(W, KW, stride[1], dilation[1], *padding[2:4])))
+    return _empty_like_op(x, (N, C, conv_out(H, KH, stride[0], dilation[0], *padding[0:2]),
+                              conv_out(W, KW, stride[1], dilation[1], *padding[2:4])))
 
 
 @torch.library.register_fake("dwc::depthwise_conv2d_backward_data")
 def _(grad_out, weight, input_size, stride, padding, dilation, weight_hwc=None):
-    return _empty_cl(grad_out, tuple(input_size))
+    return _empty_like_op(grad_out, tuple(input_size))
 
 
 @torch.library.register_fake("dwc::depthwise_conv2d_backward_filter")
@@ -222,18 +237,18 @@ def _(x, grad_out, kernel_size, stride, padding, dilation):
 @torch.library.register_fake("dwc::pool2d")
 def _(x, kind, window, stride, padding, ceil_mode, count_include_pad):
     N, C, H, W = x.shape
-    return _empty_cl(x, (N, C, pool_out(H, window[0], stride[0], *padding[0:2], ceil_mode),
-                         pool_out(W, window[1], stride[1], *padding[2:4], ceil_mode)))
+    return _empty_like_op(x, (N, C, pool_out(H, window[0], stride[0], *padding[0:2], ceil_mode),
+                              pool_out(W, window[1], stride[1], *padding[2:4], ceil_mode)))
 
 
 @torch.library.register_fake("dwc::pool2d_backward")
 def _(x, grad_out, kind, window, stride, padding, ceil_mode, count_include_pad):
-    return _empty_cl(x, tuple(x.shape))
+    return _empty_like_op(x, tuple(x.shape))
 
 
 @torch.library.register_fake("dwc::global_avg_pool")
 def _(x):
-    return _empty_cl(x, (x.shape[0], x.shape[1], 1, 1))
+    return _empty_like_op(x, (x.shape[0], x.shape[1], 1, 1))
 
 
 @torch.library.register_fake("dwc::global_avg_pool_backward")
@@ -246,8 +261,8 @@ def _(grad_out, input_size):
 def _(x, weight, bias, stride, padding, dilation, weight_hwc=None):
     N, _, H, W = x.shape
     OC, _, KH, KW = weight.shape
-    return _empty_cl(x, (N, OC, conv_out(H, KH, stride[0], dilation[0], *padding[0:2]),
-                         conv_out(W, KW, stride[1], dilation[1], *padding[2:4])))
+    return _empty_like_op(x, (N, OC, conv_out(H, KH, stride[0], dilation[0], *padding[0:2]),
+                              conv_out(W, KW, stride[1], dilation[1], *padding[2:4])))
 
 
 # --- autograd ----------------------------------------------------------------

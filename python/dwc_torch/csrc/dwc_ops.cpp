@@ -23,8 +23,6 @@
 #include <dlfcn.h>
 
 #include <atomic>
-#include <chrono>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -77,7 +75,9 @@ struct Runtime {
 Runtime runtime;
 std::mutex registryMutex;
 std::unordered_map<Key, void *, KeyHash> registry; // nullptr: unresolved
-py::object resolver;                               // Python callable or None
+// The Python resolver (a callable or None), never destroyed: a static
+// py::object would release its callable after the interpreter finalized.
+py::object &resolver = *new py::object();
 std::atomic<int64_t> counters[6]; // calls, fallbacks, copies, misses, routed, master
 
 // Routed: ops of a converted layer that run PyTorch's kernel by convert()'s
@@ -138,6 +138,18 @@ at::Tensor nhwc(const at::Tensor &t) {
     count(Copies);
   }
   return r;
+}
+
+// `y` (NHWC, the kernels' layout) in the memory format PyTorch's own op
+// returns for an input like `like`: its suggested format, so code after a
+// converted layer (a .view()) works as after the stock one. An NCHW input
+// costs a copy here and one into NHWC before the kernel: convert's timing
+// (per shape class) sees both; a channels_last model pays neither.
+at::Tensor asFormatOf(const at::Tensor &y, const at::Tensor &like) {
+  if (like.suggest_memory_format() == at::MemoryFormat::ChannelsLast || y.is_contiguous())
+    return y;
+  count(Copies);
+  return y.contiguous();
 }
 
 at::Tensor aligned(const at::Tensor &t) {
@@ -227,16 +239,25 @@ void launch(void *fn, const at::Tensor &any, std::initializer_list<void *> ptrs)
   count(Calls);
 }
 
-Key convKey(Op op, const at::Tensor &x, at::IntArrayRef k, at::IntArrayRef stride,
-            at::IntArrayRef padding, at::IntArrayRef dilation, bool bias,
-            int64_t oc = -1) {
-  Key key{op, dtypeId(x.scalar_type()), x.size(0), x.size(1), x.size(2), x.size(3)};
+// The registry key of a convolution op on an input of `size` in dtype `dt`
+// (dtypeId); oc >= 0 for the dense convolution.
+Key convKeyOf(Op op, int64_t dt, at::IntArrayRef size, at::IntArrayRef k,
+              at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+              bool bias, int64_t oc = -1) {
+  Key key{op, dt, size[0], size[1], size[2], size[3]};
   if (oc >= 0)
     key.push_back(oc);
   for (int64_t v : {k[0], k[1], stride[0], stride[1], dilation[0], dilation[1], padding[0],
                     padding[1], padding[2], padding[3], static_cast<int64_t>(bias ? 1 : 0)})
     key.push_back(v);
   return key;
+}
+
+Key convKey(Op op, const at::Tensor &x, at::IntArrayRef k, at::IntArrayRef stride,
+            at::IntArrayRef padding, at::IntArrayRef dilation, bool bias,
+            int64_t oc = -1) {
+  return convKeyOf(op, dtypeId(x.scalar_type()), x.sizes(), k, stride, padding, dilation,
+                   bias, oc);
 }
 
 // Whether the caller's re-laid-out filter can be used as it is: in the
@@ -260,6 +281,15 @@ bool traced(const at::Tensor &t) {
                                          c10::DispatchKey::Functionalize});
   return t.key_set().has_any(keys) ||
          c10::impl::tls_local_dispatch_key_set().included_.has_any(keys);
+}
+
+// Whether `t` itself is a tracing tensor (fake, functional or another
+// Python subclass). A plain tensor under a Python dispatch mode (a
+// profiler's, a FLOP counter's) is not: its calls choose as any other.
+bool tracingTensor(const at::Tensor &t) {
+  static const c10::DispatchKeySet keys({c10::DispatchKey::Python,
+                                         c10::DispatchKey::Functionalize});
+  return t.key_set().has_any(keys);
 }
 
 bool usable(const at::Tensor &x) {
@@ -332,7 +362,7 @@ at::Tensor dwForward(const at::Tensor &x, const at::Tensor &weight,
   } else {
     launch(fn, x, {xin.data_ptr(), w.data_ptr(), y.data_ptr()});
   }
-  return y;
+  return asFormatOf(y, x);
 }
 
 // The fused forward (inference): y = act(conv(inAct(x + inBias), w) + bias)
@@ -424,7 +454,7 @@ at::Tensor dwBackwardData(const at::Tensor &gy, const at::Tensor &weight,
                      : aligned(weight.reshape({C, KH * KW}).t());
   at::Tensor dx = emptyNhwc({size[0], size[1], size[2], size[3]}, gy);
   launch(fn, gy, {g.data_ptr(), w.data_ptr(), dx.data_ptr()});
-  return dx;
+  return asFormatOf(dx, gy);
 }
 
 at::Tensor torchBwdFilter(const at::Tensor &x, const at::Tensor &gy, at::IntArrayRef k,
@@ -511,11 +541,17 @@ at::Tensor dwBackwardFilter(const at::Tensor &x, const at::Tensor &gy, at::IntAr
   return dwBackwardFilterAs(x, gy, k, stride, padding, dilation, x.scalar_type());
 }
 
-Key poolKey(Op op, const at::Tensor &x, int64_t kind, at::IntArrayRef window,
-            at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
-  return Key{op, dtypeId(x.scalar_type()), x.size(0), x.size(1), x.size(2), x.size(3),
+Key poolKeyOf(Op op, int64_t dt, at::IntArrayRef size, int64_t kind, at::IntArrayRef window,
+              at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
+  return Key{op, dt, size[0], size[1], size[2], size[3],
              kind, window[0], window[1], stride[0], stride[1], padding[0], padding[1],
              padding[2], padding[3], ceil ? 1 : 0, (kind == 1 && cip) ? 1 : 0};
+}
+
+Key poolKey(Op op, const at::Tensor &x, int64_t kind, at::IntArrayRef window,
+            at::IntArrayRef stride, at::IntArrayRef padding, bool ceil, bool cip) {
+  return poolKeyOf(op, dtypeId(x.scalar_type()), x.sizes(), kind, window, stride, padding,
+                   ceil, cip);
 }
 
 int64_t poolKind(c10::string_view kind) {
@@ -556,7 +592,7 @@ at::Tensor poolForward(const at::Tensor &x, c10::string_view kindName, at::IntAr
        poolOut(x.size(3), window[1], stride[1], padding[2], padding[3], ceil)},
       x);
   launch(fn, x, {xin.data_ptr(), y.data_ptr()});
-  return y;
+  return asFormatOf(y, x);
 }
 
 at::Tensor torchPoolBackward(const at::Tensor &x, const at::Tensor &gy, int64_t kind,
@@ -604,7 +640,7 @@ at::Tensor poolBackward(const at::Tensor &x, const at::Tensor &gy, c10::string_v
   at::Tensor xin = nhwc(x), g = nhwc(gy);
   at::Tensor dx = emptyNhwc(x.sizes(), x);
   launch(fn, x, {xin.data_ptr(), g.data_ptr(), dx.data_ptr()});
-  return dx;
+  return asFormatOf(dx, x);
 }
 
 at::Tensor globalAvgPool(const at::Tensor &x) {
@@ -622,6 +658,9 @@ at::Tensor globalAvgPool(const at::Tensor &x) {
   at::Tensor xin = nhwc(x);
   at::Tensor y = emptyNhwc({x.size(0), x.size(1), 1, 1}, x);
   launch(fn, x, {xin.data_ptr(), y.data_ptr()});
+  // N x C x 1 x 1 is both layouts; the strides as PyTorch's mean gives them.
+  if (x.suggest_memory_format() != at::MemoryFormat::ChannelsLast)
+    return y.as_strided({x.size(0), x.size(1), 1, 1}, {x.size(1), 1, 1, 1});
   return y;
 }
 
@@ -687,7 +726,7 @@ at::Tensor convForward(const at::Tensor &x, const at::Tensor &weight,
   } else {
     launch(fn, x, {xin.data_ptr(), w.data_ptr(), y.data_ptr()});
   }
-  return y;
+  return asFormatOf(y, x);
 }
 
 // --- autograd and autocast of dwc::depthwise_conv2d on CUDA ---------------
@@ -772,41 +811,6 @@ std::pair<at::Tensor, at::Tensor> torchDwBackward(const at::Tensor &gy, const at
   return {dx, std::get<1>(r)};
 }
 
-class DwFunction : public torch::autograd::Function<DwFunction> {
-public:
-  // conf: stride (2), padding (4), dilation (2), has bias (1), in one saved
-  // IValue (one map insert per call, not four).
-  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x,
-                            const at::Tensor &weight, const OptT &bias,
-                            std::vector<int64_t> conf, const OptT &hwc) {
-    at::AutoDispatchBelowADInplaceOrView guard;
-    at::IntArrayRef c(conf);
-    at::Tensor y = dwOp().call(x, weight, bias, c.slice(0, 2), c.slice(2, 4), c.slice(6, 2), hwc);
-    ctx->save_for_backward({x, weight, hwc ? *hwc : at::Tensor()});
-    ctx->saved_data["conf"] = std::move(conf);
-    return y;
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
-                                                 torch::autograd::variable_list grads) {
-    auto saved = ctx->get_saved_variables();
-    const at::Tensor &x = saved[0], &w = saved[1], &hwc = saved[2];
-    const auto conf = ctx->saved_data["conf"].toIntVector();
-    at::IntArrayRef c(conf), stride = c.slice(0, 2), padding = c.slice(2, 4),
-        dilation = c.slice(6, 2);
-    at::Tensor gy = grads[0], dx, dw, db;
-    if (ctx->needs_input_grad(0))
-      dx = redispatch::dwc_bwd_data(gy, w, x.sizes(), stride, padding, dilation, opt(hwc));
-    if (ctx->needs_input_grad(1))
-      dw = redispatch::dwc_bwd_filter(x, gy, w.sizes().slice(2), stride, padding, dilation)
-               .to(w.scalar_type());
-    if (conf[8] && ctx->needs_input_grad(2))
-      db = dwBackwardBias(x, gy, w.sizes().slice(2), stride, padding, dilation,
-                          gy.scalar_type());
-    return {dx, dw, db, at::Tensor(), at::Tensor()};
-  }
-};
-
 // The autograd node of dwc::depthwise_conv2d, written as PyTorch's generated
 // nodes are (ConvolutionBackward0 & co.) rather than through
 // autograd::Function<>: no AutogradContext (its IValue map of saved data,
@@ -859,15 +863,6 @@ struct DwBackward : public torch::autograd::Node {
   }
 };
 
-// Whether depthwise_conv2d records DwBackward (default) or the earlier
-// autograd::Function (kept to compare their host time in one process).
-std::atomic<bool> lightNode{true};
-
-// Whether an autocast call with a cached filter passes the f32 master
-// weight (dwAutocast) and the filter is re-laid out and cast in one copy
-// kernel (relayoutFilter); off: the earlier casts, to compare in one process.
-std::atomic<bool> leanAutocast{true};
-
 // The forward below autograd: dwc's op, or PyTorch's convolution where the
 // route says so.
 at::Tensor dwForwardRouted(uint8_t route, const at::Tensor &x, const at::Tensor &weight,
@@ -912,14 +907,7 @@ at::Tensor dwAutograd(const at::Tensor &x, const at::Tensor &weight, const OptT 
   const uint8_t route = takeRoute();
   if (!needsGrad(x, weight, bias))
     return dwForwardRouted(route, x, weight, bias, stride, padding, dilation, hwc);
-  if (lightNode.load(std::memory_order_relaxed))
-    return dwRecord(route, x, weight, bias, stride, padding, dilation, hwc);
-  // The comparison node (set_light_autograd_node(False)) runs every op on dwc.
-  std::vector<int64_t> conf(stride.begin(), stride.end());
-  conf.insert(conf.end(), padding.begin(), padding.end());
-  conf.insert(conf.end(), dilation.begin(), dilation.end());
-  conf.push_back(bias.has_value() && bias->defined() ? 1 : 0);
-  return DwFunction::apply(x, weight, bias, std::move(conf), hwc);
+  return dwRecord(route, x, weight, bias, stride, padding, dilation, hwc);
 }
 
 // aten::conv2d's autocast policy: floating inputs other than f64 to the
@@ -941,8 +929,7 @@ at::Tensor dwAutocast(const at::Tensor &x, const at::Tensor &weight, const OptT 
   // filter, and autograd's edge goes straight to the master weight, so the
   // step runs no cast of the weight (forward) and none of dW back to f32
   // (backward) -- a cast kernel and an autograd node less each, per layer.
-  const bool master = leanAutocast.load(std::memory_order_relaxed) && h &&
-                      weight.scalar_type() == at::kFloat && dt != at::kFloat;
+  const bool master = h && weight.scalar_type() == at::kFloat && dt != at::kFloat;
   if (master)
     count(MasterWeight);
   return dwOp().call(cast(x), master ? weight : cast(weight), b, stride, padding, dilation,
@@ -1081,7 +1068,7 @@ at::Tensor relayoutFilter(const at::Tensor &w, at::ScalarType dt, bool dense) {
   c10::InferenceMode notInference(false);
   at::NoGradGuard noGrad;
   at::Tensor d = w.detach();
-  if (!dense && leanAutocast.load(std::memory_order_relaxed)) {
+  if (!dense) {
     // The cast and the transposition in one copy kernel.
     at::Tensor out = at::empty({d.size(2) * d.size(3), d.size(0)}, d.options().dtype(dt));
     out.copy_(d.reshape({d.size(0), d.size(2) * d.size(3)}).t());
@@ -1089,9 +1076,141 @@ at::Tensor relayoutFilter(const at::Tensor &w, at::ScalarType dt, bool dense) {
   }
   if (d.scalar_type() != dt)
     d = d.to(dt);
-  if (dense)
-    return d.permute({2, 3, 1, 0}).contiguous();
-  return d.reshape({d.size(0), d.size(2) * d.size(3)}).t().contiguous();
+  return d.permute({2, 3, 1, 0}).contiguous();
+}
+
+// --- the per-shape-class choice of a converted layer ----------------------
+// A converted layer runs dwc's kernels only for the shape classes it has
+// every needed kernel for and that its policy chose; every other call runs
+// exactly what the stock PyTorch module runs: the plan returns None and the
+// module calls nn.Conv2d.forward (or the pool's), so the same layout, the
+// same cuDNN call, no extra copy and PyTorch's own autograd node. A shape
+// class is what a kernel and its cost depend on beyond the layer's fixed
+// arguments: the compute dtype (autocast's), N, C, H, W, whether the input
+// is channels_last (an NCHW one costs two copies on dwc's side), and which
+// gradients autograd will ask for (bit 1: dX, bit 2: the parameters').
+// The choice of a class is never taken from another: a class is decided
+// when first met -- convert's tuned class as it measured it (`choose`),
+// others by the plan's decider (a measurement on the GPU, set by a tuned
+// convert) or, without one, dwc wherever the kernels are.
+constexpr int kStock = -1;   // the class runs stock PyTorch
+constexpr int kUnknown = -2; // not decided yet
+
+struct ShapeClass {
+  int64_t v[7] = {0, 0, 0, 0, 0, 0, 0};
+  bool operator==(const ShapeClass &o) const { return std::equal(v, v + 7, o.v); }
+  std::vector<int64_t> vec() const { return std::vector<int64_t>(v, v + 7); }
+  int64_t dtype() const { return v[0]; }
+  at::IntArrayRef size() const { return at::IntArrayRef(v + 1, 4); }
+  bool wantsDx() const { return v[6] & 1; }
+  bool wantsParams() const { return v[6] & 2; }
+};
+
+// The compute dtype of a call on x under the current autocast state
+// (`autocasts`: the op is one autocast casts, as aten::conv2d).
+at::ScalarType computeDtype(const at::Tensor &x, bool autocasts) {
+  const auto dev = x.device().type();
+  if (autocasts && x.is_floating_point() && x.scalar_type() != at::kDouble &&
+      at::autocast::is_autocast_enabled(dev))
+    return at::autocast::get_autocast_dtype(dev);
+  return x.scalar_type();
+}
+
+ShapeClass shapeClass(const at::Tensor &x, bool autocasts, bool paramsNeedGrad) {
+  ShapeClass c;
+  c.v[0] = dtypeId(computeDtype(x, autocasts));
+  for (int i = 0; i < 4; ++i)
+    c.v[1 + i] = x.size(i);
+  c.v[5] = x.suggest_memory_format() == at::MemoryFormat::ChannelsLast ? 1 : 0;
+  const bool grad = at::GradMode::is_enabled();
+  c.v[6] = (grad && x.requires_grad() ? 1 : 0) | (grad && paramsNeedGrad ? 2 : 0);
+  return c;
+}
+
+// Whether x's calls may take dwc's kernels: CUDA tensors with data (a test
+// build of the extension takes CPU tensors too, with the kernels it is told
+// of, and never launches them: the CPU implementation is PyTorch's).
+bool kernelDevice(const at::Tensor &x) {
+#ifdef DWC_TEST_CPU_AUTOGRAD
+  const bool device = x.is_cuda() || x.is_cpu();
+#else
+  const bool device = x.is_cuda();
+#endif
+  return device && x.dim() == 4 && x.numel() > 0 && dtypeId(x.scalar_type()) >= 0;
+}
+
+class Choices {
+public:
+  // The class's choice: a route (>= 0: dwc, with these ops on PyTorch's
+  // kernels), kStock, or kUnknown.
+  int find(const ShapeClass &c) const {
+    for (const auto &e : table_)
+      if (e.first == c)
+        return e.second;
+    return kUnknown;
+  }
+  void set(const ShapeClass &c, int choice) {
+    for (auto &e : table_)
+      if (e.first == c) {
+        e.second = choice;
+        return;
+      }
+    table_.emplace_back(c, choice);
+  }
+  void clear() { table_.clear(); }
+  py::dict asDict() const {
+    py::dict d;
+    for (const auto &e : table_)
+      d[py::tuple(py::cast(e.first.vec()))] = e.second;
+    return d;
+  }
+
+  // Decides class c met first in a call on x: stock without every kernel
+  // the class needs (`ready(route)`), else the decider's answer (none while
+  // a CUDA graph is captured: stock for that call, decided later), else
+  // `fallbackRoute`.
+  template <typename Ready>
+  int decide(const ShapeClass &c, const at::Tensor &x, int fallbackRoute, Ready ready) {
+    if (!ready(fallbackRoute))
+      return remember(c, kStock);
+    if (!decider || decider.is_none())
+      return remember(c, fallbackRoute);
+    if (x.is_cuda() && capturing(x))
+      return kStock;
+    int choice = kStock;
+    try {
+      choice = decider(x, c.vec()).cast<int>();
+    } catch (py::error_already_set &e) {
+      if (e.matches(PyExc_KeyboardInterrupt))
+        throw;
+      // A failed measurement must not fail the model: stock runs the class.
+      PyErr_WarnEx(PyExc_RuntimeWarning,
+                   (std::string("dwc_torch: a converted layer's first-sight measurement "
+                                "failed, the shape class runs stock PyTorch: ") +
+                    e.what()).c_str(), 1);
+      return remember(c, kStock);
+    }
+    TORCH_CHECK(choice >= kStock && choice <= 7, "dwc_torch: a plan's decider returns -1 "
+                "(stock) or a route 0..7, got ", choice);
+    return remember(c, choice == kStock || ready(choice) ? choice : kStock);
+  }
+
+  py::object decider; // Python: decider(x, shape class) -> choice; None: no measurement
+
+private:
+  int remember(const ShapeClass &c, int choice) {
+    set(c, choice);
+    return choice;
+  }
+  std::vector<std::pair<ShapeClass, int>> table_;
+};
+
+void setChoice(Choices &choices, const std::vector<int64_t> &cls, int choice) {
+  TORCH_CHECK(cls.size() == 7 && choice >= kStock && choice <= 7,
+              "dwc_torch: choose([dtype, N, C, H, W, channels_last, grads], -1 or a route)");
+  ShapeClass c;
+  std::copy(cls.begin(), cls.end(), c.v);
+  choices.set(c, choice);
 }
 
 class ConvPlan {
@@ -1104,23 +1223,38 @@ public:
                 "dwc_torch: a plan takes stride[2], padding[4], dilation[2]");
   }
 
+  // The layer's output, or an undefined tensor (None in Python) where this
+  // call's shape class runs stock PyTorch (the module then calls
+  // nn.Conv2d.forward). Tracing tensors take the op (tracing records it).
   at::Tensor call(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
+    const int choice = tracingTensor(x) ? route_ : choose(x, w, b);
+    if (choice == kStock)
+      return at::Tensor();
+    const uint8_t route = static_cast<uint8_t>(choice);
     // The cached filter serves dwc's forward and dX; none when both are PyTorch's.
     const uint8_t both = RouteFwd | RouteBwdData;
-    OptT hwc = (route_ & both) == both ? OptT() : filter(x, w);
+    OptT hwc = (route & both) == both ? OptT() : filter(x, w);
     if (dense_)
       return convOp().call(x, w, b, stride_, padding_, dilation_, hwc);
-    RouteScope scope(route_);
+    RouteScope scope(route);
     return dwOp().call(x, w, b, stride_, padding_, dilation_, hwc);
   }
 
-  // RouteBit mask: which of the layer's ops run PyTorch's kernels.
+  // RouteBit mask: which of the layer's ops run PyTorch's kernels, in the
+  // shape classes decided without a measurement (those decided before are
+  // forgotten: their choice was made with the old route).
   int64_t route() const { return route_; }
   void setRoute(int64_t r) {
     TORCH_CHECK(r >= 0 && r <= 7 && (!dense_ || r == 0),
                 "dwc_torch: a route is a mask of 1 (forward), 2 (dX), 4 (dW) of a depthwise "
                 "plan, got ", r);
     route_ = static_cast<uint8_t>(r);
+    choices_.clear();
+  }
+
+  Choices &choices() { return choices_; }
+  ShapeClass shapeClassOf(const at::Tensor &x, const at::Tensor &w, const OptT &b) const {
+    return shapeClass(x, true, w.requires_grad() || (b && b->defined() && b->requires_grad()));
   }
 
   // The cached filter for a call on x (None off the GPU and for tensors
@@ -1154,6 +1288,44 @@ public:
   void setFrozen(bool f) { frozen_ = f; }
 
   int64_t relayouts() const { return relayouts_; }
+
+private:
+  // The choice of x's shape class (decided on first sight, see Choices);
+  // stock off the kernels' devices and where a route leaves every op the
+  // call runs to PyTorch.
+  int choose(const at::Tensor &x, const at::Tensor &w, const OptT &b) {
+    if (!kernelDevice(x))
+      return kStock;
+    const ShapeClass c = shapeClassOf(x, w, b);
+    int choice = choices_.find(c);
+    if (choice == kUnknown)
+      choice = choices_.decide(c, x, route_, [&](int r) { return kernelsReady(c, w, b, r); });
+    return choice != kStock && allRouted(c, choice) ? kStock : choice;
+  }
+
+  bool allRouted(const ShapeClass &c, int route) const {
+    return !dense_ && (route & RouteFwd) && (!c.wantsDx() || (route & RouteBwdData)) &&
+           (!c.wantsParams() || (route & RouteBwdFilter));
+  }
+
+  // Whether every op of class c that `route` leaves on dwc has its kernel
+  // (found, compiled on first use or loaded; see lookup).
+  bool kernelsReady(const ShapeClass &c, const at::Tensor &w, const OptT &b, int route) const {
+    const int64_t dt = c.dtype();
+    const at::IntArrayRef size = c.size(), k = w.sizes().slice(2);
+    const bool bias = b.has_value() && b->defined();
+    auto has = [&](Op op, bool withBias, int64_t oc) {
+      return lookup(convKeyOf(op, dt, size, k, stride_, padding_, dilation_, withBias, oc)) !=
+             nullptr;
+    };
+    if (dense_)
+      return has(ConvFwd, bias, w.size(0));
+    return ((route & RouteFwd) || has(Fwd, bias, -1)) &&
+           (!c.wantsDx() || (route & RouteBwdData) || has(BwdData, false, -1)) &&
+           (!c.wantsParams() || (route & RouteBwdFilter) || has(BwdFilter, false, -1));
+  }
+
+public:
   std::vector<int64_t> tag() const {
     return {version_, static_cast<int64_t>(reinterpret_cast<uintptr_t>(ptr_)),
             static_cast<int64_t>(dtype_)};
@@ -1170,6 +1342,7 @@ private:
   std::vector<int64_t> stride_, padding_, dilation_;
   bool dense_, frozen_ = false;
   uint8_t route_ = 0;
+  Choices choices_;
   at::Tensor hwc_;
   int64_t version_ = -1, relayouts_ = 0;
   void *ptr_ = nullptr;
@@ -1177,26 +1350,63 @@ private:
   std::vector<int64_t> sizes_;
 };
 
+// The plan of a converted pooling layer: kind "max" or "avg" (window,
+// stride, padding, ceil_mode, count_include_pad) or "gap" (global average
+// pooling, the rest unused).
 class PoolPlan {
 public:
   PoolPlan(std::string kind, std::vector<int64_t> window, std::vector<int64_t> stride,
            std::vector<int64_t> padding, bool ceil, bool cip)
       : kind_(std::move(kind)), window_(std::move(window)), stride_(std::move(stride)),
         padding_(std::move(padding)), ceil_(ceil), cip_(cip) {
+    TORCH_CHECK(kind_ == "gap" || kind_ == "max" || kind_ == "avg",
+                "dwc_torch: a pool plan's kind is max, avg or gap, got ", kind_);
     TORCH_CHECK(window_.size() == 2 && stride_.size() == 2 && padding_.size() == 4,
                 "dwc_torch: a pool plan takes window[2], stride[2], padding[4]");
   }
+
+  // The layer's output, or an undefined tensor (None): stock PyTorch runs
+  // this call's shape class (see ConvPlan::call).
   at::Tensor call(const at::Tensor &x) {
+    if (!tracingTensor(x) && choose(x) == kStock)
+      return at::Tensor();
+    if (kind_ == "gap")
+      return gapOp().call(x);
     return poolOp().call(x, kind_, window_, stride_, padding_, ceil_, cip_);
   }
 
+  Choices &choices() { return choices_; }
+  ShapeClass shapeClassOf(const at::Tensor &x) const { return shapeClass(x, false, false); }
+
 private:
+  int choose(const at::Tensor &x) {
+    if (!kernelDevice(x) || x.scalar_type() == at::kDouble)
+      return kStock;
+    const ShapeClass c = shapeClassOf(x);
+    const int choice = choices_.find(c);
+    if (choice != kUnknown)
+      return choice;
+    return choices_.decide(c, x, 0, [&](int) { return kernelsReady(c); });
+  }
+
+  bool kernelsReady(const ShapeClass &c) const {
+    const at::IntArrayRef n = c.size();
+    if (kind_ == "gap")
+      return lookup(Key{Gap, c.dtype(), n[0], n[1], n[2], n[3]}) &&
+             (!c.wantsDx() || lookup(Key{GapBwd, c.dtype(), n[0], n[1], n[2], n[3]}));
+    const int64_t kind = kind_ == "max" ? 0 : 1;
+    auto has = [&](Op op) {
+      return lookup(poolKeyOf(op, c.dtype(), n, kind, window_, stride_, padding_, ceil_,
+                              cip_)) != nullptr;
+    };
+    return has(PoolFwd) && (!c.wantsDx() || has(PoolBwd));
+  }
+
   std::string kind_;
   std::vector<int64_t> window_, stride_, padding_;
   bool ceil_, cip_;
+  Choices choices_;
 };
-
-at::Tensor gapCall(const at::Tensor &x) { return gapOp().call(x); }
 
 // --- the plans' __call__ as the type's call slot ---------------------------
 // A converted module's forward calls its plan once per call; as a pybind11
@@ -1247,116 +1457,22 @@ template <typename Class> void setCallSlot(Class &cls, ternaryfunc call) {
   PyType_Modified(type);
 }
 
-// Host-time probes of the hot path's parts (bench/torch_e2e.py, overhead
-// section): the best of 3 rounds of `n` calls (n below the launch queue's
-// depth, the stream drained before each round); ns per call.
-double timeLoop(int64_t n, const c10::Stream &stream, const std::function<void()> &f) {
-  double best = 1e30;
-  for (int round = 0; round < 3; ++round) {
-    stream.synchronize();
-    auto t0 = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < n; ++i)
-      f();
-    auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() /
-                              std::max<int64_t>(n, 1));
-  }
-  stream.synchronize();
-  return best;
-}
-
-// `checkedFn`: the address of the checked entry point dwc_<name> of the
-// same kernel (0: not measured); the registry holds the trusted one.
-py::dict probeHotPath(ConvPlan &plan, const at::Tensor &x, const at::Tensor &w, const OptT &b,
-                      int64_t n, uintptr_t checkedFn) {
-  py::dict d;
-  at::NoGradGuard noGrad;
-  OptT hwc = plan.filter(x, w);
-  const int64_t C = w.size(0), KH = w.size(2), KW = w.size(3);
-  std::vector<int64_t> s{1, 1}, p{KH / 2, KH / 2, KW / 2, KW / 2}, dl{1, 1};
-  Key key = convKey(Fwd, x, {KH, KW}, s, p, dl, b.has_value());
-  void *fn = lookup(key);
-  d["kernel_found"] = fn != nullptr;
-  if (!fn)
-    return d;
-  at::Tensor y = at::empty_like(x, at::MemoryFormat::ChannelsLast);
-  void *xp = x.data_ptr(), *wp = hwc->data_ptr(), *yp = y.data_ptr();
-  void *bp = b ? b->data_ptr() : nullptr;
-  const c10::Stream stream =
-      c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getStream(x.device());
-  runtime.setStream(stream.native_handle() ? stream.native_handle()
-                                           : reinterpret_cast<void *>(0x1));
-  py::gil_scoped_release nogil;
-  auto entry = [&](void *f) {
-    return timeLoop(n, stream, [&] {
-      int st = b ? reinterpret_cast<int (*)(void *, void *, void *, void *)>(f)(xp, wp, bp, yp)
-                 : reinterpret_cast<int (*)(void *, void *, void *)>(f)(xp, wp, yp);
-      (void)st;
-    });
-  };
-  double trustedNs = entry(fn);
-  double checkedNs = checkedFn ? entry(reinterpret_cast<void *>(checkedFn)) : -1;
-  auto callLaunch = [&] {
-    if (b)
-      launch(fn, x, {xp, wp, bp, yp});
-    else
-      launch(fn, x, {xp, wp, yp});
-  };
-  double launchNs = timeLoop(n, stream, callLaunch);
-  double guardedNs = timeLoop(n, stream, [&] {
-    c10::DeviceGuard guard(x.device()); // what launch() did before CurrentDevice
-    callLaunch();
-  });
-  double currentDeviceNs = timeLoop(n, stream, [&] { CurrentDevice device(x); });
-  double captureNs = timeLoop(n, stream, [&] { (void)capturing(x); });
-  double lookupNs = timeLoop(n, stream, [&] {
-    (void)lookup(convKey(Fwd, x, {KH, KW}, s, p, dl, b.has_value()));
-  });
-  const std::vector<int64_t> ysizes{x.size(0), C, x.size(2), x.size(3)};
-  double emptyNs = timeLoop(n, stream, [&] {
-    (void)at::empty(ysizes, x.options().memory_format(at::MemoryFormat::ChannelsLast));
-  });
-  double emptyCudaNs = timeLoop(n, stream, [&] { (void)emptyNhwc(ysizes, x); });
-  double implNs = timeLoop(n, stream, [&] { (void)dwForward(x, w, b, s, p, dl, hwc); });
-  double dispatchNs = timeLoop(n, stream, [&] { (void)dwOp().call(x, w, b, s, p, dl, hwc); });
-  double planNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
-  // With autograd recording (the weight requires grad): the node, its
-  // saved variables and edges, freed again with the output.
-  double gradNs = -1, gradFunctionNs = -1, nodeNs = -1;
-  if (w.requires_grad()) {
-    at::AutoGradMode grad(true);
-    gradNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
-    lightNode.store(false);
-    gradFunctionNs = timeLoop(n, stream, [&] { (void)plan.call(x, w, b); });
-    lightNode.store(true);
-    // The node alone (no kernel): what recording costs on top of the call.
-    nodeNs = timeLoop(n, stream, [&] {
-      std::shared_ptr<DwBackward> node(new DwBackward(), torch::autograd::deleteNode);
-      node->set_next_edges(torch::autograd::collect_next_edges(x, w, b));
-      node->x_ = torch::autograd::SavedVariable(x, false);
-      node->w_ = torch::autograd::SavedVariable(w, false);
-    });
-  }
-  py::gil_scoped_acquire gil;
-  d["plan_grad_ns"] = gradNs;
-  d["plan_grad_function_node_ns"] = gradFunctionNs;
-  d["node_edges_saved_ns"] = nodeNs;
-  d["entry_point_ns"] = trustedNs;
-  d["entry_point_checked_ns"] = checkedNs;
-  d["launch_ns"] = launchNs;
-  d["launch_device_guard_ns"] = guardedNs;
-  d["current_device_ns"] = currentDeviceNs;
-  d["capture_query_ns"] = captureNs;
-  d["registry_lookup_ns"] = lookupNs;
-  d["at_empty_ns"] = emptyNs;
-  d["empty_cuda_ns"] = emptyCudaNs;
-  d["cuda_impl_ns"] = implNs;
-  d["dispatcher_no_grad_ns"] = dispatchNs;
-  d["plan_no_grad_ns"] = planNs;
-  return d;
-}
-
 // --- Python-facing control (not on the hot path) --------------------------
+
+// A plan's shape-class choices (see Choices): `choose(class, choice)`,
+// `choices` ({class: choice}), `decider` (callable or None).
+template <typename Plan> void bindChoices(py::class_<Plan> &cls) {
+  cls.def("choose", [](Plan &p, const std::vector<int64_t> &c, int choice) {
+        setChoice(p.choices(), c, choice);
+      }, py::arg("shape_class"), py::arg("choice"))
+      .def("forget_choices", [](Plan &p) { p.choices().clear(); })
+      .def_property_readonly("choices", [](Plan &p) { return p.choices().asDict(); })
+      .def_property(
+          "decider",
+          [](Plan &p) { return p.choices().decider ? p.choices().decider : py::none(); },
+          [](Plan &p, py::object f) { p.choices().decider = std::move(f); });
+}
+
 
 void attachRuntime(uintptr_t setStream, uintptr_t lastMessage, uintptr_t takeError) {
   runtime.setStream = reinterpret_cast<SetStreamFn>(setStream);
@@ -1447,30 +1563,28 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   convPlan
       .def(py::init<std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, bool>(),
            py::arg("stride"), py::arg("padding"), py::arg("dilation"), py::arg("dense"))
-      .def("call", &ConvPlan::call, "plan(x, weight, bias) as a pybind11 method (probes)")
       .def("filter", &ConvPlan::filter)
       .def_property("route", &ConvPlan::route, &ConvPlan::setRoute)
       .def_property("frozen", &ConvPlan::frozen, &ConvPlan::setFrozen)
       .def_property_readonly("relayouts", &ConvPlan::relayouts)
       .def_property_readonly("tag", &ConvPlan::tag)
       .def_property_readonly("cached", &ConvPlan::cached);
+  bindChoices(convPlan);
+  convPlan.def("shape_class", [](const ConvPlan &p, const at::Tensor &x, const at::Tensor &w,
+                                 const OptT &b) { return p.shapeClassOf(x, w, b).vec(); });
   setCallSlot(convPlan, &convPlanCall);
   py::class_<PoolPlan> poolPlan(m, "PoolPlan");
   poolPlan.def(py::init<std::string, std::vector<int64_t>, std::vector<int64_t>,
                         std::vector<int64_t>, bool, bool>());
+  bindChoices(poolPlan);
+  poolPlan.def("shape_class",
+               [](const PoolPlan &p, const at::Tensor &x) { return p.shapeClassOf(x).vec(); });
   setCallSlot(poolPlan, &poolPlanCall);
-  m.def("global_avg_pool", &gapCall);
   m.def("fused_forward", &fusedForward, py::arg("x"), py::arg("w"), py::arg("bias"),
         py::arg("input_bias"), py::arg("kernel"), py::arg("stride"), py::arg("padding"),
         py::arg("dilation"), py::arg("act"), py::arg("input_act"),
         "A fused depthwise forward on its dwc kernel; an undefined tensor (None) when "
         "there is none");
-  m.def("probe_hot_path", &probeHotPath, py::arg("plan"), py::arg("x"), py::arg("w"),
-        py::arg("b"), py::arg("n"), py::arg("checked_fn") = 0);
-  m.def("set_lean_autocast", [](bool on) { leanAutocast.store(on); },
-        "autocast calls with a cached filter take the f32 master weight (True, default)");
-  m.def("set_light_autograd_node", [](bool on) { lightNode.store(on); },
-        "depthwise_conv2d records DwBackward (True, default) or the autograd::Function");
   m.def("is_traced", [](const at::Tensor &t) { return traced(t); },
         "whether the kernel-launching helpers leave `t` to PyTorch's ops (tracing)");
 }

@@ -88,8 +88,10 @@ xf, wf = x.detach().float(), w.detach().float()
 ref = torch.nn.functional.conv2d(torch.nn.functional.pad(xf, (0, 3, 1, 2)), wf, None, (2, 1), 0,
                                  (1, 2), 6)
 got = d.depthwise_conv2d(xf, wf, None, [2, 1], [1, 2, 0, 3], [1, 2])
-print("cpu == torch:", torch.equal(got, ref), "channels_last:",
-      got.is_contiguous(memory_format=torch.channels_last))
+xcl = xf.contiguous(memory_format=torch.channels_last)
+gcl = d.depthwise_conv2d(xcl, wf, None, [1, 1], [1, 1, 1, 1], [1, 1])
+print("cpu == torch:", torch.equal(got, ref), "input's format:",
+      got.is_contiguous(), gcl.is_contiguous(memory_format=torch.channels_last))
 
 # autocast: inputs cast as aten::conv2d would be (bf16 on the CPU), f32 grads.
 wa = torch.randn(6, 1, 3, 3, requires_grad=True)
@@ -132,6 +134,12 @@ if "--extension" in sys.argv:
     from dwc_torch.extension import load_extension
     ext = load_extension()
     print("extension:", sorted(k for k in ext.stats()))
+    print("bench-only entry points:", [n for n in ("probe_hot_path", "set_lean_autocast",
+                                                   "set_light_autograd_node") if hasattr(ext, n)])
+    # A converted layer on CPU tensors: the stock module's own call.
+    import dwc_torch
+    layer = dwc_torch.convert(torch.nn.Conv2d(6, 6, 3, groups=6), verbose=False)
+    print("converted layer on the CPU:", layer(torch.randn(2, 6, 9, 9, requires_grad=True)).grad_fn.name())
 
     # A converted layer as torch.compile traces it (fake CUDA tensors, CUDA
     # autocast in bf16): the filter re-layout is part of the trace (no

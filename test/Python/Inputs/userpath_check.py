@@ -60,7 +60,8 @@ r = subprocess.run([sys.executable] + argv[1:] + ["--aot", aot], capture_output=
 print("pasted: rc", r.returncode, (r.stdout + r.stderr).strip().splitlines()[-1])
 with open(os.path.join(work, "k", "manifest.json")) as fh:
     m = json.load(fh)
-print("chip:", m["chip"], "ops:", sorted(op for s in m["specs"] for op in s["ops"]))
+print("chip:", sorted(m["chips"]), "ops:", sorted(op for c in m["chips"].values()
+                                                   for s in c["specs"] for op in s["ops"]))
 
 # Why a kernel was not compiled on first use.
 os.environ["DWC_COMPILE"] = "1"
