@@ -1,9 +1,9 @@
-// The forward / backward-data defaults of the issue-20 layer-set rules
-// (docs/KernelSelection.md, "row tile", "plane", "strided forward") assemble
+// The forward / backward-data defaults of the layer-set rules
+// (docs/KernelSelection.md: row tile, plane, strided forward) assemble
 // for sm_90 with ptxas without spilling: the bounded 16-bit 5x5 row tiles
-// (7 x 4 at 64 x 28 x 28 x 240 since s17, 4 x 4 at 32 x 28 x 28 x 192, 8 x 4
+// (7 x 4 at 64 x 28 x 28 x 240, 4 x 4 at 32 x 28 x 28 x 192, 8 x 4
 // at 56 x 56, two blocks per SM: .minnctapersm 2, ptxas within 128
-// registers), the 16-bit 5x5 planes of 14 x 14 (4 rows since s17) / 7 x 7
+// registers), the 16-bit 5x5 planes of 14 x 14 (4 rows) / 7 x 7
 // maps, the f32 3x3 row tile of a 1-4 wave grid, the one-output batch-1
 // tiles and the 16-bit stride-2 2 x 4 tile (backward data: see DX).
 // REQUIRES: ptxas
@@ -25,8 +25,8 @@
 // BOUND-NEXT: .minnctapersm 2
 
 // The backward-data tile (the rotated filter's loads) under the bound
-// spills 8 bytes; it still runs 1.23x faster than before (16.4 -> 13.3 us,
-// bench/results/stride-2026-12-02-s15fw-final.md).
+// spills 8 bytes; it still runs 1.23x faster than the tile it replaced
+// (16.4 -> 13.3 us on the H200, 2026-12-02).
 // DX: Compiling entry function
 // DX: {{^ *[0-9]?[0-9] bytes stack frame}}
 // DX: Used {{12[0-8]}} registers

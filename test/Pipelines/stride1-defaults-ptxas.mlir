@@ -1,4 +1,4 @@
-// The stride-1 forward / backward-data defaults of the s17 rules
+// The stride-1 forward / backward-data defaults of the layer-set rules
 // (docs/KernelSelection.md, "row tile", "plane") assemble for sm_90 with
 // ptxas without spilling: the 16-bit 3x3 2 x 7 x 32-bit row tiles of 14 x 14
 // and 7 x 7 maps, the f32 5x5 two-channel planes of 14 x 14 and 7 x 7 maps,
