@@ -36,11 +36,11 @@ Sizes sizesOf(Operation *op) {
                out.getElementType(), sh, sw};
 }
 
-/// The tensor-core kernels (convert-dwc-to-gpu-mma-stream and -mma, which
-/// still choose in their own passes, before convert-dwc-to-gpu-gemv) take
-/// the f16/bf16 ops of filters at least 9 taps wide with C % 8 == 0 (the
-/// pipeline's min-filter-width = 9): this family leaves them those unless
-/// its configuration is requested.
+/// The tensor-core families (mma_stream, mma_band / mma_ring), ahead of this
+/// one in dwc-select-kernels' priority order, take the f16/bf16 ops of
+/// filters at least 9 taps wide with C % 8 == 0: this family leaves them
+/// those unless its configuration is requested (a partial #dwc.gemv<> or
+/// #dwc.row_tile<> sends one here).
 constexpr int64_t kTensorCoreMinFilterWidth = 9;
 bool tensorCoresTake(const Sizes &s) {
   return !s.elem.isF32() && s.FW >= kTensorCoreMinFilterWidth && s.C % 8 == 0;
