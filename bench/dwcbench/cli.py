@@ -79,8 +79,9 @@ def main(argv=None):
     for t in TOPICS:
         _topic_parser(sub, t)
     n = sub.add_parser("networks", help="whole networks (python3 bench/dwcbench networks "
-                       "{prepare,run,report,profile,exported} -h)")
-    n.add_argument("action", choices=("prepare", "run", "report", "profile", "exported"))
+                       "{prepare,run,report,profile,exported,exported-cpu} -h)")
+    n.add_argument("action", choices=("prepare", "run", "report", "profile", "exported",
+                                      "exported-cpu"))
     n.add_argument("rest", nargs=argparse.REMAINDER)
     p = sub.add_parser("ptxas-audit", help="ptxas -v over a folder of layer MLIR")
     p.add_argument("dir")
@@ -108,7 +109,8 @@ def main(argv=None):
     if a.topic == "networks":
         from importlib import import_module
         mod = {"prepare": "networks", "run": "networks", "report": "networks_report",
-               "profile": "networks_profile", "exported": "exported_models"}[a.action]
+               "profile": "networks_profile", "exported": "exported_models",
+               "exported-cpu": "exported_cpu"}[a.action]
         rest = ([a.action] if a.action in ("prepare", "run") else []) + a.rest
         return import_module("dwcbench." + mod).main(rest)
     if a.topic == "ptxas-audit":

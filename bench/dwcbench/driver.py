@@ -59,6 +59,8 @@ def time_torch(spec, ops, sets, nbuf, a):
         for bench in benchmark:
             torch.backends.cudnn.benchmark = bench
             for name, calls in O.torch_calls(spec, ops, sets, layout).items():
+                calls = {op: fn for op, fn in calls.items() if op in ops or (
+                    op == "bwd_both" and {"bwd_data", "bwd_filter"} <= set(ops))}
                 key = name + ("/benchmark=%s" % ("on" if bench else "off")
                               if len(benchmark) > 1 else "")
                 variants[key] = {op: kernel_time(fn, nbuf, a.iters, a.target_s, a.graphs)[0]

@@ -15,6 +15,7 @@ import torch.nn.functional as F
 
 from .machine import TOLERANCE, tensor_shapes
 
+DEVICE = "cuda"
 TD = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
       "f64": torch.float64}
 # Channels checked against float64 on large layers (all on odd ones): 16 for
@@ -34,7 +35,7 @@ def operands(spec, ops, gen):
     shapes = {}
     for op in ops:
         shapes.update({k: v for k, v in tensor_shapes(spec, op).items() if k != "out"})
-    return {k: torch.empty(s, dtype=TD[spec.dtype], device="cuda").uniform_(-1, 1, generator=gen)
+    return {k: torch.empty(s, dtype=TD[spec.dtype], device=DEVICE).uniform_(-1, 1, generator=gen)
             for k, s in shapes.items()}
 
 
@@ -46,8 +47,8 @@ def new_output(spec, op, fill=None):
     shape = tensor_shapes(spec, op)["out"]
     dt = TD[out_dtype(spec, op)]
     if fill is None:
-        return torch.empty(shape, dtype=dt, device="cuda")
-    return torch.full(shape, fill, dtype=dt, device="cuda")
+        return torch.empty(shape, dtype=dt, device=DEVICE)
+    return torch.full(shape, fill, dtype=dt, device=DEVICE)
 
 
 def checked_channels(spec, odd):
@@ -55,7 +56,7 @@ def checked_channels(spec, odd):
     c = spec.OC if spec.family == "conv" else spec.C
     k = c if odd else min(CHECK_CHANNELS[spec.dtype], c)
     idx = torch.randperm(c, generator=torch.Generator().manual_seed(c + spec.H))[:k]
-    return idx.sort().values.to("cuda")
+    return idx.sort().values.to(DEVICE)
 
 
 def nchw64(t, idx=None):
@@ -130,10 +131,11 @@ def check_output(spec, op, got, ref, idx):
 
 
 def _in_layout(t, layout):
-    """{name: tensor} with the 4-D ones as NCHW-shaped views or copies."""
+    """{name: tensor} with the activations (x, dy) as NCHW-shaped views or
+    copies; filters and bias as they are."""
     d = {}
     for k, v in t.items():
-        if v.dim() == 4:
+        if k in ("x", "dy"):
             v = v.permute(0, 3, 1, 2)
             v = v.contiguous() if layout == "nchw" else v
         d[k] = v
@@ -211,12 +213,12 @@ def copy_calls(spec, nbuf):
     best of these, launch and ramp included."""
     from .machine import bytes_moved
     words = max(1, bytes_moved(spec, "fwd") // 8)
-    src = [torch.zeros(words, dtype=torch.float32, device="cuda") for _ in range(nbuf)]
-    dst = [torch.empty(words, dtype=torch.float32, device="cuda") for _ in range(nbuf)]
+    src = [torch.zeros(words, dtype=torch.float32, device=DEVICE) for _ in range(nbuf)]
+    dst = [torch.empty(words, dtype=torch.float32, device=DEVICE) for _ in range(nbuf)]
     fns = [lambda i: dst[i].copy_(src[i]), lambda i: torch.mul(src[i], 1.0, out=dst[i])]
     strided = list(spec.stride) != [1, 1]
     if strided:
-        xs = [torch.zeros(spec.N, spec.C, spec.H, spec.W, dtype=TD[spec.dtype], device="cuda").to(
+        xs = [torch.zeros(spec.N, spec.C, spec.H, spec.W, dtype=TD[spec.dtype], device=DEVICE).to(
             memory_format=torch.channels_last) for _ in range(nbuf)]
         fns.append(lambda i: F.avg_pool2d(xs[i], spec.stride, spec.stride, ceil_mode=True))
     return ("read-heavy" if strided else "copy"), fns

@@ -247,7 +247,7 @@ bool loadsFirstFits(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
 /// multiple of the strip leaves a last strip partly idle, and its second
 /// copy of the column loop pushed the 4 x 8 x 64-bit tile over 255
 /// registers on 28-wide maps (ptxas sm_90: 68-80 bytes spilled, the only
-/// f32 spills of the real networks' layer set, bench/ptxas_audit.py); 4 x 7
+/// f32 spills of the real networks' layer set, dwcbench ptxas-audit); 4 x 7
 /// takes 179 registers and no spill, the same threads and at most the work.
 bool fittedF32Strips(const Sizes &s, int64_t &TM) {
   if (!s.elem.isF32() || s.FH * s.FW < kWideStripMinTaps)
