@@ -42,7 +42,7 @@ import time
 
 DTYPES = ("f32", "f16", "bf16")
 LARGE = ("replknet31b", "slak_t")  # large_kernel_nets.py
-# The model matrix of issue 19: every model in f32 and AMP f16 / bf16,
+# The model matrix: every model in f32 and AMP f16 / bf16,
 # inference at batch 1 and 64, a training step at batch 64 (32 for the
 # large-kernel nets). (model, dtype, batch, train), in the order they run;
 # a run stops starting new ones after --budget-s; --configs picks a subset

@@ -1,5 +1,5 @@
 """Where a training step's GPU time goes, stock PyTorch vs dwc_torch, and how
-steadily it can be timed on this device (issue 19; GPU only).
+steadily it can be timed on this device (GPU only).
 
     python3 bench/dwcbench networks profile --kernels K --out DIR \\
         --configs convnext_tiny:f16,convnext_tiny:bf16 [--tuned convnext_tiny:f16]

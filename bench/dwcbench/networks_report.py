@@ -80,7 +80,7 @@ def plot_matrix(rows, path):
     ax.set_yticklabels(labels, fontsize=6)
     ax.invert_yaxis()
     ax.set_xlabel("speedup over stock PyTorch (cudnn.benchmark, channels_last), log scale")
-    ax.set_title("dwc_torch.convert: issue 19's model matrix, latest measurement per cell")
+    ax.set_title("dwc_torch.convert: the model matrix, latest measurement per cell")
     ax.legend(loc="lower right", fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
