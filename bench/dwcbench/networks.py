@@ -4,7 +4,7 @@ Here (MLIR machine), compile every kernel the GPU run needs:
 
     python3 bench/dwcbench networks prepare --aot build/bin/dwc-aot --out .carry/networks
 
-There (GPU machine, no MLIR), with .carry/torch_e2e carried:
+There (GPU machine, no MLIR), with .carry/networks carried:
 
     python3 bench/dwcbench networks run --kernels .carry/networks --out $OUT
 
@@ -151,10 +151,10 @@ def prepare(args):
         traced, _ = aot.trace_model(create_model(name), [batch, 3, 224, 224], dt, True,
                                     key[3], strided=True)
         work += traced
-    print("torch_e2e prepare: %d (spec, ops) entries" % len(work))
+    print("networks prepare: %d (spec, ops) entries" % len(work))
     m = aot.build(work, args.aot, args.out, args.j, chip="sm_90")
     failed = [o["symbol"] for s in m["specs"] for o in s["ops"].values() if o["error"]]
-    print("torch_e2e prepare: %d specs, %d failed: %s" % (len(m["specs"]), len(failed), failed))
+    print("networks prepare: %d specs, %d failed: %s" % (len(m["specs"]), len(failed), failed))
 
 
 # --- GPU side ----------------------------------------------------------------
@@ -844,7 +844,7 @@ def _f64_side(stock, x, target, train):
         ref = copy.deepcopy(stock).double()
         return _run_side(ref, x.double(), target, None, train)
     except (RuntimeError, torch.OutOfMemoryError) as e:  # reported as missing
-        print(f"torch_e2e: no float64 reference: {str(e)[:200]}", file=sys.stderr)
+        print(f"networks: no float64 reference: {str(e)[:200]}", file=sys.stderr)
         return None
     finally:
         ref = None
@@ -1249,7 +1249,7 @@ def section_amp_reference(res, configs):
 def section_agreement(res, deadline, configs):
     """Every eligible layer on dwc's kernels (convert without tuning, strided
     layers too, no op routed to PyTorch), each config's step against stock
-    and both against float64 (torch_e2e._agreement): the accuracy of dwc's
+    and both against float64 (_agreement): the accuracy of dwc's
     kernels inside the whole network, whatever convert would keep."""
     import torch
     import dwc_torch

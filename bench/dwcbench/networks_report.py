@@ -154,7 +154,7 @@ def models(rows):
 
 
 def _graph(r):
-    """The CUDA-graph replay column (torch_e2e.time_graphs), if measured;
+    """The CUDA-graph replay column (networks.time_graphs), if measured;
     with --graph-convert also that of the copy converted for graphs
     (graph_mode: its layers converted, its replays' speedup)."""
     g = r.get("graph_ms")
