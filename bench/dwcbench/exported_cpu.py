@@ -21,29 +21,22 @@ import time
 import numpy as np
 import torch
 
+from . import ROOT
+
 
 def export_with_main(model, x, path):
+    """The model exported by torch-mlir with the @main of the front-end
+    fixtures (scripts/export-fixtures.py): @forward on x, logits printed."""
+    import importlib.util
     from torch_mlir import fx
+    spec = importlib.util.spec_from_file_location(
+        "export_fixtures", os.path.join(ROOT, "scripts", "export-fixtures.py"))
+    fixtures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixtures)
     m = fx.export_and_import(model, x, output_type="linalg-on-tensors",
                              func_name="forward")
-    text = m.operation.get_asm()
-    shape = "x".join(str(d) for d in x.shape)
-    n = model(x).shape[1]
-    hexdata = x.numpy().astype("<f4").tobytes().hex().upper()
-    main = f"""
-  func.func private @printMemrefF32(memref<*xf32>)
-  func.func @main() {{
-    %x = arith.constant dense<"0x{hexdata}"> : tensor<{shape}xf32>
-    %y = call @forward(%x) : (tensor<{shape}xf32>) -> tensor<1x{n}xf32>
-    %u = tensor.cast %y : tensor<1x{n}xf32> to tensor<*xf32>
-    %m = bufferization.to_buffer %u : tensor<*xf32> to memref<*xf32>
-    call @printMemrefF32(%m) : (memref<*xf32>) -> ()
-    return
-  }}
-"""
-    i = text.index("module {") + len("module {")
     with open(path, "w") as f:
-        f.write(text[:i] + main + text[i:])
+        f.write(fixtures.with_main(m.operation.get_asm(), x, model(x).shape[1]))
 
 
 def run(dwc_opt, runner, path, raise_first):
