@@ -118,12 +118,15 @@ def run(a):
         k in i.key for k in a.only.split(",") if k)]
     built = dict(man["built"])
     sides = [("dwc", a.kernels)] + ([("baseline", a.baseline)] if a.baseline else [])
-    libs = []
-    for side, d in sides:
-        if side != "dwc":
-            built_b = load_manifest(d)["built"]
-            built.update({side + ":" + k: v for k, v in built_b.items()})
-        libs.append(link_objects(d, a.runtime_lib, a.work, "dwcbench_" + side))
+    baseline = {}  # spec key -> the baseline's item (its entry points carry its tag)
+    if a.baseline:
+        bman = load_manifest(a.baseline)
+        baseline = {i.spec.key: i for i in items_of(bman)}
+        if any(not i.tag for i in baseline.values()):
+            raise SystemExit("the baseline's entry points would clash with these: "
+                             "build it with --tag")
+        built.update(bman["built"])
+    libs = [link_objects(d, a.runtime_lib, a.work, "dwcbench_" + side) for side, d in sides]
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     stream = torch.cuda.Stream()
@@ -148,11 +151,12 @@ def run(a):
         rows.append(row)
         fns = {}
         for side, _ in sides:
+            owner = item if side == "dwc" else baseline.get(item.spec.key)
             for op in item.ops:
-                name = item.func_name(op)
-                ok = built.get(name if side == "dwc" else side + ":" + name)
+                name = owner.func_name(op) if owner and op in owner.ops else None
                 nargs = len(O.tensor_shapes(item.spec, op))  # the inputs and the output
-                fns[(side, op)] = lib.entry("dwc_" + name, nargs) if ok else None
+                fns[(side, op)] = (lib.entry("dwc_" + name, nargs)
+                                   if name and built.get(name) else None)
         try:
             check(lib, item, fns, gen, row)
             if item.odd or a.no_timing:
