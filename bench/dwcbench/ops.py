@@ -79,7 +79,9 @@ def references(spec, ops, t, idx):
             out["bwd_bias"] = dy.sum((0, 2, 3))
         if x is None:
             return out
-        w = t["w"][:, :, idx].double().permute(2, 0, 1).unsqueeze(1).contiguous()
+        # dW alone has no filter operand; its value does not enter dW.
+        wt = t["w"] if "w" in t else torch.zeros(*spec.kernel, spec.C, device=DEVICE)
+        w = wt[:, :, idx].double().permute(2, 0, 1).unsqueeze(1).contiguous()
         w.requires_grad_(True)
         b = t["b"][idx].double() if "b" in t else None
         y = F.conv2d(F.pad(x, (pl, pr, pt, pb)), w, b, spec.stride, 0, spec.dilation, len(idx))
@@ -161,7 +163,12 @@ def torch_calls(spec, ops, sets, layout):
     if fam in ("dw", "conv"):
         pt, pb, pl, pr = spec.padding
         for d in ts:
-            wt = d["w"].permute(2, 0, 1).unsqueeze(1) if fam == "dw" else d["w"].permute(3, 2, 0, 1)
+            if "x" not in d:  # the bias gradient alone
+                break
+            # dW alone has no filter operand; PyTorch's call wants one for its shape.
+            w = d["w"] if "w" in d else torch.zeros(*spec.kernel, spec.C, device=DEVICE,
+                                                     dtype=d["x"].dtype)
+            wt = w.permute(2, 0, 1).unsqueeze(1) if fam == "dw" else w.permute(3, 2, 0, 1)
             d["wt"] = (wt.contiguous() if layout == "nchw"
                        else wt.contiguous(memory_format=torch.channels_last))
         if pt == pb and pl == pr:
