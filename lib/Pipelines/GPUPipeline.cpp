@@ -131,9 +131,9 @@ void addOutlining(OpPassManager &pm) {
 /// Kernels of more than this many operations (after the NVVM lowering) get
 /// LLVM -O1 instead of the requested level: the streaming tensor-core
 /// kernels (25,000-45,000), whose -O2/-O3 IR took the NVPTX backend's
-/// straight-line strength reduction 1.1 s (bench/results/
-/// 2026-12-01-compile-time.md); the others (at most ~5,000: row tiles,
-/// band kernels, im2win) keep it - at -O1 some of them spill.
+/// straight-line strength reduction 1.1 s (measured 2026-12-01); the others
+/// (at most ~5,000: row tiles, band kernels, im2win) keep it - at -O1 some
+/// of them spill.
 constexpr int64_t kLargeKernelOps = 10000;
 constexpr int kLargeKernelLLVMOptLevel = 1;
 

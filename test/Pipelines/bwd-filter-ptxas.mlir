@@ -1,4 +1,4 @@
-// The backward-filter kernels at the issue-7 benchmark sizes assemble for
+// The backward-filter kernels at the backward grid's sizes assemble for
 // sm_90 with ptxas without spilling (0 bytes of spill stores and loads):
 // the streaming kernel (3x3, f32 R = 3 and f16 R = 2, all 9 taps x 128 bits
 // in f32 registers), the split-z kernel with f16 partial sums (7x7 and

@@ -3,7 +3,7 @@
 // largest fully unrolled window (7x7) and a long non-square filter (51x5).
 // (7x7 f16 by default takes 8 x 8 row tiles of 2 channels and spills up
 // to 24 bytes at 255 registers - 1.09-1.11x faster than the no-spill 4 x 8
-// tiles on the H200, bench/results/2026-12-01-rowtile-v2.md; the no-spill
+// tiles on the H200, measured 2026-12-01; the no-spill
 // form, #dwc.row_tile<rows = 4>, is checked here; the f32 7x7 GEMV kernel is
 // requested: at batch 2 the full row in column parts is the default.)
 // REQUIRES: ptxas

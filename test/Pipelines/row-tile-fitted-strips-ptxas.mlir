@@ -2,7 +2,7 @@
 // (strips fitted to the width, 2 channels x 4 rows x 7 columns) assembles
 // for sm_90 without spilling, forward and backward data; the 4 x 8 tile it
 // replaced spilled 68 bytes at 255 registers there (its last strip half
-// idle: bench/ptxas_audit.py over the real networks' layer set). The second
+// idle: python3 bench/dwcbench ptxas-audit over the real networks' layer set). The second
 // RUN pair checks that the replaced tile, requested, still spills: the
 // audit's finding stays visible if ptxas or the emitter changes.
 // REQUIRES: ptxas

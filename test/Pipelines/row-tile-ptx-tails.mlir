@@ -4,8 +4,8 @@
 // min, LLVM turned the bound check of input column ow0 + 3 into
 // `min.u16 %rs, %x, 3; setp.eq.b16 %p, %rs, 3`, which ptxas 13.0 (-O1 and
 // above) compiles to VIMNMX's predicate output with the wrong sense:
-// columns 2, 3, 5 and 6 were wrong on the H200
-// (bench/results/2026-12-01-fuzzbug-root.md). The start is now selected by
+// columns 2, 3, 5 and 6 were wrong on the H200 (found by the GPU fuzz
+// set, python3 bench/dwcbench layers build --set fuzz). The start is now selected by
 // tile index: no 16-bit min is left in the kernel. (The 4 x 4 tile is
 // requested: a grid this small takes 2 x 2 tiles by default.)
 // RUN: dwc-opt %s --dwc-to-nvvm=format=isa | %PYTHON %S/Inputs/extract_ptx.py | FileCheck %s

@@ -1,10 +1,10 @@
-// The row-tile kernels dwc-to-nvvm selects for f16 at the issue-5/7
-// benchmark sizes assemble for sm_90 with ptxas without spilling: 3x3
+// The row-tile kernels dwc-to-nvvm selects for f16 at the forward and backward
+// grid sizes assemble for sm_90 with ptxas without spilling: 3x3
 // (4 x 4 tiles, the 9 filter vectors in registers) forward and backward
 // data, 5x5 (8 x 4 tiles of 2 channels), and 7x7 requesting
 // #dwc.row_tile<rows = 4> (4 x 8 tiles of 2 channels, 98 filter registers). (7x7 by default takes 8 x 8
-// tiles and spills 8 bytes at 255 registers, 1.09-1.11x faster than 4 x 8:
-// bench/results/2026-12-01-rowtile-v2.md; not checked here.)
+// tiles and spills 8 bytes at 255 registers, 1.09-1.11x faster than 4 x 8
+// on the H200 (measured 2026-12-01); not checked here.)
 // Row and column tails (2 x 57 x 58 x 72, 7x7, the 4 x 4 x 64-bit tile
 // requested: this small grid takes 8 x 8 x 32-bit tiles by default): the overlapping last
 // tiles keep the stores unguarded and ptxas within a few bytes of spill

@@ -332,12 +332,9 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     larger than the filter extent minus one (a negative transposed padding)
     is left to the direct kernel.
 
-    Register row tiles (`#dwc.row_tile`; chosen for filters of at most 49
-    taps, forward and backward data, f32 on grids of 4 waves of the
-    target's SMs, or below a quarter of its SMs on maps of 14+ rows with
-    filters of at most 25 taps): a
-    second kernel for short filters, where the GEMV kernel re-reads each
-    input row once per output row. A thread owns TH output rows x TM outputs
+    Register row tiles (`#dwc.row_tile`: filters of at most 49 taps,
+    forward and backward data): a second kernel for short filters, where
+    the GEMV kernel re-reads each input row once per output row. A thread owns TH output rows x TM outputs
     along the width x V channels (1-D grid, channel vectors innermost); it
     visits the TH + FH - 1 input rows of its tile in order,
     loads each row's TM + FW - 1 vectors once and feeds every output row r
@@ -349,31 +346,18 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     clamped loads replaced by
     zeros (selected as 32-bit words before they are widened: one select per
     two 16-bit channels), so all loads of a tile may be in flight together.
-    Tiles dwc-select-kernels chooses (`channels`, `rows`, `columns`; the
-    measurements are in docs/KernelSelection.md, "row tile / GEMV"): up to
-    9 taps 4 channels (64 bits) x TH = 4 x TM = 4; 10 to 25 taps 2 channels
-    (32 bits) x 8 x 4 and 26 to 49 taps 2 channels x 8 x 8: half the filter
-    registers buy taller and wider tiles, which load and widen each input
-    word for more FMAs - the kernel is issue-bound; grids of fewer than 4
-    waves of the target's SMs with those tiles take the short-filter tile
-    instead (4 x 4, 4 channels where C allows: more threads for small
-    problems). A row or
-    column the tile does not divide ends with a tile moved back to the
-    image's edge (overlapping its neighbour, no guarded stores). f32 (no
-    widening): 3x3 and 7x7 2 channels x 4 x 8, 5x5 1 channel x 8 x 8;
-    small grids keep the GEMV kernel (3x3: grids under one wave). 16-bit
-    10 to 25 taps on maps of 15-56 rows: 4 x 4 (up to 28 rows) or 8 x 4
-    tiles of 32 bits with `min_blocks_per_sm = 2` (a `dwc.min_blocks_per_sm`
-    marker on the first store, nvvm.minctasm on the outlined kernel: ptxas
-    fits two 256-thread blocks per SM). Batch-1 grids: one output per
-    thread (16-bit, up to 25 taps; f32 3x3: 1 x 2).
+    A row or column the tile does not divide ends with a tile moved back
+    to the image's edge (overlapping its neighbour, no guarded stores).
+    `min_blocks_per_sm` becomes a `dwc.min_blocks_per_sm` marker on the
+    first store (nvvm.minctasm on the outlined kernel); `loads_first`
+    loads the tile's whole window before its first FMA under an explicit
+    register budget. Which tile each shape gets: docs/KernelSelection.md
+    (row tile).
 
-    Planes in shared memory (`#dwc.plane`, chosen by dwc-select-kernels
-    for f32 7x7 and 16-bit 5x5 filters on small maps, else on request: a partial
-    `#dwc.plane<>` is completed; filters of at most 49
-    taps, forward and backward data): for small maps, where the row tiles
-    re-read a 7x7 filter's halo per tile and widen each 16-bit load for few
-    FMAs. A block (1-D grid over images x row bands x channel groups) copies
+    Planes in shared memory (`#dwc.plane`: filters of at most 49 taps,
+    forward and backward data, and strided forward ops): for small maps,
+    where the row tiles re-read a 7x7 filter's halo per tile and widen each
+    16-bit load for few FMAs. A block (1-D grid over images x row bands x channel groups) copies
     its band's input rows with the zero halo into a shared f32 plane once
     (up to 128-bit loads, clamped and zeroed in the halo, widened; rows
     padded against bank conflicts), one barrier, then each thread computes
@@ -382,10 +366,9 @@ def ConvertDwcToGPUGemv : Pass<"convert-dwc-to-gpu-gemv", "mlir::ModuleOp"> {
     Tails: the last band and tile are moved back to the edge (overlapping,
     same values stored).
 
-    Full rows (`#dwc.full_row`, kernel `<func>_full_row`; chosen by
-    dwc-select-kernels for filters larger than the map, else on request):
-    a thread computes one whole output row of `channels` channels; its
-    filter rows are a loop over the input rows the window covers (bounds
+    Full rows (`#dwc.full_row`, kernel `<func>_full_row`; filters larger
+    than the map): a thread computes one whole output row of `channels`
+    channels; its filter rows are a loop over the input rows the window covers (bounds
     from the output row: no padding row is visited, `unroll` rows per
     step, rows past the window zeroed) and the (input column, output
     column) pairs whose tap lies in the filter are unrolled at compile

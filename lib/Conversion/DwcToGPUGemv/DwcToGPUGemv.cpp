@@ -418,8 +418,8 @@ struct RowTileKernel : GemvFamilyKernel {
 /// tile index, not min(t * T, O - T): LLVM folds a bound check on a
 /// min-clamped start into `min == bound`, which ptxas 13.0 miscompiles in
 /// 16-bit form (min.u16 + setp.eq.b16: VIMNMX's predicate output with the
-/// wrong sense; wrong columns at 3 x 4 x 6 x 72 f16,
-/// bench/results/2026-12-01-fuzzbug-root.md).
+/// wrong sense; wrong columns at 3 x 4 x 6 x 72 f16 on the H200, found by
+/// the GPU fuzz set).
 Value RowTileKernel::tileStart(Emitter &e, Value t, int64_t tiles,
                                int64_t size, int64_t extent) {
   Value start = e.mul(t, size);

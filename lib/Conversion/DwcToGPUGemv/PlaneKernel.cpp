@@ -54,7 +54,7 @@ struct PlaneKernel : GemvFamilyKernel {
 /// tile is moved back to end at the edge (it overlaps its neighbour and
 /// stores the same values; no guarded stores). Selected by tile index, as
 /// in the row-tile kernel (a min-clamped start trips a ptxas 13.0 16-bit
-/// miscompile, bench/results/2026-12-01-fuzzbug-root.md).
+/// miscompile, see RowTileKernel::tileStart).
 Value tileStart(Emitter &e, Value t, int64_t tiles, int64_t size,
                 int64_t extent) {
   Value start = e.mul(t, size);

@@ -355,8 +355,7 @@ int64_t tapsValues(const Dims &d, int64_t vector, int64_t columns,
 }
 
 /// The taps kernel's band where it is chosen without a request (the
-/// classes it was measured faster on, bench/results/
-/// stride-2026-12-02-s16dw-sweep1.md and -s17dw-sweep.md;
+/// classes it was measured faster on in the H200 sweeps of 2026-12-02;
 /// docs/KernelSelection.md):
 ///  - f32 3 x 3 with C < 256 on maps of 56+ rows: 2 columns x 16 rows in
 ///    blocks of at most 128 threads with prefetch (C < 64), else 2 x 32;

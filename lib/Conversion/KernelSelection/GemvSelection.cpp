@@ -36,10 +36,12 @@ Sizes sizesOf(Operation *op) {
                out.getElementType(), sh, sw};
 }
 
-/// The tensor-core families (selected before this one) take the f16/bf16
-/// ops of filters at least 9 taps wide with C % 8 == 0: this family leaves
-/// them those unless its configuration is requested or the op is fused
-/// (the tensor-core kernels emit no prologue or epilogue).
+/// The tensor-core families (mma_stream, mma_band / mma_ring), ahead of this
+/// one in dwc-select-kernels' priority order, take the f16/bf16 ops of
+/// filters at least 9 taps wide with C % 8 == 0: this family leaves them
+/// those unless its configuration is requested (a partial #dwc.gemv<> or
+/// #dwc.row_tile<> sends one here) or the op is fused (the tensor-core
+/// kernels emit no prologue or epilogue).
 constexpr int64_t kTensorCoreMinFilterWidth = 9;
 bool tensorCoresTake(Operation *op, const Sizes &s) {
   auto conv = dyn_cast<DepthwiseConv2DOp>(op);
@@ -248,7 +250,7 @@ bool loadsFirstFits(const Sizes &s, int64_t V, int64_t TH, int64_t TM) {
 /// multiple of the strip leaves a last strip partly idle, and its second
 /// copy of the column loop pushed the 4 x 8 x 64-bit tile over 255
 /// registers on 28-wide maps (ptxas sm_90: 68-80 bytes spilled, the only
-/// f32 spills of the real networks' layer set, bench/ptxas_audit.py); 4 x 7
+/// f32 spills of the real networks' layer set, dwcbench ptxas-audit); 4 x 7
 /// takes 179 registers and no spill, the same threads and at most the work.
 bool fittedF32Strips(const Sizes &s, int64_t &TM) {
   if (!s.elem.isF32() || s.FH * s.FW < kWideStripMinTaps)

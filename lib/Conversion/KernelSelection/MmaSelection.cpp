@@ -21,10 +21,10 @@ using namespace mlir::dwc;
 
 namespace {
 /// Narrower filters are faster on the CUDA-core kernels (measured: the GEMV
-/// kernel up to FW = 7, the ring kernel from FW = 9,
-/// bench/results/2026-11-30-fwd16-v3.md; the real-network 3x3-7x7 layers
+/// kernel up to FW = 7, the ring kernel from FW = 9, on the H200's forward
+/// grid, 2026-11-30; the real-network 3x3-7x7 layers
 /// at batch 32 / 64 run 1.1-5x slower on either tensor-core kernel,
-/// docs/KernelSelection.md, "tensor-core band / fragments").
+/// docs/KernelSelection.md, "tensor-core band and fragments").
 constexpr int64_t kMinFilterWidth = 9;
 /// Shared memory the band and fragment rings may take per block (two-row
 /// band blocks on sm_90: all of the target's).
@@ -40,8 +40,8 @@ std::string opIneligibility(Operation *op, bool given) {
   return why;
 }
 
-/// The band configuration measured best per shape on sm_90
-/// (bench/results/2026-11-30-fwd16-rows.md), used on sm_90 where the ring
+/// The band configuration measured best per shape on sm_90 (H200,
+/// 2026-11-30: 1.0-1.22x the fixed default), used on sm_90 where the ring
 /// without filter pairs fits the budget; elsewhere one row of 16 channels
 /// per warp, filter pairs, two barriers. `budget`: the shared memory the
 /// rows and the barrier may take.

@@ -3,7 +3,7 @@
 // Which wide-filter f16/bf16 convolutions take the streaming kernel and
 // its operand, loop order, rows, prefetch distance, workspace, filter
 // placement, grid split and occupancy hint (evidence: docs/KernelSelection.md,
-// "streaming tensor-core kernel"; bench/results/2026-11-30-fwd16-*.md).
+// "streaming tensor-core kernel").
 //
 //===----------------------------------------------------------------------===//
 

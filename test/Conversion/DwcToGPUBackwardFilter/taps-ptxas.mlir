@@ -5,7 +5,7 @@
 // 56 x 56 x 144 3x3 f32 (2 x 32 bands), 28 x 28 x 192 3x3 f32 (2 x 28,
 // prefetch), 28 x 28 x 240 5x5 f32 (2 x 28: 238 registers), a 5 x 13 f32
 // filter on 7 x 7 maps (64-bit vectors), the slice reduction's two levels,
-// and the s17 classes: 112 x 112 x 32 3x3 f32 (2 x 16 in 128-thread blocks,
+// and the layer-set classes: 112 x 112 x 32 3x3 f32 (2 x 16 in 128-thread blocks,
 // prefetch: 168 registers), 14 x 14 x 384 3x3 f16 (2 x 16, 128 threads,
 // prefetch), 14 x 14 x 384 3x3 f32 (4 steps per loop iteration), 28 x 28 x
 // 240 5x5 f16 and 28 x 28 x 192 3x3 f16 (4 x 16, prefetch). (14 x 14 x 480

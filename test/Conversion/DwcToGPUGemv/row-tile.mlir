@@ -216,7 +216,7 @@ func.func @f16_5x5_small_grid_c6(%x: memref<256x14x14x6xf16>, %w: memref<5x5x6xf
 // thread-range guard of the grid. The moved start is selected by tile
 // index (14 of 0..14), not clamped with a min: ptxas 13.0 miscompiles the
 // 16-bit min + equality test LLVM makes of a bound check on a clamped
-// start (the fuzzbug configuration, bench/results/2026-12-01-fuzzbug-root.md).
+// start (a configuration the GPU fuzz set found wrong on the H200).
 // CHECK-LABEL: func @f16_7x7_tails
 // CHECK: scf.if
 // CHECK-NOT: arith.minsi

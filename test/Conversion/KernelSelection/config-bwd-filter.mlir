@@ -350,8 +350,7 @@ func.func @taps(%a: memref<64x112x112x32xf32>, %b: memref<64x56x56x144xf32>, %c:
 
 // -----
 
-// The taps classes of the s17 sweep (bench/results/
-// stride-2026-12-02-s17dw-sweep.md): f32 3 x 3 on 14-row maps with 256 <=
+// The taps classes of the backward-filter sweep on the H200 (2026-12-02): f32 3 x 3 on 14-row maps with 256 <=
 // C < 512: 2 x 16 (clamped to 14 rows), 4 steps per loop iteration (C =
 // 576 and 7-row maps keep streaming); 16-bit 3 x 3 on 14-row maps with
 // C in [384, 480]: 2 x 16 in 128-thread blocks with prefetch (C = 288:

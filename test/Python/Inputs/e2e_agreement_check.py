@@ -1,6 +1,6 @@
-"""CPU check of bench/torch_e2e.py's model agreement: dwc against stock,
-each against the model in float64, and stock against itself with other
-cuDNN algorithms. A copy of the model stands in for the converted one (no
+"""CPU check of the whole-network benchmark's model agreement
+(bench/dwcbench/networks.py): dwc against stock, each against the model in
+float64, and stock against itself with other cuDNN algorithms. A copy of the model stands in for the converted one (no
 GPU here); --perturb scales one depthwise filter of that copy by 1 + 1e-3,
 so its logits and gradients move further from float64 than stock's and the
 check must say so."""
@@ -16,8 +16,8 @@ ap.add_argument("--src", required=True)
 ap.add_argument("--perturb", action="store_true")
 args = ap.parse_args()
 sys.path.insert(0, os.path.join(args.src, "bench"))
-import torch_e2e  # noqa: E402
-import torch_e2e_report  # noqa: E402
+from dwcbench import networks  # noqa: E402
+from dwcbench import networks_report  # noqa: E402
 
 torch.manual_seed(0)
 stock = torch.nn.Sequential(
@@ -32,8 +32,8 @@ x = torch.randn(8, 3, 13, 11)
 target = torch.randint(0, 10, (8,))
 rows = []
 for train in (False, True):
-    logit, gerr, worst, gall, vs = torch_e2e._agreement(stock, ours, x, target, None, train)
-    ok = torch_e2e.as_accurate_as_stock(vs, 1e-6)
+    logit, gerr, worst, gall, vs = networks._agreement(stock, ours, x, target, None, train)
+    ok = networks.as_accurate_as_stock(vs, 1e-6)
     mode = "train" if train else "inference"
     print("%s %s: dwc vs stock %.1e, stock vs f64 %.1e, dwc vs f64 %.1e, other algorithms %.1e"
           % ("PASS" if ok else "FAIL", mode, logit, vs["stock"]["logits"], vs["dwc"]["logits"],
@@ -43,11 +43,11 @@ for train in (False, True):
     rows.append(dict(section="models", model="tiny", dtype="f32", mode=mode, batch=8,
                      logits_rel_err=logit, grad_rel_err=gerr, grad_rel_err_all=gall,
                      vs_f64=vs, as_accurate_as_stock=ok))
-print(torch_e2e_report.agreement(rows))
+print(networks_report.agreement(rows))
 print("as accurate as float64 allows: %s" % all(r["as_accurate_as_stock"] for r in rows))
 
 # The eager-noise control: stock against an unconverted copy, timed as a
 # row's two sides are (here on the CPU clock).
-ctl = torch_e2e.control_row(stock, [x], target, None, True, rounds=2)
+ctl = networks.control_row(stock, [x], target, None, True, rounds=2)
 print("control keys %s, positive %s" % (sorted(ctl), ctl["control_speedup"] > 0
                                         and ctl["control_paired"] > 0))

@@ -10,7 +10,7 @@ of test/Integration/CPU/Inputs/check_ops.py, called as dwc_torch's C++
 extension calls the entry point: (x, dy) -> dx, NHWC.
 
 Then the references: the GPU check's float64 reference
-(bench/torch_e2e.py pool_reference) and dwc_torch's PyTorch fallback
+(bench/dwcbench/networks.py pool_reference) and dwc_torch's PyTorch fallback
 (ops.py) must agree with the same oracle, and must hand PyTorch's
 avg_pool2d_backward contiguous tensors when the windows are padded (its
 channels_last CUDA kernel ignores the padding, pytorch/pytorch#188344: the
@@ -142,7 +142,7 @@ def check_references(cases):
     """pool_reference (the GPU check's) and the PyTorch fallback of the
     dwc:: op on the same data, channels_last inputs as the models have."""
     import torch
-    import torch_e2e
+    from dwcbench import networks
     import dwc_torch.ops  # noqa: F401  (registers torch.ops.dwc)
     failed = 0
     for s, c in zip(SPECS, cases):
@@ -154,7 +154,7 @@ def check_references(cases):
                 s.count_include_pad)
         rec = AvgPoolBackwardLayouts()
         with rec.mode:  # (the mode sees aten calls of Python code only)
-            _, dx_ref = torch_e2e.pool_reference(s, x, gy)
+            _, dx_ref = networks.pool_reference(s, x, gy)
             dx_fb = dwc_torch.ops._pool_bwd(x, gy, *args)
         dx_op = torch.ops.dwc.pool2d_backward(x, gy, *args)
         padded = s.kind == "avg" and any(s.padding)

@@ -978,7 +978,7 @@ def family(name, rng, count=0):
         return [
             dw_case(rng, "rt_f16_3x3_bias", "f16", 2, 7, 9, 8, 3, 3, pad=(1, 1, 1, 1), bias=True),
             # Right padding beyond the filter (OW = 9 > W = 6): found wrong
-            # on the H200 by bench/gpu_fuzz.sh.
+            # on the H200 by the GPU fuzz set (bench/dwcbench, layers set fuzz).
             dw_case(rng, "rt_bf16_wide_right_pad", "bf16", 3, 4, 6, 72, 3, 3, pad=(1, 1, 1, 4), bias=True),
             dw_case(rng, "rt_f32_wide_right_pad", "f32", 1, 5, 6, 8, 3, 3, pad=(1, 1, 1, 4)),
             dw_case(rng, "rt_bf16_asym", "bf16", 1, 11, 6, 12, 3, 2, pad=(2, 0, 0, 1)),
