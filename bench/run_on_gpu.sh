@@ -6,6 +6,7 @@
 #
 #   bench/run_on_gpu.sh layers|pool|conv [run flags: --label, --only, --baseline DIR, ...]
 #   bench/run_on_gpu.sh networks [networks run flags]   (kernels of `networks prepare`)
+#   bench/run_on_gpu.sh fusion [fusion run flags]       (kernels of `fusion prepare`)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,6 +20,12 @@ BLOG="$OUT/build.log"
   echo "== $(date -u +%FT%TZ) run_on_gpu.sh $TOPIC $*"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv 2>&1
 } >>"$BLOG"
+if [ "$TOPIC" = fusion ]; then
+  python3 -c "import timm" 2>/dev/null || python3 -m pip install -q --no-deps .carry/wheels/timm-*.whl
+  python3 bench/dwcbench fusion run --kernels .carry/fusion --out "$OUT/fusion.jsonl" "$@" 2>&1 |
+    tee "$OUT/run.log" | tail -60
+  exit "${PIPESTATUS[0]}"
+fi
 if [ "$TOPIC" = networks ]; then
   python3 bench/dwcbench networks run --kernels .carry/networks --out "$OUT" "$@" 2>&1 |
     tee "$OUT/run.log" | tail -60

@@ -4,6 +4,7 @@
   pool     max / average pooling and global average pooling
   conv     dense conv2d
   networks whole networks through dwc_torch (and exported through MLIR)
+  fusion   fused depthwise layers (BatchNorm / activation neighbours) and their networks
 
 each with `list` and `build` (here, with MLIR) and `run` (on the GPU
 machine: bench/run_on_gpu.sh calls it); `layers report` composes the
@@ -83,6 +84,9 @@ def main(argv=None):
     n.add_argument("action", choices=("prepare", "run", "report", "profile", "exported",
                                       "exported-cpu"))
     n.add_argument("rest", nargs=argparse.REMAINDER)
+    f = sub.add_parser("fusion", help="fused depthwise layers and the networks that have them "
+                       "(python3 bench/dwcbench fusion {prepare,run} -h)")
+    f.add_argument("rest", nargs=argparse.REMAINDER)
     p = sub.add_parser("ptxas-audit", help="ptxas -v over a folder of layer MLIR")
     p.add_argument("dir")
     p.add_argument("--chip", default="sm_90")
@@ -113,6 +117,9 @@ def main(argv=None):
                "exported-cpu": "exported_cpu"}[a.action]
         rest = ([a.action] if a.action in ("prepare", "run") else []) + a.rest
         return import_module("dwcbench." + mod).main(rest)
+    if a.topic == "fusion":
+        from .fusion import main as fusion_main
+        return fusion_main(a.rest)
     if a.topic == "ptxas-audit":
         from .ptx import ptxas_audit
         return ptxas_audit(a)

@@ -4,13 +4,12 @@ Here (the machine with MLIR), compile every kernel the GPU run needs (the
 fused forwards of each network's depthwise layers, the plain ones, and the
 odd shapes of the correctness check):
 
-    PYTHONPATH=python python3 bench/fused_networks.py prepare \\
-        --aot build/bin/dwc-aot --out .carry/fused
+    python3 bench/dwcbench fusion prepare --aot build/bin/dwc-aot --out .carry/fusion
 
-There (the GPU machine), with .carry/fused carried:
+There (the GPU machine), with .carry/fusion carried (and a timm wheel in
+.carry/wheels where the machine has no timm):
 
-    PYTHONPATH=python python3 bench/fused_networks.py run --kernels .carry/fused \\
-        --out $OUT/fused.jsonl [--sections correctness,layers,eager,compile]
+    bench/run_on_gpu.sh fusion [--sections correctness,layers,eager,compile]
 
 Sections (JSON lines as they finish):
   correctness  fused kernels on odd shapes (C not a multiple of 8, stride 2,
@@ -36,8 +35,7 @@ import statistics
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+from . import ROOT  # noqa: F401  (puts python/ on the import path)
 
 MODELS = ("mobilenetv2_100", "efficientnet_b0", "mobilenetv3_large_100", "mnasnet_100")
 DTYPES = ("f16", "f32")
@@ -402,8 +400,8 @@ def run(args):
         res.add(section="timing", name=section, seconds=round(time.time() - t0, 1))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="dwcbench fusion", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("--aot", required=True)
@@ -420,9 +418,6 @@ def main():
     r.add_argument("--dtypes", default=",".join(DTYPES))
     r.add_argument("--batches", default="64,1")
     r.add_argument("--sections", default="correctness,layers,eager")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     prepare(args) if args.cmd == "prepare" else run(args)
-
-
-if __name__ == "__main__":
-    main()
+    return 0
