@@ -410,32 +410,19 @@ def check_compiled_training(res, m, ref, x):
 def check_autocast_training(res, m, ref, x):
     """Training under autocast through a module's plan: the op takes the f32
     master weight (the 'master_weight' counter rises), the weight's
-    gradient is f32 and agrees with PyTorch's autocast gradients, and the
-    earlier path (set_lean_autocast(False): weight cast, dW rounded to 16
-    bits) agrees too."""
+    gradient is f32 and agrees with PyTorch's autocast gradients."""
     import torch
     import dwc_torch
-    from dwc_torch.extension import loaded_extension
-    ext = loaded_extension()
     gy = torch.randn_like(ref(x))
-
-    def grads(mod, lean):
-        ext.set_lean_autocast(lean)
-        try:
-            return autocast_grads(mod, mod, x, gy)
-        finally:
-            ext.set_lean_autocast(True)
-    want = grads(ref, True)
-    for lean in (True, False):
-        before = dwc_torch.stats()
-        got = grads(m, lean)
-        torch.cuda.synchronize()
-        masters = dwc_torch.stats()["master_weight"] - before["master_weight"]
-        e = max(rel_err(a, b) for a, b in zip(got, want))
-        res.add(section="correctness", op="autocast_train", lean=lean, rel_err=e,
-                master_weight_calls=masters, weight_grad_dtype=str(got[2].dtype),
-                ok=bool(e <= 1e-2 and got[2].dtype == torch.float32 and
-                        (masters == 1) == lean))
+    want = autocast_grads(ref, ref, x, gy)
+    before = dwc_torch.stats()
+    got = autocast_grads(m, m, x, gy)
+    torch.cuda.synchronize()
+    masters = dwc_torch.stats()["master_weight"] - before["master_weight"]
+    e = max(rel_err(a, b) for a, b in zip(got, want))
+    res.add(section="correctness", op="autocast_train", rel_err=e,
+            master_weight_calls=masters, weight_grad_dtype=str(got[2].dtype),
+            ok=bool(e <= 1e-2 and got[2].dtype == torch.float32 and masters == 1))
 
 
 def check_trusted_paths(res):
@@ -677,13 +664,7 @@ def section_overhead(res, graphs=True):
                 "torch_no_grad": (_host_us(lambda: stock(x), L), _gpu_ms(lambda: stock(x))),
                 "identity_modules": (_host_us(lambda: idle(x), L), 0.0)}
     xg = x.clone().requires_grad_(True)
-    from dwc_torch.extension import load_extension
-    ext = load_extension()
     rows["module_grad"] = (_host_us(lambda: ours(xg), L), _gpu_ms(lambda: ours(xg)))
-    ext.set_light_autograd_node(False)  # the earlier autograd::Function node
-    rows["module_grad_function_node"] = (_host_us(lambda: ours(xg), L),
-                                         _gpu_ms(lambda: ours(xg)))
-    ext.set_light_autograd_node(True)
     rows["torch_grad"] = (_host_us(lambda: stock(xg), L), _gpu_ms(lambda: stock(xg)))
     with torch.no_grad(), torch.autocast("cuda", dtype=torch.float16):
         rows["module_autocast_f16"] = (_host_us(lambda: ours(x), L), _gpu_ms(lambda: ours(x)))
@@ -692,11 +673,6 @@ def section_overhead(res, graphs=True):
     for k, (h, g) in rows.items():
         res.add(section="overhead", variant=k, host_us_per_call=round(h, 2),
                 gpu_ms_per_chain=round(g, 4), chain=c, dwc_kernels_used=used)
-    from dwc_torch import kernels
-    probe = ext.probe_hot_path(plan, x, w, b, 400,
-                               kernels.checked_entry(chain_specs()[0], "fwd") or 0)
-    res.add(section="overhead_probe", layer="1x32x14x14 3x3 f32 bias", calls=400,
-            **{k: (round(v, 1) if isinstance(v, float) else v) for k, v in probe.items()})
     if graphs:
         section_graph(res, ours, x)
         section_graph_train(res, ours, x)

@@ -41,7 +41,7 @@ import time
 
 from . import networks as E  # noqa: E402
 from .profiler import *  # noqa: E402,F401,F403
-from .profiler import _diff, _old_casts, _scope_layers  # noqa: E402
+from .profiler import _diff, _scope_layers  # noqa: E402
 
 
 def _tuned_side(res, name, dt, stock, xs, amp):
@@ -73,18 +73,6 @@ def _tuned_side(res, name, dt, stock, xs, amp):
     return m
 
 
-def _with_old_casts(label, fn):
-    """fn() with the old autocast path for the side `dwc_v5`."""
-    from dwc_torch.extension import loaded_extension
-    if label != "dwc_v5":
-        return fn()
-    loaded_extension().set_lean_autocast(False)
-    try:
-        return fn()
-    finally:
-        loaded_extension().set_lean_autocast(True)
-
-
 def _agreement_row(res, name, dt, models, xs, target, amp):
     """Logits and gradients of each converted side vs stock (before any
     step), with the extension's counters of the check: which kernels ran."""
@@ -95,8 +83,7 @@ def _agreement_row(res, name, dt, models, xs, target, amp):
         if k == "stock":
             continue
         before = dwc_torch.stats()
-        lg, ge, worst, gall = _with_old_casts(
-            k, lambda: E._agreement(stock, m, xs[0], target, amp, True))
+        lg, ge, worst, gall = E._agreement(stock, m, xs[0], target, amp, True)
         after = dwc_torch.stats()
         agree[k] = {"logits_rel_err": lg, "grad_rel_err": ge, "worst_grad": worst,
                     "grad_rel_err_all": gall,
@@ -110,7 +97,7 @@ def _graph_timing(args, models, xs, target, amp):
     if not args.graphs:
         return {"skipped": "not asked for (--graphs)"}
     try:
-        gsteps = {k: _with_old_casts(k, lambda: E.graph_step(m, xs[0], target, amp, True))
+        gsteps = {k: E.graph_step(m, xs[0], target, amp, True)
                   for k, m in models.items()}
         return graph_summary(time_burst(gsteps, args.rounds, 5))
     except Exception as e:  # report, do not hide
@@ -180,16 +167,12 @@ def run_config(res, name, dt, args, tuned):
     target = torch.randint(0, 1000, (batch,), device="cuda")
     models = {"stock": stock,
               "dwc": dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)}
-    if amp is not None:
-        models["dwc_v5"] = dwc_torch.convert(copy.deepcopy(stock), tune=False, verbose=False)
     dw_names = [n for n, m in stock.named_modules() if isinstance(m, torch.nn.Conv2d) and
                 m.groups > 1 and m.groups == m.in_channels]
     if tuned:
         models["tuned"] = _tuned_side(res, name, dt, stock, xs, amp)
     _agreement_row(res, name, dt, models, xs, target, amp)
     steps = {k: make_step(m, xs, target, amp) for k, m in models.items()}
-    if "dwc_v5" in steps:
-        steps["dwc_v5"] = _old_casts(steps["dwc_v5"])
     for f in steps.values():  # warm-up (cuDNN's benchmark, kernel loading)
         for _ in range(4):
             f()

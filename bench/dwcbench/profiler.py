@@ -240,18 +240,3 @@ def _diff(a, b, key, floor):
         if abs(va - vb) >= floor:
             out.append((n[:140], round(va, 4), round(vb, 4), round(vb - va, 4)))
     return sorted(out, key=lambda r: -abs(r[3]))
-
-
-def _old_casts(step):
-    """The step with the extension's earlier autocast path (weight cast,
-    cast + re-layout in two kernels, dW rounded to 16 bits and cast back)."""
-    from dwc_torch.extension import loaded_extension
-    ext = loaded_extension()
-
-    def run():
-        ext.set_lean_autocast(False)
-        try:
-            step()
-        finally:
-            ext.set_lean_autocast(True)
-    return run
