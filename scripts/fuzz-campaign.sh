@@ -8,6 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 scale=${2:-1}
 fuzz=test/Fuzz/Inputs
 log=$(mktemp)
@@ -28,9 +29,11 @@ for seed in 1 2 3 4 5; do
   run env DWC_CUDA_DRIVER="$tmp/driver.so" "$tmp/runtime" "$tmp/driver.so" $seed 20000
 done
 if [ -x /usr/local/cuda/bin/ptxas ]; then
-  run python3 $fuzz/fuzz_aot_options.py --dwc-aot "$build/bin/dwc-aot" \
-    --input test/AOT/Inputs/dwc.mlir --input test/Pipelines/Inputs/dw3x3-f16.mlir \
-    --out "$tmp/x.o" --count $((300 * scale)) --seed 7
+  # (In the scratch folder: --header=<hostile value> writes where it runs.)
+  root=$PWD
+  (cd "$tmp" && run python3 "$root/$fuzz/fuzz_aot_options.py" --dwc-aot "$build/bin/dwc-aot" \
+    --input "$root/test/AOT/Inputs/dwc.mlir" --input "$root/test/Pipelines/Inputs/dw3x3-f16.mlir" \
+    --out "$tmp/x.o" --count $((300 * scale)) --seed 7)
 fi
 rm -rf "$tmp"
 awk '/^fuzz /{n+=$5; c+=$7; h+=$9; s+=$11}
