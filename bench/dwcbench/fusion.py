@@ -32,7 +32,6 @@ import copy
 import json
 import os
 import statistics
-import sys
 import time
 
 from . import ROOT  # noqa: F401  (puts python/ on the import path)
@@ -113,18 +112,9 @@ def _poison():
 
 
 def _event_ms(fn, reps=30, warm=5):
-    import torch
-    for _ in range(warm):
-        fn()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
+    """Median CUDA-event time of fn (the networks topic's timer)."""
+    from .networks import _gpu_ms
+    return _gpu_ms(fn, reps, warm)
 
 
 def section_correctness(res):
@@ -269,17 +259,9 @@ def _step(model, xs, amp):
 
 
 def _graph_replay(step):
-    import torch
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            step()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        step()
-    return g.replay
+    """The replay of `step` captured in a CUDA graph (convert's capture)."""
+    from dwc_torch.converter import _captured
+    return _captured(step, False, None).replay
 
 
 def _logits_error(model, ref64, x, amp):
@@ -300,7 +282,6 @@ def _inputs(batch, tdt, count):
 def _models(name, dt):
     """stock, dwc (converted and fused) and the float64 reference."""
     import torch
-    import dwc_torch
     torch.manual_seed(0)
     stock = create_model(name).cuda().eval().to(memory_format=torch.channels_last)
     for m in stock.modules():  # statistics off the identity, as a trained net has
