@@ -23,54 +23,34 @@ using namespace mlir::dwc;
 
 namespace {
 
-struct FoldActivationIntoPool : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// ReLU/ReLU6 of the tensor result of an OpTy (dwc.pool2d, or
+/// dwc.depthwise_conv2d: ReLU and ReLU6 commute with the rounding to the
+/// element type, so the fused op computes what the pair did) -> its
+/// `activation` epilogue.
+template <typename OpTy>
+struct FoldActivationIntoResult : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern<linalg::GenericOp>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp g,
                                 PatternRewriter &rewriter) const override {
     std::optional<Activation> act = matchElementwiseActivation(g);
     if (!act)
       return rewriter.notifyMatchFailure(g, "not an elementwise ReLU/ReLU6");
-    auto pool = g.getDpsInputs()[0].getDefiningOp<Pool2DOp>();
-    if (!pool || !pool.getResult())
-      return rewriter.notifyMatchFailure(g, "input is not a tensor dwc.pool2d");
-    if (pool.getActivation())
-      return rewriter.notifyMatchFailure(g, "pool already has an activation");
-    if (!pool.getResult().hasOneUse())
-      return rewriter.notifyMatchFailure(g, "pooled tensor has other uses");
-    rewriter.modifyOpInPlace(pool, [&] {
-      pool.setActivationAttr(ActivationAttr::get(getContext(), *act));
-    });
-    rewriter.replaceOp(g, pool.getResult());
-    return success();
-  }
-};
-
-/// ReLU/ReLU6 of a depthwise convolution's result -> its epilogue. (ReLU
-/// and ReLU6 commute with the rounding to the element type, so the fused
-/// op computes what the pair did.) Left to dwc-fuse-conv-pool: an
-/// activation whose only user is a pooling.
-struct FoldActivationIntoConv : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(linalg::GenericOp g,
-                                PatternRewriter &rewriter) const override {
-    std::optional<Activation> act = matchElementwiseActivation(g);
-    if (!act)
-      return rewriter.notifyMatchFailure(g, "not an elementwise ReLU/ReLU6");
-    auto conv = g.getDpsInputs()[0].getDefiningOp<DepthwiseConv2DOp>();
-    if (!conv || !conv.getResult())
-      return rewriter.notifyMatchFailure(g, "input is not a tensor depthwise conv");
-    if (conv.getActivation())
-      return rewriter.notifyMatchFailure(g, "conv already has an activation");
-    if (!conv.getResult().hasOneUse())
-      return rewriter.notifyMatchFailure(g, "conv result has other uses");
-    if (g->hasOneUse() && isa<Pool2DOp>(*g->getUsers().begin()))
+    auto op = g.getDpsInputs()[0].template getDefiningOp<OpTy>();
+    if (!op || !op.getResult())
+      return rewriter.notifyMatchFailure(g, "input is not a tensor-form op");
+    if (op.getActivation())
+      return rewriter.notifyMatchFailure(g, "op already has an activation");
+    if (!op.getResult().hasOneUse())
+      return rewriter.notifyMatchFailure(g, "op result has other uses");
+    // A convolution's activation pooled next is dwc-fuse-conv-pool's.
+    if (isa<DepthwiseConv2DOp>(op.getOperation()) && g->hasOneUse() &&
+        isa<Pool2DOp>(*g->getUsers().begin()))
       return rewriter.notifyMatchFailure(g, "pooled next (dwc-fuse-conv-pool)");
-    rewriter.modifyOpInPlace(conv, [&] {
-      conv.setActivationAttr(ActivationAttr::get(getContext(), *act));
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setActivationAttr(ActivationAttr::get(this->getContext(), *act));
     });
-    rewriter.replaceOp(g, conv.getResult());
+    rewriter.replaceOp(g, op.getResult());
     return success();
   }
 };
@@ -104,7 +84,8 @@ struct DwcFuseActivationPass
     : dwc::impl::DwcFuseActivationBase<DwcFuseActivationPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldActivationIntoPool, FoldActivationIntoConv,
+    patterns.add<FoldActivationIntoResult<Pool2DOp>,
+                 FoldActivationIntoResult<DepthwiseConv2DOp>,
                  FoldActivationIntoConvInput>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
