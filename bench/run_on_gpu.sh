@@ -7,6 +7,7 @@
 #   bench/run_on_gpu.sh layers|pool|conv [run flags: --label, --only, --baseline DIR, ...]
 #   bench/run_on_gpu.sh networks [networks run flags]   (kernels of `networks prepare`)
 #   bench/run_on_gpu.sh fusion [fusion run flags]       (kernels of `fusion prepare`)
+#   bench/run_on_gpu.sh fusion-sweep [flags]            (kernels of `fusion-sweep prepare`)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -24,6 +25,13 @@ if [ "$TOPIC" = fusion ]; then
   python3 -c "import timm" 2>/dev/null || python3 -m pip install -q --no-deps .carry/wheels/timm-*.whl
   python3 bench/dwcbench fusion run --kernels .carry/fusion --out "$OUT/fusion.jsonl" "$@" 2>&1 |
     tee "$OUT/run.log" | tail -60
+  exit "${PIPESTATUS[0]}"
+fi
+if [ "$TOPIC" = fusion-sweep ]; then
+  sh runtime/build.sh "$WORK/rt" >>"$BLOG" 2>&1 ||
+    { echo "run_on_gpu.sh: runtime/build.sh failed (see $BLOG)" >&2; exit 2; }
+  python3 bench/dwcbench fusion-sweep run --runtime-lib "$WORK/rt/libdwc_runtime.so" \
+    --work "$WORK" --out "$OUT/fusion-sweep.jsonl" "$@" 2>&1 | tee "$OUT/run.log" | tail -80
   exit "${PIPESTATUS[0]}"
 fi
 if [ "$TOPIC" = networks ]; then

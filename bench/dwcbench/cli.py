@@ -5,6 +5,7 @@
   conv     dense conv2d
   networks whole networks through dwc_torch (and exported through MLIR)
   fusion   fused depthwise layers (BatchNorm / activation neighbours) and their networks
+  fusion-sweep  the fused layers under each candidate kernel configuration
 
 each with `list` and `build` (here, with MLIR) and `run` (on the GPU
 machine: bench/run_on_gpu.sh calls it); `layers report` composes the
@@ -87,6 +88,9 @@ def main(argv=None):
     f = sub.add_parser("fusion", help="fused depthwise layers and the networks that have them "
                        "(python3 bench/dwcbench fusion {prepare,run} -h)")
     f.add_argument("rest", nargs=argparse.REMAINDER)
+    f = sub.add_parser("fusion-sweep", help="kernel configurations of the fused layers, measured "
+                       "(python3 bench/dwcbench fusion-sweep {prepare,run} -h)")
+    f.add_argument("rest", nargs=argparse.REMAINDER)
     p = sub.add_parser("ptxas-audit", help="ptxas -v over a folder of layer MLIR")
     p.add_argument("dir")
     p.add_argument("--chip", default="sm_90")
@@ -120,6 +124,9 @@ def main(argv=None):
     if a.topic == "fusion":
         from .fusion import main as fusion_main
         return fusion_main(a.rest)
+    if a.topic == "fusion-sweep":
+        from .fusion_sweep import main as sweep_main
+        return sweep_main(a.rest)
     if a.topic == "ptxas-audit":
         from .ptx import ptxas_audit
         return ptxas_audit(a)

@@ -235,6 +235,7 @@ void addDeviceToNVVM(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(dwc::createDwcApproximateTanh());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createKernelCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

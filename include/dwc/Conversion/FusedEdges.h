@@ -14,6 +14,7 @@
 
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include <optional>
 
 namespace mlir::dwc {
@@ -22,15 +23,27 @@ namespace mlir::dwc {
 struct DepthwiseFusion {
   Value inBias;
   std::optional<Activation> inAct, act;
+  /// 16-bit input and output: sigmoid, silu and gelu_tanh through a fast
+  /// tanh (applyActivation; on the GPU one tanh.approx, half the MUFU work
+  /// of an exponential and a reciprocal: the MUFU pipe bounds a 16-bit
+  /// kernel with SiLU on both edges, and the approximation's error is the
+  /// size of the 16-bit rounding). f32 keeps the exact forms.
+  bool approximate = false;
 
   static DepthwiseFusion of(Operation *op) {
     auto conv = dyn_cast<DepthwiseConv2DOp>(op);
     if (!conv)
       return {};
+    bool narrow = !getElementTypeOrSelf(conv.getInput().getType()).isF32();
     return {conv.getInputBias(), conv.getInputActivation(),
-            conv.getActivation()};
+            conv.getActivation(), narrow};
   }
   bool hasPrologue() const { return inBias || inAct; }
+  /// `x` through `a` as this op's kernels compute it.
+  Value activate(OpBuilder &b, Location loc, Value x,
+                 std::optional<Activation> a) const {
+    return applyActivation(b, loc, x, a, approximate);
+  }
 };
 
 /// One thread's prologue and epilogue on the f32 vectors of its channels.
@@ -50,12 +63,12 @@ struct FusionEmitter {
   Value input(F32VectorEmitter &e, Value x, Value ok) {
     if (inBiasVec)
       x = arith::AddFOp::create(e.b, e.loc, x, inBiasVec);
-    x = applyActivation(e.b, e.loc, x, fusion.inAct);
+    x = fusion.activate(e.b, e.loc, x, fusion.inAct);
     return e.select(ok, x, e.zeros());
   }
   /// The sum as stored (before rounding).
   Value output(F32VectorEmitter &e, Value acc) {
-    return applyActivation(e.b, e.loc, acc, fusion.act);
+    return fusion.activate(e.b, e.loc, acc, fusion.act);
   }
 };
 

@@ -24,6 +24,7 @@
 #include "dwc/Conversion/KernelSelection.h"
 #include "dwc/Conversion/Passes.h"
 #include "dwc/Conversion/LaunchBuilder.h"
+#include "dwc/Conversion/FusedEdges.h"
 #include "dwc/Conversion/IndexEmitter.h"
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -323,7 +324,8 @@ Value prologueOf(KernelEmitter &e, DepthwiseConv2DOp op, Value x,
                  Value inBias) {
   if (inBias)
     x = arith::AddFOp::create(e.b, e.loc, x, inBias);
-  return applyActivation(e.b, e.loc, x, op.getInputActivation());
+  return DepthwiseFusion::of(op).activate(e.b, e.loc, x,
+                                          op.getInputActivation());
 }
 
 struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
@@ -361,7 +363,8 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
       };
       auto res = emitWindow(e, FH, FW, unrollH, unrollW, init, row, tap,
                             /*keepRowsRolled=*/!unrollH);
-      Value out = applyActivation(e.b, e.loc, res[0], op.getActivation());
+      Value out = DepthwiseFusion::of(op).activate(e.b, e.loc, res[0],
+                                                   op.getActivation());
       e.store(e.convert(out, elemOf(y)), y, {n, oh, ow, c});
     });
   }

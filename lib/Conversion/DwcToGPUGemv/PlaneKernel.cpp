@@ -8,6 +8,9 @@
 // convert each 16-bit load for few FMAs; strided forward ops stage the
 // strided windows' rows (each input position still loaded once per block,
 // in 128-bit vectors, where the strided tiles load 32-bit words).
+// A fused forward's prologue is applied as a position is staged (once per
+// input element, where the row tiles apply it once per tile that reads it)
+// and its epilogue as an output is stored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +126,12 @@ Value PlaneKernel::loadSlot(OpBuilder &lb, Value slot, Value inRange) {
   Value ch = s.add(c0, s.mul(co[2], SV));
   SmallVector<Value, 4> at{n, s.clamp(ih, 0, sz.IH - 1),
                            s.clamp(iw, 0, sz.IW - 1), ch};
+  if (pb.fusion.hasPrologue()) {
+    // Zeros of the activated input in the halo: the prologue first.
+    FusionEmitter fused{pb.fusion, Value()};
+    fused.prepare(s, ch);
+    return fused.input(s, s.load(pb.x, at), ok);
+  }
   Type elem = cast<MemRefType>(pb.x.getType()).getElementType();
   // 16-bit pairs are zeroed as words before widening; single 16-bit
   // channels (CB = 1) after it.
@@ -189,8 +198,10 @@ void PlaneKernel::emitTiles(OpBuilder &b) {
       if (fh != FH - 1)
         continue;
       Value oh = e.add(e.add(h0, row0), r);
+      FusionEmitter fused{pb.fusion, Value()};
       for (int64_t i = 0; i < l.TM; ++i)
-        e.store(acc[r][i], pb.y, ValueRange{n, oh, e.add(col0, i), c});
+        e.store(fused.output(e, acc[r][i]), pb.y,
+                ValueRange{n, oh, e.add(col0, i), c});
     }
   }
 }

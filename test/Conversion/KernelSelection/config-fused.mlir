@@ -2,8 +2,8 @@
 // RUN: dwc-opt %s --split-input-file --dwc-select-kernels=diagnose 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 
 // A fused depthwise forward goes to a family whose loads and stores apply
-// the prologue and epilogue (row tiles, GEMV, the strided forward, the
-// direct kernel); the others are refused with that reason.
+// the prologue and epilogue (row tiles, GEMV, planes, the strided forward,
+// the direct kernel); the others are refused with that reason.
 
 // The 16-bit 13x13 layer the tensor-core kernels take unfused; fused, the
 // row tiles / GEMV take it.
@@ -22,12 +22,13 @@ func.func @fused_large_filter(%x: memref<64x28x28x128xf16>, %w: memref<13x13x128
 
 // -----
 
-// Small maps: the plane kernel takes the plain op, the fused one goes on.
+// Small maps: the plane kernel takes the plain op and the fused one (its
+// staging applies the prologue once per input element).
 // CHECK-LABEL: func @fused_small_map
 // CHECK: dwc.kernel = #dwc.plane
-// CHECK-NOT: dwc.kernel = #dwc.plane
+// CHECK: activation = relu6 input_activation = relu6 {dwc.kernel = #dwc.plane
 // WHY: remark: dwc.kernel = #dwc.plane
-// WHY: refused: {{.*}}plane (the family does not emit a fused prologue or epilogue)
+// WHY: remark: dwc.kernel = #dwc.plane
 func.func @fused_small_map(%x: memref<64x7x7x960xf32>, %w: memref<5x5x960xf32>, %b: memref<960xf32>, %y: memref<64x7x7x960xf32>) {
   dwc.depthwise_conv2d ins(%x, %w : memref<64x7x7x960xf32>, memref<5x5x960xf32>) outs(%y : memref<64x7x7x960xf32>)
     strides = [1, 1] dilations = [1, 1] padding = [2, 2, 2, 2]

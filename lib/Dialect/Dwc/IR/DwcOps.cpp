@@ -365,6 +365,7 @@ struct ActivationBuilder {
   OpBuilder &b;
   Location loc;
   Type type;
+  bool fastTanh = false;
 
   Value cst(double v) {
     TypedAttr a = b.getFloatAttr(getElementTypeOrSelf(type), v);
@@ -384,10 +385,17 @@ struct ActivationBuilder {
   /// division and libdevice's exact expf made the fused 16-bit kernels
   /// issue-bound (EfficientNet-B0's layers at 4-21 % of their byte floor).
   Value sigmoid(Value x) {
+    if (fastTanh) // one tanh instead of an exponential and a reciprocal
+      return add(mul(tanh(mul(x, cst(0.5))), cst(0.5)), cst(0.5));
     auto fast = arith::FastMathFlagsAttr::get(
         b.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
     Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x), fast);
     return arith::DivFOp::create(b, loc, cst(1.0), add(cst(1.0), e), fast);
+  }
+  Value tanh(Value x) {
+    auto flags = fastTanh ? arith::FastMathFlags::afn : arith::FastMathFlags::none;
+    return math::TanhOp::create(
+        b, loc, x, arith::FastMathFlagsAttr::get(b.getContext(), flags));
   }
   /// x * (1 + erf(x / sqrt 2)) / 2.
   Value gelu(Value x) {
@@ -397,8 +405,8 @@ struct ActivationBuilder {
   /// x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2.
   Value geluTanh(Value x) {
     Value inner = add(x, mul(cst(0.044715), mul(x, mul(x, x))));
-    Value t = math::TanhOp::create(b, loc, mul(cst(M_2_SQRTPI * M_SQRT1_2),
-                                                inner));
+    Value arg = mul(cst(M_2_SQRTPI * M_SQRT1_2), inner);
+    Value t = tanh(arg);
     return mul(mul(x, cst(0.5)), add(cst(1.0), t));
   }
   Value apply(Activation a, Value x) {
@@ -426,19 +434,23 @@ struct ActivationBuilder {
 } // namespace
 
 Value dwc::applyActivation(OpBuilder &b, Location loc, Value value,
-                           std::optional<Activation> activation) {
+                           std::optional<Activation> activation,
+                           bool fastTanh) {
   if (!activation)
     return value;
+  if (!getElementTypeOrSelf(value.getType()).isF32())
+    fastTanh = false; // tanh.approx.f32 is an f32 instruction
   auto vt = dyn_cast<VectorType>(value.getType());
   if (!vt || isClampActivation(*activation))
-    return ActivationBuilder{b, loc, value.getType()}.apply(*activation,
-                                                           value);
+    return ActivationBuilder{b, loc, value.getType(), fastTanh}.apply(
+        *activation, value);
   // Transcendentals one lane at a time: the GPU lowering of math ops
   // (libdevice calls) takes scalars.
   Value out = value;
   for (int64_t i = 0; i < vt.getNumElements(); ++i) {
     Value lane = vector::ExtractOp::create(b, loc, value, i);
-    lane = ActivationBuilder{b, loc, lane.getType()}.apply(*activation, lane);
+    lane = ActivationBuilder{b, loc, lane.getType(), fastTanh}.apply(
+        *activation, lane);
     out = vector::InsertOp::create(b, loc, lane, out, i);
   }
   return out;

@@ -162,7 +162,7 @@ std::string dwc::fusionIneligibility(Operation *op, StringRef family) {
     return "";
   // The kernels whose loads and stores apply the prologue and epilogue.
   static constexpr StringLiteral kFusingFamilies[] = {
-      "row_tile", "gemv", "strided_forward", "direct"};
+      "row_tile", "gemv", "plane", "strided_forward", "direct"};
   if (llvm::is_contained(kFusingFamilies, family))
     return "";
   return "the family does not emit a fused prologue or epilogue";

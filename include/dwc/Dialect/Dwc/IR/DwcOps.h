@@ -29,8 +29,15 @@ int64_t convOutputSize(int64_t in, int64_t window, int64_t stride,
 /// Applies a fused activation (none: `value` itself) to a float scalar or
 /// vector, in its type (see dwc.depthwise_conv2d for the definitions).
 /// Shared by every lowering of ops with an `activation` attribute.
+///
+/// `fastTanh`: sigmoid, silu and gelu_tanh go through an f32 math.tanh
+/// marked `afn` (sigmoid(x) = (1 + tanh(x / 2)) / 2), which the GPU
+/// lowering turns into one tanh.approx (dwc-approximate-tanh) and a CPU
+/// lowering computes exactly. For results rounded to 16 bits, whose
+/// rounding is as large as the approximation's error.
 Value applyActivation(OpBuilder &b, Location loc, Value value,
-                      std::optional<Activation> activation);
+                      std::optional<Activation> activation,
+                      bool fastTanh = false);
 
 /// Whether an activation is built from arith min/max alone (relu, relu6):
 /// monotonic, cheap, and what the pooling fusions accept.

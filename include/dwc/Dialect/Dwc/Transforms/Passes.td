@@ -530,4 +530,34 @@ def DwcCheckReservedSymbols : Pass<"dwc-check-reserved-symbols", "mlir::ModuleOp
   }];
 }
 
+def DwcApproximateTanh : Pass<"dwc-approximate-tanh"> {
+  let summary = "Lower f32 math.tanh marked afn to the GPU's tanh.approx.f32";
+  let description = [{
+    The fused 16-bit depthwise kernels compute sigmoid, SiLU and tanh-GELU
+    through a tanh that may be approximate (`fastmath<afn>`, see
+    `applyActivation`): the result is rounded to 16 bits, and one
+    `tanh.approx.f32` (sm_75 and later; relative error about 2^-11) costs
+    half the special-function work of an exponential and a reciprocal,
+    which bound those kernels. The upstream lowering would call libdevice's
+    exact `__nv_tanhf`. This pass, run on GPU code before its NVVM
+    lowering, rewrites every f32 `math.tanh` (scalar) whose fastmath flags
+    include `afn` into an `llvm.inline_asm` of that instruction. Other
+    tanh ops (no `afn`, f16, f64, vectors) are left to the upstream
+    lowering; CPU lowerings never run this pass and compute the exact tanh.
+
+    Before:
+
+    ```mlir
+    %t = math.tanh %x fastmath<afn> : f32
+    ```
+
+    After:
+
+    ```mlir
+    %t = llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // DWC_DIALECT_DWC_TRANSFORMS_PASSES
