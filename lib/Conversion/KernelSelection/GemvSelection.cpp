@@ -377,6 +377,38 @@ int64_t stridedBlockChannels(const Sizes &s, int64_t V) {
   return std::max(V, powerOfTwoDividing(s.C, perGroup));
 }
 
+bool fusedPlaneByDefault(Operation *op);
+bool planeByDefault(const Sizes &s);
+
+/// Block channels and band of a fused forward's plane on any map: at least
+/// a 32-byte sector of channels per staged position where C allows, then
+/// the band (the taller, the less halo re-staged) and the sector waste
+/// traded against each other (staged rows per output row x sectors per
+/// useful byte), within the staged bytes and threads. 0 when nothing fits.
+std::pair<int64_t, int64_t> fusedPlaneShape(const Sizes &s, int64_t V,
+                                            function_ref<PlaneLayout(int64_t, int64_t)> layout) {
+  int64_t sector = std::max<int64_t>(V, 256 / s.bits());
+  int64_t best = 0, bestBand = 0;
+  double bestCost = 0;
+  for (int64_t cb = powerOfTwoDividing(s.C, sector); cb >= V; cb /= 2) {
+    for (int64_t band = s.OH;; band = llvm::divideCeil(band, 2)) {
+      PlaneLayout l = layout(cb, band);
+      if (l.sharedBytes() <= kPlaneMaxSharedBytes && l.threads <= 1024) {
+        double cost = double(l.stagedRows) / double(std::min(band, s.OH)) *
+                      double(sector) / double(cb);
+        if (!best || cost < bestCost)
+          best = cb, bestBand = band, bestCost = cost;
+        break; // the tallest band that fits this width
+      }
+      if (band == 1)
+        break;
+    }
+    if (cb == V)
+      break;
+  }
+  return {best, bestBand};
+}
+
 /// The default #dwc.plane fields for `s`, honouring the given ones.
 SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
                                     TargetAttr target, PlaneKernelAttr g) {
@@ -401,6 +433,11 @@ SmallVector<int64_t, 5> planeFields(Operation *op, const Sizes &s,
   if (CB)
     return {V, CB, TH, TM, band};
   bool bandGiven = g && g.getBand();
+  if (!bandGiven && !planeByDefault(s) && fusedPlaneByDefault(op)) {
+    auto [cb, b] = fusedPlaneShape(s, V, layout);
+    if (cb)
+      return {V, cb, TH, TM, b};
+  }
   if (s.strided()) {
     CB = stridedBlockChannels(s, V);
   } else {
@@ -461,6 +498,20 @@ bool planeByDefault(const Sizes &s) {
          outputs >= uint64_t(kPlaneF32MinOutputs);
 }
 
+/// Fused forwards whose prologue is transcendental (sigmoid, SiLU, GELU):
+/// the row tiles and strided tiles compute it once per tile that reads an
+/// input element (2-6x for 3x3 and 5x5 tiles), and it bounds them
+/// (EfficientNet-B0's SiLU layers at 4-21 % of their byte floor); the
+/// plane stages each element once.
+bool fusedPlaneByDefault(Operation *op) {
+  auto conv = dyn_cast<DepthwiseConv2DOp>(op);
+  if (!conv || !conv.getInputActivation())
+    return false;
+  return !isClampActivation(*conv.getInputActivation()) &&
+         *conv.getInputActivation() != Activation::Hardswish &&
+         *conv.getInputActivation() != Activation::Hardsigmoid;
+}
+
 Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
                       std::string &why) {
   auto g = dyn_cast_or_null<PlaneKernelAttr>(given);
@@ -473,14 +524,17 @@ Attribute selectPlane(Operation *op, TargetAttr target, Attribute given,
     why = "filter of more than 49 taps";
     return {};
   }
-  if (!g && s.strided()) {
-    why = "strided: on request only (the strided forward kernel is chosen)";
+  bool fused = fusedPlaneByDefault(op);
+  if (!g && s.strided() && !fused) {
+    why = "strided: on request only, or with a transcendental fused prologue "
+          "(the strided forward kernel is chosen)";
     return {};
   }
-  if (!g && !planeByDefault(s)) {
+  if (!g && !planeByDefault(s) && !fused) {
     why = "by default only f32 7x7 and 10-25-tap filters (f32: C a multiple "
-          "of 32) on maps of at most 14 rows with 2^20+ outputs (the row "
-          "tiles or the GEMV kernel are faster)";
+          "of 32) on maps of at most 14 rows with 2^20+ outputs, and fused "
+          "forwards with a transcendental prologue (the row tiles or the GEMV "
+          "kernel are faster)";
     return {};
   }
   // The given fields first (the completion divides by them).
