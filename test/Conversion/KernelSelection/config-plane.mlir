@@ -13,7 +13,7 @@
 // CHECK: dwc.kernel = #dwc.row_tile<channels = 2, rows = 7, columns = 7, filter = "registers">
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 14>
 // CHECK: dwc.kernel = #dwc.full_row<
-// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 10-25-tap filters (f32: C a multiple of 32) on maps of at most 14 rows with 2^20+ outputs (the row tiles or the GEMV kernel are faster))
+// WHY: remark: dwc.kernel = #dwc.row_tile<{{.*}}>: chosen; refused: {{.*}}plane (by default only f32 7x7 and 10-25-tap filters (f32: C a multiple of 32) on maps of at most 14 rows with 2^20+ outputs, and fused forwards with a transcendental prologue (the row tiles or the GEMV kernel are faster))
 // WHY: remark: dwc.kernel = #dwc.plane<{{.*}}>: chosen
 // WHY: remark: dwc.kernel = #dwc.full_row<{{.*}}>: chosen
 func.func @default_row_tile(%x: memref<64x14x14x384xf16>, %w: memref<7x7x384xf16>, %y: memref<64x14x14x384xf16>,
@@ -157,7 +157,7 @@ func.func @plane_f32_5x5(%x0: memref<64x14x14x480xf32>, %w0: memref<5x5x480xf32>
 // CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 32, rows = 2, columns = 7, band = 7>
 // CHECK: dwc.kernel = #dwc.plane<channels = 1, block_channels = 16, rows = 2, columns = 7, band = 7>
 // CHECK: dwc.kernel = #dwc.plane<channels = 2, block_channels = 16, rows = 2, columns = 8, band = 2>
-// WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: {{.*}}plane (strided: on request only (the strided forward kernel is chosen))
+// WHY: remark: dwc.kernel = #dwc.strided_forward<{{.*}}>: chosen; refused: {{.*}}plane (strided: on request only, or with a transcendental fused prologue (the strided forward kernel is chosen))
 func.func @strided(%x: memref<64x14x14x672xf16>, %w: memref<5x5x672xf16>, %y: memref<64x7x7x672xf16>,
     %x2: memref<64x14x14x576xf32>, %w2: memref<3x3x576xf32>, %y2: memref<64x7x7x576xf32>,
     %x3: memref<64x112x112x96xf16>, %w3: memref<3x3x96xf16>, %y3: memref<64x56x56x96xf16>) {
