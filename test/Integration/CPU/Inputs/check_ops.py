@@ -1231,7 +1231,9 @@ def with_kernel_configs(module, requests):
     ops whose line contains / does not contain TEXT, e.g. a filter type):
     the op's attribute dictionary goes before its `->`."""
     for req in requests:
-        op, config = req.split("=", 1)
+        # The configuration starts at "=#" (filters may contain "=").
+        op, config = req.split("=#", 1) if "=#" in req else req.split("=", 1)
+        config = "#" + config if "=#" in req else config
         name, *filters = re.split(r"\[", op)
         filters = [f.rstrip("]") for f in filters]
 
