@@ -29,6 +29,7 @@ _LAZY = {
     "load_extension": "extension", "backend": "compile", "freeze": "modules",
     "DepthwiseConv2d": "modules", "Conv2d": "modules", "MaxPool2d": "modules",
     "AvgPool2d": "modules", "AdaptiveAvgPool2d": "modules",
+    "explain": "explain", "plot_report": "plot",
 }
 
 
