@@ -30,7 +30,6 @@ side then runs that layer on PyTorch.
 import argparse
 import concurrent.futures
 import importlib
-import importlib.util
 import json
 import os
 import shutil
@@ -298,9 +297,11 @@ def _work_from_args(ap, args):
     if args.model:
         if not args.input:
             ap.error("--model needs --input (e.g. 64,3,224,224)")
-        if importlib.util.find_spec("torch") is None:
+        try:
+            import torch  # noqa: F401
+        except ImportError:
             raise UsageError("--model needs PyTorch (pip install 'dwc-torch[torch]'); "
-                             "--spec and --spec-json compile without it")
+                             "--spec and --spec-json compile without it") from None
         shape = parse_input(args.input)
         model = load_factory(args.model)
         traced, report = trace_model(model, shape, args.dtype, not args.no_amp, args.train,

@@ -281,7 +281,8 @@ def _no_gpu_reason():
     try:
         import torch
     except ImportError:
-        return "bench needs PyTorch (pip install 'dwc-torch[torch]')"
+        from . import torch_missing
+        return torch_missing("bench")
     if not torch.cuda.is_available():
         return ("no CUDA GPU here (torch.cuda.is_available() is False): bench times the layer "
                 "on a GPU; `python -m dwc_torch.explain` shows what needs none")

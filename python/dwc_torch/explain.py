@@ -379,7 +379,9 @@ def main(argv=None):
         print("%s: error: %s" % (ap.prog, e), file=sys.stderr)
         return 2
     except ImportError as e:  # torch or matplotlib missing
-        print("%s: error: %s" % (ap.prog, e), file=sys.stderr)
+        from . import torch_missing
+        text = torch_missing("explain") if getattr(e, "name", None) == "torch" else str(e)
+        print("%s: error: %s" % (ap.prog, text), file=sys.stderr)
         return 1
 
 
