@@ -264,7 +264,7 @@ def main(argv=None):
     except LayerError as e:
         print("%s: error: LAYER %s: %s" % (ap.prog, args.layer, e), file=sys.stderr)
         return 2
-    print("dwc_torch.bench: %s = %s" % (args.layer, spec.key))
+    print("dwc_torch.bench: %s = %s" % (args.layer, spec.key), flush=True)
     why = _no_gpu_reason()
     if why:
         print("%s: error: %s" % (ap.prog, why), file=sys.stderr)

@@ -191,6 +191,7 @@ def _input_shapes(model, names, example_inputs):
     """{name: input shape} of the modules `names`, from one forward on the
     meta device (nothing computed)."""
     import torch
+    from .converter import example_call
     m = copy.deepcopy(model).to("meta")
     args, kwargs = _meta_inputs(example_inputs, torch.float32)
     shapes, hooks, mods = {}, [], dict(m.named_modules())
@@ -201,6 +202,11 @@ def _input_shapes(model, names, example_inputs):
     try:
         with torch.no_grad():
             m(*args, **kwargs)
+    except Exception as e:  # the model's own forward (a wrong input shape)
+        raise ValueError("the model's forward on example inputs of shape %s failed (are they "
+                         "what the model takes?): %s: %s" % (
+                             _shapes_text(example_call(example_inputs)), type(e).__name__,
+                             (str(e).splitlines() or [""])[0])) from None
     finally:
         for h in hooks:
             h.remove()
@@ -346,7 +352,10 @@ def load_model(text):
             except Exception as e:  # the registry's message (an unknown name)
                 raise UsageError("%s: %s.create_model(%r) raised %s: %s" % (
                     text, parts[0], parts[1], type(e).__name__, e))
-    return load_factory(text)
+    try:
+        return load_factory(text)
+    except UsageError as e:  # the AOT step's text names its option; here MODEL is an argument
+        raise UsageError(str(e).replace("--model ", "", 1)) from None
 
 
 def _parse_args(argv):

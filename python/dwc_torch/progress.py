@@ -71,11 +71,13 @@ def _is_tty(stream):
 
 
 def _width(stream):
-    """Columns of the terminal (80 where it does not say)."""
+    """Columns of the terminal (80 where it does not say: a pty nobody
+    sized reports 0)."""
     try:
-        return os.get_terminal_size(stream.fileno()).columns
+        columns = os.get_terminal_size(stream.fileno()).columns
     except (AttributeError, ValueError, OSError):
-        return shutil.get_terminal_size((80, 24)).columns
+        columns = shutil.get_terminal_size((80, 24)).columns
+    return columns if columns > 0 else 80
 
 
 class Progress:
@@ -109,6 +111,7 @@ class Progress:
     def status_line(self, text):
         """The bar's line (no newline), cut to the terminal's width."""
         elapsed = "%.0fs" % (time.monotonic() - self.t0)
+        text = " ".join(text.split())  # a log line's column padding wastes the line
         if self.total:
             full = min(self.BAR, self.BAR * self.done // self.total)
             line = "%s [%s%s] %d/%d %s %s" % (self.label, "#" * full, "." * (self.BAR - full),
