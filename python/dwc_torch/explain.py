@@ -1,7 +1,7 @@
 """What dwc_torch.convert would do to a model, layer by layer, and why.
 
     python -m dwc_torch.explain timm:mobilenetv2_100 --input 1,3,224,224 [--train]
-        [--dtype f16] [--dense] [--chip sm_90a] [--measure] [--json] [--plot FILE]
+        [--dtype f16] [--dense] [--chip sm_90a] [--json] [--measure [--kernels DIR] [--plot FILE]]
     dwc_torch.explain(model, example_inputs)   # an Explanation; print() it
 
 For each convolution and pooling layer: on dwc or left to PyTorch, the
@@ -266,7 +266,7 @@ def _measured(model, rows, example_inputs, train, dense, amp_dtype):
     times as the GPU gave them; returns the report."""
     report, _ = _converted(model, dense=dense, example_inputs=example_inputs, train=train,
                            amp_dtype=amp_dtype)
-    done = {n for n, _ in report.converted}
+    done = {n for n, _ in report.converted} | set(report.fused)  # fused: dwc's fused kernel
     why = {n: r for n, r, _ in report.skipped}
     for name, row in rows.items():
         row.decision = "dwc" if name in done else "PyTorch"
@@ -276,11 +276,9 @@ def _measured(model, rows, example_inputs, train, dense, amp_dtype):
             row.times_us = tuple(v * 1e3 for v in report.timings[name])
         if name in report.routes:
             row.reason = "%s on PyTorch's kernels (faster there)" % "+".join(report.routes[name])
-    if not train:
-        fused = set(report.fused)
-        for row in rows.values():
-            if row.fused.startswith("fused with") and row.name not in fused:
-                row.fused = ""
+    for row in rows.values():  # fusions undone by the whole-model check
+        if row.fused.startswith("fused with") and row.name not in report.fused:
+            row.fused = ""
     return report
 
 
@@ -371,6 +369,8 @@ def _parse_args(argv):
     ap.add_argument("--measure", action="store_true",
                     help="time the layers and the model on this machine's GPU (convert's "
                          "tuning; needs a GPU)")
+    ap.add_argument("--kernels", metavar="DIR",
+                    help="with --measure: load_kernels(DIR) first (AOT output)")
     ap.add_argument("--json", action="store_true", help="the rows as JSON")
     ap.add_argument("--plot", metavar="FILE",
                     help="with --measure: dwc vs PyTorch per layer and whole model (matplotlib)")
@@ -408,6 +408,9 @@ def _main(args):
               "this machine has none (torch.cuda.is_available() is False); without "
               "--measure the decisions made before timing are shown", file=sys.stderr)
         return 1
+    if args.kernels:
+        from .kernels import load_kernels
+        load_kernels(args.kernels)
     model = load_model(args.model).train(args.train)
     device = "cuda" if args.measure else "cpu"
     x = torch.randn(shape, device=device) if args.measure else torch.empty(shape, device="meta")
