@@ -42,6 +42,9 @@ KINDS = ("dw", "max", "avg", "gap")
 DTYPES = ("f32", "f16", "bf16", "f64")
 FLAGS = {"bias": ("dw",), "ceil": ("max", "avg"), "cip": ("avg",)}
 SIZED = {"k": "filter", "s": "stride", "p": "padding", "d": "dilation"}
+# Where the layer is timed; the tests set "cpu" to run the whole measurement
+# there (the flow, not the numbers), on a machine without a GPU.
+DEVICE = "cuda"
 
 
 class LayerError(ValueError):
@@ -142,7 +145,7 @@ def torch_module(kind, spec, f):
     else:
         m = nn.AvgPool2d(f["k"], f.get("s", f["k"]), f.get("p", 0),
                          ceil_mode=f.get("ceil", False), count_include_pad=f.get("cip", False))
-    return m.to("cuda", dt), dt
+    return m.to(DEVICE, dt), dt
 
 
 def dwc_module(module):
@@ -182,7 +185,7 @@ def _timed(fn, *rotations):
 def _inputs(spec, dt, channels_last, module):
     import torch
     from .converter import _rotation
-    x = torch.randn(spec.N, spec.C, spec.H, spec.W, device="cuda", dtype=dt)
+    x = torch.randn(spec.N, spec.C, spec.H, spec.W, device=DEVICE, dtype=dt)
     x = x.contiguous(memory_format=torch.channels_last) if channels_last else x
     with torch.no_grad():
         y = module(x)
@@ -219,7 +222,7 @@ def pytorch_best(module, spec, dt, train):
 def copy_bandwidth(nbytes=512 << 20):
     """Bytes per ms of a device-to-device copy (read + write) of `nbytes`."""
     import torch
-    a = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+    a = torch.empty(nbytes, dtype=torch.uint8, device=DEVICE)
     b = torch.empty_like(a)
     from .converter import _gpu_time_ms
     ms = _gpu_time_ms(lambda: b.copy_(a), reps=9, inner=2)
@@ -304,7 +307,8 @@ def run(kind, spec, fields, train=True, kernels_dir=None):
     bw = copy_bandwidth()
     bar.step("copy bandwidth")
     _, _, y = _inputs(spec, dt, True, ref)
-    out = {"layer": spec.key, "device": torch.cuda.get_device_name(),
+    name = torch.cuda.get_device_name() if DEVICE == "cuda" else DEVICE
+    out = {"layer": spec.key, "device": name,
            "chip": kernels.current_chip(), "copy_GBps": bw / 1e6, "modes": {}}
     for mode in modes:
         t = mode != "forward"
