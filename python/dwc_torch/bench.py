@@ -247,9 +247,7 @@ def floor_bytes(kind, module, x_shape, y, dt_size, train):
 # --- the command -------------------------------------------------------------------
 
 def _parse_args(argv):
-    ap = argparse.ArgumentParser(prog="python -m dwc_torch.bench",
-                                 description=__doc__.split("\n")[0],
-                                 epilog="LAYER grammar: see `pydoc dwc_torch.bench`",
+    ap = argparse.ArgumentParser(prog="python -m dwc_torch.bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("layer", metavar="LAYER", help="e.g. dw:64x96x56x56:k3:s1:f16")
     ap.add_argument("--forward-only", action="store_true", help="no training step")
