@@ -131,7 +131,7 @@ def _static_rows(model, train, dense, strided):
         if name not in rows and type(m) is nn.Conv2d:  # dense, not asked for
             rows[name] = LayerRow(name, _describe(m), "PyTorch",
                                   "dense convolution (convert(dense=True) takes it)")
-    for name in base.fused:  # eval mode: the fused kernel runs, converted or not
+    for name in (n for n in base.fused if n in rows):  # the fused kernel runs, converted or not
         row = rows[name]
         row.reason = row.reason and "unfused (model.train()) on PyTorch: " + row.reason
         row.decision, row.gpu = "dwc", GPU_FUSED
