@@ -24,7 +24,8 @@ From explicit layers (no torch needed):
 A spec is N,C,H,W,kernel[,stride[,padding[,dilation[,dtype[,bias]]]]] (see
 spec.parse_spec). dwc-aot: --aot, else $DWC_AOT, else PATH. A failing
 compile is recorded in the manifest (`error`) and the others go on; the GPU
-side then runs that layer on PyTorch.
+side then runs that layer on PyTorch. Progress: a bar on a terminal, a line
+per kernel otherwise; --quiet (or DWC_QUIET=1) shows neither.
 """
 
 import argparse
