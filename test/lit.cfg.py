@@ -93,3 +93,13 @@ if os.environ.get("DWC_FORCE_NO_TORCH") != "1" and _has_torch():
 # the C++ extension of dwc_torch is built once per build tree.
 config.substitutions.append(
     ("%dwc_cache", os.path.join(config.dwc_obj_root, "test", "dwc-cache")))
+# 'timm' when that Python also has timm (a registry's real models for the
+# binding's CPU tests; scripts/setup.sh does not install it).
+def _has_timm():
+    try:
+        return subprocess.run([config.python_executable, "-c", "import timm"],
+                              capture_output=True, timeout=300).returncode == 0
+    except Exception:
+        return False
+if "torch" in config.available_features and _has_timm():
+    config.available_features.add("timm")

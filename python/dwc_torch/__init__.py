@@ -12,7 +12,8 @@ dwc-aot is on PATH (or $DWC_AOT), or ahead of time on the machine with MLIR
 The ops are torch.ops.dwc.* (torch.library: fake kernels, autograd,
 autocast; CPU = PyTorch's operators), registered by `import dwc_torch`
 wherever torch is installed. The spec/AOT/cache layers need no torch: on a
-machine without it the package imports all the same.
+machine without it the package imports all the same, and its PyTorch parts
+(convert, explain, ...) raise an ImportError saying how to install it.
 """
 
 from .version import __version__  # noqa: F401
@@ -29,6 +30,7 @@ _LAZY = {
     "load_extension": "extension", "backend": "compile", "freeze": "modules",
     "DepthwiseConv2d": "modules", "Conv2d": "modules", "MaxPool2d": "modules",
     "AvgPool2d": "modules", "AdaptiveAvgPool2d": "modules",
+    "explain": "explain", "plot_report": "plot",
 }
 
 
@@ -71,5 +73,18 @@ def stats():
 def __getattr__(name):
     if name in _LAZY:
         import importlib
-        return getattr(importlib.import_module("." + _LAZY[name], __name__), name)
-    raise AttributeError(name)
+        try:
+            module = importlib.import_module("." + _LAZY[name], __name__)
+        except ModuleNotFoundError as e:
+            if e.name != "torch":
+                raise
+            raise ImportError(torch_missing("dwc_torch." + name)) from None
+        return getattr(module, name)
+    raise AttributeError("module 'dwc_torch' has no attribute %r" % name)
+
+
+def torch_missing(what):
+    """The message of a PyTorch part used where torch is not installed."""
+    return ("%s needs PyTorch, which is not installed: pip install 'dwc-torch[torch]' (or "
+            "torch). Without it dwc_torch compiles kernels ahead of time: python -m "
+            "dwc_torch.aot --spec ..." % what)

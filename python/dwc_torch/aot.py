@@ -24,7 +24,8 @@ From explicit layers (no torch needed):
 A spec is N,C,H,W,kernel[,stride[,padding[,dilation[,dtype[,bias]]]]] (see
 spec.parse_spec). dwc-aot: --aot, else $DWC_AOT, else PATH. A failing
 compile is recorded in the manifest (`error`) and the others go on; the GPU
-side then runs that layer on PyTorch.
+side then runs that layer on PyTorch. Progress: a bar on a terminal, a line
+per kernel otherwise; --quiet (or DWC_QUIET=1) shows neither.
 """
 
 import argparse
@@ -40,7 +41,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "dwc_torch"
 
-from . import cache, manifest  # noqa: E402
+from . import cache, manifest, progress  # noqa: E402
 from .spec import OPS, layer_ops, parse_spec, spec_from_dict, spec_ops  # noqa: E402
 from .version import __version__  # noqa: E402
 
@@ -62,20 +63,21 @@ def _compile_one(aot, spec, op, flags, chip, root):
 
 
 def build(work, aot, out, jobs=2, extra_flags=(), chip="sm_90", cache_root=None,
-          log=print, clean=False):
+          log=print, clean=False, quiet=None):
     """work: [(spec, [ops])]. Writes DIR/<chip>/<func>.{mlir,o,h} and adds
     them to DIR/manifest.json (manifest.write: earlier runs' kernels, of
     this chip and others, stay listed; clean=True replaces them); returns
     the manifest (a dict) with this run's chip and spec entries at "chip"
     and "specs", as a manifest of the first format had them (callers of
-    build that read m["specs"])."""
+    build that read m["specs"]). Each compile is a progress step
+    (progress.Progress: a bar on a terminal, `log` lines otherwise)."""
     aot = os.path.abspath(aot)
     if not os.access(aot, os.X_OK):
         raise FileNotFoundError("dwc-aot not found or not executable: %s" % aot)
     os.makedirs(os.path.join(out, chip), exist_ok=True)
     merged = _ops_per_spec(work)
     t0 = time.time()
-    results = _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log)
+    results = _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log, quiet)
     section = {"aot": aot, "aot_flags": list(extra_flags),
                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                "build_s": round(time.time() - t0, 1),
@@ -92,11 +94,14 @@ def _ops_per_spec(work):
     return merged
 
 
-def _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log):
+def _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log, quiet=None):
     """{(spec, op): (cache entry or None, error or None, seconds)}; each
     compiled kernel's files copied to out/<chip>/."""
     results = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+    total = sum(len(ops) for ops in merged.values())
+    bar = progress.Progress(total, "dwc_torch.aot: compiling", quiet,
+                            log=lambda done, total, text: log(text))
+    with bar, concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         futs = {ex.submit(_compile_one, aot, s, op, list(extra_flags), chip, cache_root):
                 (s, op) for s, ops in merged.items() for op in ops}
         for f in concurrent.futures.as_completed(futs):
@@ -107,8 +112,8 @@ def _compile_all(merged, aot, out, jobs, extra_flags, chip, cache_root, log):
                 for ext in (".o", ".h", ".mlir"):
                     shutil.copyfile(os.path.join(entry, "kernel" + ext),
                                     os.path.join(out, chip, s.func_name(op) + ext))
-            log("  %-8s %-10s %s%s" % ("FAILED" if err else ("cached" if hit else "ok"),
-                                     op, s.key, "" if hit else " (%.1f s)" % dt))
+            bar.step("  %-8s %-10s %s%s" % ("FAILED" if err else ("cached" if hit else "ok"),
+                                          op, s.key, "" if hit else " (%.1f s)" % dt))
     return results
 
 
@@ -263,6 +268,8 @@ def _parse_args(argv):
     ap.add_argument("--clean", action="store_true",
                     help="replace what --out holds (default: add to it, every chip's kernels "
                          "of earlier runs stay in its manifest)")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress (bar or per-kernel lines; also DWC_QUIET=1)")
     ap.add_argument("--aot-flag", action="append", default=[],
                     help="extra dwc-aot flag (e.g. --aot-flag=--opt-level=2)")
     return ap, ap.parse_args(argv)
@@ -291,6 +298,11 @@ def _work_from_args(ap, args):
     if args.model:
         if not args.input:
             ap.error("--model needs --input (e.g. 64,3,224,224)")
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            raise UsageError("--model needs PyTorch (pip install 'dwc-torch[torch]'); "
+                             "--spec and --spec-json compile without it") from None
         shape = parse_input(args.input)
         model = load_factory(args.model)
         traced, report = trace_model(model, shape, args.dtype, not args.no_amp, args.train,
@@ -337,7 +349,8 @@ def _main(ap, args):
     n = sum(len(ops) for _, ops in work)
     print("dwc_torch.aot: %d specs, %d ops -> %s (%s)" % (
         len({s for s, _ in work}), n, args.out, chip))
-    m = build(work, aot, args.out, args.j, args.aot_flag, chip, args.cache, clean=args.clean)
+    m = build(work, aot, args.out, args.j, args.aot_flag, chip, args.cache, clean=args.clean,
+              quiet=True if args.quiet else None)
     mine = {(s.symbol(op)) for s, ops in work for op in ops}
     entries = [o for s in manifest.specs(m, chip) for o in s["ops"].values()
                if o["symbol"] in mine]

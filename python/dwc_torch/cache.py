@@ -12,6 +12,7 @@ an fcntl lock per key, so each entry is compiled once and never seen half
 written. One log line per compile (logger 'dwc_torch').
 """
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -127,9 +128,11 @@ def error_summary(text, limit=400):
     return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
-def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None):
+def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None, around=None):
     """dwc-aot of one function through the cache; returns (entry directory
-    with kernel.o/kernel.h/kernel.mlir/meta.json, compiled_now)."""
+    with kernel.o/kernel.h/kernel.mlir/meta.json, compiled_now). around():
+    a context manager wrapping dwc-aot's run, entered only when it runs (a
+    progress line for a compile, none for a cache hit)."""
     aot = os.path.abspath(aot)
     key = kernel_key(mlir_text, flags, chip, sha256_file(aot))
     root = root or cache_dir()
@@ -145,7 +148,8 @@ def compile_kernel(mlir_text, name, aot, flags=(), chip="sm_90", root=None):
         cmd = [aot, src, "-o", os.path.join(tmp, "kernel.o"),
                "--header=" + os.path.join(tmp, "kernel.h"), "--chip=" + chip] + list(flags)
         t0 = time.time()
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        with around() if around else contextlib.nullcontext():
+            r = subprocess.run(cmd, capture_output=True, text=True)
         dt = time.time() - t0
         if r.returncode != 0:
             raise CompileError("dwc-aot failed on %s (rc %d): %s" % (

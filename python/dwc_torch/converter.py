@@ -33,7 +33,7 @@ import torch.nn as nn
 
 from . import modules as M
 from . import ops as _ops
-from . import tuning
+from . import progress, tuning
 from .spec import GapSpec, LayerSpec, PoolSpec
 
 log = logging.getLogger("dwc_torch")
@@ -595,7 +595,9 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
     report.phase_s["capture"] = round(time.perf_counter() - t0, 3)
     measured = report.phase_s.setdefault("measure", {})
     timed = {}
+    bar = progress.Progress(len(chosen), "dwc_torch.convert: tuning")
     for name, mod in list(chosen.items()):
+        bar.step(name)
         x = inputs.get(name)
         if x is None:
             continue  # not reached by this input: keep the static choice
@@ -636,6 +638,7 @@ def _tune(model, chosen, example_inputs, train, amp_dtype, margin, report):
             report.skip(name, "slower than PyTorch on this GPU and input",
                         "%s: dwc %.1f us vs PyTorch %.1f us (GPU time)" % (
                             name, ours * 1e3, theirs * 1e3))
+    bar.close()
     if train:
         model.zero_grad(set_to_none=True)
     return kept
@@ -850,7 +853,8 @@ def _verify(model, chosen, example_inputs, train, amp_dtype, margin, report, gra
         return
     time_both = _whole_model_timer(model, classes, example_inputs, train, amp_dtype, graphs,
                                    report)
-    ours, theirs, detail = time_both(chosen)
+    with progress.task("timing the whole model, dwc vs PyTorch", "dwc_torch.convert"):
+        ours, theirs, detail = time_both(chosen)
     report.model_ms = (ours, theirs)
     report.model_check = [detail]
     keep = _verdict(chosen, time_both, report)
@@ -939,7 +943,7 @@ class ConvertError(RuntimeError):
 
 def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
             example_inputs=None, train=None, amp_dtype=None, tune=None, margin=0.03,
-            verify=None, graphs=False, fuse=None, verbose=True):
+            verify=None, graphs=False, fuse=None, verbose=True, quiet=None):
     """Converts `model` in place and returns it; the report is at
     `model.dwc_report`. example_inputs: for tuning, as the model is called:
     a tensor, a tuple or list (positional arguments) or a dict (keyword
@@ -960,7 +964,8 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
     fuse (default: for inference, i.e. train False): fold each depthwise
     layer's BatchNorm + activation neighbours into one fused dwc kernel
     (dwc_torch.fusion; eval mode only, model.train() runs them apart),
-    kept where the whole model is faster.
+    kept where the whole model is faster. quiet: no progress display of
+    the tuning and of kernels compiled on first use (default: DWC_QUIET).
     The model's buffers (e.g. BatchNorm statistics) and gradients are
     restored after the timing runs. Transactional: on any error the model
     is left exactly as it was and ConvertError says what to do."""
@@ -968,8 +973,9 @@ def convert(model, *, depthwise=True, pools=True, dense=False, strided=None,
     example_inputs = None if example_inputs is None else example_call(example_inputs)
     saved = _ModelState(model)
     try:
-        report = _convert_in_place(model, depthwise, pools, dense, strided, example_inputs,
-                                   train, amp_dtype, tune, margin, verify, graphs, fuse)
+        with progress.quiet_scope(quiet):
+            report = _convert_in_place(model, depthwise, pools, dense, strided, example_inputs,
+                                       train, amp_dtype, tune, margin, verify, graphs, fuse)
     except BaseException as e:
         from .fusion import remove
         remove(model)

@@ -1,8 +1,9 @@
 """Builds and loads the two native pieces, once per process:
 
 - libdwc_runtime.so: $DWC_RUNTIME if set, else built with g++ from the
-  runtime sources shipped in the package (dwc_torch/_runtime) into the
-  cache directory (keyed by their content); no repository layout needed.
+  runtime sources shipped in the package (dwc_torch/_runtime, staged by
+  scripts/build-wheel.sh; from a checkout, runtime/) into the cache
+  directory (keyed by their content).
 - the C++ extension (csrc/dwc_ops.cpp: the CUDA kernels of the dwc:: ops),
   built against the installed torch with torch.utils.cpp_extension into
   the cache directory (keyed by the source, torch's version and Python's).
@@ -30,9 +31,15 @@ _ext = None
 
 
 def _runtime_sources():
+    """(Runtime.cpp, include dir): the package's copy (a wheel of
+    scripts/build-wheel.sh), else the repository's runtime/ (the sources in
+    python/ run from a checkout, as the tests do)."""
     src = os.path.join(HERE, "_runtime", "Runtime.cpp")
-    inc = os.path.join(HERE, "_runtime", "include")
-    return src, inc
+    if not os.path.isfile(src):
+        repo = os.path.join(os.path.dirname(os.path.dirname(HERE)), "runtime")
+        if os.path.isfile(os.path.join(repo, "lib", "Runtime.cpp")):
+            return os.path.join(repo, "lib", "Runtime.cpp"), os.path.join(repo, "include")
+    return src, os.path.join(HERE, "_runtime", "include")
 
 
 def runtime_path():
@@ -44,8 +51,9 @@ def runtime_path():
         return os.path.abspath(env)
     src, inc = _runtime_sources()
     if not os.path.isfile(src):
-        raise FileNotFoundError("the runtime sources are missing from the package (%s); "
-                                "set DWC_RUNTIME to a built libdwc_runtime.so" % src)
+        raise FileNotFoundError("the runtime sources are missing from the package (%s): "
+                                "build it with scripts/build-wheel.sh, or set DWC_RUNTIME to "
+                                "a built libdwc_runtime.so" % src)
     h = hashlib.sha256()
     for f in (src, os.path.join(inc, "dwc", "runtime.h")):
         h.update(cache.sha256_file(f).encode())

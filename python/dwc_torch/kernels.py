@@ -20,7 +20,7 @@ import shlex
 import shutil
 import threading
 
-from . import cache, manifest
+from . import cache, manifest, progress
 from .spec import spec_from_key
 
 log = logging.getLogger("dwc_torch")
@@ -189,15 +189,15 @@ def skipped_directories():
     return dict(_skipped_dirs)
 
 
-def compile_spec(spec, op, aot=None, chip=None, flags=None):
+def compile_spec(spec, op, aot=None, chip=None, flags=None, around=None):
     """Compiles one op of a spec through the cache; returns the entry
-    directory (kernel.o, kernel.h)."""
+    directory (kernel.o, kernel.h). around: see cache.compile_kernel."""
     aot = aot or find_aot()
     if not aot:
         raise FileNotFoundError("dwc-aot not found (set DWC_AOT or put it on PATH)")
     entry, _ = cache.compile_kernel(spec.mlir(op), spec.func_name(op), aot,
                                     aot_flags() if flags is None else flags,
-                                    chip or current_chip())
+                                    chip or current_chip(), around=around)
     return entry
 
 
@@ -219,7 +219,8 @@ def resolve(key):
             return None
         try:
             from .extension import runtime_path
-            entry = compile_spec(spec, op, aot)
+            entry = compile_spec(spec, op, aot, around=lambda: progress.task(
+                "compiling %s %s (first use)" % (op, spec.key)))
             so = cache.link_shared([os.path.join(entry, "kernel.o")], runtime_path())
             _symbols.update(_open_library(so, [sym]))
         except Exception as e:  # a failed compile: PyTorch runs the layer

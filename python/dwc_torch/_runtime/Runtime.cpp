@@ -1,1 +1,0 @@
-../../../runtime/lib/Runtime.cpp

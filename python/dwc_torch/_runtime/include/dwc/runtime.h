@@ -1,1 +1,0 @@
-../../../../../runtime/include/dwc/runtime.h
