@@ -320,7 +320,8 @@ struct RaiseConv : OpRewritePattern<LinalgOp> {
       rewriter.replaceOpWithNewOp<DwcOp>(
           op, Type(outType), padded.input, filter, initMatch->bias,
           /*input_bias=*/Value(), dest, *strides, *dilations, padded.padding,
-          /*acc=*/TypeAttr(), /*activation=*/dwc::ActivationAttr(),
+          /*channel_multiplier=*/IntegerAttr(), /*acc=*/TypeAttr(),
+          /*activation=*/dwc::ActivationAttr(),
           /*input_activation=*/dwc::ActivationAttr());
     else
       rewriter.replaceOpWithNewOp<DwcOp>(
