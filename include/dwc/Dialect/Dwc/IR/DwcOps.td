@@ -65,6 +65,13 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
     ```
 
     where `Xpad` is the input zero-padded by `padding = [pt, pb, pl, pr]`.
+    Sums are taken in the accumulation type `acc` (default `f32`; `f64` for
+    `f64` elements, which only accept `acc = f64`) and rounded once to the
+    element type. Element types: `f32`, `f16`, `bf16` and `f64` (the
+    optimised GPU kernels take `f32`/`f16`/`bf16`; `f64` runs on the direct
+    kernel). The output has
+    `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1` (likewise `OW`).
+    Non-square filters (e.g. 51x5) are legal.
 
     With `channel_multiplier = M` (absent: 1) each input channel feeds `M`
     output channels, each with its own filter: the filter is
@@ -83,14 +90,9 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
     convolution, and so that the passes and kernels written for `M = 1`
     (which size outputs and channel vectors from the input) see at once
     that an op is not theirs. Kernel selection gives `M > 1` to the direct
-    kernel only.
-    Sums are taken in the accumulation type `acc` (default `f32`; `f64` for
-    `f64` elements, which only accept `acc = f64`) and rounded once to the
-    element type. Element types: `f32`, `f16`, `bf16` and `f64` (the
-    optimised GPU kernels take `f32`/`f16`/`bf16`; `f64` runs on the direct
-    kernel). The output has
-    `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1` (likewise `OW`).
-    Non-square filters (e.g. 51x5) are legal.
+    kernel only. The fused prologue and epilogue below apply with any `M`;
+    `dwc-fuse-conv-pool` leaves `M > 1` alone
+    (`dwc.depthwise_conv2d_pool2d` has no multiplier).
 
     Fusion with the neighbouring element-wise layers (a network's
     BatchNorm and activations, folded by the front end or by `dwc_torch`):
