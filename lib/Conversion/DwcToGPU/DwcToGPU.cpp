@@ -9,7 +9,9 @@
 //   NHWC-coalesced (consecutive threads on consecutive channel vectors);
 // * V = 128 bits of channels per thread (2 x f64, 4 x f32, 8 x f16/bf16) when the
 //   channel count is a multiple of V and the vectorised buffers have the
-//   identity layout, otherwise V = 1 (scalar loads);
+//   identity layout, otherwise V = 1 (scalar loads); V = 1 also for a
+//   depthwise channel multiplier M > 1 (output channel c reads input
+//   channel c / M: consecutive outputs share inputs);
 // * zero padding by predication: the window coordinates are compared with
 //   the input bounds and the load sits in an scf.if (no out-of-bounds read);
 // * sums in the op's accumulation type (f32 unless `acc` says f64; f64 for
@@ -336,17 +338,22 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
     WindowExtents ext = extentsOf(x, w, y);
     auto [N, IH, IW, C, FH, FW, OH, OW] = ext;
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
-    int64_t vw = pickVectorWidth(elemOf(x), C, {x, w, bias, y});
+    // With channel_multiplier M > 1 a thread's output channel c reads input
+    // channel c / M: consecutive outputs share inputs, so no channel
+    // vectors (one output element per thread).
+    int64_t m = op.getMultiplier();
+    int64_t vw = m > 1 ? 1 : pickVectorWidth(elemOf(x), C, {x, w, bias, y});
     Type acc = op.getAccType();
     auto [unrollW, unrollH] = windowUnroll(FH, FW, vw);
 
-    emitVectorLaunch(rewriter, op, {N, OH, OW, C / vw}, vw, acc,
+    emitVectorLaunch(rewriter, op, {N, OH, OW, C * m / vw}, vw, acc,
                      [&](OpBuilder &, Location, KernelEmitter &e,
                          ArrayRef<Value> co) {
       Value n = co[0], oh = co[1], ow = co[2], c = co[3];
+      Value ic = m > 1 ? e.div(c, m) : c;
       Value init = bias ? e.toAcc(e.load(bias, {c})) : e.zero(acc);
       Value inBias = op.getInputBias()
-                         ? e.toAcc(e.load(op.getInputBias(), {c}))
+                         ? e.toAcc(e.load(op.getInputBias(), {ic}))
                          : Value();
       ForwardWindow win{e.mul(oh, s[0]), e.mul(ow, s[1]), s, d, p, ext};
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
@@ -355,7 +362,7 @@ struct DepthwiseConv2DLowering : DirectLowering<DepthwiseConv2DOp> {
       auto tap = [&](KernelEmitter &ew, Value fw, int64_t lo, int64_t hi,
                      ValueRange a) -> SmallVector<Value> {
         auto [iw, ok] = win.column(ew, fw, lo, hi);
-        Value xv = ew.toAcc(ew.predLoad(ok, x, {n, win.ih, iw, c}));
+        Value xv = ew.toAcc(ew.predLoad(ok, x, {n, win.ih, iw, ic}));
         if (op.isFused()) // the prologue; padding stays zero
           xv = ew.select(ok, prologueOf(ew, op, xv, inBias), ew.zero(acc));
         Value wv = ew.toAcc(ew.load(w, {win.fh, fw, c}));
@@ -380,7 +387,10 @@ struct DepthwiseConv2DBackwardDataLowering : DirectLowering<DepthwiseConv2DBackw
     Value dy = op.getOutputGrad(), w = op.getFilter(), dx = op.getInit();
     auto [N, IH, IW, C, FH, FW, OH, OW] = extentsOf(dx, w, dy);
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
-    int64_t vw = pickVectorWidth(elemOf(dx), C, {dy, w, dx});
+    // channel_multiplier M > 1: input channel c gathers output channels
+    // c*M + m, which are no channel vector (one element per thread).
+    int64_t m = op.getMultiplier();
+    int64_t vw = m > 1 ? 1 : pickVectorWidth(elemOf(dx), C, {dy, w, dx});
     Type acc = op.getAccType();
     auto [unrollW, unrollH] = windowUnroll(FH, FW, vw);
 
@@ -410,6 +420,7 @@ struct DepthwiseConv2DBackwardDataLowering : DirectLowering<DepthwiseConv2DBackw
                          ArrayRef<Value> co) {
       Value n = co[0], ih = co[1], iw = co[2], c = co[3];
       Value fh, oh, hOk;
+      Value oc = c; // the output channel the taps read
       auto row = [&](KernelEmitter &eh, Value r, int64_t lo, int64_t hi) {
         fh = r;
         hOk = Value();
@@ -419,12 +430,23 @@ struct DepthwiseConv2DBackwardDataLowering : DirectLowering<DepthwiseConv2DBackw
                        ValueRange a) -> SmallVector<Value> {
         Value ok = hOk;
         Value ow = dyIndex(ew, iw, p[2], fw, d[1], s[1], OW, IW - 1, lo, hi, ok);
-        Value g = ew.toAcc(ew.predLoad(ok, dy, {n, oh, ow, c}));
-        Value wv = ew.toAcc(ew.load(w, {fh, fw, c}));
+        Value g = ew.toAcc(ew.predLoad(ok, dy, {n, oh, ow, oc}));
+        Value wv = ew.toAcc(ew.load(w, {fh, fw, oc}));
         return {ew.fma(g, wv, a[0])};
       };
-      auto res = emitWindow(e, FH, FW, unrollH, unrollW, e.zero(acc), row,
-                            tapAt, /*keepRowsRolled=*/!unrollH);
+      auto window = [&](KernelEmitter &ew, ValueRange init) {
+        return emitWindow(ew, FH, FW, unrollH, unrollW, init, row, tapAt,
+                          /*keepRowsRolled=*/!unrollH);
+      };
+      SmallVector<Value> res =
+          m == 1 ? window(e, e.zero(acc))
+                 : emitLoop(e.b, e.loc, m, /*unroll=*/false, e.zero(acc),
+                            [&](OpBuilder &bm, Location lm, Value mi,
+                                std::optional<int64_t>, ValueRange a) {
+                              KernelEmitter em{bm, lm, vw, acc};
+                              oc = em.add(em.mul(c, m), mi);
+                              return window(em, a);
+                            });
       e.store(e.convert(res[0], elemOf(dx)), dx, {n, ih, iw, c});
     });
   }
@@ -440,14 +462,18 @@ struct DepthwiseConv2DBackwardFilterLowering : DirectLowering<DepthwiseConv2DBac
     Value x = op.getInput(), dy = op.getOutputGrad(), dw = op.getInit();
     auto [N, IH, IW, C, FH, FW, OH, OW] = extentsOf(x, dw, dy);
     auto s = op.getStrides(), d = op.getDilations(), p = op.getPadding();
-    int64_t vw = pickVectorWidth(elemOf(x), C, {x, dy, dw});
+    // channel_multiplier M > 1: filter channel c reads input channel c / M
+    // (no channel vector: one element per thread).
+    int64_t m = op.getMultiplier();
+    int64_t vw = m > 1 ? 1 : pickVectorWidth(elemOf(x), C, {x, dy, dw});
     Type acc = op.getAccType();
 
     // One thread per (fh, fw, channel vector), looping over n, oh, ow.
-    emitVectorLaunch(rewriter, op, {FH, FW, C / vw}, vw, acc,
+    emitVectorLaunch(rewriter, op, {FH, FW, C * m / vw}, vw, acc,
                      [&](OpBuilder &b, Location loc, KernelEmitter &e,
                          ArrayRef<Value> co) {
       Value fh = co[0], fw = co[1], c = co[2];
+      Value ic = m > 1 ? e.div(c, m) : c;
       Value hOff = e.add(e.mul(fh, d[0]), -p[0]);
       Value wOff = e.add(e.mul(fw, d[1]), -p[2]);
       auto res = emitLoop(
@@ -469,7 +495,7 @@ struct DepthwiseConv2DBackwardFilterLowering : DirectLowering<DepthwiseConv2DBac
                   hOk, ew.inBounds(iw, -p[2],
                                    (OW - 1) * s[1] + (FW - 1) * d[1] - p[2],
                                    IW));
-              Value xv = ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, c}));
+              Value xv = ew.toAcc(ew.predLoad(ok, x, {n, ih, iw, ic}));
               Value g = ew.toAcc(ew.load(dy, {n, oh, ow, c}));
               return {ew.fma(xv, g, a2[0])};
             };

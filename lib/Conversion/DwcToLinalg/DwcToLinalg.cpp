@@ -352,6 +352,33 @@ Value insertSpread(OpBuilder &b, Location loc, Value src, Value p,
                                 b.getIndexAttr(st[1]), b.getIndexAttr(1)});
 }
 
+/// The channel multiplier's view of a tensor whose last dimension holds
+/// C*M channels: that dimension split into (C, M), so that channel c*M + m
+/// is element (c, m) and the generics index it with plain loop dimensions.
+Value splitChannels(OpBuilder &b, Location loc, Value v, int64_t m) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t channels = shape.back();
+  shape.back() = channels / m;
+  shape.push_back(m);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0, r = type.getRank(); i < r - 1; ++i)
+    groups.push_back({i});
+  groups.push_back({type.getRank() - 1, type.getRank()});
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
+}
+
+/// The inverse of splitChannels: (C, M) merged back into C*M channels.
+Value mergeChannels(OpBuilder &b, Location loc, Value v) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    groups.push_back({i});
+  groups.push_back({rank - 2, rank - 1});
+  return tensor::CollapseShapeOp::create(b, loc, v, groups);
+}
+
 /// Base of the patterns: refuses (the pass has already diagnosed) the
 /// memref form.
 template <typename OpTy>
@@ -380,6 +407,7 @@ struct DwcLowering : OpConversionPattern<OpTy> {
 
 /// Y[n,oh,ow,c] = bias[c] + sum_{fh,fw} Xpad[n, oh*sh+fh*dh, ow*sw+fw*dw, c]
 ///                                      * W[fh,fw,c]
+/// (with channel_multiplier M, output channel c*M + m reads input channel c).
 struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
   using DwcLowering::DwcLowering;
   Value lower(dwc::DepthwiseConv2DOp op, OpAdaptor adaptor,
@@ -393,17 +421,41 @@ struct DepthwiseConvLowering : DwcLowering<dwc::DepthwiseConv2DOp> {
                         op.getInputActivation(), op.getAccType());
     Value xp = zeroPadded(b, loc, x, pad);
     Value init = zeroAccumulator(b, loc, adaptor.getInit(), op.getAccType());
-    // Loops (n, oh, ow, c, fh, fw).
-    AffineExpr n, oh, ow, c, fh, fw;
-    bindDims(ctx, n, oh, ow, c, fh, fw);
-    Value sum = windowMac(
-        b, loc, xp, adaptor.getFilter(), init,
-        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
-         {fh, fw, c},
-         {n, oh, ow, c}},
-        {kPar, kPar, kPar, kPar, kRed, kRed});
+    Value sum;
+    if (int64_t m = op.getMultiplier(); m > 1) {
+      sum = multiplierSum(b, loc, xp, adaptor.getFilter(), init, m, st, dl);
+    } else {
+      // Loops (n, oh, ow, c, fh, fw).
+      AffineExpr n, oh, ow, c, fh, fw;
+      bindDims(ctx, n, oh, ow, c, fh, fw);
+      sum = windowMac(
+          b, loc, xp, adaptor.getFilter(), init,
+          {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+           {fh, fw, c},
+           {n, oh, ow, c}},
+          {kPar, kPar, kPar, kPar, kRed, kRed});
+    }
     return finishConv(b, loc, sum, adaptor.getBias(), adaptor.getInit(),
                       op.getActivation());
+  }
+
+  /// The sums of channel_multiplier M > 1 (the bias and activation follow
+  /// in finishConv on the merged channels):
+  /// Y[n,oh,ow,c,m] += Xpad[n, oh*sh+fh*dh, ow*sw+fw*dw, c] * W[fh,fw,c,m]
+  /// on the (C, M) views of W and of the accumulator.
+  static Value multiplierSum(OpBuilder &b, Location loc, Value xp, Value w,
+                             Value init, int64_t m, ArrayRef<int64_t> st,
+                             ArrayRef<int64_t> dl) {
+    // Loops (n, oh, ow, c, m, fh, fw).
+    AffineExpr n, oh, ow, c, mm, fh, fw;
+    bindDims(b.getContext(), n, oh, ow, c, mm, fh, fw);
+    Value sum = windowMac(
+        b, loc, xp, splitChannels(b, loc, w, m), splitChannels(b, loc, init, m),
+        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+         {fh, fw, c, mm},
+         {n, oh, ow, c, mm}},
+        {kPar, kPar, kPar, kPar, kPar, kRed, kRed});
+    return mergeChannels(b, loc, sum);
   }
 };
 
@@ -453,17 +505,38 @@ struct BackwardDataLowering : DwcLowering<dwc::DepthwiseConv2DBackwardDataOp> {
     }
 
     Value init = zeroAccumulator(b, loc, adaptor.getInit(), acc);
-    // Loops (n, ih, iw, c, fh, fw).
-    AffineExpr n, ih, iw, c, fh, fw;
-    bindDims(ctx, n, ih, iw, c, fh, fw);
     int64_t rh = (fShape[0] - 1) * dl[0], rw = (fShape[1] - 1) * dl[1];
-    Value sum = windowMac(
-        b, loc, p, adaptor.getFilter(), init,
-        {{n, ih + rh - fh * dl[0], iw + rw - fw * dl[1], c},
-         {fh, fw, c},
-         {n, ih, iw, c}},
-        {kPar, kPar, kPar, kPar, kRed, kRed});
+    Value sum;
+    if (int64_t m = op.getMultiplier(); m > 1) {
+      sum = multiplierSum(b, loc, p, adaptor.getFilter(), init, m, rh, rw, dl);
+    } else {
+      // Loops (n, ih, iw, c, fh, fw).
+      AffineExpr n, ih, iw, c, fh, fw;
+      bindDims(ctx, n, ih, iw, c, fh, fw);
+      sum = windowMac(
+          b, loc, p, adaptor.getFilter(), init,
+          {{n, ih + rh - fh * dl[0], iw + rw - fw * dl[1], c},
+           {fh, fw, c},
+           {n, ih, iw, c}},
+          {kPar, kPar, kPar, kPar, kRed, kRed});
+    }
     return roundInto(b, loc, sum, adaptor.getInit());
+  }
+
+  /// The sums of channel_multiplier M > 1: each input channel gathers its
+  /// M outputs, on the (C, M) views of P and W, loops
+  /// (n, ih, iw, c, m, fh, fw) with m reduced.
+  static Value multiplierSum(OpBuilder &b, Location loc, Value p, Value w,
+                             Value init, int64_t m, int64_t rh, int64_t rw,
+                             ArrayRef<int64_t> dl) {
+    AffineExpr n, ih, iw, c, mm, fh, fw;
+    bindDims(b.getContext(), n, ih, iw, c, mm, fh, fw);
+    return windowMac(
+        b, loc, splitChannels(b, loc, p, m), splitChannels(b, loc, w, m), init,
+        {{n, ih + rh - fh * dl[0], iw + rw - fw * dl[1], c, mm},
+         {fh, fw, c, mm},
+         {n, ih, iw, c}},
+        {kPar, kPar, kPar, kPar, kRed, kRed, kRed});
   }
 };
 
@@ -483,16 +556,38 @@ struct BackwardFilterLowering
     auto st = op.getStrides(), dl = op.getDilations(), pad = op.getPadding();
     Value xp = zeroPadded(b, loc, adaptor.getInput(), pad);
     Value init = zeroAccumulator(b, loc, adaptor.getInit(), op.getAccType());
-    // Loops (fh, fw, c, n, oh, ow).
-    AffineExpr fh, fw, c, n, oh, ow;
-    bindDims(ctx, fh, fw, c, n, oh, ow);
-    Value sum = windowMac(
-        b, loc, xp, adaptor.getOutputGrad(), init,
-        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
-         {n, oh, ow, c},
-         {fh, fw, c}},
-        {kPar, kPar, kPar, kRed, kRed, kRed});
+    Value sum;
+    if (int64_t m = op.getMultiplier(); m > 1) {
+      sum = multiplierSum(b, loc, xp, adaptor.getOutputGrad(), init, m, st, dl);
+    } else {
+      // Loops (fh, fw, c, n, oh, ow).
+      AffineExpr fh, fw, c, n, oh, ow;
+      bindDims(ctx, fh, fw, c, n, oh, ow);
+      sum = windowMac(
+          b, loc, xp, adaptor.getOutputGrad(), init,
+          {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+           {n, oh, ow, c},
+           {fh, fw, c}},
+          {kPar, kPar, kPar, kRed, kRed, kRed});
+    }
     return roundInto(b, loc, sum, adaptor.getInit());
+  }
+
+  /// The sums of channel_multiplier M > 1: filter channel (c, m) pairs input
+  /// channel c with output channel (c, m), on the (C, M) views of dY and dW,
+  /// loops (fh, fw, c, m, n, oh, ow).
+  static Value multiplierSum(OpBuilder &b, Location loc, Value xp, Value dy,
+                             Value init, int64_t m, ArrayRef<int64_t> st,
+                             ArrayRef<int64_t> dl) {
+    AffineExpr fh, fw, c, mm, n, oh, ow;
+    bindDims(b.getContext(), fh, fw, c, mm, n, oh, ow);
+    Value sum = windowMac(
+        b, loc, xp, splitChannels(b, loc, dy, m), splitChannels(b, loc, init, m),
+        {{n, oh * st[0] + fh * dl[0], ow * st[1] + fw * dl[1], c},
+         {n, oh, ow, c, mm},
+         {fh, fw, c, mm}},
+        {kPar, kPar, kPar, kPar, kRed, kRed, kRed});
+    return mergeChannels(b, loc, sum);
   }
 };
 

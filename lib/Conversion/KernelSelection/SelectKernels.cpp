@@ -28,6 +28,33 @@ Attribute selectDirect(Operation *op, TargetAttr, Attribute,
   return why.empty() ? direct : Attribute();
 }
 
+/// Adds "family (why)" to the `; `-separated list of refusals.
+void appendRefusal(std::string &refusals, StringRef family, StringRef why) {
+  refusals += (refusals.empty() ? "" : "; ") + family.str() + " (" +
+              why.str() + ")";
+}
+
+/// The configuration `family` gives `op` (completing `given`), or null with
+/// the reason in `why`.
+Attribute selectWith(const KernelFamily &family, Operation *op,
+                     TargetAttr target, KernelConfigAttrInterface given,
+                     std::string &why) {
+  Attribute config = family.select(op, target, given, why);
+  if (!config && StringRef(why).starts_with("not a "))
+    return config; // a family for other kinds of ops
+  // A channel multiplier the family cannot take, whatever its own rules
+  // (written for M = 1) said ...
+  std::string multiplierWhy = multiplierIneligibility(op, family.name);
+  if (!multiplierWhy.empty()) {
+    why = multiplierWhy;
+    return Attribute();
+  }
+  // ... or a fused prologue/epilogue it does not emit.
+  if (config && !(why = fusionIneligibility(op, family.name)).empty())
+    return Attribute();
+  return config;
+}
+
 /// Whether `family` may be chosen on `target`: the fast paths need sm_80's
 /// cp.async and mma.sync; older chips run the direct kernels.
 bool availableOn(const KernelFamily &family, TargetAttr target) {
@@ -81,14 +108,10 @@ struct DwcSelectKernelsPass
         continue;
       std::string why;
       if (!given && !availableOn(family, target)) {
-        refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
-                    " (needs sm_80 or newer)";
+        appendRefusal(refusals, family.name, "needs sm_80 or newer");
         continue;
       }
-      Attribute config = family.select(op, target, given, why);
-      // A family that takes the op but not its fused prologue/epilogue.
-      if (config && !(why = fusionIneligibility(op, family.name)).empty())
-        config = Attribute();
+      Attribute config = selectWith(family, op, target, given, why);
       if (config) {
         op->setAttr(kKernelAttrName, config);
         if (diagnose)
@@ -99,8 +122,7 @@ struct DwcSelectKernelsPass
       }
       // (Families for other kinds of ops are not worth a line.)
       if (!StringRef(why).starts_with("not a "))
-        refusals += (refusals.empty() ? "" : "; ") + family.name.str() +
-                    " (" + why + ")";
+        appendRefusal(refusals, family.name, why);
     }
     if (given)
       return op->emitError() << "dwc-select-kernels: cannot complete "

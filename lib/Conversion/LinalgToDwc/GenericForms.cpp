@@ -7,7 +7,8 @@
 // These patterns recognise them by their indexing maps and payloads and
 // rewrite them, exactly, into the NCHW named ops (whose rewrites then take
 // them to dwc): conv_2d_nchw_fchw, depthwise_conv_2d_nchw_chw (between
-// collapse/expand_shape of the group dims), pooling_nchw_max/sum.
+// collapse/expand_shape of the group dims), conv_2d_ngchw_gfchw (the
+// depthwise form with a channel multiplier), pooling_nchw_max/sum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,7 +188,9 @@ struct RaiseGenericWindowOp : OpRewritePattern<linalg::GenericOp> {
 
   /// StableHLO's depthwise form: out (n, g, fg, oh, ow), filter (g, fg, cg,
   /// kh, kw), input (n, g, cg, H, W) with fg = cg = 1 -> collapse the group
-  /// dims, linalg.depthwise_conv_2d_nchw_chw, expand the result back.
+  /// dims, linalg.depthwise_conv_2d_nchw_chw, expand the result back. With
+  /// cg = 1 and fg of extent M > 1 (a channel multiplier) ->
+  /// linalg.conv_2d_ngchw_gfchw.
   static LogicalResult rewriteGroupedDepthwise(linalg::GenericOp op,
                                                PatternRewriter &rewriter) {
     auto maps = op.getIndexingMapsArray();
@@ -200,8 +203,7 @@ struct RaiseGenericWindowOp : OpRewritePattern<linalg::GenericOp> {
     auto xType = cast<RankedTensorType>(x.getType());
     auto wType = cast<RankedTensorType>(w.getType());
     auto outType = cast<RankedTensorType>(init.getType());
-    if (xType.getDimSize(2) != 1 || wType.getDimSize(1) != 1 ||
-        wType.getDimSize(2) != 1 || outType.getDimSize(2) != 1)
+    if (xType.getDimSize(2) != 1 || wType.getDimSize(2) != 1)
       return failure();
     int64_t n = dimOf(out.getResult(0)), g = dimOf(out.getResult(1)),
             fg = dimOf(out.getResult(2)), oh = dimOf(out.getResult(3)),
@@ -215,6 +217,14 @@ struct RaiseGenericWindowOp : OpRewritePattern<linalg::GenericOp> {
                           dimOf(f.getResult(3)), dimOf(f.getResult(4)));
     if (!m)
       return failure();
+    // M = fg's extent > 1 filters per group: these maps and payload are
+    // exactly linalg.conv_2d_ngchw_gfchw's (whose rewrite takes it on).
+    if (wType.getDimSize(1) != 1 || outType.getDimSize(2) != 1) {
+      rewriter.replaceOpWithNewOp<linalg::Conv2DNgchwGfchwOp>(
+          op, TypeRange{outType}, op.getDpsInputs(), op.getDpsInits(),
+          attrs(rewriter, *m));
+      return success();
+    }
     Location loc = op.getLoc();
     SmallVector<ReassociationIndices> nchw = {{0}, {1, 2}, {3}, {4}};
     SmallVector<ReassociationIndices> chw = {{0, 1, 2}, {3}, {4}};

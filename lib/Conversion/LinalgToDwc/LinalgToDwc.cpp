@@ -320,13 +320,124 @@ struct RaiseConv : OpRewritePattern<LinalgOp> {
       rewriter.replaceOpWithNewOp<DwcOp>(
           op, Type(outType), padded.input, filter, initMatch->bias,
           /*input_bias=*/Value(), dest, *strides, *dilations, padded.padding,
-          /*acc=*/TypeAttr(), /*activation=*/dwc::ActivationAttr(),
+          /*channel_multiplier=*/IntegerAttr(), /*acc=*/TypeAttr(),
+          /*activation=*/dwc::ActivationAttr(),
           /*input_activation=*/dwc::ActivationAttr());
     else
       rewriter.replaceOpWithNewOp<DwcOp>(
           op, Type(outType), padded.input, filter, initMatch->bias, dest,
           *strides, *dilations, padded.padding, /*acc=*/TypeAttr());
     return success();
+  }
+};
+
+/// The outs of a linalg.depthwise_conv_2d_nhwc_hwcm (N x OH x OW x C x M)
+/// as the dwc op with channel_multiplier M sees it: a zero fill or splat
+/// (a fresh destination), or the expand_shape of an N x OH x OW x (C*M)
+/// zero fill or bias broadcast (the grouped-convolution rewrite makes one).
+FailureOr<InitMatch> matchMultiplierInit(Value init, int64_t outChannels) {
+  auto expand = init.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand) {
+    FailureOr<InitMatch> m = matchInit(init, Identity::Zero);
+    if (failed(m))
+      return failure();
+    return InitMatch{}; // the fill's 5-D destination is not the dwc op's
+  }
+  SmallVector<ReassociationIndices> channels = {{0}, {1}, {2}, {3, 4}};
+  if (expand.getReassociationIndices() != channels)
+    return failure();
+  return matchInit(expand.getSrc(), Identity::Zero, outChannels);
+}
+
+/// linalg.depthwise_conv_2d_nhwc_hwcm with M > 1 -> dwc.depthwise_conv2d
+/// with channel_multiplier = M: the HWCM filter collapsed to FH x FW x (C*M)
+/// (channel c*M + m is (c, m) in row-major order, the op's order), the
+/// N x OH x OW x (C*M) result expanded back to the 5-D one.
+struct RaiseDepthwiseHwcm
+    : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNhwcHwcmOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "not a tensor-form convolution");
+    Value input = op.getInputs()[0], filter = op.getInputs()[1];
+    Value init = op.getOutputs()[0];
+    if (waitsForPadSwap(input))
+      return rewriter.notifyMatchFailure(op, "pad not yet next to the op");
+    RankedTensorType inType = getDwcTensorType(input, 4);
+    RankedTensorType filterType = getDwcTensorType(filter, 4);
+    RankedTensorType outType = getDwcTensorType(init, 5);
+    if (!inType || !filterType || !outType ||
+        filterType.getElementType() != inType.getElementType() ||
+        outType.getElementType() != inType.getElementType() ||
+        op->getResult(0).getType() != outType)
+      return rewriter.notifyMatchFailure(
+          op, "needs static shapes of one of f32, f16 or bf16");
+    int64_t m = filterType.getDimSize(3);
+    if (m == 1)
+      return rewriter.notifyMatchFailure(
+          op, "multiplier 1 (the depthwise_conv_2d_nhwc_hwc rewrite's)");
+    auto strides = getPair(op.getStrides());
+    auto dilations = getPair(op.getDilations());
+    if (failed(strides) || failed(dilations))
+      return rewriter.notifyMatchFailure(op, "bad strides or dilations");
+    if (failed(checkHwcmShapes(inType.getShape(), filterType.getShape(),
+                               outType.getShape(), *strides, *dilations)))
+      return rewriter.notifyMatchFailure(op, "inconsistent shapes");
+    int64_t outChannels = inType.getDimSize(3) * m;
+    FailureOr<InitMatch> initMatch = matchMultiplierInit(init, outChannels);
+    if (failed(initMatch))
+      return rewriter.notifyMatchFailure(
+          op, "outs is neither a zero fill nor a bias broadcast");
+    rewrite(op, rewriter, *initMatch, *strides, *dilations, m);
+    return success();
+  }
+
+  /// Input N x H x W x C, filter FH x FW x C x M, output N x OH x OW x C x M
+  /// with OH, OW of the unpadded convolution formula.
+  static LogicalResult checkHwcmShapes(ArrayRef<int64_t> in,
+                                       ArrayRef<int64_t> f,
+                                       ArrayRef<int64_t> out,
+                                       ArrayRef<int64_t> st,
+                                       ArrayRef<int64_t> dl) {
+    if (f[2] != in[3] || out[0] != in[0] || out[3] != in[3] || out[4] != f[3])
+      return failure();
+    if (f[0] < 1 || f[1] < 1 || out[1] < 1 || out[2] < 1)
+      return failure();
+    return success(
+        out[1] == dwc::convOutputSize(in[1], f[0], st[0], dl[0], 0, 0) &&
+        out[2] == dwc::convOutputSize(in[2], f[1], st[1], dl[1], 0, 0));
+  }
+
+  static void rewrite(linalg::DepthwiseConv2DNhwcHwcmOp op,
+                      PatternRewriter &rewriter, const InitMatch &initMatch,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                      int64_t m) {
+    Location loc = op.getLoc();
+    auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto o = outType.getShape();
+    auto flatType = RankedTensorType::get({o[0], o[1], o[2], o[3] * m},
+                                          outType.getElementType());
+    PaddedInput padded = foldPad(op.getInputs()[0],
+                                 [](const APFloat &v) { return v.isZero(); });
+    SmallVector<ReassociationIndices> filterGroups = {{0}, {1}, {2, 3}};
+    Value filter = tensor::CollapseShapeOp::create(
+        rewriter, loc, op.getInputs()[1], filterGroups);
+    Value dest = materializeDest(rewriter, loc, initMatch, flatType);
+    Value conv = dwc::DepthwiseConv2DOp::create(
+        rewriter, loc, flatType, padded.input, filter, initMatch.bias,
+        /*input_bias=*/Value(), dest,
+        rewriter.getDenseI64ArrayAttr(strides),
+        rewriter.getDenseI64ArrayAttr(dilations),
+        rewriter.getDenseI64ArrayAttr(padded.padding),
+        rewriter.getI64IntegerAttr(m), /*acc=*/TypeAttr(),
+        /*activation=*/dwc::ActivationAttr(),
+        /*input_activation=*/dwc::ActivationAttr())
+                     .getResult();
+    SmallVector<ReassociationIndices> outGroups = {{0}, {1}, {2}, {3, 4}};
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, outType, conv,
+                                                       outGroups);
   }
 };
 
@@ -1195,6 +1306,7 @@ struct RaiseLinalgToDwcPass
     RewritePatternSet patterns(ctx);
     patterns.add<RaiseConv<linalg::DepthwiseConv2DNhwcHwcOp,
                            dwc::DepthwiseConv2DOp, /*Depthwise=*/true>,
+                 RaiseDepthwiseHwcm,
                  RaiseConv<linalg::Conv2DNhwcHwcfOp, dwc::Conv2DOp,
                            /*Depthwise=*/false>,
                  RaiseMaxPool, RaiseAvgPool<linalg::GenericOp>,

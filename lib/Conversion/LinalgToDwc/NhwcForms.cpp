@@ -5,8 +5,11 @@
 // (depthwise_conv_2d_nchw_chw, conv_2d_nchw_fchw, pooling_nchw_max/sum),
 // TOSA's F x H x W x C filters (conv_2d_nhwc_fhwc) and its depthwise form with
 // a channel multiplier of one (depthwise_conv_2d_nhwc_hwcm into a 5-D result
-// that is collapsed). These patterns rewrite each into the NHWC named op the
-// raising patterns recognise, with linalg.transpose ops around it; the layout
+// that is collapsed), and grouped convolutions with one input channel per
+// group and M > 1 filters (conv_2d_ngchw_gfchw, a depthwise convolution with
+// a channel multiplier; to depthwise_conv_2d_nhwc_hwcm). These patterns
+// rewrite each into the NHWC named op the raising patterns recognise, with
+// linalg.transpose ops around it; the layout
 // propagation patterns (dwc-propagate-layout) then cancel the transposes
 // between consecutive ops and fold those of constant weights.
 //
@@ -222,6 +225,97 @@ struct DepthwiseHwcmToHwc
   }
 };
 
+/// The reassociation between N x C x H x W and the grouped
+/// N x G x Cg x H x W (C = G * Cg), as the front ends expand it.
+SmallVector<ReassociationIndices> groupDims() {
+  return {{0}, {1, 2}, {3}, {4}};
+}
+
+/// The 5-D grouped tensor `v` with its group dims merged: the source of
+/// the front end's expand_shape when there is one, else a collapse_shape.
+Value mergeGroups(PatternRewriter &rewriter, Location loc, Value v) {
+  auto expand = v.getDefiningOp<tensor::ExpandShapeOp>();
+  if (expand && expand.getReassociationIndices() == groupDims())
+    return expand.getSrc();
+  return tensor::CollapseShapeOp::create(rewriter, loc, v, groupDims());
+}
+
+/// The N x OH x OW x G x M `outs` of the depthwise form of a grouped
+/// convolution whose N x G x M x OH x OW `outs` is `init`: a fill is
+/// rebuilt in that shape, anything else merged, taken to NHWC
+/// (transposeInit: fills and channel broadcasts stay recognisable) and
+/// split again.
+Value groupedInitToHwcm(PatternRewriter &rewriter, Location loc, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  auto s = type.getShape();
+  if (auto fill = init.getDefiningOp<linalg::FillOp>();
+      fill && fill.hasPureTensorSemantics()) {
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{s[0], s[3], s[4], s[1], s[2]},
+        type.getElementType());
+    return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+        ->getResult(0);
+  }
+  Value nhwc = transposeInit(rewriter, loc, mergeGroups(rewriter, loc, init));
+  auto resultType = RankedTensorType::get({s[0], s[3], s[4], s[1], s[2]},
+                                          type.getElementType());
+  SmallVector<ReassociationIndices> channels = {{0}, {1}, {2}, {3, 4}};
+  return tensor::ExpandShapeOp::create(rewriter, loc, resultType, nhwc,
+                                       channels);
+}
+
+/// linalg.conv_2d_ngchw_gfchw with groups = input channels (Cg = 1) and
+/// M > 1 filters per group (torch-mlir's and IREE's Conv2d(C, M*C, k,
+/// groups=C), StableHLO's through the generic rewrite) ->
+/// linalg.depthwise_conv_2d_nhwc_hwcm with transposes: output channel
+/// g*M + m of the grouped op is (c = g, m) of the depthwise one.
+struct GroupedConvToHwcm : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNgchwGfchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRewritable(op))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 op");
+    auto x = cast<RankedTensorType>(op.getInputs()[0].getType()).getShape();
+    auto w = cast<RankedTensorType>(op.getInputs()[1].getType()).getShape();
+    if (x[2] != 1 || w[2] != 1)
+      return rewriter.notifyMatchFailure(
+          op, "groups are not the input channels (group size is not 1)");
+    if (w[1] == 1)
+      return rewriter.notifyMatchFailure(
+          op, "one filter per group (left as the front end wrote it)");
+    if (w[0] != x[1])
+      return rewriter.notifyMatchFailure(op, "inconsistent groups");
+    Location loc = op.getLoc();
+    Value xh = transposeInput(rewriter, loc,
+                              mergeGroups(rewriter, loc, op.getInputs()[0]));
+    // G x M x 1 x KH x KW -> KH x KW x G x M.
+    Value w4 = tensor::CollapseShapeOp::create(rewriter, loc,
+                                               op.getInputs()[1], groupDims());
+    Value wh = transpose(rewriter, loc, w4, {2, 3, 0, 1});
+    Value init = groupedInitToHwcm(rewriter, loc, op.getOutputs()[0]);
+    auto conv = linalg::DepthwiseConv2DNhwcHwcmOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{xh, wh},
+        ValueRange{init}, windowAttrs(op));
+    replaceWithGrouped(rewriter, op, conv->getResult(0));
+    return success();
+  }
+
+  /// Replaces `op` by the N x OH x OW x G x M `result` in its
+  /// N x G x M x OH x OW layout, as NCHW between reshapes (so that the
+  /// front end's collapse to N x (G*M) x OH x OW folds, and the transpose
+  /// is a 4-D one the layout propagation moves).
+  static void replaceWithGrouped(PatternRewriter &rewriter,
+                                 linalg::Conv2DNgchwGfchwOp op, Value result) {
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> channels = {{0}, {1}, {2}, {3, 4}};
+    Value flat =
+        tensor::CollapseShapeOp::create(rewriter, loc, result, channels);
+    Value nchw = transpose(rewriter, loc, flat, kToNchw);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, op->getResult(0).getType(), nchw, groupDims());
+  }
+};
+
 /// linalg.pooling_nchw_{max,sum} -> transposes + linalg.pooling_nhwc_*.
 template <typename NchwOp, typename NhwcOp>
 struct PoolNchwToNhwc : OpRewritePattern<NchwOp> {
@@ -303,6 +397,7 @@ struct FoldTransposeOfFill : OpRewritePattern<linalg::TransposeOp> {
 void mlir::dwc::populateNhwcFormPatterns(RewritePatternSet &patterns) {
   patterns.add<
       DepthwiseNchwToNhwc, ConvNchwToNhwc, ConvFhwcToHwcf, DepthwiseHwcmToHwc,
+      GroupedConvToHwcm,
       PoolNchwToNhwc<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
       PoolNchwToNhwc<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>,
       SwapTransposeAndPad, FoldTransposeOfFill>(patterns.getContext());

@@ -3,20 +3,6 @@
 // RUN: dwc-opt %s --raise-linalg-to-dwc --split-input-file | FileCheck %s --check-prefix=NONE
 // NONE-NOT: dwc.
 
-// A channel multiplier of 2 is not a depthwise convolution dwc computes.
-// CHECK-LABEL: func.func @hwcm_multiplier_2
-// CHECK: linalg.depthwise_conv_2d_nhwc_hwcm
-func.func @hwcm_multiplier_2(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x8x2xf32>) -> tensor<1x4x4x8x2xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x4x4x8x2xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x8x2xf32>) -> tensor<1x4x4x8x2xf32>
-  %y = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-         ins(%x, %w : tensor<1x6x6x8xf32>, tensor<3x3x8x2xf32>) outs(%f : tensor<1x4x4x8x2xf32>) -> tensor<1x4x4x8x2xf32>
-  return %y : tensor<1x4x4x8x2xf32>
-}
-
-// -----
-
 // f64 NCHW ops are left in NCHW (dwc's raised ops take f32/f16/bf16).
 // CHECK-LABEL: func.func @nchw_f64
 // CHECK: linalg.conv_2d_nchw_fchw

@@ -132,3 +132,26 @@ func.func @backward_bias(%dy: tensor<2x5x4x6xf16>, %db: tensor<6xf32>, %dyh: ten
   dwc.conv2d_backward_bias ins(%mdy : memref<1x3x3x8xf64>) outs(%mdb : memref<8xf64>)
   return %0, %1 : tensor<6xf32>, tensor<6xf16>
 }
+
+// CHECK-LABEL: func @depthwise_multiplier
+func.func @depthwise_multiplier(%x: tensor<1x9x9x5xf16>, %w: tensor<3x3x15xf16>, %b: tensor<15xf16>,
+                                %ib: tensor<5xf16>, %i: tensor<1x5x5x15xf16>) -> tensor<1x5x5x15xf16> {
+  // CHECK: dwc.depthwise_conv2d ins({{.*}} : tensor<1x9x9x5xf16>, tensor<3x3x15xf16>) bias({{.*}} : tensor<15xf16>) input_bias({{.*}} : tensor<5xf16>) outs({{.*}} : tensor<1x5x5x15xf16>) strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 3 activation = relu input_activation = silu -> tensor<1x5x5x15xf16>
+  %0 = dwc.depthwise_conv2d ins(%x, %w : tensor<1x9x9x5xf16>, tensor<3x3x15xf16>)
+         bias(%b : tensor<15xf16>) input_bias(%ib : tensor<5xf16>) outs(%i : tensor<1x5x5x15xf16>)
+         strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 3
+         activation = relu input_activation = silu -> tensor<1x5x5x15xf16>
+  return %0 : tensor<1x5x5x15xf16>
+}
+
+// CHECK-LABEL: func @depthwise_multiplier_backward
+func.func @depthwise_multiplier_backward(%x: memref<2x8x8x3xf32>, %dy: memref<2x8x8x6xf32>, %w: memref<3x3x6xf32>,
+                                         %dx: memref<2x8x8x3xf32>, %dw: memref<3x3x6xf32>) {
+  // CHECK: dwc.depthwise_conv2d_backward_data ins({{.*}} : memref<2x8x8x6xf32>, memref<3x3x6xf32>) outs({{.*}} : memref<2x8x8x3xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 2
+  dwc.depthwise_conv2d_backward_data ins(%dy, %w : memref<2x8x8x6xf32>, memref<3x3x6xf32>)
+    outs(%dx : memref<2x8x8x3xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 2
+  // CHECK: dwc.depthwise_conv2d_backward_filter ins({{.*}} : memref<2x8x8x3xf32>, memref<2x8x8x6xf32>) outs({{.*}} : memref<3x3x6xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 2
+  dwc.depthwise_conv2d_backward_filter ins(%x, %dy : memref<2x8x8x3xf32>, memref<2x8x8x6xf32>)
+    outs(%dw : memref<3x3x6xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 2
+  return
+}

@@ -321,6 +321,28 @@ LogicalResult checkF64Acc(Operation *op, Type elem, std::optional<Type> acc) {
            << *acc;
   return success();
 }
+
+/// Checks a depthwise op's channel_multiplier (absent: 1) against the
+/// channels: `what` (the filter, or the output gradient) must have the
+/// input's `inChannels` times M. M = 1 is left to the ops' own channel
+/// checks, whose diagnostics predate the multiplier.
+LogicalResult checkMultiplier(Operation *op, std::optional<uint64_t> attr,
+                              int64_t inChannels, int64_t channels,
+                              StringRef what) {
+  if (!attr)
+    return success();
+  // (An I64Attr read as unsigned: negative values are huge.)
+  if (*attr < 1 || *attr > uint64_t(kMaxExtent))
+    return op->emitOpError() << "expects a channel_multiplier in [1, "
+                             << kMaxExtent << "], got " << int64_t(*attr);
+  int64_t m = *attr;
+  if (m > 1 && channels != inChannels * m) // both <= 2^31: no overflow
+    return op->emitOpError() << what << " has " << channels
+                             << " channels but the input's " << inChannels
+                             << " channels times channel_multiplier " << m
+                             << " make " << inChannels * m;
+  return success();
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -336,7 +358,8 @@ RankedTensorType DepthwiseConv2DOp::inferResultType(
                               padding[0], padding[1]);
   int64_t ow = convOutputSize(in[2], f[1], strides[1], dilations[1],
                               padding[2], padding[3]);
-  return RankedTensorType::get({in[0], oh, ow, in[3]},
+  // The filter's channels: C * M, the output's.
+  return RankedTensorType::get({in[0], oh, ow, f[2]},
                                input.getElementType());
 }
 
@@ -344,14 +367,20 @@ void DepthwiseConv2DOp::build(OpBuilder &b, OperationState &state, Value input,
                               Value filter, Value bias,
                               ArrayRef<int64_t> strides,
                               ArrayRef<int64_t> dilations,
-                              ArrayRef<int64_t> padding) {
+                              ArrayRef<int64_t> padding,
+                              int64_t channelMultiplier) {
   RankedTensorType type = inferResultType(
       cast<RankedTensorType>(input.getType()),
       cast<RankedTensorType>(filter.getType()), strides, dilations, padding);
   Value init = b.create<tensor::EmptyOp>(state.location, type.getShape(),
                                          type.getElementType());
+  // M = 1 stays without the attribute (today's op, printed as before).
+  IntegerAttr multiplier =
+      channelMultiplier == 1 ? IntegerAttr()
+                             : b.getI64IntegerAttr(channelMultiplier);
   build(b, state, type, input, filter, bias, /*input_bias=*/Value(), init,
-        strides, dilations, padding, /*acc=*/nullptr, /*activation=*/ActivationAttr(),
+        strides, dilations, padding, multiplier, /*acc=*/nullptr,
+        /*activation=*/ActivationAttr(),
         /*input_activation=*/ActivationAttr());
 }
 
@@ -463,11 +492,14 @@ Type DepthwiseConv2DOp::getAccType() {
 /// The checks of a depthwise convolution's operands and attributes shared
 /// by depthwise_conv2d and depthwise_conv2d_pool2d (form, ranks, element
 /// types, channels, bias, window); returns the convolution's OH x OW.
+/// `multiplier` is the channel_multiplier attribute (absent for the fused
+/// convolution + pooling, which has none).
 static LogicalResult checkDepthwiseForward(Operation *op, Value input,
                                            Value filter, Value bias,
                                            Value init, ArrayRef<int64_t> strides,
                                            ArrayRef<int64_t> dilations,
                                            ArrayRef<int64_t> padding,
+                                           std::optional<uint64_t> multiplier,
                                            StringRef outDims, int64_t &oh,
                                            int64_t &ow) {
   if (failed(checkFormAndRanks(op, {{input, 4, "input", "N x IH x IW x C"},
@@ -477,8 +509,12 @@ static LogicalResult checkDepthwiseForward(Operation *op, Value input,
     return failure();
   auto in = shapeOf(input);
   auto f = shapeOf(filter);
-  if (failed(checkConvOperands(op, input, filter, bias, init, f[2], "channels",
-                               in[3])))
+  if (failed(checkMultiplier(op, multiplier, in[3], f[2], "filter")))
+    return failure();
+  // f[2] is C * M now (or M = 1): compare the input with f[2] / M.
+  int64_t m = multiplier.value_or(1);
+  if (failed(checkConvOperands(op, input, filter, bias, init, f[2] / m,
+                               "channels", f[2])))
     return failure();
   return checkWindowFits(op, in, f[0], f[1], strides, dilations, padding, oh,
                          ow);
@@ -489,12 +525,22 @@ LogicalResult DepthwiseConv2DOp::verify() {
   int64_t oh, ow;
   if (failed(checkDepthwiseForward(op, getInput(), getFilter(), getBias(),
                                    getInit(), getStrides(), getDilations(),
-                                   getPadding(), "N x OH x OW x C", oh, ow)))
+                                   getPadding(), getChannelMultiplier(),
+                                   "N x OH x OW x C", oh, ow)))
     return failure();
   if (Value inBias = getInputBias()) {
     if (failed(checkFormAndRanks(op, {{inBias, 1, "input_bias", "C"}})))
       return failure();
     int64_t c = shapeOf(getInput())[3];
+    int64_t m = getMultiplier();
+    // The prologue acts on the input: one value per input channel, also
+    // when each of them feeds M outputs.
+    if (m > 1 && shapeOf(inBias)[0] == c * m)
+      return emitOpError() << "input_bias has " << c * m
+                           << " elements, one per output channel, but it "
+                              "applies to the input's "
+                           << c << " channels (channel_multiplier " << m
+                           << ")";
     if (shapeOf(inBias)[0] != c)
       return emitOpError() << "input_bias has " << shapeOf(inBias)[0]
                            << " elements but the input has " << c
@@ -503,7 +549,9 @@ LogicalResult DepthwiseConv2DOp::verify() {
       return emitOpError("input_bias element type differs from the input's");
   }
   auto in = shapeOf(getInput());
-  if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, in[3]}, "output")))
+  int64_t outChannels = shapeOf(getFilter())[2]; // C * M
+  if (failed(checkOutputShape(op, getInit(), {in[0], oh, ow, outChannels},
+                              "output")))
     return failure();
   if (failed(checkAccType(op, getAcc())))
     return failure();
@@ -533,10 +581,14 @@ LogicalResult DepthwiseConv2DBackwardDataOp::verify() {
   auto dy = shapeOf(getOutputGrad());
   auto f = shapeOf(getFilter());
   auto dx = shapeOf(getInit());
+  if (failed(checkMultiplier(op, getChannelMultiplier(), dx[3], dy[3],
+                             "output gradient")))
+    return failure();
   if (f[2] != dy[3])
     return emitOpError() << "filter has " << f[2]
                          << " channels but the output gradient has " << dy[3];
-  if (dx[0] != dy[0] || dx[3] != dy[3])
+  int64_t outChannels = dx[3] * getMultiplier(); // == dy[3] when M > 1
+  if (dx[0] != dy[0] || outChannels != dy[3])
     return emitOpError() << "input gradient " << shapeStr(dx)
                          << " disagrees with the output gradient "
                          << shapeStr(dy) << " in batch or channels";
@@ -544,8 +596,8 @@ LogicalResult DepthwiseConv2DBackwardDataOp::verify() {
   if (failed(checkWindowFits(op, dx, f[0], f[1], getStrides(), getDilations(),
                              getPadding(), oh, ow)))
     return failure();
-  if (failed(checkOutputShape(op, getOutputGrad(), {dx[0], oh, ow, dx[3]},
-                              "output gradient")))
+  if (failed(checkOutputShape(op, getOutputGrad(),
+                              {dx[0], oh, ow, outChannels}, "output gradient")))
     return failure();
   if (failed(checkAccType(op, getAcc())))
     return failure();
@@ -578,16 +630,19 @@ LogicalResult DepthwiseConv2DBackwardFilterOp::verify() {
                             "type or f32, got "
                          << dwType;
   auto x = shapeOf(getInput());
-  auto dy = shapeOf(getOutputGrad());
   auto dw = shapeOf(getInit());
-  if (dw[2] != x[3])
+  if (failed(checkMultiplier(op, getChannelMultiplier(), x[3], dw[2],
+                             "filter gradient")))
+    return failure();
+  int64_t outChannels = x[3] * getMultiplier(); // == dw[2] when M > 1
+  if (dw[2] != outChannels)
     return emitOpError() << "filter gradient has " << dw[2]
                          << " channels but the input has " << x[3];
   int64_t oh, ow;
   if (failed(checkWindowFits(op, x, dw[0], dw[1], getStrides(), getDilations(),
                              getPadding(), oh, ow)))
     return failure();
-  return checkOutputShape(op, getOutputGrad(), {x[0], oh, ow, x[3]},
+  return checkOutputShape(op, getOutputGrad(), {x[0], oh, ow, outChannels},
                           "output gradient");
 }
 
@@ -702,7 +757,8 @@ LogicalResult DepthwiseConv2DPool2DOp::verify() {
   int64_t oh, ow;
   if (failed(checkDepthwiseForward(op, getInput(), getFilter(), getBias(),
                                    getInit(), getStrides(), getDilations(),
-                                   getPadding(), "N x PH x PW x C", oh, ow)) ||
+                                   getPadding(), /*multiplier=*/std::nullopt,
+                                   "N x PH x PW x C", oh, ow)) ||
       failed(checkPoolActivation(op, getActivation())))
     return failure();
   auto in = shapeOf(getInput());

@@ -168,6 +168,28 @@ std::string dwc::fusionIneligibility(Operation *op, StringRef family) {
   return "the family does not emit a fused prologue or epilogue";
 }
 
+/// The channel multiplier of a depthwise op (1 for other ops).
+static int64_t channelMultiplierOf(Operation *op) {
+  if (auto f = dyn_cast<DepthwiseConv2DOp>(op))
+    return f.getMultiplier();
+  if (auto d = dyn_cast<DepthwiseConv2DBackwardDataOp>(op))
+    return d.getMultiplier();
+  if (auto w = dyn_cast<DepthwiseConv2DBackwardFilterOp>(op))
+    return w.getMultiplier();
+  return 1;
+}
+
+std::string dwc::multiplierIneligibility(Operation *op, StringRef family) {
+  int64_t m = channelMultiplierOf(op);
+  // The other families load one filter channel per input channel and keep
+  // input, filter and output on the same channel vectors.
+  if (m == 1 || family == DirectKernelAttr::getMnemonic())
+    return "";
+  return ("channel_multiplier " + Twine(m) +
+          ": the family pairs each input channel with one filter channel")
+      .str();
+}
+
 //===----------------------------------------------------------------------===//
 // Dialect attribute verifier
 //===----------------------------------------------------------------------===//
@@ -189,7 +211,9 @@ LogicalResult DwcDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'dwc.kernel' must be a kernel configuration "
                               "(#dwc.direct, #dwc.strided_forward, ...), got "
                            << attr.getValue();
-  std::string why = fusionIneligibility(op, config.getFamily());
+  std::string why = multiplierIneligibility(op, config.getFamily());
+  if (why.empty())
+    why = fusionIneligibility(op, config.getFamily());
   if (why.empty())
     why = config.whyNotFor(op);
   if (!why.empty())

@@ -44,7 +44,8 @@ struct SplitConvPool : OpRewritePattern<DepthwiseConv2DPool2DOp> {
       auto conv = DepthwiseConv2DOp::create(
           rewriter, loc, convType, op.getInput(), op.getFilter(), op.getBias(),
           /*input_bias=*/Value(), convInit, op.getStridesAttr(),
-          op.getDilationsAttr(), op.getPaddingAttr(), acc,
+          op.getDilationsAttr(), op.getPaddingAttr(),
+          /*channel_multiplier=*/IntegerAttr(), acc,
           /*activation=*/ActivationAttr(), /*input_activation=*/ActivationAttr());
       auto pool = Pool2DOp::create(
           rewriter, loc, op.getResult().getType(), op.getKindAttr(),
@@ -61,7 +62,9 @@ struct SplitConvPool : OpRewritePattern<DepthwiseConv2DPool2DOp> {
                               op.getFilter(), op.getBias(),
                               /*input_bias=*/Value(), convBuf,
                               op.getStridesAttr(), op.getDilationsAttr(),
-                              op.getPaddingAttr(), acc, /*activation=*/ActivationAttr(),
+                              op.getPaddingAttr(),
+                              /*channel_multiplier=*/IntegerAttr(), acc,
+                              /*activation=*/ActivationAttr(),
                               /*input_activation=*/ActivationAttr());
     Pool2DOp::create(rewriter, loc, Type(), op.getKindAttr(), convBuf,
                      op.getInit(), op.getWindowAttr(), op.getPoolStridesAttr(),

@@ -43,8 +43,10 @@ struct FoldActivationIntoResult : OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(g, "op already has an activation");
     if (!op.getResult().hasOneUse())
       return rewriter.notifyMatchFailure(g, "op result has other uses");
-    // A convolution's activation pooled next is dwc-fuse-conv-pool's.
-    if (isa<DepthwiseConv2DOp>(op.getOperation()) && g->hasOneUse() &&
+    // A convolution's activation pooled next is dwc-fuse-conv-pool's (which
+    // takes no channel multiplier).
+    auto conv = dyn_cast<DepthwiseConv2DOp>(op.getOperation());
+    if (conv && conv.getMultiplier() == 1 && g->hasOneUse() &&
         isa<Pool2DOp>(*g->getUsers().begin()))
       return rewriter.notifyMatchFailure(g, "pooled next (dwc-fuse-conv-pool)");
     rewriter.modifyOpInPlace(op, [&] {

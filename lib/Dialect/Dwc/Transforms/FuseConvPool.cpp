@@ -63,6 +63,9 @@ struct FoldPoolIntoConv : OpRewritePattern<Pool2DOp> {
     if (conv.isFused())
       return rewriter.notifyMatchFailure(
           pool, "conv has a fused prologue or epilogue");
+    if (conv.getMultiplier() > 1)
+      return rewriter.notifyMatchFailure(
+          pool, "conv has a channel multiplier (the fused op has none)");
     if (conv.getAccType() != pool.getAccType())
       return rewriter.notifyMatchFailure(pool, "different accumulation types");
     ActivationAttr attr =

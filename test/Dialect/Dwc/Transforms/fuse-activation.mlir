@@ -176,3 +176,28 @@ func.func @depthwise_refusals(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>)
   %p = dwc.pool2d max ins(%r2 : tensor<1x8x8x16xf32>) outs(%pi : tensor<1x4x4x16xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x16xf32>
   return %a, %r, %c, %p : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A ReLU pooled next after a convolution with a channel multiplier becomes
+// its epilogue: dwc-fuse-conv-pool does not take M > 1.
+// CHECK-LABEL: func @multiplier_relu_pooled
+// CHECK: dwc.depthwise_conv2d {{.*}} channel_multiplier = 2 activation = {{ *}}relu
+// CHECK-NOT: linalg.generic
+// CHECK: dwc.pool2d max
+func.func @multiplier_relu_pooled(%x: tensor<1x8x8x8xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x4x4x16xf32> {
+  %i = tensor.empty() : tensor<1x8x8x16xf32>
+  %c = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x8xf32>, tensor<3x3x16xf32>) outs(%i : tensor<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 2 -> tensor<1x8x8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x8x8x16xf32>) outs(%i : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  %pi = tensor.empty() : tensor<1x4x4x16xf32>
+  %p = dwc.pool2d max ins(%r : tensor<1x8x8x16xf32>) outs(%pi : tensor<1x4x4x16xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x16xf32>
+  return %p : tensor<1x4x4x16xf32>
+}

@@ -112,6 +112,21 @@ func.func @acc_mismatch(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16xf32>) -> ten
 
 // -----
 
+// Refused: a channel multiplier (dwc.depthwise_conv2d_pool2d has none).
+// CHECK-LABEL: func @multiplier
+// CHECK: dwc.depthwise_conv2d ins{{.*}} channel_multiplier = 2
+// CHECK: dwc.pool2d max
+// CHECK-NOT: dwc.depthwise_conv2d_pool2d
+func.func @multiplier(%x: tensor<1x8x8x8xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x4x4x16xf32> {
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %c = dwc.depthwise_conv2d ins(%x, %w : tensor<1x8x8x8xf32>, tensor<3x3x16xf32>) outs(%e : tensor<1x8x8x16xf32>) strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] channel_multiplier = 2 -> tensor<1x8x8x16xf32>
+  %i = tensor.empty() : tensor<1x4x4x16xf32>
+  %p = dwc.pool2d max ins(%c : tensor<1x8x8x16xf32>) outs(%i : tensor<1x4x4x16xf32>) window = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0] -> tensor<1x4x4x16xf32>
+  return %p : tensor<1x4x4x16xf32>
+}
+
+// -----
+
 // Refused: memref form (the pass runs before bufferization).
 // CHECK-LABEL: func @memrefs
 // CHECK: dwc.depthwise_conv2d ins

@@ -145,9 +145,11 @@ def xpad(x, n, h, w, c, pt, pl):
     return 0.0
 
 
-def ref_depthwise(x, f, bias, st, dl, pad):
-    N, IH, IW, C = x.shape
-    FH, FW, _ = f.shape
+def ref_depthwise(x, f, bias, st, dl, pad, M=1):
+    """With channel multiplier M, output channel c reads input channel
+    c // M (c = ci*M + m) with filter channel c."""
+    N, IH, IW, _ = x.shape
+    FH, FW, C = f.shape
     OH = conv_out(IH, FH, st[0], dl[0], pad[0], pad[1])
     OW = conv_out(IW, FW, st[1], dl[1], pad[2], pad[3])
     y = Tensor([N, OH, OW, C])
@@ -159,7 +161,7 @@ def ref_depthwise(x, f, bias, st, dl, pad):
                     for fh in range(FH):
                         for fw in range(FW):
                             s += xpad(x, n, oh * st[0] + fh * dl[0],
-                                      ow * st[1] + fw * dl[1], c, pad[0],
+                                      ow * st[1] + fw * dl[1], c // M, pad[0],
                                       pad[2]) * f.get(fh, fw, c)
                     y.set(s, n, oh, ow, c)
     return y
@@ -184,7 +186,7 @@ def activate(kind, v):
     }[kind](v)
 
 
-def ref_fused_depthwise(x, f, bias, in_bias, act, in_act, st, dl, pad):
+def ref_fused_depthwise(x, f, bias, in_bias, act, in_act, st, dl, pad, M=1):
     """depthwise_conv2d with its fused prologue (input_activation(x +
     input_bias), zero padding of the activated input) and epilogue."""
     N, H, W, C = x.shape
@@ -195,16 +197,16 @@ def ref_fused_depthwise(x, f, bias, in_bias, act, in_act, st, dl, pad):
                 for c in range(C):
                     v = x.get(n, h, w, c) + (in_bias.get(c) if in_bias else 0.0)
                     xa.set(activate(in_act, v), n, h, w, c)
-    y = ref_depthwise(xa, f, bias, st, dl, pad)
+    y = ref_depthwise(xa, f, bias, st, dl, pad, M)
     y.data = [activate(act, v) for v in y.data]
     return y
 
 
-def ref_bwd_data(dy, f, in_hw, st, dl, pad):
+def ref_bwd_data(dy, f, in_hw, st, dl, pad, M=1):
     N, OH, OW, C = dy.shape
     FH, FW, _ = f.shape
     IH, IW = in_hw
-    dx = Tensor([N, IH, IW, C])
+    dx = Tensor([N, IH, IW, C // M])
     # Literal reading of the definition: scatter every (oh, ow, fh, fw).
     for n in range(N):
         for oh in range(OH):
@@ -215,14 +217,14 @@ def ref_bwd_data(dy, f, in_hw, st, dl, pad):
                         iw = ow * st[1] + fw * dl[1] - pad[2]
                         if 0 <= ih < IH and 0 <= iw < IW:
                             for c in range(C):
-                                k = dx.idx(n, ih, iw, c)
+                                k = dx.idx(n, ih, iw, c // M)
                                 dx.data[k] += dy.get(n, oh, ow, c) * f.get(fh, fw, c)
     return dx
 
 
-def ref_bwd_filter(x, dy, fhw, st, dl, pad):
-    N, IH, IW, C = x.shape
-    _, OH, OW, _ = dy.shape
+def ref_bwd_filter(x, dy, fhw, st, dl, pad, M=1):
+    N, IH, IW, _ = x.shape
+    _, OH, OW, C = dy.shape
     FH, FW = fhw
     dw = Tensor([FH, FW, C])
     for fh in range(FH):
@@ -233,7 +235,7 @@ def ref_bwd_filter(x, dy, fhw, st, dl, pad):
                     for oh in range(OH):
                         for ow in range(OW):
                             s += xpad(x, n, oh * st[0] + fh * dl[0],
-                                      ow * st[1] + fw * dl[1], c, pad[0],
+                                      ow * st[1] + fw * dl[1], c // M, pad[0],
                                       pad[2]) * dy.get(n, oh, ow, c)
                 dw.set(s, fh, fw, c)
     return dw
@@ -429,6 +431,95 @@ def fused_cases(rng, prefix, C=8):
                    pad=(1, 1, 1, 1), in_bias=False, act="relu"),
         fused_case(rng, prefix + "_7x7_f16", "f16", 1, 9, 10, C, 7, 7,
                    pad=(3, 3, 3, 3), act="gelu_tanh", in_act="hardswish"),
+    ]
+
+
+def mult_case(rng, name, ty, N, H, W, C, M, FH, FW, st=(1, 1), dl=(1, 1),
+              pad=(0, 0, 0, 0), bias=False, in_bias=False, act=None,
+              in_act=None):
+    """A depthwise_conv2d with channel_multiplier M (filter, bias and output
+    of C*M channels, input_bias of C), optionally fused."""
+    x = random_tensor(rng, [N, H, W, C], ty, -2.0, 2.0)
+    f = random_tensor(rng, [FH, FW, C * M], ty)
+    b = random_tensor(rng, [C * M], ty) if bias else None
+    ib = random_tensor(rng, [C], ty) if in_bias else None
+    y = ref_fused_depthwise(x, f, b, ib, act, in_act, st, dl, pad, M)
+    consts = [("x", x), ("w", f)] + ([("b", b)] if bias else []) + \
+        ([("ib", ib)] if in_bias else [])
+    ot = mlir_type(y.shape, ty)
+    body = ("dwc.depthwise_conv2d ins(%%x, %%w : %s, %s)%s%s outs(%%init : %s) "
+            "strides = %s dilations = %s padding = %s channel_multiplier = %d%s%s -> %s" %
+            (mlir_type(x.shape, ty), mlir_type(f.shape, ty),
+             (" bias(%%b : %s)" % mlir_type([C * M], ty)) if bias else "",
+             (" input_bias(%%ib : %s)" % mlir_type([C], ty)) if in_bias else "",
+             ot, a(st), a(dl), a(pad), M,
+             (" activation = %s" % act) if act else "",
+             (" input_activation = %s" % in_act) if in_act else "", ot))
+    return Case(name, ty, body, consts, y.shape, ty, y)
+
+
+def mult_bwd_data_case(rng, name, ty, N, H, W, C, M, FH, FW, st=(1, 1),
+                       dl=(1, 1), pad=(0, 0, 0, 0)):
+    OH = conv_out(H, FH, st[0], dl[0], pad[0], pad[1])
+    OW = conv_out(W, FW, st[1], dl[1], pad[2], pad[3])
+    dy = random_tensor(rng, [N, OH, OW, C * M], ty)
+    f = random_tensor(rng, [FH, FW, C * M], ty)
+    dx = ref_bwd_data(dy, f, (H, W), st, dl, pad, M)
+    ot = mlir_type(dx.shape, ty)
+    body = ("dwc.depthwise_conv2d_backward_data ins(%%dy, %%w : %s, %s) "
+            "outs(%%init : %s) strides = %s dilations = %s padding = %s "
+            "channel_multiplier = %d -> %s" %
+            (mlir_type(dy.shape, ty), mlir_type(f.shape, ty), ot, a(st), a(dl),
+             a(pad), M, ot))
+    return Case(name, ty, body, [("dy", dy), ("w", f)], dx.shape, ty, dx)
+
+
+def mult_bwd_filter_case(rng, name, ty, out_ty, N, H, W, C, M, FH, FW,
+                         st=(1, 1), dl=(1, 1), pad=(0, 0, 0, 0)):
+    OH = conv_out(H, FH, st[0], dl[0], pad[0], pad[1])
+    OW = conv_out(W, FW, st[1], dl[1], pad[2], pad[3])
+    x = random_tensor(rng, [N, H, W, C], ty)
+    dy = random_tensor(rng, [N, OH, OW, C * M], ty)
+    dw = ref_bwd_filter(x, dy, (FH, FW), st, dl, pad, M)
+    ot = mlir_type(dw.shape, out_ty)
+    body = ("dwc.depthwise_conv2d_backward_filter ins(%%x, %%dy : %s, %s) "
+            "outs(%%init : %s) strides = %s dilations = %s padding = %s "
+            "channel_multiplier = %d -> %s" %
+            (mlir_type(x.shape, ty), mlir_type(dy.shape, ty), ot, a(st), a(dl),
+             a(pad), M, ot))
+    return Case(name, ty, body, [("x", x), ("dy", dy)], dw.shape, out_ty, dw)
+
+
+def multiplier_forward_cases(rng):
+    """channel_multiplier M = 2, 3, 4 on C not a multiple of 8, strides 1
+    and 2, padding (asymmetric too), dilation, f32/f16/bf16, with and
+    without the bias and the fused prologue / epilogue."""
+    return [
+        mult_case(rng, "mult2_3x3_c5_bias", "f32", 1, 6, 7, 5, 2, 3, 3, pad=(1, 1, 1, 1), bias=True),
+        mult_case(rng, "mult3_3x3_s2_asym", "f32", 2, 9, 8, 3, 3, 3, 3, st=(2, 2), pad=(1, 0, 2, 1)),
+        mult_case(rng, "mult4_5x5_s2_f16_bias", "f16", 1, 9, 9, 6, 4, 5, 5, st=(2, 2), pad=(2, 2, 2, 2), bias=True),
+        mult_case(rng, "mult2_7x7_s2_c12", "f32", 1, 11, 10, 12, 2, 7, 7, st=(2, 2), pad=(3, 3, 3, 3), bias=True),
+        mult_case(rng, "mult2_1x1_f16", "f16", 2, 4, 5, 7, 2, 1, 1),
+        mult_case(rng, "mult3_d2_bf16", "bf16", 1, 9, 9, 5, 3, 3, 3, dl=(2, 2), pad=(2, 2, 2, 2), bias=True),
+        mult_case(rng, "mult2_c8_vec_f32", "f32", 1, 6, 6, 8, 2, 3, 3, pad=(1, 1, 1, 1), bias=True),
+        mult_case(rng, "mult2_fused_f32", "f32", 2, 7, 9, 5, 2, 3, 3, pad=(1, 1, 1, 1), bias=True,
+                  in_bias=True, act="silu", in_act="relu6"),
+        mult_case(rng, "mult3_fused_s2_f16", "f16", 1, 8, 7, 3, 3, 3, 3, st=(2, 2), pad=(0, 1, 0, 1),
+                  in_bias=True, act="gelu", in_act="hardswish"),
+        mult_case(rng, "mult4_epilogue_bf16", "bf16", 1, 6, 5, 3, 4, 3, 3, pad=(1, 1, 1, 1), bias=True,
+                  act="relu6"),
+    ]
+
+
+def multiplier_backward_cases(rng):
+    """Backward data and backward filter of channel_multiplier M = 2, 3, 4."""
+    return [
+        mult_bwd_data_case(rng, "mult2_bwd_data_s1", "f32", 2, 6, 7, 5, 2, 3, 3, pad=(1, 1, 1, 1)),
+        mult_bwd_data_case(rng, "mult3_bwd_data_s2_asym", "f32", 1, 9, 8, 3, 3, 4, 3, st=(2, 2), pad=(1, 2, 0, 1)),
+        mult_bwd_data_case(rng, "mult4_bwd_data_f16_s2", "f16", 1, 7, 7, 5, 4, 3, 3, st=(2, 2), pad=(1, 1, 1, 1)),
+        mult_bwd_filter_case(rng, "mult2_bwd_filter_s1", "f32", "f32", 2, 6, 6, 5, 2, 3, 3, pad=(1, 1, 1, 1)),
+        mult_bwd_filter_case(rng, "mult3_bwd_filter_s2_asym", "f32", "f32", 1, 9, 8, 3, 3, 5, 3, st=(2, 2), pad=(2, 1, 1, 0)),
+        mult_bwd_filter_case(rng, "mult4_bwd_filter_f16_to_f32", "f16", "f32", 1, 7, 7, 5, 4, 3, 3, st=(2, 2), pad=(1, 1, 1, 1)),
     ]
 
 
@@ -963,6 +1054,8 @@ def family(name, rng, count=0):
             bwd_filter_case(rng, "sbf_bf16_5x5_s2", "bf16", "bf16", 1, 9, 7, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
             bwd_filter_case(rng, "sbf_f16_5x5_s2_f32", "f16", "f32", 1, 9, 9, 8, 5, 5, st=s2, pad=(2, 2, 2, 2)),
         ]
+    if name == "multiplier":
+        return multiplier_forward_cases(rng) + multiplier_backward_cases(rng)
     if name == "fused_depthwise":
         # Fused prologue / epilogue through the CPU reference lowering.
         return fused_cases(rng, "fused", C=5)

@@ -23,6 +23,9 @@ def Dwc_Dialect : Dialect {
     Conventions shared by every op:
     * Activations are NHWC (channel-last): `N x H x W x C`.
     * Depthwise filters are `FH x FW x C`; dense filters are `FH x FW x C x OC`.
+      A depthwise op with `channel_multiplier = M` has `FH x FW x (C*M)`
+      filters and `C*M` output channels; output channel `c*M + m` reads
+      input channel `c` (PyTorch's `Conv2d(C, M*C, k, groups=C)`).
     * Shapes are static. Element types are `f32`, `f16` or `bf16`; every op
       that sums carries an accumulation type `acc` (default `f32`).
     * Ops are in destination-passing style: the `outs` operand supplies the

@@ -73,11 +73,33 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
     `OH = floor((IH + pt + pb - dh*(FH-1) - 1) / sh) + 1` (likewise `OW`).
     Non-square filters (e.g. 51x5) are legal.
 
+    With `channel_multiplier = M` (absent: 1) each input channel feeds `M`
+    output channels, each with its own filter: the filter is
+    `FH x FW x (C*M)`, the bias and the output have `C*M` channels, and
+    output channel `c*M + m` reads input channel `c` with filter channel
+    `c*M + m` (the order of PyTorch's `Conv2d(C, M*C, k, groups=C)`, of
+    TOSA's `depthwise_conv2d` and of TensorFlow's `depth_multiplier`):
+
+    ```
+    Y[n, oh, ow, c*M + m] = bias[c*M + m] + sum_{fh, fw}
+        Xpad[n, oh*sh + fh*dh, ow*sw + fw*dw, c] * W[fh, fw, c*M + m]
+    ```
+
+    `M` is an attribute, not inferred from the filter's channel count, so
+    that a filter of the wrong size is an error rather than a different
+    convolution, and so that the passes and kernels written for `M = 1`
+    (which size outputs and channel vectors from the input) see at once
+    that an op is not theirs. Kernel selection gives `M > 1` to the direct
+    kernel only. The fused prologue and epilogue below apply with any `M`;
+    `dwc-fuse-conv-pool` leaves `M > 1` alone
+    (`dwc.depthwise_conv2d_pool2d` has no multiplier).
+
     Fusion with the neighbouring element-wise layers (a network's
     BatchNorm and activations, folded by the front end or by `dwc_torch`):
 
     * a prologue applied to the input as it is read: with `input_bias` (a
-      per-channel `C` vector) and/or `input_activation`,
+      per-input-channel `C` vector, also when `M > 1`) and/or
+      `input_activation`,
       `X'[n, h, w, c] = input_activation(X[n, h, w, c] + input_bias[c])`
       computed in the accumulation type, and `Xpad` pads `X'` with zeros
       (the padding is that of the activated tensor, as when the two layers
@@ -108,13 +130,25 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
            strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]
            activation = relu6 input_activation = relu6 -> tensor<64x56x56x144xf16>
     ```
+
+    FastViT's patch embedding, `Conv2d(48, 96, 7, stride=2, padding=3,
+    groups=48)`:
+
+    ```mlir
+    %y = dwc.depthwise_conv2d ins(%x, %w : tensor<1x64x64x48xf32>, tensor<7x7x96xf32>)
+           bias(%b : tensor<96xf32>) outs(%init : tensor<1x32x32x96xf32>)
+           strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3]
+           channel_multiplier = 2 -> tensor<1x32x32x96xf32>
+    ```
   }];
   let arguments = (ins Dwc_ConvShaped:$input, Dwc_ConvShaped:$filter,
                        Optional<Dwc_ConvShaped>:$bias,
                        Optional<Dwc_ConvShaped>:$input_bias,
                        Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc,
+                       DenseI64ArrayAttr:$padding,
+                       OptionalAttr<I64Attr>:$channel_multiplier,
+                       OptionalAttr<TypeAttr>:$acc,
                        OptionalAttr<Dwc_ActivationAttr>:$activation,
                        OptionalAttr<Dwc_ActivationAttr>:$input_activation);
   let results = (outs Optional<Dwc_ConvTensor>:$result);
@@ -124,6 +158,7 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
     (`input_bias` `(` $input_bias^ `:` type($input_bias) `)`)?
     `outs` `(` $init `:` type($init) `)`
     `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    (`channel_multiplier` `=` $channel_multiplier^)?
     (`acc` `=` $acc^)? (`activation` `=` $activation^)?
     (`input_activation` `=` $input_activation^)? attr-dict
     (`->` type($result)^)?
@@ -133,11 +168,14 @@ def Dwc_DepthwiseConv2DOp : Dwc_Op<"depthwise_conv2d",
     OpBuilder<(ins "::mlir::Value":$input, "::mlir::Value":$filter,
                    "::mlir::Value":$bias, "::llvm::ArrayRef<int64_t>":$strides,
                    "::llvm::ArrayRef<int64_t>":$dilations,
-                   "::llvm::ArrayRef<int64_t>":$padding)>
+                   "::llvm::ArrayRef<int64_t>":$padding,
+                   CArg<"int64_t", "1">:$channelMultiplier)>
   ];
   let extraClassDeclaration = dpsMethods # [{
     /// The accumulation type (f32 when not given).
     ::mlir::Type getAccType();
+    /// The channel multiplier M (1 when not given).
+    int64_t getMultiplier() { return getChannelMultiplier().value_or(1); }
     /// Whether a prologue or an epilogue is fused into the convolution.
     bool isFused() {
       return getInputBias() || getActivation() || getInputActivation();
@@ -169,6 +207,14 @@ def Dwc_DepthwiseConv2DBackwardDataOp
     Sums in `acc` as for the forward op (`f32` by default, `f64` for `f64`
     elements).
 
+    With `channel_multiplier = M` (the forward op's), `dY` and the filter
+    have `C*M` channels and each input channel gathers its `M` outputs:
+
+    ```
+    dX[n, ih, iw, c] = sum_m sum over (oh, ow, fh, fw) as above of
+        dY[n, oh, ow, c*M + m] * W[fh, fw, c*M + m]
+    ```
+
     Example:
 
     ```mlir
@@ -181,16 +227,21 @@ def Dwc_DepthwiseConv2DBackwardDataOp
   let arguments = (ins Dwc_ConvShaped:$output_grad, Dwc_ConvShaped:$filter,
                        Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                       DenseI64ArrayAttr:$padding, OptionalAttr<TypeAttr>:$acc);
+                       DenseI64ArrayAttr:$padding,
+                       OptionalAttr<I64Attr>:$channel_multiplier,
+                       OptionalAttr<TypeAttr>:$acc);
   let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $output_grad `,` $filter `:` type($output_grad) `,` type($filter) `)`
     `outs` `(` $init `:` type($init) `)`
     `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    (`channel_multiplier` `=` $channel_multiplier^)?
     (`acc` `=` $acc^)? attr-dict (`->` type($result)^)?
   }];
   let extraClassDeclaration = dpsMethods # [{
     ::mlir::Type getAccType();
+    /// The channel multiplier M (1 when not given).
+    int64_t getMultiplier() { return getChannelMultiplier().value_or(1); }
   }];
 }
 
@@ -209,6 +260,15 @@ def Dwc_DepthwiseConv2DBackwardFilterOp
     The sum is taken in `f32` (`f64` when `X` is `f64`). `dW` has the
     element type of `X` or `f32`.
 
+    With `channel_multiplier = M` (the forward op's), `dY` and `dW` have
+    `C*M` channels and filter channel `c*M + m` pairs input channel `c`
+    with output channel `c*M + m`:
+
+    ```
+    dW[fh, fw, c*M + m] = sum_{n, oh, ow} Xpad[n, oh*sh + fh*dh, ow*sw + fw*dw, c]
+                                          * dY[n, oh, ow, c*M + m]
+    ```
+
     Example:
 
     ```mlir
@@ -221,17 +281,21 @@ def Dwc_DepthwiseConv2DBackwardFilterOp
   let arguments = (ins Dwc_ConvShaped:$input, Dwc_ConvShaped:$output_grad,
                        Dwc_ConvShaped:$init,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                       DenseI64ArrayAttr:$padding);
+                       DenseI64ArrayAttr:$padding,
+                       OptionalAttr<I64Attr>:$channel_multiplier);
   let results = (outs Optional<Dwc_ConvTensor>:$result);
   let assemblyFormat = [{
     `ins` `(` $input `,` $output_grad `:` type($input) `,` type($output_grad) `)`
     `outs` `(` $init `:` type($init) `)`
     `strides` `=` $strides `dilations` `=` $dilations `padding` `=` $padding
+    (`channel_multiplier` `=` $channel_multiplier^)?
     attr-dict (`->` type($result)^)?
   }];
   let extraClassDeclaration = dpsMethods # [{
     /// The accumulation type: f64 for f64 inputs, else f32.
     ::mlir::Type getAccType();
+    /// The channel multiplier M (1 when not given).
+    int64_t getMultiplier() { return getChannelMultiplier().value_or(1); }
   }];
 }
 

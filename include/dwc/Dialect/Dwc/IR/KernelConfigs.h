@@ -37,6 +37,12 @@ bool hasConvOperandRanks(Operation *op);
 /// input_activation), or an empty string.
 std::string fusionIneligibility(Operation *op, StringRef family);
 
+/// Why kernel family `family` cannot implement `op` because of a channel
+/// multiplier M > 1 (a depthwise forward, backward-data or backward-filter
+/// op whose output or filter has M channels per input channel), or an empty
+/// string. Only the direct kernels take M > 1.
+std::string multiplierIneligibility(Operation *op, StringRef family);
+
 /// The operands and attributes of a depthwise convolution forward op (x:
 /// the input) or backward-data op (x: dY; backward), as the kernel families
 /// of both read them.
