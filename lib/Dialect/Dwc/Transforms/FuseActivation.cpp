@@ -1,9 +1,9 @@
-//===- FuseActivation.cpp - ReLU/ReLU6 into dwc op prologues and epilogues ===//
+//===- FuseActivation.cpp - activations into dwc op prologues, epilogues ---===//
 //
-// Folds an elementwise linalg.generic ReLU or ReLU6 applied to the result of
-// a dwc.pool2d or dwc.depthwise_conv2d into the op's `activation`, and one
-// feeding a depthwise convolution's input into its `input_activation` (see
-// Passes.td).
+// Folds an elementwise linalg.generic activation applied to the result of a
+// dwc.pool2d (ReLU/ReLU6) or dwc.depthwise_conv2d into the op's
+// `activation`, and one feeding a depthwise convolution's input into its
+// `input_activation` (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 #include "dwc/Dialect/Dwc/IR/DwcOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <type_traits>
 
 namespace mlir::dwc {
 #define GEN_PASS_DEF_DWCFUSEACTIVATION
@@ -23,10 +24,12 @@ using namespace mlir::dwc;
 
 namespace {
 
-/// ReLU/ReLU6 of the tensor result of an OpTy (dwc.pool2d, or
-/// dwc.depthwise_conv2d: ReLU and ReLU6 commute with the rounding to the
-/// element type, so the fused op computes what the pair did) -> its
-/// `activation` epilogue.
+/// An activation of the tensor result of an OpTy -> its `activation`
+/// epilogue: dwc.pool2d takes ReLU/ReLU6 (which commute with the rounding
+/// to the element type: the fused op computes what the pair did);
+/// dwc.depthwise_conv2d takes every activation (the smooth ones on 16-bit
+/// types then skip the pair's intermediate rounding: the fused result is
+/// the more accurate one).
 template <typename OpTy>
 struct FoldActivationIntoResult : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern<linalg::GenericOp>::OpRewritePattern;
@@ -35,7 +38,9 @@ struct FoldActivationIntoResult : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<Activation> act = matchElementwiseActivation(g);
     if (!act)
-      return rewriter.notifyMatchFailure(g, "not an elementwise ReLU/ReLU6");
+      return rewriter.notifyMatchFailure(g, "not an elementwise activation");
+    if (std::is_same_v<OpTy, Pool2DOp> && !isClampActivation(*act))
+      return rewriter.notifyMatchFailure(g, "a pool takes ReLU/ReLU6 only");
     auto op = g.getDpsInputs()[0].template getDefiningOp<OpTy>();
     if (!op || !op.getResult())
       return rewriter.notifyMatchFailure(g, "input is not a tensor-form op");
@@ -57,8 +62,8 @@ struct FoldActivationIntoResult : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// ReLU/ReLU6 of a depthwise convolution's input -> its prologue (the zero
-/// padding of the activated tensor is what the op pads with).
+/// An activation of a depthwise convolution's input -> its prologue (the
+/// zero padding of the activated tensor is what the op pads with).
 struct FoldActivationIntoConvInput : OpRewritePattern<DepthwiseConv2DOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -68,7 +73,7 @@ struct FoldActivationIntoConvInput : OpRewritePattern<DepthwiseConv2DOp> {
     std::optional<Activation> act =
         g ? matchElementwiseActivation(g) : std::nullopt;
     if (!act)
-      return rewriter.notifyMatchFailure(conv, "input is not a ReLU/ReLU6");
+      return rewriter.notifyMatchFailure(conv, "input is not an activation");
     if (conv.getInputActivation() || conv.getInputBias())
       return rewriter.notifyMatchFailure(conv, "conv already has a prologue");
     if (!g->getResult(0).hasOneUse())

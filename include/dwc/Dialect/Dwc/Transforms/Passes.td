@@ -74,7 +74,7 @@ def DwcDetachTarget : Pass<"dwc-detach-target", "ModuleOp"> {
 }
 
 def DwcFuseActivation : Pass<"dwc-fuse-activation"> {
-  let summary = "Fold elementwise ReLU/ReLU6 ops around dwc.pool2d and "
+  let summary = "Fold elementwise activations around dwc.pool2d and "
                 "dwc.depthwise_conv2d into the ops' prologue and epilogue";
   let description = [{
     Matches a `linalg.generic` whose only input is the tensor result of a
@@ -83,23 +83,33 @@ def DwcFuseActivation : Pass<"dwc-fuse-activation"> {
     `dwc-fuse-conv-pool` fuses instead), or the input of a
     `dwc.depthwise_conv2d` without a prologue (the generic's result used
     nowhere else), with identity indexing maps, parallel
-    iterators only, the pooled element type in and out, and a body that is
-    exactly
+    iterators only, the element type in and out, and a body that computes
+    one of the ops' activations:
 
     * ReLU: `arith.maximumf(%in, 0.0)` (or `arith.maxnumf`, either operand
-      order), or
-    * ReLU6: `arith.minimumf(ReLU(%in), 6.0)` (or `arith.minnumf`),
+      order), or ReLU6: `arith.minimumf(ReLU(%in), 6.0)` (or
+      `arith.minnumf`), matched by form;
+    * SiLU, sigmoid, hardswish, hardsigmoid, GELU (erf) and GELU (tanh),
+      convolutions only, identified by value: a body built from arith
+      add/sub/mul/div/neg/min/max and math exp/erf/tanh/sqrt/rsqrt on the
+      input and constants, evaluated in double at fourteen points across
+      both signs and the clamps' corners, equal to exactly one of them
+      within the rounding of its type's constants (f32 1e-5, 16-bit 4e-3
+      relative) -- front ends write each in many equivalent forms. Two
+      matches (erf- and tanh-GELU in a 16-bit body) are left alone.
 
     and replaces it with the op's result after setting its `activation`
     attribute, or (on the convolution's input) with the convolution reading
     the generic's input under `input_activation`. The kernels then apply the
-    activation in registers, so it costs no extra pass over memory; both
-    activations commute with the rounding to the element type and map zero
-    padding to zeros, so the fused op computes what the pair did. Left
-    alone: an op that already has that activation or prologue, a value with
-    other uses, broadcasting or transposing maps,
-    element-type changes, any other body (leaky ReLU, clamps to other
-    bounds, ...).
+    activation in registers, so it costs no extra pass over memory. ReLU and
+    ReLU6 commute with the rounding to the element type, so the fused op
+    computes what the pair did; the smooth activations on 16-bit types
+    skip the pair's intermediate rounding (the fused result is the more
+    accurate one); all map zero padding to zeros of the activated tensor.
+    Left alone: an op that already has that activation or prologue, a value
+    with other uses, broadcasting or transposing maps, element-type changes,
+    a smooth activation after a pool, any other body (leaky ReLU, clamps to
+    other bounds, ops outside the list above, a use of the init value).
 
     Before:
 
