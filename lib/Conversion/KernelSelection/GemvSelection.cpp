@@ -385,8 +385,9 @@ bool planeByDefault(const Sizes &s);
 /// the band (the taller, the less halo re-staged) and the sector waste
 /// traded against each other (staged rows per output row x sectors per
 /// useful byte), within the staged bytes and threads. 0 when nothing fits.
-std::pair<int64_t, int64_t> fusedPlaneShape(const Sizes &s, int64_t V,
-                                            function_ref<PlaneLayout(int64_t, int64_t)> layout) {
+std::pair<int64_t, int64_t>
+fusedPlaneShape(const Sizes &s, int64_t V,
+                function_ref<PlaneLayout(int64_t, int64_t)> layout) {
   int64_t sector = std::max<int64_t>(V, 256 / s.bits());
   int64_t best = 0, bestBand = 0;
   double bestCost = 0;
@@ -394,6 +395,7 @@ std::pair<int64_t, int64_t> fusedPlaneShape(const Sizes &s, int64_t V,
     for (int64_t band = s.OH;; band = llvm::divideCeil(band, 2)) {
       PlaneLayout l = layout(cb, band);
       if (l.sharedBytes() <= kPlaneMaxSharedBytes && l.threads <= 1024) {
+        // Staged input rows per output row x sectors fetched per useful one.
         double cost = double(l.stagedRows) / double(std::min(band, s.OH)) *
                       double(sector) / double(cb);
         if (!best || cost < bestCost)
